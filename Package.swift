@@ -1,0 +1,78 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "GGTracker",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "ggtracker", targets: ["ggtracker"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib"),
+        .target(name: "GGTrackerCore"),
+        .target(
+            name: "GGTrackerStorage",
+            dependencies: [
+                "GGTrackerCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "GGTrackerCatalog",
+            dependencies: [
+                "GGTrackerCore",
+                "GGTrackerStorage",
+                "CZlib",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Resources/catalog.jsonl.gz")]
+        ),
+        .target(
+            name: "GGTrackerServer",
+            dependencies: [
+                "GGTrackerCore",
+                "GGTrackerStorage",
+                "GGTrackerCatalog",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+        .executableTarget(
+            name: "ggtracker",
+            dependencies: [
+                "GGTrackerServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "GGTrackerCoreTests", dependencies: ["GGTrackerCore"]),
+        .testTarget(
+            name: "GGTrackerStorageTests",
+            dependencies: ["GGTrackerStorage", "GGTrackerCatalog"]
+        ),
+        .testTarget(
+            name: "GGTrackerServerTests",
+            dependencies: [
+                "GGTrackerServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
