@@ -1,0 +1,145 @@
+import Foundation
+
+/// An answer that ends a command early: a refusal, a question back, or a confirmation request.
+package struct ReplyError: Error, Sendable {
+    package var reply: Reply
+    package init(_ reply: Reply) { self.reply = reply }
+    package static func notice(_ text: String) -> ReplyError { ReplyError(.notice(text)) }
+}
+
+/// Facts about this installation shown by `/about`.
+package struct BotInfo: Sendable {
+    package var name: String
+    package var version: String
+    package var creators: String
+    package var homepage: String?
+
+    package init(name: String = "GGTracker", version: String, creators: String = "the GGTracker team", homepage: String? = nil) {
+        self.name = name
+        self.version = version
+        self.creators = creators
+        self.homepage = homepage
+    }
+}
+
+/// The domain: turns a typed command from an invoker into a `Reply`, using the catalog and the store.
+package struct GGTrackerBot: Sendable {
+    package var catalog: any GameCatalog
+    package var store: any LibraryStore
+    package var info: BotInfo
+    package var now: @Sendable () -> Date
+
+    package static let pageSize = 10
+
+    package init(
+        catalog: any GameCatalog, store: any LibraryStore, info: BotInfo, now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.catalog = catalog
+        self.store = store
+        self.info = info
+        self.now = now
+    }
+
+    /// Parses and runs a command line typed as text (terminal, Matrix, Slack, buttons).
+    package func respond(toLine line: String, from invoker: Invoker, fromComponent: Bool = false) async throws -> Reply {
+        do {
+            let invocation = try TextCommandParser.parse(line, fromComponent: fromComponent)
+            return try await respond(to: invocation, from: invoker)
+        } catch let error as UsageError {
+            return Self.usageReply(error)
+        }
+    }
+
+    /// Validates and runs an invocation. User mistakes become private replies; other errors are thrown.
+    package func respond(to invocation: CommandInvocation, from invoker: Invoker) async throws -> Reply {
+        do {
+            let command = try BotCommand(invocation)
+            let context = try await makeContext(invocation: invocation, invoker: invoker)
+            return try await handle(command, context)
+        } catch let error as UsageError {
+            return Self.usageReply(error)
+        } catch let error as ReplyError {
+            return error.reply
+        }
+    }
+
+    static func usageReply(_ error: UsageError) -> Reply {
+        var text = error.message
+        if let usage = error.usage { text += "\nUsage: `\(usage)`" }
+        return .notice(text)
+    }
+
+    /// What every feature knows about the request.
+    struct Context: Sendable {
+        var invoker: Invoker
+        var invocation: CommandInvocation
+        var settings: CommunitySettings
+        var player: Player
+        var now: Date
+
+        /// Mature games show in age-restricted channels, or everywhere when the server's age gate is off.
+        var showsMature: Bool { invoker.channelIsAgeRestricted || settings.ageGate == .off }
+    }
+
+    func makeContext(invocation: CommandInvocation, invoker: Invoker) async throws -> Context {
+        let now = now()
+        let player = try await store.recordPlayer(invoker, at: now)
+        let settings = try await store.settings(of: invoker.community)
+        return Context(invoker: invoker, invocation: invocation, settings: settings, player: player, now: now)
+    }
+
+    func handle(_ command: BotCommand, _ c: Context) async throws -> Reply {
+        if command.name == "admin" && !c.invoker.isAdmin {
+            return .notice("Only server admins (Administrator or Manage Server) can use `/admin`.")
+        }
+        switch command {
+        case .search(let query, let platform, let genre):
+            return try await search(query: query, platform: platform, genre: genre, c)
+        case .game(let title): return try await gameDetails(title, c)
+        case .top(let genre, let platform, let year, let page):
+            return try await top(genre: genre, platform: platform, year: year, page: page, c)
+        case .browse(let kind, let name, let page): return try await browse(kind, name: name, page: page, c)
+        case .add(let title, let status, let hours): return try await add(title, status: status, hours: hours, c)
+        case .progress(let title, let status, let hours, let percent):
+            return try await progress(title, status: status, hours: hours, percent: percent, c)
+        case .rate(let title, let score): return try await rate(title, score: score, c)
+        case .review(let title, let text): return try await review(title, text: text, c)
+        case .wishlistAdd(let title): return try await wishlistAdd(title, c)
+        case .wishlistRemove(let title): return try await wishlistRemove(title, c)
+        case .wishlistShow(let user, let page): return try await wishlistShow(user: user, page: page, c)
+        case .favorite(let title): return try await favorite(title, c)
+        case .tag(let title, let changes): return try await tag(title, changes: changes, c)
+        case .note(let title, let text): return try await note(title, text: text, c)
+        case .remove(let title, let confirmed): return try await remove(title, confirmed: confirmed, c)
+        case .list(let user, let status, let sort, let page):
+            return try await list(user: user, status: status, sort: sort, page: page, c)
+        case .profileShow(let user): return try await profileShow(user: user, c)
+        case .profileSet(let nickname, let avatar, let bio):
+            return try await profileSet(nickname: nickname, avatar: avatar, bio: bio, c)
+        case .stats(let user): return try await stats(user: user, c)
+        case .help(let name): return help(name, c)
+        case .about: return try await about(c)
+        case .accountDelete(let confirmed): return try await accountDelete(confirmed: confirmed, c)
+        case .adminCatalogRefresh(let full): return try await adminCatalogRefresh(full: full, c)
+        case .adminCatalogStatus: return try await adminCatalogStatus(c)
+        case .adminSettings(let channel, let ageGate):
+            return try await adminSettings(announceChannel: channel, ageGate: ageGate, c)
+        }
+    }
+
+    /// The player a `user` option names, or the caller. Throws a friendly notice for someone unknown.
+    func targetPlayer(_ user: UserMention?, _ c: Context) async throws -> Player {
+        guard let user else { return c.player }
+        let id = PlayerID(platform: c.invoker.platform, userID: user.id)
+        if let player = try await store.player(id) { return player }
+        let name = user.displayName ?? user.id
+        throw ReplyError.notice("\(Format.escape(name)) hasn't used GGTracker yet, so there is nothing to show.")
+    }
+
+    /// A command line that runs this same command again with `changes` applied to its options.
+    func rerun(_ c: Context, _ changes: [String: OptionValue?]) -> String {
+        var invocation = c.invocation
+        for (name, value) in changes { invocation.options[name] = value }
+        return invocation.commandLine
+    }
+}

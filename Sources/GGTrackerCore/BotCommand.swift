@@ -1,0 +1,193 @@
+import Foundation
+
+/// A `title` option: a catalog reference chosen from autocomplete, or free text to resolve.
+package enum TitleQuery: Hashable, Sendable {
+    case ref(GameRef)
+    case text(String)
+
+    package init(_ raw: String) {
+        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        self = GameRef(trimmed).map(TitleQuery.ref) ?? .text(trimmed)
+    }
+}
+
+/// A tag edit from `/tag`: `roguelike` adds, `-roguelike` removes.
+package enum TagChange: Hashable, Sendable {
+    case add(String)
+    case remove(String)
+}
+
+/// Every command, typed and validated. Features switch over this, never over strings.
+package enum BotCommand: Hashable, Sendable {
+    case search(query: String, platform: String?, genre: String?)
+    case game(TitleQuery)
+    case top(genre: String?, platform: String?, year: Int?, page: Int)
+    case browse(FacetKind, name: String, page: Int)
+    case add(TitleQuery, status: GameStatus, hours: Double?)
+    case progress(TitleQuery, status: GameStatus?, hours: Double?, percent: Int?)
+    case rate(TitleQuery, score: Int)
+    case review(TitleQuery, text: String?)
+    case wishlistAdd(TitleQuery)
+    case wishlistRemove(TitleQuery)
+    case wishlistShow(user: UserMention?, page: Int)
+    case favorite(TitleQuery)
+    case tag(TitleQuery, changes: [TagChange])
+    case note(TitleQuery, text: String?)
+    case remove(TitleQuery, confirmed: Bool)
+    case list(user: UserMention?, status: GameStatus?, sort: LibrarySort, page: Int)
+    case profileShow(user: UserMention?)
+    case profileSet(nickname: String?, avatar: String?, bio: String?)
+    case stats(user: UserMention?)
+    case help(CommandName?)
+    case about
+    case accountDelete(confirmed: Bool)
+    case adminCatalogRefresh(full: Bool)
+    case adminCatalogStatus
+    case adminSettings(announceChannel: String?, ageGate: AgeGate?)
+
+    package static let maxTags = 20
+    package static let maxTagLength = 32
+
+    /// Types a validated invocation. Throws the user-facing message for anything the declarations cannot express.
+    package init(_ invocation: CommandInvocation) throws(UsageError) {
+        let spec = try invocation.validated()
+        let o = Options(values: invocation.options)
+        let usage = spec.usage(prefix: "/" + invocation.path.joined(separator: " "))
+        switch invocation.path.joined(separator: " ") {
+        case "search":
+            self = .search(query: o.string("query")!, platform: o.string("platform"), genre: o.string("genre"))
+        case "game": self = .game(o.title)
+        case "top":
+            self = .top(genre: o.string("genre"), platform: o.string("platform"), year: o.int("year"), page: o.page)
+        case "browse genre", "browse platform", "browse mode", "browse engine":
+            self = .browse(FacetKind(rawValue: invocation.path[1])!, name: o.string("name")!, page: o.page)
+        case "add":
+            self = .add(o.title, status: o.string("status").flatMap(GameStatus.init) ?? .backlog, hours: o.number("hours"))
+        case "progress":
+            let status = o.string("status").flatMap(GameStatus.init)
+            let hours = o.number("hours")
+            let percent = o.int("percent")
+            guard status != nil || hours != nil || percent != nil else {
+                throw UsageError("Give at least one of `status`, `hours` or `percent`.", usage: usage)
+            }
+            self = .progress(o.title, status: status, hours: hours, percent: percent)
+        case "rate": self = .rate(o.title, score: o.int("score")!)
+        case "review": self = .review(o.title, text: o.string("text"))
+        case "wishlist add": self = .wishlistAdd(o.title)
+        case "wishlist remove": self = .wishlistRemove(o.title)
+        case "wishlist show": self = .wishlistShow(user: o.user, page: o.page)
+        case "favorite": self = .favorite(o.title)
+        case "tag": self = .tag(o.title, changes: try BotCommand.tagChanges(o.string("tags") ?? "", usage: usage))
+        case "note": self = .note(o.title, text: o.string("text"))
+        case "remove": self = .remove(o.title, confirmed: o.bool("confirm") ?? false)
+        case "list":
+            self = .list(
+                user: o.user, status: o.string("status").flatMap(GameStatus.init),
+                sort: o.string("sort").flatMap(LibrarySort.init) ?? .recent, page: o.page)
+        case "profile show": self = .profileShow(user: o.user)
+        case "profile set":
+            let nickname = o.string("nickname")
+            let avatar = o.string("avatar")
+            let bio = o.string("bio")
+            guard nickname != nil || avatar != nil || bio != nil else {
+                throw UsageError("Give at least one of `nickname`, `avatar` or `bio`.", usage: usage)
+            }
+            if let avatar {
+                guard let url = URL(string: avatar), url.scheme == "https", url.host?.isEmpty == false,
+                    !avatar.contains(where: \.isWhitespace)
+                else {
+                    throw UsageError("`avatar` must be an https:// image URL.", usage: usage)
+                }
+            }
+            self = .profileSet(nickname: nickname, avatar: avatar, bio: bio)
+        case "stats": self = .stats(user: o.user)
+        case "help": self = .help(o.string("command").flatMap(CommandName.init))
+        case "about": self = .about
+        case "account delete": self = .accountDelete(confirmed: o.bool("confirm") ?? false)
+        case "admin catalog refresh": self = .adminCatalogRefresh(full: o.string("mode") == "full")
+        case "admin catalog status": self = .adminCatalogStatus
+        case "admin settings":
+            let channel: String? = if case .channel(let id) = invocation.options["announce_channel"] { id } else { nil }
+            self = .adminSettings(announceChannel: channel, ageGate: o.string("age_gate").flatMap(AgeGate.init))
+        default:
+            throw UsageError("Unknown command `/\(invocation.path.joined(separator: " "))`.", usage: usage)
+        }
+    }
+
+    /// `roguelike, Couch co-op, -old` → add roguelike, add couch co-op, remove old.
+    static func tagChanges(_ text: String, usage: String) throws(UsageError) -> [TagChange] {
+        var changes: [TagChange] = []
+        for piece in text.split(separator: ",") {
+            var tag = piece.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            let removing = tag.hasPrefix("-")
+            if removing { tag = String(tag.dropFirst()).trimmingCharacters(in: .whitespaces) }
+            guard !tag.isEmpty else { continue }
+            guard tag.count <= maxTagLength else {
+                throw UsageError("Tags are 1–\(maxTagLength) characters; “\(tag)” has \(tag.count).", usage: usage)
+            }
+            changes.append(removing ? .remove(tag) : .add(tag))
+        }
+        guard !changes.isEmpty else {
+            throw UsageError("Give tags separated by commas, for example `tags:roguelike, couch`.", usage: usage)
+        }
+        return changes
+    }
+
+    /// The command's name, for logs and metrics.
+    package var name: String {
+        switch self {
+        case .search: "search"
+        case .game: "game"
+        case .top: "top"
+        case .browse: "browse"
+        case .add: "add"
+        case .progress: "progress"
+        case .rate: "rate"
+        case .review: "review"
+        case .wishlistAdd, .wishlistRemove, .wishlistShow: "wishlist"
+        case .favorite: "favorite"
+        case .tag: "tag"
+        case .note: "note"
+        case .remove: "remove"
+        case .list: "list"
+        case .profileShow, .profileSet: "profile"
+        case .stats: "stats"
+        case .help: "help"
+        case .about: "about"
+        case .accountDelete: "account"
+        case .adminCatalogRefresh, .adminCatalogStatus, .adminSettings: "admin"
+        }
+    }
+}
+
+/// Typed reads of validated option values.
+private struct Options {
+    var values: [String: OptionValue]
+
+    func string(_ name: String) -> String? {
+        guard case .string(let s) = values[name] else { return nil }
+        let trimmed = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+    func int(_ name: String) -> Int? {
+        guard case .integer(let i) = values[name] else { return nil }
+        return i
+    }
+    func number(_ name: String) -> Double? {
+        switch values[name] {
+        case .number(let d): d
+        case .integer(let i): Double(i)
+        default: nil
+        }
+    }
+    func bool(_ name: String) -> Bool? {
+        guard case .boolean(let b) = values[name] else { return nil }
+        return b
+    }
+    var user: UserMention? {
+        guard case .user(let u) = values["user"] else { return nil }
+        return u
+    }
+    var title: TitleQuery { TitleQuery(string("title") ?? "") }
+    var page: Int { int("page") ?? 1 }
+}

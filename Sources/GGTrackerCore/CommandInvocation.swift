@@ -1,0 +1,148 @@
+import Foundation
+
+/// An option's value as delivered by a platform, before the command is typed.
+package enum OptionValue: Hashable, Sendable {
+    case string(String)
+    case integer(Int)
+    case number(Double)
+    case boolean(Bool)
+    case user(UserMention)
+    case channel(String)
+}
+
+/// A command as a platform delivered it: the path of names (`["wishlist", "add"]`) and named option values.
+package struct CommandInvocation: Hashable, Sendable {
+    package var path: [String]
+    package var options: [String: OptionValue]
+    /// True when it came from a button or a modal of ours, which may set hidden options.
+    package var fromComponent: Bool
+
+    package init(path: [String], options: [String: OptionValue] = [:], fromComponent: Bool = false) {
+        self.path = path
+        self.options = options
+        self.fromComponent = fromComponent
+    }
+
+    /// The text command line that means the same: `/add title:igdb:1942 status:playing`.
+    /// Buttons carry these, so a button runs through the same parser as typed text.
+    package var commandLine: String {
+        var parts = ["/" + path.joined(separator: " ")]
+        guard let command = CommandName(rawValue: path.first ?? ""),
+            let spec = CommandInvocation.leaf(of: command.spec, path: Array(path.dropFirst()))
+        else { return parts[0] }
+        for option in spec.options {
+            guard let value = options[option.name] else { continue }
+            let text: String =
+                switch value {
+                case .string(let s): s
+                case .integer(let i): String(i)
+                case .number(let d): d == d.rounded() ? String(Int(d)) : String(d)
+                case .boolean(let b): b ? "true" : "false"
+                case .user(let u): "<@\(u.id)>"
+                case .channel(let c): "<#\(c)>"
+                }
+            parts.append("\(option.name):\(text)")
+        }
+        return parts.joined(separator: " ")
+    }
+
+    static func leaf(of spec: CommandSpec, path: [String]) -> CommandSpec? {
+        var current = spec
+        for name in path {
+            guard let next = current.subcommand(name) else { return nil }
+            current = next
+        }
+        return current.subcommands.isEmpty ? current : nil
+    }
+}
+
+/// A command that cannot be run as given, with the words the user will read.
+package struct UsageError: Error, Equatable, Sendable {
+    package var message: String
+    /// The usage text of the command concerned, when known.
+    package var usage: String?
+    package init(_ message: String, usage: String? = nil) {
+        self.message = message
+        self.usage = usage
+    }
+}
+
+extension CommandInvocation {
+    /// Checks the invocation against the command declarations: known names, required options present,
+    /// values of the declared kind, within their range, choice and length. Returns the leaf spec.
+    package func validated() throws(UsageError) -> CommandSpec {
+        guard let first = path.first, let command = CommandName(rawValue: first) else {
+            throw UsageError(
+                "Unknown command `\(path.first ?? "")`. Try `/help` for the list of commands.")
+        }
+        var spec = command.spec
+        var prefix = "/" + first
+        for name in path.dropFirst() {
+            guard let next = spec.subcommand(name) else {
+                throw UsageError("`\(prefix)` has no subcommand `\(name)`.", usage: spec.usage(prefix: prefix))
+            }
+            spec = next
+            prefix += " " + name
+        }
+        guard spec.subcommands.isEmpty else {
+            throw UsageError(
+                "`\(prefix)` needs a subcommand: \(spec.subcommands.map(\.name).joined(separator: ", ")).",
+                usage: spec.usage(prefix: prefix))
+        }
+        let usage = spec.usage(prefix: prefix)
+        for (name, value) in options {
+            guard let option = spec.option(name), !option.hidden || fromComponent else {
+                throw UsageError("`\(prefix)` has no option `\(name)`.", usage: usage)
+            }
+            try option.check(value, usage: usage)
+        }
+        for option in spec.options where option.required && options[option.name] == nil {
+            throw UsageError("`\(prefix)` needs `\(option.name)`: \(option.summary.lowercased()).", usage: usage)
+        }
+        return spec
+    }
+}
+
+extension OptionSpec {
+    func check(_ value: OptionValue, usage: String) throws(UsageError) {
+        switch (kind, value) {
+        case (.string, .string(let text)):
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if required && trimmed.isEmpty {
+                throw UsageError("`\(name)` must not be empty.", usage: usage)
+            }
+            if !choices.isEmpty && !choices.contains(trimmed.lowercased()) {
+                throw UsageError(
+                    "`\(name)` must be one of: \(choices.joined(separator: ", ")) (got “\(trimmed)”).", usage: usage)
+            }
+            if let maxLength, text.count > maxLength {
+                throw UsageError(
+                    "`\(name)` is \(text.count) characters long; the limit is \(maxLength).", usage: usage)
+            }
+        case (.integer, .integer(let number)):
+            try checkRange(Double(number), usage: usage)
+        case (.number, .number(let number)):
+            guard number.isFinite else { throw UsageError("`\(name)` must be a number.", usage: usage) }
+            try checkRange(number, usage: usage)
+        case (.number, .integer(let number)):
+            try checkRange(Double(number), usage: usage)
+        case (.boolean, .boolean), (.user, .user), (.channel, .channel):
+            break
+        default:
+            throw UsageError("`\(name)` must be a \(kind.label).", usage: usage)
+        }
+    }
+
+    private func checkRange(_ number: Double, usage: String) throws(UsageError) {
+        let low = minValue.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
+        let high = maxValue.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
+        if let minValue, number < minValue {
+            if let high { throw UsageError("`\(name)` must be between \(low!) and \(high).", usage: usage) }
+            throw UsageError("`\(name)` must be at least \(low!).", usage: usage)
+        }
+        if let maxValue, number > maxValue {
+            if let low { throw UsageError("`\(name)` must be between \(low) and \(high!).", usage: usage) }
+            throw UsageError("`\(name)` must be at most \(high!).", usage: usage)
+        }
+    }
+}

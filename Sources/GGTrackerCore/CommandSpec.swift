@@ -1,0 +1,273 @@
+/// The kind of value an option takes. Raw values are Discord's application command option types.
+package enum OptionKind: Int, Sendable {
+    case string = 3
+    case integer = 4
+    case boolean = 5
+    case user = 6
+    case channel = 7
+    case number = 10
+
+    package var label: String {
+        switch self {
+        case .string: "text"
+        case .integer: "whole number"
+        case .boolean: "true/false"
+        case .user: "user"
+        case .channel: "channel"
+        case .number: "number"
+        }
+    }
+}
+
+/// One option of a command, declared once and used for registration, parsing, help and validation.
+package struct OptionSpec: Sendable {
+    package var name: String
+    package var summary: String
+    package var kind: OptionKind
+    package var required: Bool = false
+    package var choices: [String] = []
+    package var autocomplete: Bool = false
+    package var minValue: Double? = nil
+    package var maxValue: Double? = nil
+    package var maxLength: Int? = nil
+    /// Not offered to users: set by buttons and modals only (confirmations, paging).
+    package var hidden: Bool = false
+    /// Free text that may contain `word:` pairs of its own, so it is never split on option names.
+    package var greedy: Bool = false
+
+    static func string(
+        _ name: String, _ summary: String, required: Bool = false, choices: [String] = [], autocomplete: Bool = false,
+        maxLength: Int? = nil, greedy: Bool = false
+    ) -> OptionSpec {
+        OptionSpec(
+            name: name, summary: summary, kind: .string, required: required, choices: choices,
+            autocomplete: autocomplete, maxLength: maxLength, greedy: greedy)
+    }
+
+    static func title(_ summary: String = "The game: type to search the catalog") -> OptionSpec {
+        .string("title", summary, required: true, autocomplete: true, maxLength: 200)
+    }
+
+    static func integer(_ name: String, _ summary: String, required: Bool = false, min: Int, max: Int) -> OptionSpec {
+        OptionSpec(
+            name: name, summary: summary, kind: .integer, required: required, minValue: Double(min),
+            maxValue: Double(max))
+    }
+
+    static func page() -> OptionSpec {
+        OptionSpec(name: "page", summary: "Page number", kind: .integer, minValue: 1, maxValue: 100_000)
+    }
+
+    static func confirm() -> OptionSpec {
+        OptionSpec(name: "confirm", summary: "Confirmed by a button", kind: .boolean, hidden: true)
+    }
+
+    static func user(_ summary: String) -> OptionSpec {
+        OptionSpec(name: "user", summary: summary, kind: .user)
+    }
+}
+
+/// A command or subcommand: its options, or its subcommands when it is a group.
+package struct CommandSpec: Sendable {
+    package var name: String
+    package var summary: String
+    package var options: [OptionSpec] = []
+    package var subcommands: [CommandSpec] = []
+    /// Only server admins may run it; registered with `default_member_permissions` too.
+    package var adminOnly: Bool = false
+    /// Example invocations, shown by `/help`.
+    package var examples: [String] = []
+    /// A longer explanation shown by `/help <command>`.
+    package var details: String? = nil
+
+    package func subcommand(_ name: String) -> CommandSpec? {
+        subcommands.first { $0.name == name }
+    }
+
+    package func option(_ name: String) -> OptionSpec? {
+        options.first { $0.name == name }
+    }
+
+    /// Usage line: `/add title:<text> [status:<backlog|…>] [hours:<number>]`.
+    package func usage(prefix: String) -> String {
+        if !subcommands.isEmpty {
+            return subcommands.map { $0.usage(prefix: "\(prefix) \($0.name)".trimmingCharacters(in: .whitespaces)) }
+                .joined(separator: "\n")
+        }
+        let parts = options.filter { !$0.hidden }.map { option -> String in
+            let value = option.choices.isEmpty ? "<\(option.kind.label)>" : "<\(option.choices.joined(separator: "|"))>"
+            let part = "\(option.name):\(value)"
+            return option.required ? part : "[\(part)]"
+        }
+        return ([prefix] + parts).joined(separator: " ")
+    }
+}
+
+/// Every user-facing command. The raw value is the wire name on every platform.
+package enum CommandName: String, CaseIterable, Sendable {
+    case search, game, top, browse, add, progress, rate, review, wishlist, favorite, tag, note, remove, list
+    case profile, stats, help, about, account, admin
+
+    package var spec: CommandSpec {
+        let status = OptionSpec.string("status", "Where you are with it", choices: GameStatus.allCases.map(\.rawValue))
+        let hours = OptionSpec(
+            name: "hours", summary: "Hours played in total", kind: .number, minValue: 0, maxValue: 100_000)
+        switch self {
+        case .search:
+            return CommandSpec(
+                name: "search", summary: "Search the game catalog",
+                options: [
+                    .string("query", "Words from the game's name", required: true, maxLength: 200),
+                    .string("platform", "Only games on this platform", autocomplete: true, maxLength: 100),
+                    .string("genre", "Only games of this genre", autocomplete: true, maxLength: 100),
+                ],
+                examples: ["/search query:hollow knight", "/search query:zelda platform:Nintendo Switch"])
+        case .game:
+            return CommandSpec(
+                name: "game", summary: "Show a game's details and who here has it", options: [.title()],
+                examples: ["/game title:Celeste"])
+        case .top:
+            return CommandSpec(
+                name: "top", summary: "The best-rated games by critics",
+                options: [
+                    .string("genre", "Only this genre", autocomplete: true, maxLength: 100),
+                    .string("platform", "Only this platform", autocomplete: true, maxLength: 100),
+                    .integer("year", "Only games released this year", min: 1950, max: 2100),
+                    .page(),
+                ],
+                examples: ["/top genre:Platform", "/top year:2017"])
+        case .browse:
+            return CommandSpec(
+                name: "browse", summary: "Browse the catalog by genre, platform, mode or engine",
+                subcommands: FacetKind.allCases.map { kind in
+                    CommandSpec(
+                        name: kind.rawValue, summary: "Games by \(kind.rawValue)",
+                        options: [
+                            .string("name", "The \(kind.rawValue)", required: true, autocomplete: true, maxLength: 100),
+                            .page(),
+                        ])
+                },
+                examples: ["/browse genre name:Puzzle"])
+        case .add:
+            return CommandSpec(
+                name: "add", summary: "Add a game to your library",
+                options: [.title(), status, hours],
+                examples: ["/add title:Hollow Knight status:playing", "/add title:Hades hours:12"])
+        case .progress:
+            return CommandSpec(
+                name: "progress", summary: "Update status, hours or percent complete",
+                options: [
+                    .title(), status, hours, .integer("percent", "Percent complete", min: 0, max: 100),
+                ],
+                examples: ["/progress title:Hollow Knight hours:30 percent:65", "/progress title:Hades status:completed"])
+        case .rate:
+            return CommandSpec(
+                name: "rate", summary: "Score a game from 1 to 10",
+                options: [.title(), .integer("score", "1 to 10; shown as five stars", required: true, min: 1, max: 10)],
+                examples: ["/rate title:Celeste score:9"],
+                details: "A game not yet in your library is added as completed.")
+        case .review:
+            return CommandSpec(
+                name: "review", summary: "Review a game you have completed",
+                options: [.title(), .string("text", "Your review (leave empty to open a form)", maxLength: 4000, greedy: true)],
+                examples: ["/review title:Celeste text:Tight, kind and hard."],
+                details: "Only for games you have completed; up to 4000 characters; replaces your earlier review.")
+        case .wishlist:
+            return CommandSpec(
+                name: "wishlist", summary: "Games you want to play",
+                subcommands: [
+                    CommandSpec(name: "add", summary: "Put a game on your wishlist", options: [.title()]),
+                    CommandSpec(name: "remove", summary: "Take a game off your wishlist", options: [.title()]),
+                    CommandSpec(
+                        name: "show", summary: "Show a wishlist", options: [.user("Whose wishlist (default: yours)"), .page()]),
+                ],
+                examples: ["/wishlist add title:Silksong", "/wishlist show"])
+        case .favorite:
+            return CommandSpec(
+                name: "favorite", summary: "Mark or unmark a game in your library as a favorite", options: [.title()],
+                examples: ["/favorite title:Hades"])
+        case .tag:
+            return CommandSpec(
+                name: "tag", summary: "Tag a game in your library",
+                options: [
+                    .title(),
+                    .string("tags", "Comma-separated; -tag removes one", required: true, maxLength: 1000, greedy: true),
+                ],
+                examples: ["/tag title:Hades tags:roguelike, couch", "/tag title:Hades tags:-couch"],
+                details: "Up to 20 tags per game, each 1–32 characters, stored lower-case.")
+        case .note:
+            return CommandSpec(
+                name: "note", summary: "Keep a note on a game in your library",
+                options: [.title(), .string("text", "The note (leave empty to clear it)", maxLength: 1000, greedy: true)],
+                examples: ["/note title:Hades text:Try the spear next"])
+        case .remove:
+            return CommandSpec(
+                name: "remove", summary: "Remove a game from your library and wishlist", options: [.title(), .confirm()],
+                examples: ["/remove title:Hades"])
+        case .list:
+            return CommandSpec(
+                name: "list", summary: "Show a game library",
+                options: [
+                    .user("Whose library (default: yours)"),
+                    .string("status", "Only this status", choices: GameStatus.allCases.map(\.rawValue)),
+                    .string("sort", "Order", choices: LibrarySort.allCases.map(\.rawValue)),
+                    .page(),
+                ],
+                examples: ["/list", "/list status:completed sort:score"])
+        case .profile:
+            return CommandSpec(
+                name: "profile", summary: "A player's profile card",
+                subcommands: [
+                    CommandSpec(name: "show", summary: "Show a profile", options: [.user("Whose profile (default: yours)")]),
+                    CommandSpec(
+                        name: "set", summary: "Set your nickname, avatar or bio",
+                        options: [
+                            .string("nickname", "Shown instead of your chat name", maxLength: 32),
+                            .string("avatar", "An https:// image URL", maxLength: 512),
+                            .string("bio", "A few words about you", maxLength: 300, greedy: true),
+                        ]),
+                ],
+                examples: ["/profile show", "/profile set nickname:Ada bio:Metroidvanias forever"])
+        case .stats:
+            return CommandSpec(
+                name: "stats", summary: "Numbers and charts of a library", options: [.user("Whose stats (default: yours)")],
+                examples: ["/stats"])
+        case .help:
+            return CommandSpec(
+                name: "help", summary: "How to use the bot",
+                options: [.string("command", "A command to explain", choices: CommandName.allCases.map(\.rawValue))],
+                examples: ["/help", "/help command:add"])
+        case .about:
+            return CommandSpec(name: "about", summary: "About this bot and its catalog")
+        case .account:
+            return CommandSpec(
+                name: "account", summary: "Your account",
+                subcommands: [
+                    CommandSpec(
+                        name: "delete", summary: "Erase everything you stored here, for good", options: [.confirm()])
+                ],
+                examples: ["/account delete"])
+        case .admin:
+            return CommandSpec(
+                name: "admin", summary: "Server admin tools",
+                subcommands: [
+                    CommandSpec(
+                        name: "catalog", summary: "The game catalog",
+                        subcommands: [
+                            CommandSpec(
+                                name: "refresh", summary: "Refresh the catalog from its provider",
+                                options: [.string("mode", "What to fetch", choices: ["incremental", "full"])]),
+                            CommandSpec(name: "status", summary: "Catalog provider, size and last refresh"),
+                        ]),
+                    CommandSpec(
+                        name: "settings", summary: "This server's settings",
+                        options: [
+                            OptionSpec(name: "announce_channel", summary: "Where activity is announced", kind: .channel),
+                            .string("age_gate", "Hide mature games outside age-restricted channels", choices: AgeGate.allCases.map(\.rawValue)),
+                        ]),
+                ],
+                adminOnly: true,
+                examples: ["/admin catalog status", "/admin settings age_gate:off"])
+        }
+    }
+}

@@ -1,0 +1,292 @@
+import Foundation
+
+/// A reference to a game in a catalog, as `provider:id` (`igdb:1942`, `gb:3030-20545`, `local:17`).
+package struct GameRef: Hashable, Sendable, CustomStringConvertible, Codable {
+    package var provider: String
+    package var id: String
+
+    package init(provider: String, id: String) {
+        self.provider = provider
+        self.id = id
+    }
+
+    /// Parses `provider:id`; nil for free text.
+    package init?(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let colon = trimmed.firstIndex(of: ":") else { return nil }
+        let provider = String(trimmed[..<colon])
+        let id = String(trimmed[trimmed.index(after: colon)...])
+        guard GameRef.providers.contains(provider), !id.isEmpty,
+            id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+        else { return nil }
+        self.provider = provider
+        self.id = id
+    }
+
+    package static let providers: Set<String> = ["igdb", "gb", "local"]
+    package var description: String { "\(provider):\(id)" }
+}
+
+/// Where a game stands in a player's library.
+package enum GameStatus: String, CaseIterable, Sendable, Codable {
+    case backlog, playing, paused, completed, dropped
+
+    package var label: String { rawValue.capitalized }
+    package var emoji: String {
+        switch self {
+        case .backlog: "📚"
+        case .playing: "🎮"
+        case .paused: "⏸️"
+        case .completed: "✅"
+        case .dropped: "🗑️"
+        }
+    }
+}
+
+/// A game of the local catalog, with every field the commands show.
+package struct Game: Hashable, Sendable {
+    /// The catalog row id; stable for the life of the database.
+    package var id: Int64
+    package var ref: GameRef
+    package var name: String
+    package var slug: String?
+    package var summary: String?
+    package var releaseDate: Date?
+    /// True when only the year of `releaseDate` is known.
+    package var releaseYearOnly: Bool
+    package var platforms: [String]
+    package var genres: [String]
+    package var modes: [String]
+    package var engines: [String]
+    package var developers: [String]
+    package var publishers: [String]
+    /// Critic rating, 0–100.
+    package var criticRating: Double?
+    package var ratingCount: Int?
+    package var coverImageID: String?
+    /// Human label such as "ESRB M" or "PEGI 18".
+    package var ageRating: String?
+    /// Rated ESRB M/AO or PEGI 18: hidden outside age-restricted channels unless the age gate is off.
+    package var isMature: Bool
+    package var url: String?
+    package var gameType: String?
+
+    package init(
+        id: Int64, ref: GameRef, name: String, slug: String? = nil, summary: String? = nil,
+        releaseDate: Date? = nil, releaseYearOnly: Bool = false, platforms: [String] = [], genres: [String] = [],
+        modes: [String] = [], engines: [String] = [], developers: [String] = [], publishers: [String] = [],
+        criticRating: Double? = nil, ratingCount: Int? = nil, coverImageID: String? = nil, ageRating: String? = nil,
+        isMature: Bool = false, url: String? = nil, gameType: String? = nil
+    ) {
+        self.id = id
+        self.ref = ref
+        self.name = name
+        self.slug = slug
+        self.summary = summary
+        self.releaseDate = releaseDate
+        self.releaseYearOnly = releaseYearOnly
+        self.platforms = platforms
+        self.genres = genres
+        self.modes = modes
+        self.engines = engines
+        self.developers = developers
+        self.publishers = publishers
+        self.criticRating = criticRating
+        self.ratingCount = ratingCount
+        self.coverImageID = coverImageID
+        self.ageRating = ageRating
+        self.isMature = isMature
+        self.url = url
+        self.gameType = gameType
+    }
+
+    package var releaseYear: Int? {
+        releaseDate.map { Calendar.utc.component(.year, from: $0) }
+    }
+
+    /// "Doom (1993)": the name with the year, to tell namesakes apart.
+    package var displayName: String {
+        releaseYear.map { "\(name) (\($0))" } ?? name
+    }
+
+    package var coverURL: String? {
+        coverImageID.map { "https://images.igdb.com/igdb/image/upload/t_cover_big/\($0).jpg" }
+    }
+
+    package var thumbnailURL: String? {
+        coverImageID.map { "https://images.igdb.com/igdb/image/upload/t_thumb/\($0).jpg" }
+    }
+}
+
+extension Calendar {
+    package static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+}
+
+/// The platforms a command can arrive from.
+package enum ChatPlatform: String, Sendable, Codable {
+    case discord, matrix, slack, cli
+}
+
+/// A player's id across the product: the platform and the platform's own user id, `discord:80351110224678912`.
+package struct PlayerID: Hashable, Sendable, Codable, CustomStringConvertible {
+    package var rawValue: String
+    package init(_ rawValue: String) { self.rawValue = rawValue }
+    package init(platform: ChatPlatform, userID: String) { self.rawValue = "\(platform.rawValue):\(userID)" }
+    package var description: String { rawValue }
+    /// The platform's own id, without the platform prefix.
+    package var platformUserID: String {
+        rawValue.firstIndex(of: ":").map { String(rawValue[rawValue.index(after: $0)...]) } ?? rawValue
+    }
+}
+
+/// Who sent a command, where, and with which rights. Built by the platform adapter from a verified request.
+package struct Invoker: Sendable {
+    package var platform: ChatPlatform
+    package var player: PlayerID
+    package var displayName: String
+    /// The server (Discord guild, Matrix room, Slack workspace) the command came from.
+    package var community: String
+    package var channel: String?
+    /// Discord `channel.nsfw`: age-restricted channels may show mature games.
+    package var channelIsAgeRestricted: Bool
+    package var isAdmin: Bool
+
+    package init(
+        platform: ChatPlatform, userID: String, displayName: String, community: String, channel: String? = nil,
+        channelIsAgeRestricted: Bool = false, isAdmin: Bool = false
+    ) {
+        self.platform = platform
+        self.player = PlayerID(platform: platform, userID: userID)
+        self.displayName = displayName
+        self.community = community
+        self.channel = channel
+        self.channelIsAgeRestricted = channelIsAgeRestricted
+        self.isAdmin = isAdmin
+    }
+}
+
+/// A user named in a command option (a mention or a plain id).
+package struct UserMention: Hashable, Sendable {
+    package var id: String
+    package var displayName: String?
+    package init(id: String, displayName: String? = nil) {
+        self.id = id
+        self.displayName = displayName
+    }
+}
+
+/// One game on a player's library shelf.
+package struct LibraryEntry: Hashable, Sendable {
+    package var game: Game
+    package var status: GameStatus
+    package var hours: Double?
+    package var percent: Int?
+    package var score: Int?
+    package var review: String?
+    package var reviewedAt: Date?
+    package var favorite: Bool
+    package var tags: [String]
+    package var note: String?
+    package var addedAt: Date
+    package var startedAt: Date?
+    package var finishedAt: Date?
+    package var updatedAt: Date
+
+    package init(game: Game, status: GameStatus, at now: Date) {
+        self.game = game
+        self.status = status
+        self.favorite = false
+        self.tags = []
+        self.addedAt = now
+        self.updatedAt = now
+        if status == .playing { startedAt = now }
+        if status == .completed { finishedAt = now }
+    }
+
+    /// Moves to `status`, stamping the start and finish times the first time they happen.
+    package mutating func setStatus(_ newStatus: GameStatus, at now: Date) {
+        if newStatus == .playing, startedAt == nil { startedAt = now }
+        if newStatus == .completed {
+            if finishedAt == nil || status != .completed { finishedAt = now }
+            percent = 100
+        }
+        status = newStatus
+    }
+}
+
+/// A game on a player's wishlist shelf.
+package struct WishlistItem: Hashable, Sendable {
+    package var game: Game
+    package var addedAt: Date
+    package init(game: Game, addedAt: Date) {
+        self.game = game
+        self.addedAt = addedAt
+    }
+}
+
+/// A player's profile as stored.
+package struct Player: Hashable, Sendable {
+    package var id: PlayerID
+    package var displayName: String
+    package var nickname: String?
+    package var avatarURL: String?
+    package var bio: String?
+    package var createdAt: Date
+
+    package init(
+        id: PlayerID, displayName: String, nickname: String? = nil, avatarURL: String? = nil, bio: String? = nil,
+        createdAt: Date
+    ) {
+        self.id = id
+        self.displayName = displayName
+        self.nickname = nickname
+        self.avatarURL = avatarURL
+        self.bio = bio
+        self.createdAt = createdAt
+    }
+
+    package var shownName: String { nickname ?? displayName }
+}
+
+/// Whether mature games show outside age-restricted channels.
+package enum AgeGate: String, CaseIterable, Sendable {
+    case strict, off
+}
+
+/// A server's settings, set by its admins.
+package struct CommunitySettings: Hashable, Sendable {
+    package var announceChannel: String?
+    package var ageGate: AgeGate
+    package init(announceChannel: String? = nil, ageGate: AgeGate = .strict) {
+        self.announceChannel = announceChannel
+        self.ageGate = ageGate
+    }
+}
+
+/// How a library list is ordered.
+package enum LibrarySort: String, CaseIterable, Sendable {
+    case recent, score, hours, name
+}
+
+/// One page of a longer list.
+package struct Page<Item: Sendable>: Sendable {
+    package var items: [Item]
+    package var page: Int
+    package var pageCount: Int
+    package var total: Int
+    package init(items: [Item], page: Int, pageCount: Int, total: Int) {
+        self.items = items
+        self.page = page
+        self.pageCount = pageCount
+        self.total = total
+    }
+}
+
+/// Facets of the catalog a user can browse by.
+package enum FacetKind: String, CaseIterable, Sendable {
+    case genre, platform, mode, engine
+}

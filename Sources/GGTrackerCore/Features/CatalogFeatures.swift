@@ -1,0 +1,152 @@
+import Foundation
+
+extension GGTrackerBot {
+    /// `/search`: up to ten matches as cards with covers, and menus to add, wishlist or open one.
+    func search(query: String, platform: String?, genre: String?, _ c: Context) async throws -> Reply {
+        let filter = CatalogFilter(platform: platform, genre: genre, includeMature: c.showsMature)
+        let hits = try await catalog.search(query, filter: filter, limit: 10)
+        guard !hits.isEmpty else {
+            var text = "No game matches “\(Format.escape(Format.truncate(query, 100)))”"
+            if platform != nil || genre != nil { text += " with those filters" }
+            return .notice(text + ". Check the spelling or try fewer words.")
+        }
+        let cards = hits.map { hit in
+            Card(
+                title: Format.truncate(hit.game.displayName, 256), url: hit.game.url,
+                description: Self.oneLine(hit.game), thumbnailURL: hit.game.thumbnailURL,
+                footer: hit.game.ref.description, color: Palette.catalog)
+        }
+        func menu(_ placeholder: String, _ command: String) -> Menu {
+            Menu(
+                placeholder,
+                options: hits.map { hit in
+                    Menu.Option(
+                        Format.truncate(hit.game.displayName, 100),
+                        description: Format.truncate(Self.oneLine(hit.game), 100),
+                        command: "/\(command) title:\(hit.game.ref)")
+                })
+        }
+        return Reply(
+            text: "\(hits.count) game\(hits.count == 1 ? "" : "s") for “\(Format.escape(Format.truncate(query, 100)))”",
+            cards: cards,
+            menus: [
+                menu("Add to my library…", "add"), menu("Add to my wishlist…", "wishlist add"), menu("Show details…", "game"),
+            ])
+    }
+
+    /// Platforms and genres of a game on one short line.
+    static func oneLine(_ game: Game) -> String {
+        var parts: [String] = []
+        if !game.platforms.isEmpty {
+            parts.append(game.platforms.prefix(4).joined(separator: ", ") + (game.platforms.count > 4 ? "…" : ""))
+        }
+        if !game.genres.isEmpty { parts.append(game.genres.prefix(3).joined(separator: ", ")) }
+        if let rating = game.criticRating { parts.append("critics \(Int(rating.rounded()))") }
+        return parts.isEmpty ? "—" : parts.joined(separator: " · ")
+    }
+
+    /// `/game`: the details card, with who on this server has it and their average score.
+    func gameDetails(_ title: TitleQuery, _ c: Context) async throws -> Reply {
+        let game = try await resolve(title, c)
+        let owners = try await store.owners(of: game.id, in: c.invoker.community)
+        var fields: [Card.Field] = []
+        if let date = game.releaseDate {
+            fields.append(.init("Released", Format.date(date, yearOnly: game.releaseYearOnly)))
+        }
+        func list(_ name: String, _ values: [String], limit: Int = 8) {
+            guard !values.isEmpty else { return }
+            let shown = values.prefix(limit).joined(separator: ", ") + (values.count > limit ? " +\(values.count - limit)" : "")
+            fields.append(.init(name, Format.truncate(shown, 1024)))
+        }
+        list("Platforms", game.platforms, limit: 12)
+        list("Genres", game.genres)
+        list("Modes", game.modes)
+        list("Engine", game.engines)
+        list("Developer", game.developers, limit: 4)
+        list("Publisher", game.publishers, limit: 4)
+        if let rating = game.criticRating {
+            let count = game.ratingCount.map { " from \($0) critic\($0 == 1 ? "" : "s")" } ?? ""
+            fields.append(.init("Critic rating", "\(Int(rating.rounded()))/100\(count)"))
+        }
+        if let age = game.ageRating { fields.append(.init("Age rating", age)) }
+        if !owners.isEmpty {
+            let lines = owners.prefix(10).map { owner in
+                "\(owner.status.emoji) \(Format.escape(owner.player.shownName))" + (owner.score.map { " · \(Format.stars($0))" } ?? "")
+            }
+            let more = owners.count > 10 ? "\n…and \(owners.count - 10) more" : ""
+            fields.append(.init("On this server (\(owners.count))", lines.joined(separator: "\n") + more, inline: false))
+            let scores = owners.compactMap(\.score)
+            if !scores.isEmpty {
+                let average = Double(scores.reduce(0, +)) / Double(scores.count)
+                fields.append(
+                    .init("Server average", "\(Format.stars(Int(average.rounded()))) \(String(format: "%.1f", average))/10 (\(scores.count))"))
+            }
+        }
+        let card = Card(
+            title: Format.truncate(game.displayName, 256), url: game.url,
+            description: game.summary.map { Format.truncate(Format.escape($0), 1500) },
+            thumbnailURL: game.coverURL, fields: fields, footer: "\(game.ref) · Game data from IGDB.com",
+            color: Palette.catalog)
+        return Reply(
+            cards: [card],
+            actions: [[
+                Action("Add to library", command: "/add title:\(game.ref)", style: .primary),
+                Action("Add to wishlist", command: "/wishlist add title:\(game.ref)"),
+            ]])
+    }
+
+    /// `/top`: the best-rated games, ten per page.
+    func top(genre: String?, platform: String?, year: Int?, page: Int, _ c: Context) async throws -> Reply {
+        let filter = CatalogFilter(platform: platform, genre: genre, year: year, includeMature: c.showsMature)
+        let result = try await catalog.top(filter: filter, minimumRatings: 5, page: page, pageSize: Self.pageSize)
+        var scope = [genre, platform, year.map(String.init)].compactMap { $0 }.joined(separator: " · ")
+        if scope.isEmpty { scope = "all games" }
+        guard !result.items.isEmpty else {
+            return .notice(page > 1 ? "There is no page \(page)." : "No rated games match \(Format.escape(scope)).")
+        }
+        let lines = result.items.enumerated().map { offset, game in
+            let rank = (result.page - 1) * Self.pageSize + offset + 1
+            let rating = game.criticRating.map { " — **\(Int($0.rounded()))**" } ?? ""
+            let count = game.ratingCount.map { " (\($0) critics)" } ?? ""
+            return "`\(rank).` \(Format.escape(game.displayName))\(rating)\(count)"
+        }
+        let card = Card(
+            title: "Top rated: \(Format.truncate(scope, 200))", description: lines.joined(separator: "\n"),
+            footer: "Page \(result.page)/\(result.pageCount) · critic ratings from at least 5 critics · data from IGDB.com",
+            color: Palette.catalog)
+        return Reply(
+            delivery: c.invocation.fromComponent ? .updateMessage : .newMessage, cards: [card],
+            actions: pager(result, c))
+    }
+
+    /// `/browse genre|platform|mode|engine`: games with that facet, most notable first.
+    func browse(_ kind: FacetKind, name: String, page: Int, _ c: Context) async throws -> Reply {
+        let result = try await catalog.browse(
+            kind, name: name, includeMature: c.showsMature, page: page, pageSize: Self.pageSize)
+        guard !result.items.isEmpty else {
+            if page > 1 { return .notice("There is no page \(page).") }
+            let near = try await catalog.facetNames(kind, matching: name, limit: 5)
+            let hint = near.isEmpty ? "" : " Did you mean: \(near.map(Format.escape).joined(separator: ", "))?"
+            return .notice("No games with the \(kind.rawValue) “\(Format.escape(name))”.\(hint)")
+        }
+        let lines = result.items.map { game in
+            "• \(Format.escape(game.displayName))" + (game.criticRating.map { " — \(Int($0.rounded()))" } ?? "")
+        }
+        let card = Card(
+            title: "\(kind.rawValue.capitalized): \(Format.truncate(name, 200))", description: lines.joined(separator: "\n"),
+            footer: "Page \(result.page)/\(result.pageCount) · \(result.total) games", color: Palette.catalog)
+        return Reply(
+            delivery: c.invocation.fromComponent ? .updateMessage : .newMessage, cards: [card],
+            actions: pager(result, c))
+    }
+
+    /// Previous/next buttons that re-run the command for another page.
+    func pager<T>(_ page: Page<T>, _ c: Context) -> [[Action]] {
+        guard page.pageCount > 1 else { return [] }
+        return [[
+            Action("◀ Previous", command: rerun(c, ["page": .integer(page.page - 1)]), disabled: page.page <= 1),
+            Action("Page \(page.page)/\(page.pageCount)", command: rerun(c, ["page": .integer(page.page)]), disabled: true),
+            Action("Next ▶", command: rerun(c, ["page": .integer(page.page + 1)]), disabled: page.page >= page.pageCount),
+        ]]
+    }
+}

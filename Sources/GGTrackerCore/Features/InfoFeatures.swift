@@ -1,0 +1,107 @@
+import Foundation
+
+extension GGTrackerBot {
+    /// `/help`: the command list, or one command's usage, generated from the declarations.
+    func help(_ name: CommandName?, _ c: Context) -> Reply {
+        guard let name else {
+            let lines = CommandName.allCases.filter { $0 != .admin || c.invoker.isAdmin }.map { command in
+                "`/\(command.rawValue)` — \(command.spec.summary)"
+            }
+            return Reply(
+                visibility: .invokerOnly,
+                cards: [
+                    Card(
+                        title: "\(info.name) commands", description: lines.joined(separator: "\n"),
+                        footer: "/help command:<name> explains one command", color: Palette.catalog)
+                ])
+        }
+        let spec = name.spec
+        var fields = [Card.Field("Usage", "```\n" + spec.usage(prefix: "/" + spec.name) + "\n```", inline: false)]
+        let options = Self.allOptions(spec).filter { !$0.hidden }
+        if !options.isEmpty {
+            var seen = Set<String>()
+            let lines = options.filter { seen.insert($0.name).inserted }.map { "`\($0.name)` — \($0.summary)" }
+            fields.append(.init("Options", lines.joined(separator: "\n"), inline: false))
+        }
+        if !spec.examples.isEmpty {
+            fields.append(.init("Examples", spec.examples.map { "`\($0)`" }.joined(separator: "\n"), inline: false))
+        }
+        return Reply(
+            visibility: .invokerOnly,
+            cards: [
+                Card(
+                    title: "/\(spec.name)", description: [spec.summary, spec.details].compactMap { $0 }.joined(separator: "\n\n"),
+                    fields: fields, color: Palette.catalog)
+            ])
+    }
+
+    static func allOptions(_ spec: CommandSpec) -> [OptionSpec] {
+        spec.options + spec.subcommands.flatMap(allOptions)
+    }
+
+    /// `/about`: the bot, its version, its creators, the catalog source and attribution.
+    func about(_ c: Context) async throws -> Reply {
+        let status = try await catalog.status()
+        var fields: [Card.Field] = [
+            .init("Version", info.version),
+            .init("Made by", info.creators),
+            .init("Catalog", "\(status.provider) · \(status.games) games"),
+            .init("Data", status.attribution, inline: false),
+        ]
+        if let homepage = info.homepage { fields.append(.init("Home", homepage)) }
+        return Reply(
+            cards: [
+                Card(
+                    title: info.name,
+                    description: "Keep your game library with your friends: track what you play, rate and review it, compare.",
+                    fields: fields, color: Palette.catalog)
+            ])
+    }
+
+    /// `/admin catalog status`.
+    func adminCatalogStatus(_ c: Context) async throws -> Reply {
+        let status = try await catalog.status()
+        return Reply(
+            visibility: .invokerOnly,
+            cards: [
+                Card(
+                    title: "Catalog",
+                    fields: [
+                        .init("Provider", status.provider),
+                        .init("Games", "\(status.games)"),
+                        .init("Last refresh", status.lastRefresh.map { Format.date($0) } ?? "never"),
+                    ], footer: status.attribution, color: Palette.admin)
+            ])
+    }
+
+    /// `/admin catalog refresh`.
+    func adminCatalogRefresh(full: Bool, _ c: Context) async throws -> Reply {
+        let summary = try await catalog.refresh(full: full)
+        return Reply(
+            visibility: .invokerOnly,
+            text: "Catalog refreshed (\(full ? "full" : "incremental")): \(summary.added) added, \(summary.updated) updated, \(summary.skipped) skipped in \(String(format: "%.1f", summary.duration)) s.")
+    }
+
+    /// `/admin settings`: shows, or changes, the announce channel and the age gate.
+    func adminSettings(announceChannel: String?, ageGate: AgeGate?, _ c: Context) async throws -> Reply {
+        var settings = c.settings
+        if announceChannel != nil || ageGate != nil {
+            settings = try await store.updateSettings(
+                of: c.invoker.community, announceChannel: announceChannel, ageGate: ageGate)
+        }
+        let channel = settings.announceChannel.map { c.invoker.platform == .discord ? "<#\($0)>" : $0 } ?? "not set"
+        let gate =
+            settings.ageGate == .strict
+            ? "strict — mature games (ESRB M/AO, PEGI 18) only in age-restricted channels"
+            : "off — mature games shown everywhere"
+        return Reply(
+            visibility: .invokerOnly,
+            text: announceChannel != nil || ageGate != nil ? "Settings saved." : nil,
+            cards: [
+                Card(
+                    title: "Server settings",
+                    fields: [.init("Announce channel", channel), .init("Age gate", gate, inline: false)],
+                    color: Palette.admin)
+            ])
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+
+extension GGTrackerBot {
+    /// A public card about one library change, with the game's cover.
+    func entryCard(_ headline: String, _ entry: LibraryEntry, _ c: Context, extra: String? = nil) -> Card {
+        var facts = ["\(entry.status.emoji) \(entry.status.label)"]
+        if let hours = entry.hours { facts.append(Format.hours(hours)) }
+        if let percent = entry.percent { facts.append("\(percent)%") }
+        if let score = entry.score { facts.append("\(Format.stars(score)) \(score)/10") }
+        if entry.favorite { facts.append("⭐ favorite") }
+        var description = facts.joined(separator: " · ")
+        if let extra { description += "\n" + extra }
+        return Card(
+            title: Format.truncate(headline, 256), url: entry.game.url, description: description,
+            thumbnailURL: entry.game.thumbnailURL, footer: entry.game.ref.description, color: Palette.library)
+    }
+
+    var invokerName: (Context) -> String { { Format.escape($0.player.shownName) } }
+
+    /// `/add`: puts a game in the caller's library (taking it off the wishlist).
+    func add(_ title: TitleQuery, status: GameStatus, hours: Double?, _ c: Context) async throws -> Reply {
+        let game = try await resolve(title, c)
+        let now = c.now
+        let existing = try await store.entry(of: c.player.id, game: game.id)
+        if let existing {
+            return Reply(
+                visibility: .invokerOnly,
+                text: "**\(Format.escape(game.displayName))** is already in your library (\(existing.status.emoji) \(existing.status.label)). Use `/progress` to change it.",
+                actions: [[Action("Mark completed", command: "/progress title:\(game.ref) status:completed")]])
+        }
+        let saved = try await store.updateEntry(of: c.player.id, game: game) { entry in
+            guard entry == nil else {
+                throw ReplyError.notice("**\(Format.escape(game.displayName))** is already in your library.")
+            }
+            var new = LibraryEntry(game: game, status: status, at: now)
+            new.hours = hours
+            entry = new
+        }.after
+        guard let saved else { throw ReplyError.notice("Nothing was saved.") }
+        var actions: [Action] = []
+        if status != .playing { actions.append(Action("Start playing", command: "/progress title:\(game.ref) status:playing")) }
+        if status != .completed { actions.append(Action("Mark completed", command: "/progress title:\(game.ref) status:completed")) }
+        return Reply(
+            cards: [entryCard("\(invokerName(c)) added \(game.displayName)", saved, c)],
+            actions: [actions])
+    }
+
+    /// `/progress`: status, hours and percent of a game already in the library.
+    func progress(_ title: TitleQuery, status: GameStatus?, hours: Double?, percent: Int?, _ c: Context) async throws -> Reply {
+        let game = try await resolve(title, c)
+        let now = c.now
+        let notInLibrary = Reply(
+            visibility: .invokerOnly,
+            text: "**\(Format.escape(game.displayName))** is not in your library yet.",
+            actions: [[Action("Add it", command: "/add title:\(game.ref)" + (status.map { " status:\($0.rawValue)" } ?? ""), style: .primary)]])
+        let change = try await store.updateEntry(of: c.player.id, game: game) { entry in
+            guard var current = entry else { throw ReplyError(notInLibrary) }
+            if let status { current.setStatus(status, at: now) }
+            if let hours { current.hours = hours }
+            if let percent { current.percent = percent }
+            current.updatedAt = now
+            entry = current
+        }
+        guard let saved = change.after else { throw ReplyError(notInLibrary) }
+        let headline: String
+        if let status, status != change.before?.status {
+            switch status {
+            case .completed: headline = "\(invokerName(c)) completed \(game.displayName) 🎉"
+            case .playing: headline = "\(invokerName(c)) is playing \(game.displayName)"
+            case .dropped: headline = "\(invokerName(c)) dropped \(game.displayName)"
+            case .paused: headline = "\(invokerName(c)) paused \(game.displayName)"
+            case .backlog: headline = "\(invokerName(c)) put \(game.displayName) back on the backlog"
+            }
+        } else {
+            headline = "\(invokerName(c)) updated \(game.displayName)"
+        }
+        var actions: [Action] = []
+        if saved.status == .completed {
+            actions.append(Action("Write a review", command: "/review title:\(game.ref)", style: .primary))
+        }
+        return Reply(cards: [entryCard(headline, saved, c)], actions: actions.isEmpty ? [] : [actions])
+    }
+
+    /// `/rate`: a score 1–10; a game not yet in the library is added as completed, and the reply says so.
+    func rate(_ title: TitleQuery, score: Int, _ c: Context) async throws -> Reply {
+        let game = try await resolve(title, c)
+        let now = c.now
+        let change = try await store.updateEntry(of: c.player.id, game: game) { entry in
+            var current = entry ?? LibraryEntry(game: game, status: .completed, at: now)
+            current.score = score
+            current.updatedAt = now
+            entry = current
+        }
+        guard let saved = change.after else { throw ReplyError.notice("Nothing was saved.") }
+        let extra = change.before == nil ? "Added to \(invokerName(c))'s library as completed." : nil
+        return Reply(
+            cards: [entryCard("\(invokerName(c)) rated \(game.displayName) \(Format.stars(score))", saved, c, extra: extra)])
+    }
+
+    /// `/review`: only for completed games; without text it opens a form, prefilled with the earlier review.
+    func review(_ title: TitleQuery, text: String?, _ c: Context) async throws -> Reply {
+        let game = try await resolve(title, c)
+        let entry = try await store.entry(of: c.player.id, game: game.id)
+        guard let entry, entry.status == .completed else {
+            let state = entry.map { "it is \($0.status.label.lowercased())" } ?? "it is not in your library"
+            return Reply(
+                visibility: .invokerOnly,
+                text: "You can review **\(Format.escape(game.displayName))** once you have completed it (\(state)). Mark it with `/progress title:\(game.ref) status:completed`.",
+                actions: [[Action("Mark completed", command: "/progress title:\(game.ref) status:completed")]])
+        }
+        guard let text else {
+            return Reply(
+                visibility: .invokerOnly,
+                modal: Modal(
+                    title: Format.truncate("Review: \(game.name)", 45), command: "/review title:\(game.ref)",
+                    inputs: [
+                        .init(
+                            option: "text", label: "Your review", paragraph: true, maxLength: 4000, value: entry.review,
+                            placeholder: "What did you think?")
+                    ]))
+        }
+        let now = c.now
+        let replaced = entry.review != nil
+        let saved = try await store.updateEntry(of: c.player.id, game: game) { entry in
+            guard var current = entry, current.status == .completed else {
+                throw ReplyError.notice("Only completed games can be reviewed.")
+            }
+            current.review = text
+            current.reviewedAt = now
+            current.updatedAt = now
+            entry = current
+        }.after
+        guard let saved else { throw ReplyError.notice("Nothing was saved.") }
+        var card = entryCard(
+            "\(invokerName(c)) \(replaced ? "updated their review of" : "reviewed") \(game.displayName)", saved, c)
+        card.description = Format.truncate(Format.escape(text), 3800) + "\n\n" + (card.description ?? "")
+        return Reply(cards: [card])
+    }
+
+    /// `/favorite`: toggles the flag on a library entry.
+    func favorite(_ title: TitleQuery, _ c: Context) async throws -> Reply {
+        let game = try await resolve(title, c)
+        let now = c.now
+        let saved = try await store.updateEntry(of: c.player.id, game: game) { entry in
+            guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
+            current.favorite.toggle()
+            current.updatedAt = now
+            entry = current
+        }.after
+        guard let saved else { throw ReplyError(Self.notInLibrary(game)) }
+        if saved.favorite {
+            return Reply(cards: [entryCard("⭐ \(invokerName(c)) favorited \(game.displayName)", saved, c)])
+        }
+        return .notice("**\(Format.escape(game.displayName))** is no longer a favorite.")
+    }
+
+    static func notInLibrary(_ game: Game) -> Reply {
+        Reply(
+            visibility: .invokerOnly,
+            text: "**\(Format.escape(game.displayName))** is not in your library. Add it first.",
+            actions: [[Action("Add it", command: "/add title:\(game.ref)", style: .primary)]])
+    }
+
+    /// `/tag`: adds and removes tags, at most 20 per entry.
+    func tag(_ title: TitleQuery, changes: [TagChange], _ c: Context) async throws -> Reply {
+        let game = try await resolve(title, c)
+        let now = c.now
+        let saved = try await store.updateEntry(of: c.player.id, game: game) { entry in
+            guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
+            var tags = current.tags
+            for change in changes {
+                switch change {
+                case .add(let tag) where !tags.contains(tag): tags.append(tag)
+                case .remove(let tag): tags.removeAll { $0 == tag }
+                default: break
+                }
+            }
+            guard tags.count <= BotCommand.maxTags else {
+                throw ReplyError.notice(
+                    "A game can have at most \(BotCommand.maxTags) tags; this would make \(tags.count). Nothing was changed.")
+            }
+            current.tags = tags
+            current.updatedAt = now
+            entry = current
+        }.after
+        let tags = saved?.tags ?? []
+        return .notice(
+            "Tags on **\(Format.escape(game.displayName))**: "
+                + (tags.isEmpty ? "none" : tags.map { "`\($0)`" }.joined(separator: " ")))
+    }
+
+    /// `/note`: a private note on an entry; no text clears it.
+    func note(_ title: TitleQuery, text: String?, _ c: Context) async throws -> Reply {
+        let game = try await resolve(title, c)
+        let now = c.now
+        try await store.updateEntry(of: c.player.id, game: game) { entry in
+            guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
+            current.note = text
+            current.updatedAt = now
+            entry = current
+        }
+        return .notice(
+            text == nil
+                ? "Cleared your note on **\(Format.escape(game.displayName))**."
+                : "Saved your note on **\(Format.escape(game.displayName))**.")
+    }
+
+    /// `/remove`: asks for confirmation with a button, then removes from library and wishlist.
+    func remove(_ title: TitleQuery, confirmed: Bool, _ c: Context) async throws -> Reply {
+        let game = try await resolve(title, c)
+        guard confirmed else {
+            let entry = try await store.entry(of: c.player.id, game: game.id)
+            let wishlisted = try await store.isWishlisted(c.player.id, game: game.id)
+            guard entry != nil || wishlisted else {
+                return .notice("**\(Format.escape(game.displayName))** is neither in your library nor on your wishlist.")
+            }
+            let what = entry != nil ? "your library (with its score, review, tags and note)" : "your wishlist"
+            return Reply(
+                visibility: .invokerOnly,
+                text: "Remove **\(Format.escape(game.displayName))** from \(what)? This cannot be undone.",
+                actions: [[Action("Remove it", command: "/remove title:\(game.ref) confirm:true", style: .danger)]])
+        }
+        let removed = try await store.removeEverywhere(c.player.id, game: game.id)
+        guard removed.library || removed.wishlist else {
+            return .notice("**\(Format.escape(game.displayName))** was already gone.")
+        }
+        return Reply(
+            visibility: .invokerOnly, delivery: c.invocation.fromComponent ? .updateMessage : .newMessage,
+            text: "Removed **\(Format.escape(game.displayName))** from your \(removed.library ? "library" : "wishlist").")
+    }
+}

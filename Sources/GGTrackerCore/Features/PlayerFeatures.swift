@@ -1,0 +1,102 @@
+import Foundation
+
+extension GGTrackerBot {
+    /// `/profile show`: nickname, avatar, counts, hours, favorite genres and games, medals.
+    func profileShow(user: UserMention?, _ c: Context) async throws -> Reply {
+        let player = try await targetPlayer(user, c)
+        let stats = try await store.stats(of: player.id)
+        var fields: [Card.Field] = [
+            .init("Library", "\(stats.libraryCount) games"),
+            .init("Completed", "\(stats.statusCounts[.completed] ?? 0)"),
+            .init("Playing", "\(stats.statusCounts[.playing] ?? 0)"),
+            .init("Hours", Format.hours(stats.totalHours)),
+            .init("Reviews", "\(stats.reviews)"),
+            .init("Wishlist", "\(stats.wishlist)"),
+        ]
+        if !stats.genreCounts.isEmpty {
+            fields.append(.init("Favorite genres", stats.genreCounts.prefix(3).map { Format.escape($0.0) }.joined(separator: ", "), inline: false))
+        }
+        if !stats.favorites.isEmpty {
+            fields.append(
+                .init("⭐ Favorites", Format.truncate(stats.favorites.prefix(5).map { Format.escape($0) }.joined(separator: ", "), 1024), inline: false))
+        }
+        fields.append(.init("Medals", "None yet", inline: false))
+        let card = Card(
+            title: Format.escape(player.shownName), description: player.bio.map { Format.truncate(Format.escape($0), 300) },
+            thumbnailURL: player.avatarURL, fields: fields,
+            footer: "Player since \(Format.date(player.createdAt))", color: Palette.profile)
+        return Reply(cards: [card])
+    }
+
+    /// `/profile set`: nickname, avatar (https URL) and bio.
+    func profileSet(nickname: String?, avatar: String?, bio: String?, _ c: Context) async throws -> Reply {
+        let player = try await store.updateProfile(c.player.id, nickname: nickname, avatarURL: avatar, bio: bio)
+        var changed: [String] = []
+        if nickname != nil { changed.append("nickname") }
+        if avatar != nil { changed.append("avatar") }
+        if bio != nil { changed.append("bio") }
+        return Reply(
+            visibility: .invokerOnly, text: "Updated your \(changed.joined(separator: ", ")).",
+            cards: [
+                Card(
+                    title: Format.escape(player.shownName), description: player.bio.map { Format.escape($0) },
+                    thumbnailURL: player.avatarURL, color: Palette.profile)
+            ])
+    }
+
+    /// `/stats`: numbers and small text bar charts.
+    func stats(user: UserMention?, _ c: Context) async throws -> Reply {
+        let player = try await targetPlayer(user, c)
+        let stats = try await store.stats(of: player.id)
+        guard stats.libraryCount > 0 else {
+            return .notice("\(Format.escape(player.shownName)) has no games in their library yet.")
+        }
+        let total = stats.libraryCount
+        let statusLines = GameStatus.allCases.map { status in
+            let n = stats.statusCounts[status] ?? 0
+            return "\(status.label.padding(toLength: 9, withPad: " ", startingAt: 0)) \(Format.bar(n, of: total)) \(n)"
+        }
+        var fields: [Card.Field] = [.init("By status", "```\n" + statusLines.joined(separator: "\n") + "\n```", inline: false)]
+        if !stats.genreCounts.isEmpty {
+            let top = stats.genreCounts.prefix(6)
+            let most = top.map(\.1).max() ?? 1
+            let lines = top.map { genre, n in
+                "\(Format.truncate(genre, 14).padding(toLength: 14, withPad: " ", startingAt: 0)) \(Format.bar(n, of: most)) \(n)"
+            }
+            fields.append(.init("By genre", "```\n" + lines.joined(separator: "\n").replacingOccurrences(of: "`", with: "'") + "\n```", inline: false))
+        }
+        let rated = stats.scoreCounts.values.reduce(0, +)
+        if rated > 0 {
+            let most = stats.scoreCounts.values.max() ?? 1
+            let lines = (1...10).reversed().map { score in
+                "\(String(score).padding(toLength: 2, withPad: " ", startingAt: 0)) \(Format.bar(stats.scoreCounts[score] ?? 0, of: most)) \(stats.scoreCounts[score] ?? 0)"
+            }
+            let average = Double(stats.scoreCounts.map { $0.key * $0.value }.reduce(0, +)) / Double(rated)
+            fields.append(
+                .init("Scores (\(rated) rated, average \(String(format: "%.1f", average)))", "```\n" + lines.joined(separator: "\n") + "\n```", inline: false))
+        }
+        var hours = "\(Format.hours(stats.totalHours)) in total"
+        if let most = stats.mostPlayed { hours += "\nMost played: \(Format.escape(most.name)) (\(Format.hours(most.hours)))" }
+        fields.append(.init("Hours", hours, inline: false))
+        return Reply(
+            cards: [
+                Card(
+                    title: "\(Format.escape(player.shownName))'s stats", thumbnailURL: player.avatarURL, fields: fields,
+                    footer: "\(total) games · \(stats.reviews) reviews · \(stats.wishlist) wishlisted", color: Palette.profile)
+            ])
+    }
+
+    /// `/account delete`: erases everything the caller stored, after a confirm button.
+    func accountDelete(confirmed: Bool, _ c: Context) async throws -> Reply {
+        guard confirmed else {
+            return Reply(
+                visibility: .invokerOnly,
+                text: "This erases your library, wishlist, scores, reviews, notes and profile on every server, for good. Are you sure?",
+                actions: [[Action("Delete everything", command: "/account delete confirm:true", style: .danger)]])
+        }
+        let erased = try await store.deleteAccount(c.player.id)
+        return Reply(
+            visibility: .invokerOnly, delivery: c.invocation.fromComponent ? .updateMessage : .newMessage,
+            text: "Done: your account and \(erased) stored record\(erased == 1 ? "" : "s") are erased. Using a command again starts a new, empty account.")
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+extension GGTrackerBot {
+    /// `/wishlist add`: refused for games already in the library.
+    func wishlistAdd(_ title: TitleQuery, _ c: Context) async throws -> Reply {
+        let game = try await resolve(title, c)
+        switch try await store.addToWishlist(c.player.id, game: game, at: c.now) {
+        case .inLibrary(let status):
+            return .notice(
+                "**\(Format.escape(game.displayName))** is already in your library (\(status.emoji) \(status.label)).")
+        case .alreadyWishlisted:
+            return .notice("**\(Format.escape(game.displayName))** is already on your wishlist.")
+        case .added:
+            return Reply(
+                cards: [
+                    Card(
+                        title: Format.truncate("\(invokerName(c)) wishlisted \(game.displayName)", 256), url: game.url,
+                        description: Self.oneLine(game), thumbnailURL: game.thumbnailURL, footer: game.ref.description,
+                        color: Palette.wishlist)
+                ],
+                actions: [[Action("Add to library", command: "/add title:\(game.ref)")]])
+        }
+    }
+
+    /// `/wishlist remove`.
+    func wishlistRemove(_ title: TitleQuery, _ c: Context) async throws -> Reply {
+        let game = try await resolve(title, c)
+        let removed = try await store.removeFromWishlist(c.player.id, game: game.id)
+        return .notice(
+            removed
+                ? "Took **\(Format.escape(game.displayName))** off your wishlist."
+                : "**\(Format.escape(game.displayName))** is not on your wishlist.")
+    }
+
+    /// `/wishlist show`: ten per page.
+    func wishlistShow(user: UserMention?, page: Int, _ c: Context) async throws -> Reply {
+        let player = try await targetPlayer(user, c)
+        let result = try await store.wishlist(
+            of: player.id, includeMature: c.showsMature, page: page, pageSize: Self.pageSize)
+        let owner = player.id == c.player.id ? "Your" : "\(Format.escape(player.shownName))'s"
+        guard !result.items.isEmpty else {
+            if page > 1 { return .notice("There is no page \(page).") }
+            return .notice("\(owner) wishlist is empty. Add games with `/wishlist add`.")
+        }
+        let lines = result.items.map { item in
+            "• \(Format.escape(item.game.displayName))" + (item.game.criticRating.map { " — critics \(Int($0.rounded()))" } ?? "")
+        }
+        let card = Card(
+            title: "\(player.id == c.player.id ? Format.escape(player.shownName) + "'s" : owner) wishlist",
+            description: lines.joined(separator: "\n"), thumbnailURL: player.avatarURL,
+            footer: "\(result.total) game\(result.total == 1 ? "" : "s") · page \(result.page)/\(result.pageCount)",
+            color: Palette.wishlist)
+        return Reply(
+            delivery: c.invocation.fromComponent ? .updateMessage : .newMessage, cards: [card], actions: pager(result, c))
+    }
+
+    /// `/list`: a library, ten per page, with the status counts in the footer.
+    func list(user: UserMention?, status: GameStatus?, sort: LibrarySort, page: Int, _ c: Context) async throws -> Reply {
+        let player = try await targetPlayer(user, c)
+        let result = try await store.library(
+            of: player.id, status: status, sort: sort, includeMature: c.showsMature, page: page, pageSize: Self.pageSize)
+        let name = Format.escape(player.shownName)
+        guard !result.page.items.isEmpty else {
+            if page > 1 { return .notice("There is no page \(page).") }
+            let scope = status.map { " with status \($0.rawValue)" } ?? ""
+            let hidden = result.hiddenMature > 0 ? " (\(result.hiddenMature) age-restricted hidden here)" : ""
+            return .notice(
+                player.id == c.player.id
+                    ? "Your library has no games\(scope) yet\(hidden). Add one with `/add`."
+                    : "\(name)'s library has no games\(scope) yet\(hidden).")
+        }
+        let lines = result.page.items.map { entry -> String in
+            var line = "\(entry.status.emoji) **\(Format.escape(Format.truncate(entry.game.displayName, 120)))**"
+            var facts: [String] = []
+            if let score = entry.score { facts.append(Format.stars(score)) }
+            if let hours = entry.hours { facts.append(Format.hours(hours)) }
+            if let percent = entry.percent, entry.status != .completed { facts.append("\(percent)%") }
+            if entry.favorite { facts.append("⭐") }
+            if !facts.isEmpty { line += " — " + facts.joined(separator: " · ") }
+            return line
+        }
+        let counts = GameStatus.allCases.compactMap { s in result.statusCounts[s].map { "\(s.emoji) \($0)" } }
+        var footer = "\(result.statusCounts.values.reduce(0, +)) games · " + counts.joined(separator: " · ")
+        footer += " · page \(result.page.page)/\(result.page.pageCount)"
+        if result.hiddenMature > 0 { footer += " · \(result.hiddenMature) age-restricted hidden" }
+        let title = "\(name)'s library" + (status.map { " — \($0.label)" } ?? "") + (sort == .recent ? "" : " by \(sort.rawValue)")
+        let card = Card(
+            title: title, description: lines.joined(separator: "\n"), thumbnailURL: player.avatarURL, footer: footer,
+            color: Palette.library)
+        return Reply(
+            delivery: c.invocation.fromComponent ? .updateMessage : .newMessage, cards: [card],
+            actions: pager(result.page, c))
+    }
+}

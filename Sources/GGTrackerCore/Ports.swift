@@ -1,0 +1,175 @@
+import Foundation
+
+/// Which catalog games a command may show.
+package struct CatalogFilter: Hashable, Sendable {
+    package var platform: String?
+    package var genre: String?
+    package var year: Int?
+    /// False hides games rated ESRB M/AO or PEGI 18.
+    package var includeMature: Bool
+
+    package init(platform: String? = nil, genre: String? = nil, year: Int? = nil, includeMature: Bool = true) {
+        self.platform = platform
+        self.genre = genre
+        self.year = year
+        self.includeMature = includeMature
+    }
+}
+
+/// One search result with how well it matched.
+package struct SearchHit: Hashable, Sendable {
+    package var game: Game
+    /// Higher is better; comparable within one search only.
+    package var score: Double
+    /// Every word of the query matched a word of the name exactly or as a prefix (no typo correction needed).
+    package var matchedAllWords: Bool
+    /// The normalised name equals the normalised query.
+    package var exactName: Bool
+
+    package init(game: Game, score: Double, matchedAllWords: Bool, exactName: Bool) {
+        self.game = game
+        self.score = score
+        self.matchedAllWords = matchedAllWords
+        self.exactName = exactName
+    }
+}
+
+/// The catalog's state, for `/admin catalog status` and `/about`.
+package struct CatalogStatus: Hashable, Sendable {
+    package var provider: String
+    package var games: Int
+    package var lastRefresh: Date?
+    package var attribution: String
+
+    package init(provider: String, games: Int, lastRefresh: Date?, attribution: String) {
+        self.provider = provider
+        self.games = games
+        self.lastRefresh = lastRefresh
+        self.attribution = attribution
+    }
+}
+
+/// What a catalog refresh did.
+package struct RefreshSummary: Hashable, Sendable {
+    package var added: Int
+    package var updated: Int
+    package var skipped: Int
+    package var duration: TimeInterval
+
+    package init(added: Int, updated: Int, skipped: Int, duration: TimeInterval) {
+        self.added = added
+        self.updated = updated
+        self.skipped = skipped
+        self.duration = duration
+    }
+}
+
+/// The game catalog as the features need it: search, details, rankings and facets.
+package protocol GameCatalog: Sendable {
+    func search(_ query: String, filter: CatalogFilter, limit: Int) async throws -> [SearchHit]
+    /// Fast name-prefix suggestions for autocomplete; never waits on a provider.
+    func autocomplete(_ text: String, includeMature: Bool, limit: Int) async throws -> [Game]
+    func game(_ ref: GameRef) async throws -> Game?
+    /// Best-rated games with at least `minimumRatings` critic ratings.
+    func top(filter: CatalogFilter, minimumRatings: Int, page: Int, pageSize: Int) async throws -> Page<Game>
+    func browse(_ kind: FacetKind, name: String, includeMature: Bool, page: Int, pageSize: Int) async throws -> Page<Game>
+    /// Facet names (genres, platforms…) starting with or containing `text`, most used first.
+    func facetNames(_ kind: FacetKind, matching text: String, limit: Int) async throws -> [String]
+    func status() async throws -> CatalogStatus
+    func refresh(full: Bool) async throws -> RefreshSummary
+}
+
+/// A library page with the counts shown in its footer.
+package struct LibraryPage: Sendable {
+    package var page: Page<LibraryEntry>
+    package var statusCounts: [GameStatus: Int]
+    /// Entries left out because they are mature games and the channel may not show them.
+    package var hiddenMature: Int
+
+    package init(page: Page<LibraryEntry>, statusCounts: [GameStatus: Int], hiddenMature: Int) {
+        self.page = page
+        self.statusCounts = statusCounts
+        self.hiddenMature = hiddenMature
+    }
+}
+
+/// Numbers about one library, for `/stats` and `/profile`.
+package struct PlayerStats: Hashable, Sendable {
+    package var statusCounts: [GameStatus: Int] = [:]
+    package var genreCounts: [(String, Int)] = []
+    /// Score (1–10) → how many games got it.
+    package var scoreCounts: [Int: Int] = [:]
+    package var totalHours: Double = 0
+    package var mostPlayed: (name: String, hours: Double)? = nil
+    package var reviews: Int = 0
+    package var favorites: [String] = []
+    package var wishlist: Int = 0
+
+    package init() {}
+
+    package var libraryCount: Int { statusCounts.values.reduce(0, +) }
+
+    package static func == (lhs: PlayerStats, rhs: PlayerStats) -> Bool {
+        lhs.statusCounts == rhs.statusCounts && lhs.genreCounts.map(\.0) == rhs.genreCounts.map(\.0)
+            && lhs.genreCounts.map(\.1) == rhs.genreCounts.map(\.1) && lhs.scoreCounts == rhs.scoreCounts
+            && lhs.totalHours == rhs.totalHours && lhs.reviews == rhs.reviews && lhs.favorites == rhs.favorites
+            && lhs.wishlist == rhs.wishlist && lhs.mostPlayed?.name == rhs.mostPlayed?.name
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(libraryCount)
+        hasher.combine(totalHours)
+    }
+}
+
+/// A member of a server who has a game, for the game's card.
+package struct GameOwner: Hashable, Sendable {
+    package var player: Player
+    package var status: GameStatus
+    package var score: Int?
+    package init(player: Player, status: GameStatus, score: Int?) {
+        self.player = player
+        self.status = status
+        self.score = score
+    }
+}
+
+/// The outcome of putting a game on the wishlist.
+package enum WishlistAddResult: Sendable {
+    case added, alreadyWishlisted, inLibrary(GameStatus)
+}
+
+/// Persistent state the features read and write. Every write is one transaction.
+package protocol LibraryStore: Sendable {
+    /// Creates or refreshes the caller's player record and server membership.
+    @discardableResult
+    func recordPlayer(_ invoker: Invoker, at now: Date) async throws -> Player
+    func player(_ id: PlayerID) async throws -> Player?
+    func entry(of player: PlayerID, game: Int64) async throws -> LibraryEntry?
+    /// Reads the entry (nil when the game is not in the library), lets `change` edit it, and saves the result,
+    /// all in one transaction. Setting it to nil deletes it; creating it takes the game off the wishlist.
+    /// An error thrown by `change` rolls everything back.
+    @discardableResult
+    func updateEntry(
+        of player: PlayerID, game: Game, _ change: @Sendable (inout LibraryEntry?) throws -> Void
+    ) async throws -> (before: LibraryEntry?, after: LibraryEntry?)
+    func addToWishlist(_ player: PlayerID, game: Game, at now: Date) async throws -> WishlistAddResult
+    func isWishlisted(_ player: PlayerID, game: Int64) async throws -> Bool
+    func removeFromWishlist(_ player: PlayerID, game: Int64) async throws -> Bool
+    func wishlist(of player: PlayerID, includeMature: Bool, page: Int, pageSize: Int) async throws -> Page<WishlistItem>
+    /// Removes the game from the library and the wishlist; says which shelves held it.
+    func removeEverywhere(_ player: PlayerID, game: Int64) async throws -> (library: Bool, wishlist: Bool)
+    func library(
+        of player: PlayerID, status: GameStatus?, sort: LibrarySort, includeMature: Bool, page: Int, pageSize: Int
+    ) async throws -> LibraryPage
+    func stats(of player: PlayerID) async throws -> PlayerStats
+    func updateProfile(_ player: PlayerID, nickname: String?, avatarURL: String?, bio: String?) async throws -> Player
+    /// Erases everything stored about the player; returns how many records went.
+    func deleteAccount(_ player: PlayerID) async throws -> Int
+    func settings(of community: String) async throws -> CommunitySettings
+    func updateSettings(
+        of community: String, announceChannel: String?, ageGate: AgeGate?
+    ) async throws -> CommunitySettings
+    /// Members of the server who have the game in their library.
+    func owners(of game: Int64, in community: String) async throws -> [GameOwner]
+}

@@ -1,0 +1,199 @@
+import Foundation
+
+/// The platform-neutral answer to a command, rendered once per platform.
+package struct Reply: Equatable, Sendable {
+    /// Who sees it: the channel, or only the person who asked (Discord's ephemeral).
+    package enum Visibility: Equatable, Sendable {
+        case channel, invokerOnly
+    }
+
+    /// Whether it is a new message or replaces the message whose button was pressed (paging).
+    package enum Delivery: Equatable, Sendable {
+        case newMessage, updateMessage
+    }
+
+    package var visibility: Visibility
+    package var delivery: Delivery = .newMessage
+    package var text: String?
+    package var cards: [Card] = []
+    /// Rows of buttons; each row holds at most five.
+    package var actions: [[Action]] = []
+    /// Drop-down menus; choosing an option runs its command.
+    package var menus: [Menu] = []
+    /// A form to open instead of a message (Discord modal).
+    package var modal: Modal? = nil
+
+    package init(
+        visibility: Visibility = .channel, delivery: Delivery = .newMessage, text: String? = nil, cards: [Card] = [],
+        actions: [[Action]] = [], menus: [Menu] = [], modal: Modal? = nil
+    ) {
+        self.menus = menus
+        self.visibility = visibility
+        self.delivery = delivery
+        self.text = text
+        self.cards = cards
+        self.actions = actions
+        self.modal = modal
+    }
+
+    /// A private error or notice for the person who asked.
+    package static func notice(_ text: String) -> Reply {
+        Reply(visibility: .invokerOnly, text: text)
+    }
+}
+
+/// One rich card: a Discord embed, a Matrix HTML block, a Slack section.
+package struct Card: Equatable, Sendable {
+    package var title: String?
+    package var url: String?
+    package var description: String?
+    package var thumbnailURL: String?
+    package var imageURL: String?
+    package var fields: [Field] = []
+    package var footer: String?
+    package var color: Int?
+
+    package init(
+        title: String? = nil, url: String? = nil, description: String? = nil, thumbnailURL: String? = nil,
+        imageURL: String? = nil, fields: [Field] = [], footer: String? = nil, color: Int? = nil
+    ) {
+        self.title = title
+        self.url = url
+        self.description = description
+        self.thumbnailURL = thumbnailURL
+        self.imageURL = imageURL
+        self.fields = fields
+        self.footer = footer
+        self.color = color
+    }
+
+    package struct Field: Equatable, Sendable {
+        package var name: String
+        package var value: String
+        package var inline: Bool
+        package init(_ name: String, _ value: String, inline: Bool = true) {
+            self.name = name
+            self.value = value
+            self.inline = inline
+        }
+    }
+}
+
+/// A button. Pressing it runs `command`, a text command line parsed like typed text.
+package struct Action: Equatable, Sendable {
+    package enum Style: Equatable, Sendable {
+        case primary, secondary, success, danger
+    }
+    package var label: String
+    package var command: String
+    package var style: Style
+    package var disabled: Bool
+
+    package init(_ label: String, command: String, style: Style = .secondary, disabled: Bool = false) {
+        self.label = label
+        self.command = command
+        self.style = style
+        self.disabled = disabled
+    }
+}
+
+/// A drop-down of choices, each running its own command line.
+package struct Menu: Equatable, Sendable {
+    package var placeholder: String
+    package var options: [Option]
+
+    package struct Option: Equatable, Sendable {
+        package var label: String
+        package var description: String?
+        package var command: String
+        package init(_ label: String, description: String? = nil, command: String) {
+            self.label = label
+            self.description = description
+            self.command = command
+        }
+    }
+
+    package init(_ placeholder: String, options: [Option]) {
+        self.placeholder = placeholder
+        self.options = options
+    }
+}
+
+/// A form with text inputs. Submitting it runs `command` with each input as an option of the same name.
+package struct Modal: Equatable, Sendable {
+    package var title: String
+    package var command: String
+    package var inputs: [Input]
+
+    package struct Input: Equatable, Sendable {
+        package var option: String
+        package var label: String
+        package var paragraph: Bool
+        package var maxLength: Int
+        package var value: String?
+        package var placeholder: String?
+    }
+
+    package init(title: String, command: String, inputs: [Input]) {
+        self.title = title
+        self.command = command
+        self.inputs = inputs
+    }
+}
+
+/// Card colours: one per kind of reply, so a channel scans at a glance.
+package enum Palette {
+    package static let catalog = 0x5865F2
+    package static let library = 0x57F287
+    package static let wishlist = 0xFEE75C
+    package static let profile = 0xEB459E
+    package static let admin = 0x99AAB5
+    package static let warning = 0xED4245
+}
+
+/// Formatting helpers shared by the features.
+package enum Format {
+    /// A score 1–10 as five stars with halves: 7 → ★★★½☆.
+    package static func stars(_ score: Int) -> String {
+        let clamped = min(max(score, 0), 10)
+        let full = clamped / 2
+        let half = clamped % 2
+        return String(repeating: "★", count: full) + (half == 1 ? "½" : "") + String(repeating: "☆", count: 5 - full - half)
+    }
+
+    package static func hours(_ hours: Double) -> String {
+        if hours == hours.rounded() { return "\(Int(hours)) h" }
+        return String(format: "%.1f h", hours)
+    }
+
+    package static func date(_ date: Date, yearOnly: Bool = false) -> String {
+        let c = Calendar.utc.dateComponents([.year, .month, .day], from: date)
+        if yearOnly { return "\(c.year!)" }
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return "\(months[c.month! - 1]) \(c.day!), \(c.year!)"
+    }
+
+    /// Escapes Discord-style markdown in text from users or the catalog, so it cannot break a layout.
+    package static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.count)
+        for ch in text {
+            if "\\*_~`|>[]()#".contains(ch) { out.append("\\") }
+            out.append(ch)
+        }
+        return out
+    }
+
+    /// Shortens to `limit` characters, ending with an ellipsis when cut.
+    package static func truncate(_ text: String, _ limit: Int) -> String {
+        guard text.count > limit else { return text }
+        return String(text.prefix(max(0, limit - 1))) + "…"
+    }
+
+    /// A horizontal bar of `width` cells for `value` out of `total`.
+    package static func bar(_ value: Int, of total: Int, width: Int = 10) -> String {
+        guard total > 0 else { return String(repeating: "░", count: width) }
+        let filled = Int((Double(value) / Double(total) * Double(width)).rounded())
+        return String(repeating: "█", count: min(width, filled)) + String(repeating: "░", count: max(0, width - filled))
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// Parses a command typed as text — `/add title:Hollow Knight status:playing`, `!gg add Hollow Knight --status
+/// playing`, `gg wishlist show @bob` — into the same `CommandInvocation` a Discord interaction produces, using the
+/// command declarations. Text before the first option fills the command's first required option.
+package enum TextCommandParser {
+    package static func parse(_ line: String, fromComponent: Bool = false) throws(UsageError) -> CommandInvocation {
+        var rest = Substring(line.trimmingCharacters(in: .whitespacesAndNewlines))
+        for prefix in ["!gg", "/gg"] where rest.lowercased().hasPrefix(prefix) {
+            let after = rest.dropFirst(prefix.count)
+            if after.isEmpty || after.first!.isWhitespace { rest = after.drop { $0.isWhitespace } }
+        }
+        if rest.hasPrefix("/") { rest = rest.dropFirst() }
+        guard let commandWord = nextWord(&rest) else {
+            throw UsageError("Type a command, for example `/search query:hollow knight`. `/help` lists them all.")
+        }
+        guard let command = CommandName(rawValue: commandWord.lowercased()) else {
+            throw UsageError("Unknown command `\(commandWord)`. Try `/help` for the list of commands.")
+        }
+        var path = [command.rawValue]
+        var spec = command.spec
+        while !spec.subcommands.isEmpty {
+            var probe = rest
+            guard let word = nextWord(&probe), let sub = spec.subcommand(word.lowercased()) else { break }
+            path.append(sub.name)
+            spec = sub
+            rest = probe
+        }
+        guard spec.subcommands.isEmpty else {
+            // Let validation explain which subcommands exist.
+            return CommandInvocation(path: path, fromComponent: fromComponent)
+        }
+        let usage = spec.usage(prefix: "/" + path.joined(separator: " "))
+        var options: [String: OptionValue] = [:]
+        let segments = split(String(rest), spec: spec)
+        if let positional = segments.positional {
+            let visible = spec.options.filter { !$0.hidden || fromComponent }
+            guard let target = visible.first(where: \.required) ?? visible.first else {
+                throw UsageError("`/\(path.joined(separator: " "))` takes no options.", usage: usage)
+            }
+            options[target.name] = try value(positional, for: target, usage: usage)
+        }
+        for (name, text) in segments.named {
+            guard let option = spec.option(name) else { continue }
+            if options[name] != nil {
+                throw UsageError("`\(name)` is given twice.", usage: usage)
+            }
+            options[name] = try value(text, for: option, usage: usage)
+        }
+        return CommandInvocation(path: path, options: options, fromComponent: fromComponent)
+    }
+
+    private static func nextWord(_ text: inout Substring) -> String? {
+        text = text.drop { $0.isWhitespace }
+        guard !text.isEmpty else { return nil }
+        let word = text.prefix { !$0.isWhitespace }
+        text = text.dropFirst(word.count)
+        return String(word)
+    }
+
+    /// Splits the text after the command into positional text and `name:value` / `--name value` segments.
+    /// A greedy option (free text such as a review) takes the rest of the line.
+    private static func split(_ text: String, spec: CommandSpec) -> (positional: String?, named: [(String, String)]) {
+        let names = Set(spec.options.map(\.name))
+        var markers: [(range: Range<String.Index>, name: String)] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let atWordStart = index == text.startIndex || text[text.index(before: index)].isWhitespace
+            if atWordStart {
+                let word = text[index...].prefix { !$0.isWhitespace }
+                if word.hasPrefix("--") {
+                    let body = word.dropFirst(2)
+                    let name = String(body.prefix { $0 != "=" }).lowercased()
+                    if names.contains(name) {
+                        let end = text.index(index, offsetBy: 2 + name.count + (body.dropFirst(name.count).hasPrefix("=") ? 1 : 0))
+                        markers.append((index..<end, name))
+                    }
+                } else if let colon = word.firstIndex(of: ":") {
+                    let name = String(word[..<colon]).lowercased()
+                    if names.contains(name) {
+                        markers.append((index..<text.index(after: colon), name))
+                    }
+                }
+                if let last = markers.last, last.range.lowerBound == index, spec.option(last.name)?.greedy == true {
+                    break
+                }
+                index = text.index(index, offsetBy: max(1, word.count))
+            } else {
+                index = text.index(after: index)
+            }
+        }
+        let head = markers.first.map { text[..<$0.range.lowerBound] } ?? text[...]
+        let positional = clean(head)
+        var named: [(String, String)] = []
+        for (offset, marker) in markers.enumerated() {
+            let end = offset + 1 < markers.count ? markers[offset + 1].range.lowerBound : text.endIndex
+            named.append((marker.name, clean(text[marker.range.upperBound..<end]) ?? ""))
+        }
+        return (positional, named)
+    }
+
+    private static func clean(_ text: Substring) -> String? {
+        var value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if value.count >= 2, let first = value.first, first == value.last, first == "\"" || first == "'" || first == "“" {
+            value = String(value.dropFirst().dropLast())
+        } else if value.count >= 2, value.first == "“", value.last == "”" {
+            value = String(value.dropFirst().dropLast())
+        }
+        return value.isEmpty ? nil : value
+    }
+
+    private static func value(_ text: String, for option: OptionSpec, usage: String) throws(UsageError) -> OptionValue {
+        switch option.kind {
+        case .string:
+            return .string(text)
+        case .integer:
+            guard let number = Int(text) else {
+                throw UsageError("`\(option.name)` must be a whole number (got “\(text)”).", usage: usage)
+            }
+            return .integer(number)
+        case .number:
+            guard let number = Double(text.replacingOccurrences(of: ",", with: ".")), number.isFinite else {
+                throw UsageError("`\(option.name)` must be a number (got “\(text)”).", usage: usage)
+            }
+            return .number(number)
+        case .boolean:
+            switch text.lowercased() {
+            case "true", "yes", "1", "on": return .boolean(true)
+            case "false", "no", "0", "off": return .boolean(false)
+            default: throw UsageError("`\(option.name)` must be true or false.", usage: usage)
+            }
+        case .user:
+            return .user(UserMention(id: mentionID(text)))
+        case .channel:
+            var id = text
+            if id.hasPrefix("<#"), id.hasSuffix(">") { id = String(id.dropFirst(2).dropLast()) }
+            if id.hasPrefix("#") { id = String(id.dropFirst()) }
+            return .channel(id)
+        }
+    }
+
+    /// `<@123>`, `<@!123>` → `123`; `@ada:example.org` stays (a Matrix id); `@ada` → `ada`.
+    static func mentionID(_ text: String) -> String {
+        var id = text
+        if id.hasPrefix("<@"), id.hasSuffix(">") {
+            id = String(id.dropFirst(2).dropLast())
+            if id.hasPrefix("!") { id = String(id.dropFirst()) }
+            return id
+        }
+        if id.hasPrefix("@"), !id.contains(":") { id = String(id.dropFirst()) }
+        return id
+    }
+}
