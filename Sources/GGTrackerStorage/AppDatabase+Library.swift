@@ -1,0 +1,339 @@
+import Foundation
+import GRDB
+import GGTrackerCore
+
+extension AppDatabase: LibraryStore {
+    static func date(_ value: Double?) -> Date? { value.map(Date.init(timeIntervalSince1970:)) }
+
+    static func player(from row: Row) -> Player {
+        Player(
+            id: PlayerID(row["id"] as String), displayName: row["display_name"], nickname: row["nickname"],
+            avatarURL: row["avatar_url"], bio: row["bio"], createdAt: Date(timeIntervalSince1970: row["created_at"]))
+    }
+
+    package func recordPlayer(_ invoker: Invoker, at now: Date) async throws -> Player {
+        try await writer.write { db in
+            let t = now.timeIntervalSince1970
+            try db.execute(
+                sql: """
+                    INSERT INTO players (id, display_name, created_at, last_seen_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET display_name = excluded.display_name, last_seen_at = excluded.last_seen_at
+                    """, arguments: [invoker.player.rawValue, invoker.displayName, t, t])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO communities (id, created_at) VALUES (?, ?)", arguments: [invoker.community, t])
+            try db.execute(
+                sql: """
+                    INSERT INTO memberships (community_id, player_id, last_seen_at) VALUES (?, ?, ?)
+                    ON CONFLICT DO UPDATE SET last_seen_at = excluded.last_seen_at
+                    """, arguments: [invoker.community, invoker.player.rawValue, t])
+            let row = try Row.fetchOne(db, sql: "SELECT * FROM players WHERE id = ?", arguments: [invoker.player.rawValue])!
+            return Self.player(from: row)
+        }
+    }
+
+    package func player(_ id: PlayerID) async throws -> Player? {
+        try await reader.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM players WHERE id = ?", arguments: [id.rawValue]).map(Self.player(from:))
+        }
+    }
+
+    static let entrySelect = "SELECT e.*, \(gameColumns) FROM library_entries e JOIN games g ON g.id = e.game_id"
+
+    static func entry(from row: Row) -> LibraryEntry {
+        var entry = LibraryEntry(
+            game: game(from: row), status: GameStatus(rawValue: row["status"]) ?? .backlog,
+            at: Date(timeIntervalSince1970: row["added_at"]))
+        entry.hours = row["hours"]
+        entry.percent = row["percent"]
+        entry.score = row["score"]
+        entry.review = row["review"]
+        entry.reviewedAt = date(row["reviewed_at"])
+        entry.favorite = row["favorite"]
+        entry.tags = list(row["tags"])
+        entry.note = row["note"]
+        entry.startedAt = date(row["started_at"])
+        entry.finishedAt = date(row["finished_at"])
+        entry.updatedAt = Date(timeIntervalSince1970: row["updated_at"])
+        return entry
+    }
+
+    static func fetchEntry(_ db: Database, player: PlayerID, game: Int64) throws -> LibraryEntry? {
+        try Row.fetchOne(
+            db, sql: "\(entrySelect) WHERE e.player_id = ? AND e.game_id = ?", arguments: [player.rawValue, game]
+        ).map(entry(from:))
+    }
+
+    package func entry(of player: PlayerID, game: Int64) async throws -> LibraryEntry? {
+        try await reader.read { db in try Self.fetchEntry(db, player: player, game: game) }
+    }
+
+    package func updateEntry(
+        of player: PlayerID, game: Game, _ change: @Sendable (inout LibraryEntry?) throws -> Void
+    ) async throws -> (before: LibraryEntry?, after: LibraryEntry?) {
+        try await writer.write { db in
+            let before = try Self.fetchEntry(db, player: player, game: game.id)
+            var after = before
+            try change(&after)
+            guard let entry = after else {
+                if before != nil {
+                    try db.execute(
+                        sql: "DELETE FROM library_entries WHERE player_id = ? AND game_id = ?",
+                        arguments: [player.rawValue, game.id])
+                }
+                return (before, nil)
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO library_entries (player_id, game_id, status, hours, percent, score, review, reviewed_at,
+                        favorite, tags, note, added_at, started_at, finished_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(player_id, game_id) DO UPDATE SET status = excluded.status, hours = excluded.hours,
+                        percent = excluded.percent, score = excluded.score, review = excluded.review,
+                        reviewed_at = excluded.reviewed_at, favorite = excluded.favorite, tags = excluded.tags,
+                        note = excluded.note, started_at = excluded.started_at, finished_at = excluded.finished_at,
+                        updated_at = excluded.updated_at
+                    """,
+                arguments: [
+                    player.rawValue, game.id, entry.status.rawValue, entry.hours, entry.percent, entry.score, entry.review,
+                    entry.reviewedAt?.timeIntervalSince1970, entry.favorite, Self.json(entry.tags), entry.note,
+                    entry.addedAt.timeIntervalSince1970, entry.startedAt?.timeIntervalSince1970,
+                    entry.finishedAt?.timeIntervalSince1970, entry.updatedAt.timeIntervalSince1970,
+                ])
+            if before == nil {
+                // A game in the library is no longer wished for.
+                try db.execute(
+                    sql: "DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", arguments: [player.rawValue, game.id])
+            }
+            return (before, try Self.fetchEntry(db, player: player, game: game.id))
+        }
+    }
+
+    package func addToWishlist(_ player: PlayerID, game: Game, at now: Date) async throws -> WishlistAddResult {
+        try await writer.write { db in
+            if let status = try String.fetchOne(
+                db, sql: "SELECT status FROM library_entries WHERE player_id = ? AND game_id = ?",
+                arguments: [player.rawValue, game.id])
+            {
+                return .inLibrary(GameStatus(rawValue: status) ?? .backlog)
+            }
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO wishlist (player_id, game_id, added_at) VALUES (?, ?, ?)",
+                arguments: [player.rawValue, game.id, now.timeIntervalSince1970])
+            return db.changesCount > 0 ? .added : .alreadyWishlisted
+        }
+    }
+
+    package func isWishlisted(_ player: PlayerID, game: Int64) async throws -> Bool {
+        try await reader.read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM wishlist WHERE player_id = ? AND game_id = ?)",
+                arguments: [player.rawValue, game]) ?? false
+        }
+    }
+
+    package func removeFromWishlist(_ player: PlayerID, game: Int64) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", arguments: [player.rawValue, game])
+            return db.changesCount > 0
+        }
+    }
+
+    static func pageCount(_ total: Int, _ size: Int) -> Int { max(1, (total + size - 1) / size) }
+
+    package func wishlist(
+        of player: PlayerID, includeMature: Bool, page: Int, pageSize: Int
+    ) async throws -> Page<WishlistItem> {
+        try await reader.read { db in
+            let mature = includeMature ? "" : " AND g.mature = 0"
+            let total = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM wishlist w JOIN games g ON g.id = w.game_id WHERE w.player_id = ?\(mature)",
+                arguments: [player.rawValue]) ?? 0
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT w.added_at AS wished_at, \(Self.gameColumns) FROM wishlist w JOIN games g ON g.id = w.game_id
+                    WHERE w.player_id = ?\(mature) ORDER BY w.added_at DESC, g.name LIMIT ? OFFSET ?
+                    """, arguments: [player.rawValue, pageSize, (page - 1) * pageSize])
+            let items = rows.map { WishlistItem(game: Self.game(from: $0), addedAt: Date(timeIntervalSince1970: $0["wished_at"])) }
+            return Page(items: items, page: page, pageCount: Self.pageCount(total, pageSize), total: total)
+        }
+    }
+
+    package func removeEverywhere(_ player: PlayerID, game: Int64) async throws -> (library: Bool, wishlist: Bool) {
+        try await writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM library_entries WHERE player_id = ? AND game_id = ?", arguments: [player.rawValue, game])
+            let library = db.changesCount > 0
+            try db.execute(sql: "DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", arguments: [player.rawValue, game])
+            return (library, db.changesCount > 0)
+        }
+    }
+
+    package func library(
+        of player: PlayerID, status: GameStatus?, sort: LibrarySort, includeMature: Bool, page: Int, pageSize: Int
+    ) async throws -> LibraryPage {
+        try await reader.read { db in
+            var counts: [GameStatus: Int] = [:]
+            var hidden = 0
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT e.status, g.mature, count(*) AS n FROM library_entries e JOIN games g ON g.id = e.game_id
+                    WHERE e.player_id = ? GROUP BY e.status, g.mature
+                    """, arguments: [player.rawValue])
+            {
+                let mature: Bool = row["mature"]
+                let n: Int = row["n"]
+                if mature && !includeMature {
+                    if status == nil || status?.rawValue == row["status"] { hidden += n }
+                    continue
+                }
+                if let s = GameStatus(rawValue: row["status"]) { counts[s, default: 0] += n }
+            }
+            var conditions = ["e.player_id = ?"]
+            var arguments: [any DatabaseValueConvertible] = [player.rawValue]
+            if let status {
+                conditions.append("e.status = ?")
+                arguments.append(status.rawValue)
+            }
+            if !includeMature { conditions.append("g.mature = 0") }
+            let order =
+                switch sort {
+                case .recent: "e.updated_at DESC, g.name"
+                case .score: "e.score IS NULL, e.score DESC, g.name"
+                case .hours: "e.hours IS NULL, e.hours DESC, g.name"
+                case .name: "g.name COLLATE NOCASE, g.release_date"
+                }
+            let total = status.map { counts[$0] ?? 0 } ?? counts.values.reduce(0, +)
+            let rows = try Row.fetchAll(
+                db,
+                sql: "\(Self.entrySelect) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ? OFFSET ?",
+                arguments: StatementArguments(arguments + [pageSize, (page - 1) * pageSize]))
+            return LibraryPage(
+                page: Page(
+                    items: rows.map(Self.entry(from:)), page: page, pageCount: Self.pageCount(total, pageSize), total: total),
+                statusCounts: counts, hiddenMature: hidden)
+        }
+    }
+
+    package func stats(of player: PlayerID) async throws -> PlayerStats {
+        try await reader.read { db in
+            var stats = PlayerStats()
+            let p = player.rawValue
+            for row in try Row.fetchAll(
+                db, sql: "SELECT status, count(*) AS n FROM library_entries WHERE player_id = ? GROUP BY status", arguments: [p])
+            {
+                if let s = GameStatus(rawValue: row["status"]) { stats.statusCounts[s] = row["n"] }
+            }
+            stats.genreCounts = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT f.name, count(*) AS n FROM library_entries e
+                    JOIN game_facets f ON f.game_id = e.game_id AND f.kind = 'genre'
+                    WHERE e.player_id = ? GROUP BY f.name ORDER BY n DESC, f.name LIMIT 10
+                    """, arguments: [p]
+            ).map { ($0["name"], $0["n"]) }
+            for row in try Row.fetchAll(
+                db,
+                sql: "SELECT score, count(*) AS n FROM library_entries WHERE player_id = ? AND score IS NOT NULL GROUP BY score",
+                arguments: [p])
+            {
+                stats.scoreCounts[row["score"]] = row["n"]
+            }
+            stats.totalHours = try Double.fetchOne(
+                db, sql: "SELECT coalesce(sum(hours), 0) FROM library_entries WHERE player_id = ?", arguments: [p]) ?? 0
+            if let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT g.name, e.hours FROM library_entries e JOIN games g ON g.id = e.game_id
+                    WHERE e.player_id = ? AND e.hours > 0 ORDER BY e.hours DESC LIMIT 1
+                    """, arguments: [p])
+            {
+                stats.mostPlayed = (row["name"], row["hours"])
+            }
+            stats.reviews = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM library_entries WHERE player_id = ? AND review IS NOT NULL", arguments: [p]) ?? 0
+            stats.favorites = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT g.name FROM library_entries e JOIN games g ON g.id = e.game_id
+                    WHERE e.player_id = ? AND e.favorite ORDER BY e.score DESC, e.updated_at DESC LIMIT 10
+                    """, arguments: [p])
+            stats.wishlist = try Int.fetchOne(db, sql: "SELECT count(*) FROM wishlist WHERE player_id = ?", arguments: [p]) ?? 0
+            return stats
+        }
+    }
+
+    package func updateProfile(_ player: PlayerID, nickname: String?, avatarURL: String?, bio: String?) async throws -> Player {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE players SET nickname = coalesce(?, nickname), avatar_url = coalesce(?, avatar_url),
+                        bio = coalesce(?, bio) WHERE id = ?
+                    """, arguments: [nickname, avatarURL, bio, player.rawValue])
+            let row = try Row.fetchOne(db, sql: "SELECT * FROM players WHERE id = ?", arguments: [player.rawValue])!
+            return Self.player(from: row)
+        }
+    }
+
+    package func deleteAccount(_ player: PlayerID) async throws -> Int {
+        try await writer.write { db in
+            var erased = 0
+            for table in ["library_entries", "wishlist", "memberships"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE player_id = ?", arguments: [player.rawValue])
+                erased += db.changesCount
+            }
+            try db.execute(sql: "DELETE FROM players WHERE id = ?", arguments: [player.rawValue])
+            return erased + db.changesCount
+        }
+    }
+
+    package func settings(of community: String) async throws -> CommunitySettings {
+        try await reader.read { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT age_gate, announce_channel FROM communities WHERE id = ?", arguments: [community])
+            else { return CommunitySettings() }
+            return CommunitySettings(
+                announceChannel: row["announce_channel"], ageGate: AgeGate(rawValue: row["age_gate"]) ?? .strict)
+        }
+    }
+
+    package func updateSettings(
+        of community: String, announceChannel: String?, ageGate: AgeGate?
+    ) async throws -> CommunitySettings {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO communities (id, age_gate, announce_channel, created_at) VALUES (?, coalesce(?, 'strict'), ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET age_gate = coalesce(?, age_gate),
+                        announce_channel = coalesce(?, announce_channel)
+                    """,
+                arguments: [
+                    community, ageGate?.rawValue, announceChannel, Date().timeIntervalSince1970, ageGate?.rawValue,
+                    announceChannel,
+                ])
+            let row = try Row.fetchOne(db, sql: "SELECT age_gate, announce_channel FROM communities WHERE id = ?", arguments: [community])!
+            return CommunitySettings(
+                announceChannel: row["announce_channel"], ageGate: AgeGate(rawValue: row["age_gate"]) ?? .strict)
+        }
+    }
+
+    package func owners(of game: Int64, in community: String) async throws -> [GameOwner] {
+        try await reader.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.*, e.status AS entry_status, e.score AS entry_score FROM library_entries e
+                    JOIN memberships m ON m.player_id = e.player_id AND m.community_id = ?
+                    JOIN players p ON p.id = e.player_id
+                    WHERE e.game_id = ? ORDER BY e.score IS NULL, e.score DESC, p.display_name
+                    """, arguments: [community, game]
+            ).map {
+                GameOwner(
+                    player: Self.player(from: $0), status: GameStatus(rawValue: $0["entry_status"]) ?? .backlog,
+                    score: $0["entry_score"])
+            }
+        }
+    }
+}
