@@ -1,1 +1,1 @@
-enum PlaceholderGGTrackerServer {}
+enum P {}

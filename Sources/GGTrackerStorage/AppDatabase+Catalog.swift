@@ -30,7 +30,7 @@ package struct UpsertCounts: Sendable, Equatable {
 }
 
 extension AppDatabase {
-    static let gameColumns = """
+    package static let gameColumns = """
         g.id, g.provider, g.provider_id, g.slug, g.name, g.summary, g.release_date, g.release_year_only, g.platforms,
         g.genres, g.modes, g.engines, g.developers, g.publishers, g.critic_rating, g.rating_count, g.cover_image_id,
         g.age_rating, g.mature, g.url, g.game_type

@@ -114,7 +114,7 @@ package final class AppDatabase: Sendable {
                         INSERT INTO games_fts(games_fts, rowid, name, keywords) VALUES ('delete', old.id, old.name, old.keywords);
                         INSERT INTO games_fts(rowid, name, keywords) VALUES (new.id, new.name, new.keywords);
                     END;
-                    CREATE VIRTUAL TABLE games_vocab USING fts5vocab(games_fts, 'row');
+                    CREATE VIRTUAL TABLE games_vocab USING fts5vocab(games_fts, 'col');
                     CREATE TABLE catalog_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
 
                     CREATE TABLE library_entries (

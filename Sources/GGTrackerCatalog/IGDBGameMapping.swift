@@ -1,0 +1,130 @@
+import Foundation
+import GGTrackerCore
+import GGTrackerStorage
+
+/// Maps one game in IGDB's own `/v4/games` JSON shape (expanded fields) to a catalog record.
+/// See https://api-docs.igdb.com/#game. Reference fields may be ids (ignored) or expanded objects.
+package enum IGDBGameMapping {
+    package struct Failure: Error, Equatable {
+        package var message: String
+    }
+
+    package static func record(from object: [String: Any]) throws(Failure) -> CatalogRecord {
+        guard let name = (object["name"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else {
+            throw Failure(message: "a game needs a `name`")
+        }
+        let ref: GameRef
+        if let id = int(object["id"]) {
+            ref = GameRef(provider: "igdb", id: String(id))
+        } else if let slug = object["slug"] as? String, !slug.isEmpty {
+            ref = GameRef(provider: "local", id: slug)
+        } else {
+            throw Failure(message: "“\(name)” needs an `id` or a `slug`")
+        }
+        var game = Game(id: 0, ref: ref, name: name)
+        game.slug = object["slug"] as? String
+        game.summary = (object["summary"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        if let seconds = double(object["first_release_date"]) {
+            game.releaseDate = Date(timeIntervalSince1970: seconds)
+            // A release date known only to the year (IGDB date_format/category 2 = YYYY).
+            let dates = object["release_dates"] as? [[String: Any]] ?? []
+            game.releaseYearOnly =
+                !dates.isEmpty
+                && dates.allSatisfy { (int($0["date_format"]) ?? int($0["category"])) == 2 }
+        }
+        game.genres = names(object["genres"])
+        game.platforms = names(object["platforms"])
+        game.modes = names(object["game_modes"])
+        game.engines = names(object["game_engines"])
+        for company in object["involved_companies"] as? [[String: Any]] ?? [] {
+            guard let name = (company["company"] as? [String: Any])?["name"] as? String else { continue }
+            if company["developer"] as? Bool == true, !game.developers.contains(name) { game.developers.append(name) }
+            if company["publisher"] as? Bool == true, !game.publishers.contains(name) { game.publishers.append(name) }
+        }
+        let aggregated = double(object["aggregated_rating"])
+        let total = double(object["total_rating"])
+        let aggregatedCount = int(object["aggregated_rating_count"])
+        let totalCount = int(object["total_rating_count"])
+        game.criticRating = aggregated ?? total
+        game.ratingCount = aggregated != nil ? aggregatedCount : totalCount
+        if let cover = object["cover"] as? [String: Any], let imageID = cover["image_id"] as? String {
+            game.coverImageID = imageID
+        }
+        let ages = ageRating(object["age_ratings"])
+        game.ageRating = ages.label
+        game.isMature = ages.mature
+        game.url = object["url"] as? String
+        if let type = object["game_type"] as? [String: Any] {
+            game.gameType = type["type"] as? String
+        }
+        let updated = double(object["updated_at"]).map(Date.init(timeIntervalSince1970:))
+        // Popularity: how many people rated it, on a log scale, with a nudge for rated main games.
+        var popularity = 2 * log10(1 + Double(totalCount ?? 0)) + log10(1 + Double(aggregatedCount ?? 0))
+        if game.criticRating != nil { popularity += 0.5 }
+        if game.gameType == nil || game.gameType == "Main Game" { popularity += 0.3 }
+        return CatalogRecord(
+            game: game, keywords: TextNormalizer.keywords(for: name), popularity: popularity, updatedAt: updated)
+    }
+
+    static func int(_ value: Any?) -> Int? {
+        switch value {
+        case let n as Int: n
+        case let n as Double: Int(exactly: n.rounded())
+        case let n as NSNumber: n.intValue
+        default: nil
+        }
+    }
+
+    static func double(_ value: Any?) -> Double? {
+        switch value {
+        case let n as Double: n
+        case let n as Int: Double(n)
+        case let n as NSNumber: n.doubleValue
+        default: nil
+        }
+    }
+
+    static func names(_ value: Any?) -> [String] {
+        var out: [String] = []
+        for item in value as? [Any] ?? [] {
+            if let object = item as? [String: Any], let name = object["name"] as? String, !out.contains(name) {
+                out.append(name)
+            }
+        }
+        return out
+    }
+
+    // Legacy form: category 1 ESRB, 2 PEGI; rating 6 RP, 7 EC, 8 E, 9 E10+, 10 T, 11 M, 12 AO; 1–5 PEGI 3/7/12/16/18.
+    static let legacyLabels: [Int: String] = [
+        1: "PEGI 3", 2: "PEGI 7", 3: "PEGI 12", 4: "PEGI 16", 5: "PEGI 18", 6: "ESRB RP", 7: "ESRB EC", 8: "ESRB E",
+        9: "ESRB E10+", 10: "ESRB T", 11: "ESRB M", 12: "ESRB AO",
+    ]
+    // Current form: organization 1 ESRB, 2 PEGI; rating_category ids of /age_rating_categories.
+    static let categoryLabels: [Int: String] = [
+        1: "ESRB RP", 2: "ESRB EC", 3: "ESRB E", 4: "ESRB E10+", 5: "ESRB T", 6: "ESRB M", 7: "ESRB AO", 8: "PEGI 3",
+        9: "PEGI 7", 10: "PEGI 12", 11: "PEGI 16", 12: "PEGI 18",
+    ]
+    static let matureLabels: Set<String> = ["ESRB M", "ESRB AO", "PEGI 18"]
+
+    /// The ESRB label when known (else PEGI), and whether any rating makes it mature.
+    static func ageRating(_ value: Any?) -> (label: String?, mature: Bool) {
+        var labels: [String] = []
+        for item in value as? [[String: Any]] ?? [] {
+            var label: String?
+            if let category = item["rating_category"] {
+                if let id = int(category) {
+                    label = categoryLabels[id]
+                } else if let object = category as? [String: Any], let rating = object["rating"] as? String {
+                    let org = (item["organization"] as? [String: Any])?["name"] as? String
+                        ?? (int(item["organization"]) == 2 ? "PEGI" : "ESRB")
+                    label = "\(org) \(rating)"
+                }
+            } else if let rating = int(item["rating"]) {
+                label = legacyLabels[rating]
+            }
+            if let label { labels.append(label) }
+        }
+        let mature = labels.contains { matureLabels.contains($0) }
+        return (labels.first { $0.hasPrefix("ESRB") } ?? labels.first, mature)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import GGTrackerCore
+import GGTrackerStorage
+import GRDB
+
+/// The catalog as the features see it, served from the local database. In `offline` mode the bundled data file
+/// fills it on first start, and a refresh loads that file again.
+package struct LocalCatalog: GameCatalog {
+    package var database: AppDatabase
+    package var index: SearchIndex
+    package var providerName: String
+
+    package static let attribution =
+        "Game data from IGDB.com. Sales-era ESRB ratings and release years from the “Video Game Sales with Ratings” data set; "
+        + "extra titles from IGN review listings and the “Steam Store Games” data set."
+
+    package init(database: AppDatabase, providerName: String = "offline") throws {
+        self.database = database
+        self.index = SearchIndex(database: database, vocabulary: Vocabulary())
+        self.providerName = providerName
+        try index.vocabulary.load(from: database)
+    }
+
+    /// The bundled catalog file shipped with the binary.
+    package static var bundledCatalogPath: String? {
+        Bundle.module.path(forResource: "catalog.jsonl", ofType: "gz")
+    }
+
+    /// Loads the bundled catalog when the catalog is empty. Returns how many games were loaded.
+    @discardableResult
+    package func loadBundledIfEmpty() throws -> Int {
+        guard try database.gameCount() == 0 else { return 0 }
+        return try loadBundled().added
+    }
+
+    func loadBundled() throws -> ImportReport {
+        guard let path = Self.bundledCatalogPath else {
+            throw CatalogImporter.ReadError(description: "the bundled catalog file is missing from the build")
+        }
+        let report = try CatalogImporter(database: database).importFile(path)
+        try database.setCatalogMeta("last_refresh", String(Date().timeIntervalSince1970))
+        try index.vocabulary.load(from: database)
+        return report
+    }
+
+    /// Call after games were imported from elsewhere, so typo correction knows their words.
+    package func reloadVocabulary() throws {
+        try index.vocabulary.load(from: database)
+    }
+
+    package func search(_ query: String, filter: CatalogFilter, limit: Int) async throws -> [SearchHit] {
+        try index.search(query, filter: filter, limit: limit)
+    }
+
+    package func autocomplete(_ text: String, includeMature: Bool, limit: Int) async throws -> [Game] {
+        try index.autocomplete(text, includeMature: includeMature, limit: limit)
+    }
+
+    package func game(_ ref: GameRef) async throws -> Game? {
+        try database.game(ref)
+    }
+
+    package func top(filter: CatalogFilter, minimumRatings: Int, page: Int, pageSize: Int) async throws -> Page<Game> {
+        var conditions = ["g.critic_rating IS NOT NULL", "g.rating_count >= ?"]
+        var arguments: [any DatabaseValueConvertible] = [minimumRatings]
+        if !filter.includeMature { conditions.append("g.mature = 0") }
+        for (kind, value) in [("platform", filter.platform), ("genre", filter.genre)] {
+            guard let value else { continue }
+            conditions.append(
+                "EXISTS (SELECT 1 FROM game_facets f WHERE f.kind = '\(kind)' AND f.name = ? AND f.game_id = g.id)")
+            arguments.append(value)
+        }
+        if let year = filter.year {
+            conditions.append("g.release_date >= ? AND g.release_date < ?")
+            arguments += [AppDatabaseColumns.yearStart(year), AppDatabaseColumns.yearStart(year + 1)]
+        }
+        return try pageOfGames(
+            from: "games g WHERE \(conditions.joined(separator: " AND "))",
+            order: "g.critic_rating DESC, g.rating_count DESC, g.name", arguments: arguments, page: page, pageSize: pageSize)
+    }
+
+    package func browse(
+        _ kind: FacetKind, name: String, includeMature: Bool, page: Int, pageSize: Int
+    ) async throws -> Page<Game> {
+        try pageOfGames(
+            from: """
+                game_facets f JOIN games g ON g.id = f.game_id
+                WHERE f.kind = ? AND f.name = ?\(includeMature ? "" : " AND g.mature = 0")
+                """,
+            order: "g.popularity DESC, g.critic_rating DESC, g.name", arguments: [kind.rawValue, name], page: page,
+            pageSize: pageSize)
+    }
+
+    func pageOfGames(
+        from: String, order: String, arguments: [any DatabaseValueConvertible], page: Int, pageSize: Int
+    ) throws -> Page<Game> {
+        try database.reader.read { db in
+            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(from)", arguments: StatementArguments(arguments)) ?? 0
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT \(AppDatabase.gameColumns) FROM \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
+                arguments: StatementArguments(arguments + [pageSize, (page - 1) * pageSize]))
+            return Page(
+                items: rows.map(AppDatabase.game(from:)), page: page, pageCount: max(1, (total + pageSize - 1) / pageSize),
+                total: total)
+        }
+    }
+
+    package func facetNames(_ kind: FacetKind, matching text: String, limit: Int) async throws -> [String] {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let escaped = trimmed.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        return try await database.reader.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT name FROM game_facets WHERE kind = ? AND name LIKE ? ESCAPE '\\'
+                    GROUP BY name ORDER BY name LIKE ? ESCAPE '\\' DESC, count(*) DESC, name LIMIT ?
+                    """, arguments: [kind.rawValue, "%\(escaped)%", "\(escaped)%", limit])
+        }
+    }
+
+    package func status() async throws -> CatalogStatus {
+        let last = try database.catalogMeta("last_refresh").flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        return CatalogStatus(
+            provider: providerName, games: try database.gameCount(), lastRefresh: last, attribution: Self.attribution)
+    }
+
+    package func refresh(full: Bool) async throws -> RefreshSummary {
+        let start = Date()
+        let report = try loadBundled()
+        return RefreshSummary(
+            added: report.added, updated: report.updated, skipped: report.skipped, duration: Date().timeIntervalSince(start))
+    }
+}

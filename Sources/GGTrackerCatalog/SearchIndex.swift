@@ -1,0 +1,219 @@
+import Foundation
+import GGTrackerCore
+import GGTrackerStorage
+import GRDB
+
+/// The words of every catalog name, kept in memory to correct typos in queries ("zeldda" → "zelda").
+package final class Vocabulary: @unchecked Sendable {
+    private let lock = NSLock()
+    /// Words grouped by length, each with how many games use it.
+    private var byLength: [[(word: [UInt8], count: Int)]] = []
+
+    package init() {}
+
+    package func load(from database: AppDatabase) throws {
+        let rows = try database.reader.read { db in
+            try Row.fetchAll(db, sql: "SELECT term, doc FROM games_vocab WHERE col = 'name'")
+        }
+        var grouped: [[(word: [UInt8], count: Int)]] = Array(repeating: [], count: 41)
+        for row in rows {
+            let term: String = row["term"]
+            let bytes = Array(term.utf8)
+            guard bytes.count >= 2, bytes.count <= 40 else { continue }
+            grouped[bytes.count].append((bytes, row["doc"]))
+        }
+        lock.withLock { byLength = grouped }
+    }
+
+    /// Known words within a small edit distance of `word` (1 for 4–7 letters, 2 for longer), most used first.
+    package func corrections(for word: String, limit: Int = 6) -> [String] {
+        let bytes = Array(word.utf8)
+        guard bytes.count >= 4 else { return [] }
+        let maxDistance = bytes.count >= 8 ? 2 : 1
+        var found: [(word: [UInt8], distance: Int, count: Int)] = []
+        lock.withLock {
+            let low = max(2, bytes.count - maxDistance)
+            let high = min(byLength.count - 1, bytes.count + maxDistance)
+            guard low <= high else { return }
+            for length in low...high {
+                for entry in byLength[length] where entry.word != bytes {
+                    // Cheap filter: typos rarely touch both the first and the last letter.
+                    if entry.word[0] != bytes[0] && entry.word[entry.word.count - 1] != bytes[bytes.count - 1] { continue }
+                    if let distance = boundedLevenshtein(bytes, entry.word, limit: maxDistance) {
+                        found.append((entry.word, distance, entry.count))
+                    }
+                }
+            }
+        }
+        found.sort { ($0.distance, -$0.count) < ($1.distance, -$1.count) }
+        return found.prefix(limit).map { String(decoding: $0.word, as: UTF8.self) }
+    }
+}
+
+/// Full-text search over the local catalog: FTS5 with prefixes, typo correction from the vocabulary,
+/// and a ranking by match quality, then popularity.
+package struct SearchIndex: Sendable {
+    package var database: AppDatabase
+    package var vocabulary: Vocabulary
+
+    package init(database: AppDatabase, vocabulary: Vocabulary) {
+        self.database = database
+        self.vocabulary = vocabulary
+    }
+
+    /// How one query word may match: as typed (prefix), its numeral twin, or a typo correction.
+    struct QueryWord {
+        var text: String
+        var twin: String?
+        var corrections: [String]
+        var isStopWord: Bool
+
+        var ftsGroup: String {
+            var terms = ["\"\(text)\"" + (text.count >= 2 ? "*" : "")]
+            if let twin { terms.append("\"\(twin)\"") }
+            terms += corrections.map { "\"\($0)\"" }
+            return "(" + terms.joined(separator: " OR ") + ")"
+        }
+    }
+
+    func queryWords(_ query: String) -> [QueryWord] {
+        TextNormalizer.words(query).prefix(12).map { word in
+            QueryWord(
+                text: word, twin: TextNormalizer.numeralTwin(word), corrections: vocabulary.corrections(for: word),
+                isStopWord: TextNormalizer.stopWords.contains(word))
+        }
+    }
+
+    package func search(_ query: String, filter: CatalogFilter, limit: Int) throws -> [SearchHit] {
+        let words = queryWords(query)
+        let required = words.filter { !$0.isStopWord }
+        let groups = (required.isEmpty ? words : required).map(\.ftsGroup)
+        guard !groups.isEmpty else { return [] }
+        var candidates = try fetchCandidates(match: groups.joined(separator: " AND "), filter: filter, limit: 300)
+        if candidates.count < limit && groups.count > 1 {
+            // Too few games have every word: let any word match, for suggestions.
+            let seen = Set(candidates.map(\.game.id))
+            candidates += try fetchCandidates(match: groups.joined(separator: " OR "), filter: filter, limit: 300)
+                .filter { !seen.contains($0.game.id) }
+        }
+        let hits = candidates.map { score($0.game, popularity: $0.popularity, words: words, query: query) }
+        return Array(hits.sorted { ($0.score, -$0.game.id) > ($1.score, -$1.game.id) }.prefix(limit))
+    }
+
+    /// Name-prefix suggestions for autocomplete: every word as typed, the last one as a prefix.
+    package func autocomplete(_ text: String, includeMature: Bool, limit: Int) throws -> [Game] {
+        let words = TextNormalizer.words(text).prefix(8)
+        guard !words.isEmpty else {
+            return try database.reader.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: "SELECT \(AppDatabase.gameColumns) FROM games g \(includeMature ? "" : "WHERE g.mature = 0") ORDER BY g.popularity DESC LIMIT ?",
+                    arguments: [limit]
+                ).map(AppDatabase.game(from:))
+            }
+        }
+        let match = words.map { "\"\($0)\"*" }.joined(separator: " AND ")
+        let found = try fetchCandidates(match: match, filter: CatalogFilter(includeMature: includeMature), limit: 200)
+        let prefix = words.joined(separator: " ")
+        let ranked = found.map { candidate -> (Game, Double) in
+            let name = TextNormalizer.words(candidate.game.name)
+            let joined = name.joined(separator: " ")
+            var score = candidate.popularity
+            if joined.hasPrefix(prefix) { score += 6 }
+            if name.filter({ !TextNormalizer.stopWords.contains($0) }).joined(separator: " ").hasPrefix(prefix) { score += 4 }
+            score -= Double(max(0, name.count - words.count)) * 0.4
+            return (candidate.game, score)
+        }
+        let results = ranked.sorted { $0.1 > $1.1 }.prefix(limit).map(\.0)
+        if results.isEmpty {
+            return try search(text, filter: CatalogFilter(includeMature: includeMature), limit: limit).map(\.game)
+        }
+        return Array(results)
+    }
+
+    struct Candidate {
+        var game: Game
+        var popularity: Double
+    }
+
+    func fetchCandidates(match: String, filter: CatalogFilter, limit: Int) throws -> [Candidate] {
+        var conditions = ["games_fts MATCH ?"]
+        var arguments: [any DatabaseValueConvertible] = [match]
+        if !filter.includeMature { conditions.append("g.mature = 0") }
+        if let platform = filter.platform {
+            conditions.append(
+                "EXISTS (SELECT 1 FROM game_facets f WHERE f.kind = 'platform' AND f.name = ? AND f.game_id = g.id)")
+            arguments.append(platform)
+        }
+        if let genre = filter.genre {
+            conditions.append("EXISTS (SELECT 1 FROM game_facets f WHERE f.kind = 'genre' AND f.name = ? AND f.game_id = g.id)")
+            arguments.append(genre)
+        }
+        if let year = filter.year {
+            conditions.append("g.release_date >= ? AND g.release_date < ?")
+            arguments += [AppDatabaseColumns.yearStart(year), AppDatabaseColumns.yearStart(year + 1)]
+        }
+        arguments.append(limit)
+        return try database.reader.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(AppDatabase.gameColumns), g.popularity FROM games_fts JOIN games g ON g.id = games_fts.rowid
+                    WHERE \(conditions.joined(separator: " AND "))
+                    ORDER BY bm25(games_fts, 10.0, 2.0) - g.popularity * 0.5 LIMIT ?
+                    """, arguments: StatementArguments(arguments)
+            ).map { Candidate(game: AppDatabase.game(from: $0), popularity: $0["popularity"]) }
+        }
+    }
+
+    /// Ranks a candidate: words matched exactly beat prefixes, which beat typo corrections; an exact name and
+    /// a name that starts with the query win; extra words in the name cost a little; popularity breaks ties.
+    func score(_ game: Game, popularity: Double, words: [QueryWord], query: String) -> SearchHit {
+        let nameWords = TextNormalizer.words(game.name)
+        let nameSet = Set(nameWords)
+        var exact = 0.0
+        var prefix = 0.0
+        var typo = 0.0
+        var matchedAll = true
+        var used = Set<String>()
+        let counted = words.filter { !$0.isStopWord }
+        for word in counted {
+            if nameSet.contains(word.text) || word.twin.map(nameSet.contains) == true {
+                exact += 1
+                used.insert(word.text)
+                if let twin = word.twin { used.insert(twin) }
+            } else if let match = nameWords.first(where: { $0.hasPrefix(word.text) }) {
+                prefix += 1
+                used.insert(match)
+            } else if let joined = nameWords.indices.dropLast().first(where: { nameWords[$0] + nameWords[$0 + 1] == word.text }) {
+                exact += 1
+                used.insert(nameWords[joined])
+                used.insert(nameWords[joined + 1])
+            } else if let fix = word.corrections.first(where: nameSet.contains) {
+                typo += 1
+                used.insert(fix)
+                matchedAll = false
+            } else {
+                matchedAll = false
+            }
+        }
+        let n = Double(max(1, counted.count))
+        var score = 40 * exact / n + 28 * prefix / n + 18 * typo / n
+        let queryCore = words.filter { !$0.isStopWord }.map(\.text)
+        let nameCore = nameWords.filter { !TextNormalizer.stopWords.contains($0) }
+        let exactName = !queryCore.isEmpty && queryCore == nameCore
+        if exactName { score += 25 }
+        if nameCore.starts(with: queryCore) { score += 8 }
+        let extra = nameCore.filter { !used.contains($0) }.count
+        score -= 1.5 * Double(extra)
+        score += 2.5 * popularity
+        return SearchHit(game: game, score: score, matchedAllWords: matchedAll && !counted.isEmpty, exactName: exactName)
+    }
+}
+
+/// SQL fragments shared by catalog queries.
+package enum AppDatabaseColumns {
+    package static func yearStart(_ year: Int) -> Double {
+        Calendar.utc.date(from: DateComponents(year: year, month: 1, day: 1))!.timeIntervalSince1970
+    }
+}

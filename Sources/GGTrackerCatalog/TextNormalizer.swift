@@ -1,0 +1,81 @@
+import Foundation
+
+/// Turns names and queries into comparable words: lower case, accents folded, `&` as "and", punctuation dropped,
+/// letters and digits split ("witcher3" → "witcher 3").
+package enum TextNormalizer {
+    /// Words that may be left out of a query without changing what it means.
+    package static let stopWords: Set<String> = ["the", "of", "a", "an", "and", "in", "on", "to", "for"]
+
+    package static func words(_ text: String) -> [String] {
+        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
+            .lowercased()
+        var words: [String] = []
+        var current = ""
+        var lastWasDigit: Bool?
+        func flush() {
+            if !current.isEmpty { words.append(current) }
+            current = ""
+            lastWasDigit = nil
+        }
+        for scalar in folded.unicodeScalars {
+            if scalar == "&" {
+                flush()
+                words.append("and")
+            } else if scalar == "'" || scalar == "’" {
+                continue  // "Baldur's" → "baldurs"
+            } else if CharacterSet.alphanumerics.contains(scalar) {
+                let isDigit = ("0"..."9").contains(Character(scalar))
+                if let lastWasDigit, lastWasDigit != isDigit { flush() }
+                current.unicodeScalars.append(scalar)
+                lastWasDigit = isDigit
+            } else {
+                flush()
+            }
+        }
+        flush()
+        return words
+    }
+
+    static let romans = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi"]
+
+    /// The other spelling of a sequel number: "vii" ↔ "7". Only II and up, so the word "I" stays a word.
+    package static func numeralTwin(_ word: String) -> String? {
+        if let index = romans.firstIndex(of: word), index >= 1 { return String(index + 1) }
+        if let n = Int(word), n >= 2, n <= romans.count { return romans[n - 1] }
+        return nil
+    }
+
+    /// Extra searchable words for a name: numeral twins and adjacent words joined ("hollowknight", "witcher3").
+    package static func keywords(for name: String) -> String {
+        let words = words(name)
+        var extra: [String] = []
+        for word in words { if let twin = numeralTwin(word) { extra.append(twin) } }
+        for (a, b) in zip(words, words.dropFirst()) { extra.append(a + b) }
+        return extra.joined(separator: " ")
+    }
+}
+
+/// Edit distance (insertions, deletions, substitutions and swaps of neighbours, each one edit) with a cut-off:
+/// returns nil as soon as the distance must exceed `limit`.
+package func boundedLevenshtein(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int? {
+    if abs(a.count - b.count) > limit { return nil }
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var twoBack = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        var rowMin = i
+        for j in 1...b.count {
+            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { value = min(value, twoBack[j - 2] + 1) }
+            current[j] = value
+            rowMin = min(rowMin, value)
+        }
+        if rowMin > limit { return nil }
+        (twoBack, previous, current) = (previous, current, twoBack)
+    }
+    return previous[b.count] <= limit ? previous[b.count] : nil
+}

@@ -1,0 +1,71 @@
+import Foundation
+import GGTrackerCatalog
+import GGTrackerCore
+import GGTrackerStorage
+import Testing
+
+/// The bundled catalog, loaded once for every search test (it takes a few seconds).
+enum BundledCatalog {
+    static let shared: LocalCatalog = {
+        let database = try! AppDatabase.inMemory()
+        let catalog = try! LocalCatalog(database: database)
+        try! catalog.loadBundledIfEmpty()
+        return catalog
+    }()
+}
+
+@Suite("Searching the bundled catalog")
+struct CatalogSearchTests {
+    let catalog = BundledCatalog.shared
+
+    @Test func bundledCatalogHoldsOver20000Games() async throws {
+        let status = try await catalog.status()
+        #expect(status.games >= 20_000)
+        #expect(status.provider == "offline")
+    }
+
+    @Test(arguments: [
+        ("witcher3", "The Witcher 3: Wild Hunt"),
+        ("zelda breth", "The Legend of Zelda: Breath of the Wild"),
+        ("hollow night", "Hollow Knight"),
+        ("hollow knight", "Hollow Knight"),
+        ("zeldda ocarina", "The Legend of Zelda: Ocarina of Time"),
+        ("skyrm", "The Elder Scrolls V: Skyrim"),
+        ("mincraft", "Minecraft: Java Edition"),
+        ("final fantasy 7", "Final Fantasy VII"),
+        ("baldurs gate 3", "Baldur's Gate III"),
+        ("super mario odyssey", "Super Mario Odyssey"),
+    ])
+    func findsTheIntendedGame(query: String, expected: String) async throws {
+        let hits = try await catalog.search(query, filter: CatalogFilter(), limit: 10)
+        let top = try #require(hits.first, "no result for \(query)")
+        #expect(top.game.name == expected, "\(query) → \(hits.prefix(3).map(\.game.displayName))")
+    }
+
+    @Test func namesakesAreToldApartByYear() async throws {
+        let hits = try await catalog.search("doom", filter: CatalogFilter(), limit: 10)
+        let dooms = hits.filter { $0.exactName }.map(\.game.displayName)
+        #expect(dooms.contains("Doom (1993)"))
+        #expect(dooms.contains("Doom (2016)"))
+    }
+
+    @Test func matureGamesCanBeFilteredOut() async throws {
+        let all = try await catalog.search("grand theft auto v", filter: CatalogFilter(), limit: 5)
+        let gta = try #require(all.first { $0.game.name == "Grand Theft Auto V" })
+        #expect(gta.game.isMature)
+        let safe = try await catalog.search("grand theft auto v", filter: CatalogFilter(includeMature: false), limit: 20)
+        #expect(!safe.contains { $0.game.isMature })
+    }
+
+    @Test func autocompleteOffersPrefixMatchesFirst() async throws {
+        let games = try await catalog.autocomplete("hollow kn", includeMature: true, limit: 25)
+        #expect(games.first?.name == "Hollow Knight")
+        #expect(games.count <= 25)
+    }
+
+    @Test func platformFilterKeepsOnlyThatPlatform() async throws {
+        let hits = try await catalog.search("mario", filter: CatalogFilter(platform: "Nintendo Switch"), limit: 10)
+        #expect(!hits.isEmpty)
+        #expect(hits.allSatisfy { $0.game.platforms.contains("Nintendo Switch") })
+    }
+}
