@@ -158,3 +158,14 @@ package final class AppDatabase: Sendable {
         return migrator
     }
 }
+
+extension AppDatabase {
+    /// An online, consistent copy of the whole database (SQLite's backup API), safe while serving.
+    package func backup(to path: String) throws {
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw DatabaseError(message: "\(path) already exists; choose a new file")
+        }
+        let destination = try DatabaseQueue(path: path)
+        try writer.backup(to: destination)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// One autocomplete suggestion: what the user sees and the value the option gets.
+package struct Choice: Equatable, Sendable {
+    package var name: String
+    package var value: String
+    package init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+extension GGTrackerBot {
+    package static let maxChoices = 25
+
+    /// Suggestions for the option being typed, served from the local catalog only.
+    package func autocomplete(path: [String], option: String, text: String, from invoker: Invoker) async throws -> [Choice] {
+        switch option {
+        case "title":
+            let settings = try await store.settings(of: invoker.community)
+            let showsMature = invoker.channelIsAgeRestricted || settings.ageGate == .off
+            let games = try await catalog.autocomplete(text, includeMature: showsMature, limit: Self.maxChoices)
+            return games.map { game in
+                Choice(name: Format.truncate(game.displayName + Self.platformHint(game), 100), value: game.ref.description)
+            }
+        case "platform", "genre", "name":
+            let kind: FacetKind? =
+                option == "name" ? path.dropFirst().first.flatMap(FacetKind.init) : FacetKind(rawValue: option)
+            guard let kind else { return [] }
+            return try await catalog.facetNames(kind, matching: text, limit: Self.maxChoices).map {
+                Choice(name: Format.truncate($0, 100), value: Format.truncate($0, 100))
+            }
+        default:
+            return []
+        }
+    }
+}

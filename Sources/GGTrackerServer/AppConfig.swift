@@ -1,0 +1,206 @@
+@preconcurrency import Crypto
+import Foundation
+import TOMLKit
+
+/// Every setting of the server, built and validated once at start-up: the TOML file, then the environment,
+/// then command-line flags, each overriding the one before.
+package struct AppConfig: Sendable {
+    package enum CatalogProvider: String, Sendable, CaseIterable {
+        case offline, igdb, giantbomb
+    }
+
+    package var host = "127.0.0.1"
+    package var port = 8080
+    package var databasePath = "data/ggtracker.sqlite"
+    package var publicURL: String?
+    package var catalog: CatalogProvider = .offline
+    package var discordPublicKey: Curve25519.Signing.PublicKey?
+    package var discordApplicationID: String?
+    package var discordBotToken: String?
+    package var discordAPIBase = "https://discord.com/api/v10"
+    package var matrixHomeserverURL: String?
+    package var matrixASToken: String?
+    package var matrixHSToken: String?
+    package var matrixBotLocalpart = "ggtracker"
+    package var slackSigningSecret: String?
+    package var igdbClientID: String?
+    package var igdbClientSecret: String?
+    package var igdbAPIBase = "https://api.igdb.com/v4"
+    package var twitchOAuthBase = "https://id.twitch.tv/oauth2"
+    package var giantBombAPIKey: String?
+    package var giantBombAPIBase = "https://www.giantbomb.com/api"
+    /// Player ids (`discord:123`, or a bare platform id) that are admins everywhere.
+    package var adminIDs: Set<String> = []
+
+    package init() {}
+
+    /// A setting that cannot be used, with the words the operator will read.
+    package struct Invalid: Error, CustomStringConvertible, Equatable {
+        package var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// One setting: its TOML path and its environment variable.
+    struct Setting {
+        var table: String
+        var key: String
+        var env: String
+    }
+
+    static let settings: [Setting] = [
+        .init(table: "server", key: "host", env: "GGTRACKER_HOST"),
+        .init(table: "server", key: "port", env: "GGTRACKER_PORT"),
+        .init(table: "server", key: "database", env: "GGTRACKER_DATABASE"),
+        .init(table: "server", key: "public_url", env: "GGTRACKER_PUBLIC_URL"),
+        .init(table: "server", key: "admin_ids", env: "GGTRACKER_ADMIN_IDS"),
+        .init(table: "catalog", key: "provider", env: "GGTRACKER_CATALOG"),
+        .init(table: "discord", key: "public_key", env: "DISCORD_PUBLIC_KEY"),
+        .init(table: "discord", key: "application_id", env: "DISCORD_APPLICATION_ID"),
+        .init(table: "discord", key: "bot_token", env: "DISCORD_BOT_TOKEN"),
+        .init(table: "discord", key: "api_base", env: "DISCORD_API_BASE"),
+        .init(table: "matrix", key: "homeserver_url", env: "MATRIX_HOMESERVER_URL"),
+        .init(table: "matrix", key: "as_token", env: "MATRIX_AS_TOKEN"),
+        .init(table: "matrix", key: "hs_token", env: "MATRIX_HS_TOKEN"),
+        .init(table: "matrix", key: "bot_localpart", env: "MATRIX_BOT_LOCALPART"),
+        .init(table: "slack", key: "signing_secret", env: "SLACK_SIGNING_SECRET"),
+        .init(table: "igdb", key: "client_id", env: "IGDB_CLIENT_ID"),
+        .init(table: "igdb", key: "client_secret", env: "IGDB_CLIENT_SECRET"),
+        .init(table: "igdb", key: "api_base", env: "IGDB_API_BASE"),
+        .init(table: "igdb", key: "oauth_base", env: "TWITCH_OAUTH_BASE"),
+        .init(table: "giantbomb", key: "api_key", env: "GIANTBOMB_API_KEY"),
+        .init(table: "giantbomb", key: "api_base", env: "GIANTBOMB_API_BASE"),
+    ]
+
+    /// Builds the configuration. `file` nil means `config/ggtracker.toml` when it exists.
+    /// `overrides` are flags, keyed by environment variable name.
+    package static func load(
+        file: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+        overrides: [String: String] = [:]
+    ) throws -> AppConfig {
+        var values: [String: String] = [:]  // keyed by environment variable name
+        let path = file ?? "config/ggtracker.toml"
+        if FileManager.default.fileExists(atPath: path) {
+            let text: String
+            do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+                throw Invalid("cannot read the config file \(path): \(error.localizedDescription)")
+            }
+            let table: TOMLTable
+            do { table = try TOMLTable(string: text) } catch {
+                throw Invalid("the config file \(path) is not valid TOML: \(error)")
+            }
+            for setting in settings {
+                guard let section = table[setting.table]?.table, let value = section[setting.key] else { continue }
+                if let s = value.string {
+                    values[setting.env] = s
+                } else if let i = value.int {
+                    values[setting.env] = String(i)
+                } else if let array = value.array {
+                    values[setting.env] = array.compactMap { $0.string }.joined(separator: ",")
+                } else {
+                    throw Invalid("\(setting.table).\(setting.key) in \(path) must be a string")
+                }
+            }
+        } else if file != nil {
+            throw Invalid("the config file \(path) does not exist")
+        }
+        for setting in settings {
+            if let value = environment[setting.env], !value.isEmpty { values[setting.env] = value }
+        }
+        for (key, value) in overrides { values[key] = value }
+        return try AppConfig(values: values)
+    }
+
+    init(values: [String: String]) throws {
+        func text(_ env: String) -> String? {
+            values[env].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        func url(_ env: String) throws -> String? {
+            guard let value = text(env) else { return nil }
+            guard let parsed = URL(string: value), let scheme = parsed.scheme, ["http", "https"].contains(scheme),
+                parsed.host != nil
+            else { throw Invalid("\(env) must be an http:// or https:// URL (got “\(value)”)") }
+            return value.hasSuffix("/") ? String(value.dropLast()) : value
+        }
+        if let host = text("GGTRACKER_HOST") { self.host = host }
+        if let port = text("GGTRACKER_PORT") {
+            guard let number = Int(port), (1...65535).contains(number) else {
+                throw Invalid("GGTRACKER_PORT must be a port number from 1 to 65535 (got “\(port)”)")
+            }
+            self.port = number
+        }
+        if let database = text("GGTRACKER_DATABASE") {
+            if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
+                throw Invalid("GGTRACKER_DATABASE: PostgreSQL is not supported by this version; give a SQLite file path")
+            }
+            self.databasePath = database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
+        }
+        self.publicURL = try url("GGTRACKER_PUBLIC_URL")
+        if let provider = text("GGTRACKER_CATALOG") {
+            guard let value = CatalogProvider(rawValue: provider.lowercased()) else {
+                throw Invalid("GGTRACKER_CATALOG must be one of offline, igdb, giantbomb (got “\(provider)”)")
+            }
+            self.catalog = value
+        }
+        if let key = text("DISCORD_PUBLIC_KEY") {
+            guard key.count == 64, let bytes = Self.hexBytes(key),
+                let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: bytes)
+            else { throw Invalid("DISCORD_PUBLIC_KEY must be 64 hex characters (the application's public key)") }
+            self.discordPublicKey = publicKey
+        }
+        if let id = text("DISCORD_APPLICATION_ID") {
+            guard id.allSatisfy(\.isNumber) else {
+                throw Invalid("DISCORD_APPLICATION_ID must be the application's numeric id (got “\(id)”)")
+            }
+            self.discordApplicationID = id
+        }
+        self.discordBotToken = text("DISCORD_BOT_TOKEN")
+        if let base = try url("DISCORD_API_BASE") { self.discordAPIBase = base }
+        self.matrixHomeserverURL = try url("MATRIX_HOMESERVER_URL")
+        self.matrixASToken = text("MATRIX_AS_TOKEN")
+        self.matrixHSToken = text("MATRIX_HS_TOKEN")
+        if let localpart = text("MATRIX_BOT_LOCALPART") {
+            guard localpart.allSatisfy({ $0.isLowercase || $0.isNumber || "._=-/".contains($0) }) else {
+                throw Invalid("MATRIX_BOT_LOCALPART may hold only a-z, 0-9 and ._=-/ (got “\(localpart)”)")
+            }
+            self.matrixBotLocalpart = localpart
+        }
+        self.slackSigningSecret = text("SLACK_SIGNING_SECRET")
+        self.igdbClientID = text("IGDB_CLIENT_ID")
+        self.igdbClientSecret = text("IGDB_CLIENT_SECRET")
+        if let base = try url("IGDB_API_BASE") { self.igdbAPIBase = base }
+        if let base = try url("TWITCH_OAUTH_BASE") { self.twitchOAuthBase = base }
+        self.giantBombAPIKey = text("GIANTBOMB_API_KEY")
+        if let base = try url("GIANTBOMB_API_BASE") { self.giantBombAPIBase = base }
+        if let ids = text("GGTRACKER_ADMIN_IDS") {
+            self.adminIDs = Set(ids.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        }
+        switch catalog {
+        case .offline: break
+        case .igdb:
+            if igdbClientID == nil { throw Invalid("GGTRACKER_CATALOG=igdb needs IGDB_CLIENT_ID (a Twitch application's client id)") }
+            if igdbClientSecret == nil { throw Invalid("GGTRACKER_CATALOG=igdb needs IGDB_CLIENT_SECRET") }
+            throw Invalid("GGTRACKER_CATALOG=igdb: the IGDB provider is not available in this version yet; use offline")
+        case .giantbomb:
+            if giantBombAPIKey == nil { throw Invalid("GGTRACKER_CATALOG=giantbomb needs GIANTBOMB_API_KEY") }
+            throw Invalid("GGTRACKER_CATALOG=giantbomb: the Giant Bomb provider is not available in this version yet; use offline")
+        }
+    }
+
+    static func hexBytes(_ hex: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(hex.count / 2)
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex) ?? hex.endIndex
+            guard let byte = UInt8(hex[index..<next], radix: 16), hex.distance(from: index, to: next) == 2 else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
+
+    /// Whether a platform user is a configured admin: `discord:123` or the bare id `123`.
+    package func isConfiguredAdmin(platform: String, userID: String) -> Bool {
+        adminIDs.contains("\(platform):\(userID)") || adminIDs.contains(userID)
+    }
+}

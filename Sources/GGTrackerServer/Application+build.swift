@@ -1,0 +1,73 @@
+import Foundation
+import GGTrackerCatalog
+import GGTrackerCore
+import GGTrackerStorage
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The running parts of the bot, built once and shared by the HTTP server and the command line.
+package struct AppServices: Sendable {
+    package var config: AppConfig
+    package var database: AppDatabase
+    package var catalog: LocalCatalog
+    package var bot: GGTrackerBot
+
+    package static let version = "0.1.0"
+
+    package init(config: AppConfig, database: AppDatabase, catalog: LocalCatalog, now: @escaping @Sendable () -> Date = Date.init) {
+        self.config = config
+        self.database = database
+        self.catalog = catalog
+        self.bot = GGTrackerBot(
+            catalog: catalog, store: database, info: BotInfo(version: Self.version, homepage: config.publicURL), now: now)
+    }
+
+    /// Opens the database file (creating it and running migrations) and, in offline mode, loads the bundled
+    /// catalog into an empty catalog.
+    package static func open(config: AppConfig, logger: Logger) throws -> AppServices {
+        let database = try AppDatabase.open(path: config.databasePath)
+        let catalog = try LocalCatalog(database: database, providerName: config.catalog.rawValue)
+        if config.catalog == .offline {
+            let start = Date()
+            let loaded = try catalog.loadBundledIfEmpty()
+            if loaded > 0 {
+                logger.info(
+                    "loaded the bundled catalog",
+                    metadata: ["games": "\(loaded)", "seconds": "\(String(format: "%.1f", Date().timeIntervalSince(start)))"])
+            }
+        }
+        return AppServices(config: config, database: database, catalog: catalog)
+    }
+}
+
+/// Builds the HTTP application: used by `ggtracker serve` and by the tests.
+package func buildApplication(_ services: AppServices, logger: Logger) -> some ApplicationProtocol {
+    let router = buildRouter(services)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(services.config.host, port: services.config.port), serverName: "GGTracker"),
+        logger: logger)
+}
+
+package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext> {
+    let router = Router()
+    let metrics = RequestMetrics()
+    let discord = DiscordInteractionController(
+        bot: services.bot, database: services.database,
+        verifier: services.config.discordPublicKey.map(DiscordSignatureVerifier.init(publicKey:)), config: services.config,
+        metrics: metrics)
+    router.post("/discord/interactions") { request, context in
+        try await discord.handle(request, context: context)
+    }
+    router.get("/healthz") { _, _ in
+        Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
+    }
+    router.get("/metrics") { _, _ in
+        let games = try await services.database.reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM games") ?? 0 }
+        let text = metrics.render(gauges: [("ggtracker_catalog_games", "Games in the local catalog.", Double(games))])
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+    return router
+}

@@ -1,0 +1,132 @@
+import AsyncHTTPClient
+import Foundation
+import GGTrackerCore
+import NIOCore
+import NIOHTTP1
+
+/// A slash command as Discord registers it, generated from the command declarations.
+/// https://discord.com/developers/docs/interactions/application-commands#application-command-object
+package struct DiscordCommandDefinition: Encodable, Sendable {
+    var name: String
+    var type: Int?
+    var description: String
+    var options: [DiscordCommandDefinition]?
+    var required: Bool?
+    var choices: [ChoiceValue]?
+    var autocomplete: Bool?
+    var minValue: Double?
+    var maxValue: Double?
+    var maxLength: Int?
+    var defaultMemberPermissions: String?
+    var contexts: [Int]?
+
+    struct ChoiceValue: Encodable, Sendable {
+        var name: String
+        var value: String
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, type, description, options, required, choices, autocomplete, contexts
+        case minValue = "min_value"
+        case maxValue = "max_value"
+        case maxLength = "max_length"
+        case defaultMemberPermissions = "default_member_permissions"
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encodeIfPresent(type, forKey: .type)
+        try c.encode(description, forKey: .description)
+        try c.encodeIfPresent(options, forKey: .options)
+        try c.encodeIfPresent(required, forKey: .required)
+        try c.encodeIfPresent(choices, forKey: .choices)
+        try c.encodeIfPresent(autocomplete, forKey: .autocomplete)
+        try c.encodeIfPresent(minValue, forKey: .minValue)
+        try c.encodeIfPresent(maxValue, forKey: .maxValue)
+        try c.encodeIfPresent(maxLength, forKey: .maxLength)
+        try c.encodeIfPresent(defaultMemberPermissions, forKey: .defaultMemberPermissions)
+        try c.encodeIfPresent(contexts, forKey: .contexts)
+    }
+
+    /// Every command, in declaration order.
+    package static var all: [DiscordCommandDefinition] {
+        CommandName.allCases.map { command($0.spec) }
+    }
+
+    static func command(_ spec: CommandSpec) -> DiscordCommandDefinition {
+        var definition = DiscordCommandDefinition(
+            name: spec.name, type: 1, description: Format.truncate(spec.summary, 100), options: children(spec))
+        if spec.adminOnly {
+            // Administrator or Manage Server; checked again on the server for every request.
+            definition.defaultMemberPermissions = String(DiscordPermission.manageGuild)
+            definition.contexts = [0]
+        }
+        return definition
+    }
+
+    static func children(_ spec: CommandSpec) -> [DiscordCommandDefinition]? {
+        if !spec.subcommands.isEmpty {
+            return spec.subcommands.map { sub in
+                DiscordCommandDefinition(
+                    name: sub.name, type: sub.subcommands.isEmpty ? 1 : 2, description: Format.truncate(sub.summary, 100),
+                    options: children(sub))
+            }
+        }
+        let visible = spec.options.filter { !$0.hidden }
+        guard !visible.isEmpty else { return nil }
+        // Discord wants required options first.
+        return (visible.filter(\.required) + visible.filter { !$0.required }).map { option in
+            DiscordCommandDefinition(
+                name: option.name, type: option.kind.rawValue, description: Format.truncate(option.summary, 100),
+                required: option.required ? true : nil,
+                choices: option.choices.isEmpty ? nil : option.choices.prefix(25).map { ChoiceValue(name: $0, value: $0) },
+                autocomplete: option.autocomplete ? true : nil, minValue: option.minValue, maxValue: option.maxValue,
+                maxLength: option.maxLength)
+        }
+    }
+
+    /// The JSON committed in `commands/` and sent by `commands register`.
+    package static func exportJSON() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(all)
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+}
+
+/// Sends the command definitions to Discord (bulk overwrite), globally or to one guild.
+package struct DiscordCommandRegistrar: Sendable {
+    package var apiBase: String
+    package var applicationID: String
+    package var botToken: String
+
+    package init(apiBase: String, applicationID: String, botToken: String) {
+        self.apiBase = apiBase
+        self.applicationID = applicationID
+        self.botToken = botToken
+    }
+
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// Returns how many commands Discord now has.
+    package func register(guild: String?, client: HTTPClient = .shared) async throws -> Int {
+        let path = guild.map { "/applications/\(applicationID)/guilds/\($0)/commands" } ?? "/applications/\(applicationID)/commands"
+        var request = HTTPClientRequest(url: apiBase + path)
+        request.method = .PUT
+        request.headers.add(name: "Authorization", value: "Bot \(botToken)")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "DiscordBot (https://github.com/ggtracker, \(AppServices.version))")
+        request.body = .bytes(ByteBuffer(data: try DiscordCommandDefinition.exportJSON()))
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 4 << 20)
+        guard response.status == .ok else {
+            throw Failure(description: "Discord answered \(response.status.code): \(String(buffer: body).prefix(500))")
+        }
+        let array = try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [Any]
+        return array?.count ?? 0
+    }
+}

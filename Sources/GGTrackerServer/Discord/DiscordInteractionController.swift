@@ -1,0 +1,221 @@
+import Foundation
+import GGTrackerCore
+import GGTrackerStorage
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// `POST /discord/interactions`: verifies the signature over the raw body before anything else, decodes the
+/// interaction, runs it through the bot and renders the reply for Discord.
+struct DiscordInteractionController: Sendable {
+    let bot: GGTrackerBot
+    let database: AppDatabase
+    let verifier: DiscordSignatureVerifier?
+    let config: AppConfig
+    let gate = DeliveryGate()
+    let metrics: RequestMetrics
+
+    static let maxBody = 1 << 20
+
+    func handle(_ request: Request, context: some RequestContext) async throws -> Response {
+        let started = ContinuousClock.now
+        let body = try await request.body.collect(upTo: Self.maxBody)
+        guard let verifier else {
+            return Self.plain(.serviceUnavailable, "Discord is not configured: set DISCORD_PUBLIC_KEY.\n")
+        }
+        let signature = request.headers[HTTPField.Name("X-Signature-Ed25519")!]
+        let timestamp = request.headers[HTTPField.Name("X-Signature-Timestamp")!]
+        guard verifier.isValid(signatureHex: signature, timestamp: timestamp, body: body.readableBytesView) else {
+            metrics.record(platform: "discord", command: "-", outcome: "unauthorized")
+            return Self.plain(.unauthorized, "invalid request signature\n")
+        }
+        let interaction: DiscordInteraction
+        do {
+            interaction = try JSONDecoder().decode(DiscordInteraction.self, from: Data(buffer: body))
+        } catch {
+            metrics.record(platform: "discord", command: "-", outcome: "bad_request")
+            return Self.plain(.badRequest, "malformed interaction JSON\n")
+        }
+        let (data, command, outcome) = try await respond(to: interaction, logger: context.logger)
+        metrics.record(platform: "discord", command: command, outcome: outcome)
+        context.logger.info(
+            "interaction",
+            metadata: [
+                "platform": "discord", "command": .string(command), "outcome": .string(outcome),
+                "ms": .stringConvertible((ContinuousClock.now - started).milliseconds),
+            ])
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data)))
+    }
+
+    static func plain(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// The encoded response, the command name and the outcome, for logs and metrics.
+    func respond(to interaction: DiscordInteraction, logger: Logger) async throws -> (Data, String, String) {
+        switch interaction.type {
+        case .ping:
+            return (try JSONEncoder().encode(DiscordResponse.pong), "ping", "ok")
+        case .autocomplete:
+            let choices = try await autocomplete(interaction)
+            return (try JSONEncoder().encode(DiscordResponse(type: 8, data: .autocomplete(choices: choices))), "autocomplete", "ok")
+        case .applicationCommand, .messageComponent, .modalSubmit:
+            // A retried delivery (same interaction id) gets the stored answer and is applied once.
+            let handled = try await gate.once(interaction.id) { () async throws -> Handled in
+                var command = interaction.data?.name ?? "component"
+                if let stored = try await database.processedResponse(interaction.id) {
+                    return Handled(data: stored, command: command, outcome: "retry")
+                }
+                let reply: Reply
+                do {
+                    let (invocation, name) = try await invocation(for: interaction)
+                    command = name
+                    reply = try await bot.respond(to: invocation, from: invoker(for: interaction))
+                } catch let error as UsageError {
+                    reply = .notice(error.message)
+                } catch {
+                    logger.error("interaction failed", metadata: ["error": "\(error)", "command": .string(command)])
+                    let failure = Reply.notice("Something went wrong on our side and nothing was changed. Please try again.")
+                    return Handled(data: try await encode(failure, interaction: interaction), command: command, outcome: "error")
+                }
+                let data = try await encode(reply, interaction: interaction)
+                try await database.recordProcessed(interaction.id, response: data)
+                return Handled(data: data, command: command, outcome: reply.visibility == .invokerOnly ? "private" : "ok")
+            }
+            return (handled.data, handled.command, handled.outcome)
+        case .unknown(let type):
+            return (
+                try await encode(.notice("This kind of interaction (\(type)) is not supported."), interaction: interaction),
+                "unknown", "unsupported"
+            )
+        }
+    }
+
+    /// Renders a reply, storing command lines too long for a custom id.
+    func encode(_ reply: Reply, interaction: DiscordInteraction) async throws -> Data {
+        var ids: [String: String] = [:]
+        let commands = reply.actions.flatMap { $0 }.map(\.command) + reply.menus.flatMap { $0.options.map(\.command) }
+            + (reply.modal.map { [$0.command] } ?? [])
+        for command in commands where ids[command] == nil {
+            let direct = "gg:" + command
+            ids[command] = direct.count <= DiscordLimits.customID ? direct : "gp:" + (try await database.savePendingCommand(command))
+        }
+        let response = reply.discordResponse(isComponent: interaction.type == .messageComponent) { ids[$0] ?? "gg:/help" }
+        return try JSONEncoder().encode(response)
+    }
+
+    func invoker(for interaction: DiscordInteraction) throws -> Invoker {
+        guard let user = interaction.actingUser else { throw UsageError("This interaction has no user.") }
+        let permissions = interaction.member?.permissions.flatMap(UInt64.init) ?? 0
+        let isAdmin =
+            permissions & (DiscordPermission.administrator | DiscordPermission.manageGuild) != 0
+            || config.isConfiguredAdmin(platform: "discord", userID: user.id)
+        let community = interaction.guildID.map { "discord:\($0)" } ?? "discord:dm:\(user.id)"
+        return Invoker(
+            platform: .discord, userID: user.id,
+            displayName: interaction.member?.nick ?? user.globalName ?? user.username ?? user.id, community: community,
+            channel: interaction.channelID ?? interaction.channel?.id,
+            channelIsAgeRestricted: interaction.channel?.nsfw ?? false, isAdmin: isAdmin)
+    }
+
+    /// The command an interaction asks for: slash command options, a button's or menu's command line,
+    /// or a modal's command line with the submitted fields as options.
+    func invocation(for interaction: DiscordInteraction) async throws -> (CommandInvocation, String) {
+        guard let data = interaction.data else { throw UsageError("This interaction has no data.") }
+        switch interaction.type {
+        case .applicationCommand:
+            guard let name = data.name else { throw UsageError("This interaction names no command.") }
+            var path = [name]
+            var options: [String: OptionValue] = [:]
+            var level = data.options ?? []
+            while let sub = level.first, sub.type == 1 || sub.type == 2 {
+                path.append(sub.name)
+                level = sub.options ?? []
+            }
+            for option in level {
+                options[option.name] = value(of: option, resolved: data.resolved)
+            }
+            return (CommandInvocation(path: path, options: options), name)
+        case .messageComponent:
+            var id = data.customID ?? ""
+            if id.hasPrefix("gm:"), let chosen = data.values?.first { id = chosen }
+            let line = try await commandLine(forCustomID: id)
+            let invocation = try TextCommandParser.parse(line, fromComponent: true)
+            return (invocation, invocation.path.first ?? "component")
+        case .modalSubmit:
+            let line = try await commandLine(forCustomID: data.customID ?? "")
+            var invocation = try TextCommandParser.parse(line, fromComponent: true)
+            for (name, value) in (data.components ?? []).flatMap(\.inputs) {
+                invocation.options[name] = .string(value)
+            }
+            return (invocation, invocation.path.first ?? "modal")
+        default:
+            throw UsageError("Unsupported interaction.")
+        }
+    }
+
+    func commandLine(forCustomID id: String) async throws -> String {
+        if id.hasPrefix("gg:") { return String(id.dropFirst(3)) }
+        if id.hasPrefix("gp:"), let line = try await database.pendingCommand(String(id.dropFirst(3))) { return line }
+        throw UsageError("This button has expired. Run the command again.")
+    }
+
+    func value(of option: DiscordInteraction.Option, resolved: DiscordInteraction.Resolved?) -> OptionValue {
+        let raw = option.value ?? .string("")
+        switch (option.type, raw) {
+        case (4, .integer(let i)): return .integer(i)
+        case (10, .number(let d)): return .number(d)
+        case (10, .integer(let i)): return .number(Double(i))
+        case (5, .boolean(let b)): return .boolean(b)
+        case (6, _):
+            let id = raw.text
+            let member = resolved?.members?[id]
+            let user = resolved?.users?[id]
+            return .user(UserMention(id: id, displayName: member?.nick ?? user?.globalName ?? user?.username))
+        case (7, _): return .channel(raw.text)
+        default: return .string(raw.text)
+        }
+    }
+
+    func autocomplete(_ interaction: DiscordInteraction) async throws -> [DiscordChoice] {
+        guard let data = interaction.data, let name = data.name else { return [] }
+        var path = [name]
+        var level = data.options ?? []
+        while let sub = level.first, sub.type == 1 || sub.type == 2 {
+            path.append(sub.name)
+            level = sub.options ?? []
+        }
+        guard let focused = level.first(where: { $0.focused == true }) else { return [] }
+        let choices = try await bot.autocomplete(
+            path: path, option: focused.name, text: focused.value?.text ?? "", from: try invoker(for: interaction))
+        return choices.prefix(DiscordLimits.choices).map { DiscordChoice(name: $0.name, value: $0.value) }
+    }
+}
+
+/// Runs the work for one delivery id at a time: a duplicate arriving while the first is in flight waits for it.
+actor DeliveryGate {
+    private var running: [String: Task<Handled, any Error>] = [:]
+
+    func once(_ id: String, _ work: @escaping @Sendable () async throws -> Handled) async throws -> Handled {
+        if let task = running[id] { return try await task.value }
+        let task = Task { try await work() }
+        running[id] = task
+        defer { running[id] = nil }
+        return try await task.value
+    }
+}
+
+/// What handling one delivery produced.
+struct Handled: Sendable {
+    var data: Data
+    var command: String
+    var outcome: String
+}
+
+extension Duration {
+    var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}

@@ -1,0 +1,232 @@
+import ArgumentParser
+import Foundation
+import GGTrackerCatalog
+import GGTrackerCore
+import GGTrackerServer
+import GGTrackerStorage
+import Hummingbird
+import Logging
+
+@main
+struct GGTrackerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ggtracker",
+        abstract: "A game-tracking bot for Discord: keep your game library with your friends.",
+        version: AppServices.version,
+        subcommands: [Serve.self, Run.self, Commands.self, Catalog.self, DB.self])
+}
+
+/// Options shared by every subcommand that reads the configuration.
+struct ConfigOptions: ParsableArguments {
+    @Option(help: "The config file (default: config/ggtracker.toml when it exists).")
+    var config: String?
+
+    @Option(help: "The SQLite database file (overrides GGTRACKER_DATABASE).")
+    var database: String?
+
+    func load(_ extra: [String: String] = [:]) throws -> AppConfig {
+        var overrides = extra
+        if let database { overrides["GGTRACKER_DATABASE"] = database }
+        do {
+            return try AppConfig.load(file: config, overrides: overrides)
+        } catch let error as AppConfig.Invalid {
+            throw ValidationError("Configuration: \(error.description)")
+        }
+    }
+}
+
+/// Logs go to standard error, so `run` and `commands export -` print only their answer on standard output.
+private let loggingBootstrap: Void = LoggingSystem.bootstrap(StreamLogHandler.standardError)
+
+func makeLogger() -> Logger {
+    _ = loggingBootstrap
+    var logger = Logger(label: "ggtracker")
+    logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
+    return logger
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the bot's HTTP server.")
+
+    @OptionGroup var options: ConfigOptions
+    @Option(help: "Address to listen on (overrides GGTRACKER_HOST).") var host: String?
+    @Option(help: "Port to listen on (overrides GGTRACKER_PORT).") var port: Int?
+
+    func run() async throws {
+        var flags: [String: String] = [:]
+        if let host { flags["GGTRACKER_HOST"] = host }
+        if let port { flags["GGTRACKER_PORT"] = String(port) }
+        let config = try options.load(flags)
+        let logger = makeLogger()
+        let services = try AppServices.open(config: config, logger: logger)
+        if config.discordPublicKey == nil {
+            logger.warning("DISCORD_PUBLIC_KEY is not set: /discord/interactions answers 503 until it is")
+        }
+        logger.info(
+            "serving",
+            metadata: [
+                "address": "\(config.host):\(config.port)", "database": "\(config.databasePath)",
+                "catalog": "\(config.catalog.rawValue)",
+            ])
+        try await buildApplication(services, logger: logger).runService()
+    }
+}
+
+struct Run: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Answer one command in the terminal, through the same code path as chat.",
+        discussion: "Example: ggtracker run \"/add title:Hollow Knight status:playing\" --user alice")
+
+    @OptionGroup var options: ConfigOptions
+    @Argument(help: "The command line, e.g. \"/search query:zelda\".") var line: String
+    @Option(help: "Who is asking (a name or id).") var user = "local"
+    @Option(help: "The server (community) the command comes from.") var server = "terminal"
+    @Flag(help: "Run as a server admin.") var admin = false
+    @Flag(help: "Run as if in an age-restricted channel.") var ageRestricted = false
+
+    func run() async throws {
+        let config = try options.load()
+        let services = try AppServices.open(config: config, logger: makeLogger())
+        let invoker = Invoker(
+            platform: .cli, userID: user, displayName: user, community: "cli:\(server)", channel: nil,
+            channelIsAgeRestricted: ageRestricted, isAdmin: admin || config.isConfiguredAdmin(platform: "cli", userID: user))
+        let reply = try await services.bot.respond(toLine: line, from: invoker)
+        print(reply.plainText())
+    }
+}
+
+struct Commands: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Discord slash-command definitions.", subcommands: [Export.self, Register.self])
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the definitions as JSON (the body Discord's bulk overwrite takes).")
+        @Option(help: "Output file; - for standard output.") var output = "commands/commands.json"
+        @Flag(help: "Fail if the file differs from what the code declares, instead of writing it.") var check = false
+
+        func run() async throws {
+            let data = try DiscordCommandDefinition.exportJSON()
+            if output == "-" {
+                FileHandle.standardOutput.write(data)
+                return
+            }
+            if check {
+                let current = FileManager.default.contents(atPath: output)
+                guard current == data else {
+                    throw ValidationError("\(output) is out of date: run `ggtracker commands export` and commit it.")
+                }
+                print("\(output) matches the command declarations.")
+                return
+            }
+            let url = URL(fileURLWithPath: output)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url)
+            print("Wrote \(DiscordCommandDefinition.all.count) commands to \(output).")
+        }
+    }
+
+    struct Register: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send the definitions to Discord (global, or to one guild for instant updates).")
+        @OptionGroup var options: ConfigOptions
+        @Option(help: "A guild id: register there only.") var guild: String?
+
+        func run() async throws {
+            let config = try options.load()
+            guard let app = config.discordApplicationID else {
+                throw ValidationError("DISCORD_APPLICATION_ID is not set.")
+            }
+            guard let token = config.discordBotToken else { throw ValidationError("DISCORD_BOT_TOKEN is not set.") }
+            let count = try await DiscordCommandRegistrar(apiBase: config.discordAPIBase, applicationID: app, botToken: token)
+                .register(guild: guild)
+            print("Registered \(count) commands \(guild.map { "in guild \($0)" } ?? "globally").")
+        }
+    }
+}
+
+struct Catalog: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The local game catalog.", subcommands: [Import.self, Status.self, Refresh.self])
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Load games in IGDB's JSON shape (a JSON array or JSON Lines, optionally gzip-compressed).")
+        @OptionGroup var options: ConfigOptions
+        @Argument(help: "The file to import.") var file: String
+
+        func run() async throws {
+            let config = try options.load()
+            let database = try AppDatabase.open(path: config.databasePath)
+            let start = Date()
+            let report = try CatalogImporter(database: database).importFile(file) { seen in
+                FileHandle.standardError.write(Data("\rimported \(seen) games…".utf8))
+            }
+            FileHandle.standardError.write(Data("\n".utf8))
+            for problem in report.problems.prefix(50) { print("skipped: \(problem.message)") }
+            if report.problems.count > 50 { print("…and \(report.problems.count - 50) more skipped lines") }
+            let seconds = Date().timeIntervalSince(start)
+            print(
+                "Imported \(report.added) new and \(report.updated) updated games, skipped \(report.skipped), in \(String(format: "%.1f", seconds)) s."
+            )
+        }
+    }
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Provider, size and last refresh of the catalog.")
+        @OptionGroup var options: ConfigOptions
+
+        func run() async throws {
+            let services = try AppServices.open(config: try options.load(), logger: makeLogger())
+            let status = try await services.catalog.status()
+            print("provider: \(status.provider)")
+            print("games: \(status.games)")
+            print("last refresh: \(status.lastRefresh.map { "\($0)" } ?? "never")")
+            print(status.attribution)
+        }
+    }
+
+    struct Refresh: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Refresh the catalog from its provider.")
+        @OptionGroup var options: ConfigOptions
+        @Flag(help: "Fetch everything, not only what changed.") var full = false
+
+        func run() async throws {
+            let services = try AppServices.open(config: try options.load(), logger: makeLogger())
+            let summary = try await services.catalog.refresh(full: full)
+            print(
+                "Refreshed: \(summary.added) added, \(summary.updated) updated, \(summary.skipped) skipped in \(String(format: "%.1f", summary.duration)) s."
+            )
+        }
+    }
+}
+
+struct DB: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "db", abstract: "The database.", subcommands: [Migrate.self, Backup.self])
+
+    struct Migrate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create the database or bring its schema up to date.")
+        @OptionGroup var options: ConfigOptions
+
+        func run() async throws {
+            let config = try options.load()
+            _ = try AppDatabase.open(path: config.databasePath)
+            print("\(config.databasePath) is up to date.")
+        }
+    }
+
+    struct Backup: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a consistent copy of the database to FILE, safe while the server runs.")
+        @OptionGroup var options: ConfigOptions
+        @Argument(help: "Where to write the copy.") var file: String
+
+        func run() async throws {
+            let config = try options.load()
+            let database = try AppDatabase.open(path: config.databasePath)
+            try database.backup(to: file)
+            print("Backed up \(config.databasePath) to \(file).")
+        }
+    }
+}
