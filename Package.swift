@@ -59,10 +59,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "GGTrackerCoreTests", dependencies: ["GGTrackerCore"]),
+        .testTarget(
+            name: "GGTrackerCoreTests", dependencies: ["GGTrackerCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "GGTrackerStorageTests",
-            dependencies: ["GGTrackerStorage", "GGTrackerCatalog"]
+            dependencies: ["GGTrackerStorage", "GGTrackerCatalog"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
             name: "GGTrackerServerTests",
@@ -71,7 +73,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            resources: [.copy("Fixtures")]
+            resources: [.copy("Fixtures")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
     ],
     swiftLanguageModes: [.v6]
