@@ -16,18 +16,21 @@ WANTED = {
 EXTRA_LOCAL = 3
 
 out = []
-seen = set()
+best = {}
 locals_ = 0
 with gzip.open("Sources/GGTrackerCatalog/Resources/catalog.jsonl.gz", "rt", encoding="utf-8") as f:
     for line in f:
         g = json.loads(line)
-        if g["name"] in WANTED and (g["name"], g.get("first_release_date")) not in seen:
-            if g["name"] == "Doom" or g["name"] not in {n for n, _ in seen}:
-                out.append(g)
-                seen.add((g["name"], g.get("first_release_date")))
+        if g["name"] == "Doom":
+            out.append(g)
+        elif g["name"] in WANTED:
+            # Of namesakes, keep the best known one.
+            if g.get("total_rating_count", 0) >= best.get(g["name"], {}).get("total_rating_count", -1):
+                best[g["name"]] = g
         elif "id" not in g and locals_ < EXTRA_LOCAL and g["name"].startswith("The ") and g.get("platforms"):
             out.append(g)
             locals_ += 1
+out += best.values()
 
 # Doom: keep the 1993 and the 2016 game only.
 out = [g for g in out if g["name"] != "Doom" or g.get("first_release_date") in (755481600, 1463011200)]

@@ -107,6 +107,15 @@ package struct LocalCatalog: GameCatalog {
 
     package func facetNames(_ kind: FacetKind, matching text: String, limit: Int) async throws -> [String] {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let names = try await facetNames(kind, containing: trimmed, limit: limit)
+        // Nothing contains it: try its start ("Platformer" → "Platform", "Playstation 55" → "PlayStation 5").
+        if names.isEmpty, trimmed.count >= 5 {
+            return try await facetNames(kind, containing: String(trimmed.prefix(max(4, trimmed.count - 3))), limit: limit)
+        }
+        return names
+    }
+
+    func facetNames(_ kind: FacetKind, containing trimmed: String, limit: Int) async throws -> [String] {
         let escaped = trimmed.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
         return try await database.reader.read { db in

@@ -178,7 +178,7 @@ package enum Format {
         var out = ""
         out.reserveCapacity(text.count)
         for ch in text {
-            if "\\*_~`|>[]()#".contains(ch) { out.append("\\") }
+            if "\\*_~`|>[]#".contains(ch) { out.append("\\") }
             out.append(ch)
         }
         return out

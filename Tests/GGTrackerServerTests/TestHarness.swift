@@ -176,8 +176,8 @@ enum Interaction {
         return i
     }
 
-    static func button(_ customID: String, as person: Person = .alice, values: [String]? = nil) -> [String: Any] {
-        var i = base(type: 3, as: person)
+    static func button(_ customID: String, as person: Person = .alice, values: [String]? = nil, nsfw: Bool = false) -> [String: Any] {
+        var i = base(type: 3, as: person, nsfw: nsfw)
         var data: [String: Any] = ["custom_id": customID, "component_type": values == nil ? 2 : 3]
         if let values { data["values"] = values }
         i["data"] = data

@@ -32,6 +32,10 @@ extension GGTrackerBot {
                         text: "More than one game matches “\(Format.escape(text))”. Which one do you mean?",
                         actions: [Array(buttons)]))
             case .none(let suggestions):
+                if !c.showsMature, let hidden = try await matureMatch(text) {
+                    throw ReplyError.notice(
+                        "**\(Format.escape(hidden.displayName))** is age-restricted (\(hidden.ageRating ?? "mature")): use an age-restricted channel.")
+                }
                 var message = "No game matches “\(Format.escape(Format.truncate(text, 100)))”."
                 if suggestions.isEmpty {
                     message += " Check the spelling, or try `/search` with fewer words."
@@ -44,6 +48,13 @@ extension GGTrackerBot {
                 throw ReplyError(Reply(visibility: .invokerOnly, text: message, actions: [buttons]))
             }
         }
+    }
+
+    /// The game free text would have found had mature games been shown, so the refusal can say why.
+    func matureMatch(_ text: String) async throws -> Game? {
+        let hits = try await catalog.search(text, filter: CatalogFilter(includeMature: true), limit: 6)
+        guard case .one(let game) = Self.pick(from: hits), game.isMature else { return nil }
+        return game
     }
 
     enum Pick: Equatable {

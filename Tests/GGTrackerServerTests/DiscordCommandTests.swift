@@ -1,0 +1,432 @@
+import Foundation
+import GGTrackerCore
+import GGTrackerStorage
+import Testing
+
+@testable import GGTrackerServer
+
+typealias I = Interaction
+
+@Suite("Slash commands through signed interactions")
+struct DiscordCommandTests {
+    let harness: TestHarness
+    init() throws { harness = try TestHarness() }
+
+    var database: AppDatabase { harness.services.database }
+
+    func entryCount() async throws -> Int {
+        try await database.reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM library_entries") ?? 0 }
+    }
+
+    func ref(_ name: String) async throws -> String {
+        let hits = try await harness.services.catalog.search(name, filter: .init(), limit: 1)
+        return try #require(hits.first).game.ref.description
+    }
+
+    @Test func searchShowsCardsWithCoversAndMenusToAct() async throws {
+        try await harness.withClient { client in
+            let answer = try await client.send(I.command("search", [I.option("query", "hollow knight")]))
+            DiscordChecks.check(answer)
+            #expect(answer.type == 4 && !answer.ephemeral)
+            #expect(answer.embeds.first?["title"] as? String == "Hollow Knight (2017)")
+            #expect(((answer.embeds.first?["thumbnail"] as? [String: Any])?["url"] as? String)?.hasPrefix("https://images.igdb.com/") == true)
+            let options = answer.selectOptions
+            #expect(options.contains { $0.value.hasPrefix("gg:/add title:igdb:") })
+            #expect(options.contains { $0.value.hasPrefix("gg:/wishlist add title:igdb:") })
+        }
+    }
+
+    @Test func searchWithATypoStillFindsTheGame() async throws {
+        try await harness.withClient { client in
+            let answer = try await client.send(I.command("search", [I.option("query", "hollow night")]))
+            #expect(answer.embeds.first?["title"] as? String == "Hollow Knight (2017)")
+        }
+    }
+
+    @Test func addStoresTheEntryAndAnswersPublicly() async throws {
+        try await harness.withClient { client in
+            let answer = try await client.send(
+                I.command("add", [I.option("title", "Hollow Knight"), I.option("status", "playing"), I.option("hours", 12.5)]))
+            DiscordChecks.check(answer)
+            #expect(!answer.ephemeral)
+            #expect(answer.text.contains("Alice added Hollow Knight"))
+            #expect(answer.text.contains("Playing") && answer.text.contains("12.5 h"))
+        }
+        let entry = try await database.entry(
+            of: PlayerID("discord:111111111111111111"),
+            game: try #require(try await harness.services.catalog.search("hollow knight", filter: .init(), limit: 1).first).game.id)
+        #expect(entry?.status == .playing)
+        #expect(entry?.hours == 12.5)
+    }
+
+    @Test func unknownGameGetsSuggestionsPrivatelyAndNothingIsStored() async throws {
+        try await harness.withClient { client in
+            let answer = try await client.send(I.command("add", [I.option("title", "Zzyzx Qwerty Plumbus")]))
+            DiscordChecks.check(answer)
+            #expect(answer.ephemeral)
+            #expect(answer.content.contains("No game matches"))
+        }
+        #expect(try await entryCount() == 0)
+    }
+
+    @Test func namesakesAskTheUserToPickWithButtons() async throws {
+        try await harness.withClient { client in
+            let answer = try await client.send(I.command("add", [I.option("title", "Doom")], nsfw: true))
+            DiscordChecks.check(answer)
+            #expect(answer.ephemeral)
+            #expect(answer.content.contains("Which one"))
+            let labels = answer.buttons.map(\.label)
+            #expect(labels.contains { $0.hasPrefix("Doom (1993)") } && labels.contains { $0.hasPrefix("Doom (2016)") })
+            let pick = try #require(answer.buttons.first { $0.label.hasPrefix("Doom (1993)") })
+            let added = try await client.send(I.button(pick.customID, nsfw: true))
+            DiscordChecks.check(added)
+            #expect(added.text.contains("added Doom (1993)"))
+        }
+        #expect(try await entryCount() == 1)
+    }
+
+    @Test func matureGameByNameIsRefusedWithTheReasonOutsideAgeRestrictedChannels() async throws {
+        try await harness.withClient { client in
+            let answer = try await client.send(I.command("add", [I.option("title", "Half-Life 2")]))
+            #expect(answer.ephemeral && answer.content.contains("Half-Life 2 (2004)** is age-restricted (ESRB M)"))
+            let allowed = try await client.send(I.command("add", [I.option("title", "Half-Life 2")], nsfw: true))
+            #expect(allowed.text.contains("added Half-Life 2"))
+        }
+        #expect(try await entryCount() == 1)
+    }
+
+    @Test(arguments: [
+        (I.option("score", 11), "`score` must be between 1 and 10."),
+        (I.option("score", 0), "`score` must be between 1 and 10."),
+    ])
+    func outOfRangeScoreIsRefusedWithTheRange(option: [String: Any], message: String) async throws {
+        try await harness.withClient { client in
+            let answer = try await client.send(I.command("rate", [I.option("title", "Celeste"), option]))
+            DiscordChecks.check(answer)
+            #expect(answer.ephemeral)
+            #expect(answer.content.contains(message))
+        }
+        #expect(try await entryCount() == 0)
+    }
+
+    @Test func negativeHoursAndBadPercentAreRefused() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Celeste")]))
+            let hours = try await client.send(I.command("progress", [I.option("title", "Celeste"), I.option("hours", -3.0)]))
+            #expect(hours.ephemeral && hours.content.contains("`hours` must be between 0 and 100000"))
+            let percent = try await client.send(I.command("progress", [I.option("title", "Celeste"), I.option("percent", 101)]))
+            #expect(percent.ephemeral && percent.content.contains("`percent` must be between 0 and 100"))
+            let nothing = try await client.send(I.command("progress", [I.option("title", "Celeste")]))
+            #expect(nothing.ephemeral && nothing.content.contains("at least one of"))
+        }
+        let entries = try await database.reader.read { db in try Double.fetchOne(db, sql: "SELECT hours FROM library_entries") }
+        #expect(entries == nil)
+    }
+
+    @Test func rateAddsAMissingGameAsCompletedAndSaysSo() async throws {
+        try await harness.withClient { client in
+            let answer = try await client.send(I.command("rate", [I.option("title", "Celeste"), I.option("score", 7)]))
+            DiscordChecks.check(answer)
+            #expect(answer.text.contains("★★★½☆"))
+            #expect(answer.text.contains("Added to Alice's library as completed"))
+        }
+        let status = try await database.reader.read { db in try String.fetchOne(db, sql: "SELECT status FROM library_entries") }
+        #expect(status == "completed")
+    }
+
+    @Test func reviewOfUnfinishedGameIsRefusedWithHowToComplete() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Hades"), I.option("status", "playing")]))
+            let answer = try await client.send(I.command("review", [I.option("title", "Hades"), I.option("text", "Great")]))
+            DiscordChecks.check(answer)
+            #expect(answer.ephemeral)
+            #expect(answer.content.contains("once you have completed it"))
+            #expect(answer.content.contains("status:completed"))
+        }
+        let review = try await database.reader.read { db in try String.fetchOne(db, sql: "SELECT review FROM library_entries") }
+        #expect(review == nil)
+    }
+
+    @Test func reviewWithoutTextOpensAModalAndTheSubmitIsStored() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")]))
+            let modal = try await client.send(I.command("review", [I.option("title", "Celeste")]))
+            DiscordChecks.check(modal)
+            #expect(modal.type == 9)
+            let customID = try #require(modal.data["custom_id"] as? String)
+            let submitted = try await client.send(I.modal(customID, fields: ["text": "Tight, kind and **hard**."]))
+            DiscordChecks.check(submitted)
+            #expect(submitted.text.contains("Alice reviewed Celeste"))
+            #expect(submitted.text.contains("Tight, kind and \\*\\*hard\\*\\*."))
+        }
+        let review = try await database.reader.read { db in try String.fetchOne(db, sql: "SELECT review FROM library_entries") }
+        #expect(review == "Tight, kind and **hard**.")
+    }
+
+    @Test func overlongReviewIsRefusedWithTheLimit() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")]))
+            let answer = try await client.send(
+                I.command("review", [I.option("title", "Celeste"), I.option("text", String(repeating: "a", count: 4001))]))
+            #expect(answer.ephemeral && answer.content.contains("the limit is 4000"))
+        }
+        let review = try await database.reader.read { db in try String.fetchOne(db, sql: "SELECT review FROM library_entries") }
+        #expect(review == nil)
+    }
+
+    @Test func wishlistAddShowRemoveAndAddingMovesItOff() async throws {
+        try await harness.withClient { client in
+            let added = try await client.send(I.command("wishlist", [I.sub("add", [I.option("title", "Hollow Knight: Silksong")])]))
+            DiscordChecks.check(added)
+            #expect(added.text.contains("wishlisted Hollow Knight: Silksong"))
+            let again = try await client.send(I.command("wishlist", [I.sub("add", [I.option("title", "Hollow Knight: Silksong")])]))
+            #expect(again.ephemeral && again.content.contains("already on your wishlist"))
+            let shown = try await client.send(I.command("wishlist", [I.sub("show")]))
+            DiscordChecks.check(shown)
+            #expect(shown.text.contains("Hollow Knight: Silksong"))
+            _ = try await client.send(I.command("add", [I.option("title", "Hollow Knight: Silksong")]))
+            let after = try await client.send(I.command("wishlist", [I.sub("show")]))
+            #expect(after.content.contains("wishlist is empty"))
+        }
+    }
+
+    @Test func favoriteTogglesAndTagsAreLimited() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Hades")]))
+            let on = try await client.send(I.command("favorite", [I.option("title", "Hades")]))
+            #expect(!on.ephemeral && on.text.contains("favorited Hades"))
+            let off = try await client.send(I.command("favorite", [I.option("title", "Hades")]))
+            #expect(off.ephemeral && off.content.contains("no longer a favorite"))
+            let tagged = try await client.send(I.command("tag", [I.option("title", "Hades"), I.option("tags", "Roguelike, couch")]))
+            #expect(tagged.content.contains("`roguelike`") && tagged.content.contains("`couch`"))
+            let removed = try await client.send(I.command("tag", [I.option("title", "Hades"), I.option("tags", "-couch")]))
+            #expect(!removed.content.contains("`couch`"))
+            let many = (1...20).map { "t\($0)" }.joined(separator: ",")
+            let tooMany = try await client.send(I.command("tag", [I.option("title", "Hades"), I.option("tags", many)]))
+            #expect(tooMany.ephemeral && tooMany.content.contains("at most 20 tags"))
+            let long = try await client.send(
+                I.command("tag", [I.option("title", "Hades"), I.option("tags", String(repeating: "x", count: 33))]))
+            #expect(long.content.contains("Tags are 1–32 characters"))
+        }
+        let tags = try await database.reader.read { db in try String.fetchOne(db, sql: "SELECT tags FROM library_entries") }
+        #expect(tags == "[\"roguelike\"]")
+    }
+
+    @Test func noteIsPrivateAndLimited() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Hades")]))
+            let saved = try await client.send(I.command("note", [I.option("title", "Hades"), I.option("text", "try the spear")]))
+            #expect(saved.ephemeral && saved.content.contains("Saved your note"))
+            let long = try await client.send(
+                I.command("note", [I.option("title", "Hades"), I.option("text", String(repeating: "n", count: 1001))]))
+            #expect(long.ephemeral && long.content.contains("the limit is 1000"))
+        }
+        let note = try await database.reader.read { db in try String.fetchOne(db, sql: "SELECT note FROM library_entries") }
+        #expect(note == "try the spear")
+    }
+
+    @Test func removeAsksForConfirmationThenRemoves() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Hades")]))
+            let ask = try await client.send(I.command("remove", [I.option("title", "Hades")]))
+            DiscordChecks.check(ask)
+            #expect(ask.ephemeral && ask.content.contains("cannot be undone"))
+            #expect(try await entryCount() == 1)
+            let confirm = try #require(ask.button("Remove it"))
+            let done = try await client.send(I.button(confirm))
+            DiscordChecks.check(done)
+            #expect(done.type == 7)
+            #expect(done.content.contains("Removed **Hades (2020)**"))
+        }
+        #expect(try await entryCount() == 0)
+    }
+
+    @Test func hiddenConfirmOptionCannotBeTypedBySlashCommand() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Hades")]))
+            let answer = try await client.send(I.command("remove", [I.option("title", "Hades"), I.option("confirm", true)]))
+            #expect(answer.ephemeral && answer.content.contains("has no option `confirm`"))
+        }
+        #expect(try await entryCount() == 1)
+    }
+
+    @Test func listPagesTenAtATimeWithButtons() async throws {
+        let names = [
+            "Hollow Knight", "Celeste", "Hades", "Stardew Valley", "Portal 2", "Super Mario Odyssey", "Terraria",
+            "Cuphead", "Ori and the Blind Forest", "Undertale", "Inside", "Limbo",
+        ]
+        try await harness.withClient { client in
+            for name in names { _ = try await client.send(I.command("add", [I.option("title", name)])) }
+            let first = try await client.send(I.command("list", [I.option("sort", "name")]))
+            DiscordChecks.check(first)
+            let description = try #require(first.embeds.first?["description"] as? String)
+            #expect(description.split(separator: "\n").count == 10)
+            #expect(first.text.contains("12 games") && first.text.contains("page 1/2"))
+            let next = try #require(first.button("Next"))
+            let second = try await client.send(I.button(next))
+            DiscordChecks.check(second)
+            #expect(second.type == 7)
+            #expect(second.text.contains("page 2/2"))
+            #expect((second.embeds.first?["description"] as? String)?.split(separator: "\n").count == 2)
+        }
+    }
+
+    @Test func listOfAnotherMemberAndOfSomeoneUnknown() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Celeste")], as: .bob))
+            let bobs = try await client.send(I.command("list", [I.user("user", .bob)], resolvedUsers: [.bob]))
+            #expect(bobs.text.contains("Bob's library") && bobs.text.contains("Celeste"))
+            let stranger = I.Person(id: "444444444444444444", name: "eve")
+            let unknown = try await client.send(I.command("list", [I.user("user", stranger)], resolvedUsers: [stranger]))
+            #expect(unknown.ephemeral && unknown.content.contains("Eve hasn't used GGTracker yet"))
+        }
+    }
+
+    @Test func gameCardShowsDetailsAndWhoHereHasIt() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("rate", [I.option("title", "Celeste"), I.option("score", 8)]))
+            _ = try await client.send(I.command("rate", [I.option("title", "Celeste"), I.option("score", 10)], as: .bob))
+            let answer = try await client.send(I.command("game", [I.option("title", "Celeste")]))
+            DiscordChecks.check(answer)
+            let text = answer.text
+            #expect(text.contains("Celeste (2018)"))
+            #expect(text.contains("Platforms") && text.contains("Developer") && text.contains("Critic rating"))
+            #expect(text.contains("On this server (2)") && text.contains("Alice") && text.contains("Bob"))
+            #expect(text.contains("9.0/10 (2)"))
+        }
+    }
+
+    @Test func matureGamesAreHiddenOutsideAgeRestrictedChannels() async throws {
+        try await harness.withClient { client in
+            let hidden = try await client.send(I.command("search", [I.option("query", "grand theft auto")]))
+            #expect(!hidden.text.contains("Grand Theft Auto V"))
+            let shown = try await client.send(I.command("search", [I.option("query", "grand theft auto")], nsfw: true))
+            #expect(shown.text.contains("Grand Theft Auto V"))
+            let admin = try await client.send(I.command("admin", [I.sub("settings", [I.option("age_gate", "off")])], as: .admin))
+            #expect(admin.content.contains("Settings saved"))
+            let ungated = try await client.send(I.command("search", [I.option("query", "grand theft auto")]))
+            #expect(ungated.text.contains("Grand Theft Auto V"))
+        }
+    }
+
+    @Test func topAndBrowsePageThroughTheCatalog() async throws {
+        try await harness.withClient { client in
+            let top = try await client.send(I.command("top"))
+            DiscordChecks.check(top)
+            #expect(top.text.contains("Top rated: all games"))
+            #expect(top.text.contains("`1.`"))
+            let browse = try await client.send(I.command("browse", [I.sub("genre", [I.option("name", "Platform")])]))
+            DiscordChecks.check(browse)
+            #expect(browse.text.contains("Genre: Platform") && browse.text.contains("Celeste"))
+            let none = try await client.send(I.command("browse", [I.sub("genre", [I.option("name", "Platformer")])]))
+            #expect(none.ephemeral && none.content.contains("Did you mean: Platform"))
+        }
+    }
+
+    @Test func profileSetShowAndStats() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("rate", [I.option("title", "Celeste"), I.option("score", 9)]))
+            _ = try await client.send(I.command("add", [I.option("title", "Hades"), I.option("status", "playing"), I.option("hours", 20.0)]))
+            let bad = try await client.send(I.command("profile", [I.sub("set", [I.option("avatar", "http://x.test/a.png")])]))
+            #expect(bad.ephemeral && bad.content.contains("https:// image URL"))
+            let set = try await client.send(
+                I.command("profile", [I.sub("set", [I.option("nickname", "Ada"), I.option("bio", "Metroidvanias <3")])]))
+            #expect(set.ephemeral && set.content.contains("Updated your nickname, bio"))
+            let shown = try await client.send(I.command("profile", [I.sub("show")]))
+            DiscordChecks.check(shown)
+            #expect(shown.text.contains("Ada") && shown.text.contains("2 games") && shown.text.contains("20 h"))
+            let stats = try await client.send(I.command("stats"))
+            DiscordChecks.check(stats)
+            #expect(stats.text.contains("By status") && stats.text.contains("Scores (1 rated, average 9.0)"))
+            #expect(stats.text.contains("Most played: Hades (20 h)"))
+        }
+    }
+
+    @Test func helpAndAboutAreGeneratedFromTheDeclarations() async throws {
+        try await harness.withClient { client in
+            let help = try await client.send(I.command("help"))
+            DiscordChecks.check(help)
+            for command in CommandName.allCases where command != .admin {
+                #expect(help.text.contains("`/\(command.rawValue)`"))
+            }
+            let one = try await client.send(I.command("help", [I.option("command", "rate")]))
+            #expect(one.text.contains("/rate title:<text> score:<whole number>"))
+            let about = try await client.send(I.command("about"))
+            DiscordChecks.check(about)
+            #expect(about.text.contains("Game data from IGDB.com") && about.text.contains("Version"))
+        }
+    }
+
+    @Test func adminCommandsAreRefusedToOthersAndWorkForAdmins() async throws {
+        try await harness.withClient { client in
+            let refused = try await client.send(I.command("admin", [I.sub("catalog", [I.sub("status")], group: true)]))
+            #expect(refused.ephemeral && refused.content.contains("Only server admins"))
+            let status = try await client.send(I.command("admin", [I.sub("catalog", [I.sub("status")], group: true)], as: .admin))
+            DiscordChecks.check(status)
+            #expect(status.ephemeral && status.text.contains("Games") && status.text.contains("34"))
+            let settings = try await client.send(I.command("admin", [I.sub("settings", [])], as: .admin))
+            #expect(settings.text.contains("Age gate") && settings.text.contains("strict"))
+        }
+    }
+
+    @Test func configuredAdminIDsAreAdminsWithoutPermissions() async throws {
+        let harness = try TestHarness(adminIDs: ["discord:111111111111111111"])
+        try await harness.withClient { client in
+            let answer = try await client.send(I.command("admin", [I.sub("settings", [I.option("age_gate", "off")])]))
+            #expect(answer.content.contains("Settings saved"))
+        }
+    }
+
+    @Test func accountDeleteNeedsTheConfirmButton() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Hades")]))
+            _ = try await client.send(I.command("wishlist", [I.sub("add", [I.option("title", "Celeste")])]))
+            let ask = try await client.send(I.command("account", [I.sub("delete")]))
+            #expect(ask.ephemeral && ask.content.contains("for good"))
+            #expect(try await entryCount() == 1)
+            let done = try await client.send(I.button(try #require(ask.button("Delete everything"))))
+            #expect(done.content.contains("erased"))
+        }
+        #expect(try await entryCount() == 0)
+        let left = try await database.reader.read { db in
+            try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM wishlist) + (SELECT count(*) FROM players)")
+        }
+        #expect(left == 0)
+    }
+
+    @Test func autocompleteOffersAtMost25CatalogReferences() async throws {
+        try await harness.withClient { client in
+            let answer = try await client.send(I.autocomplete("add", [I.option("title", "hollow", focused: true)]))
+            DiscordChecks.check(answer)
+            #expect(answer.type == 8)
+            let choices = try #require(answer.data["choices"] as? [[String: Any]])
+            #expect(!choices.isEmpty && choices.count <= 25)
+            #expect(choices.first?["name"] as? String == "Hollow Knight (2017) · Linux +6" || (choices.first?["name"] as? String)?.hasPrefix("Hollow Knight (2017)") == true)
+            #expect((choices.first?["value"] as? String)?.hasPrefix("igdb:") == true)
+            let genres = try await client.send(I.autocomplete("browse", [I.sub("genre", [I.option("name", "plat", focused: true)])]))
+            let names = (genres.data["choices"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            #expect(names.contains("Platform"))
+        }
+    }
+
+    @Test func aRetriedInteractionIsAnsweredAgainButAppliedOnce() async throws {
+        let interaction = I.command("add", [I.option("title", "Hades"), I.option("hours", 3.0)], id: "1311111111111111111")
+        try await harness.withClient { client in
+            let first = try await client.send(interaction)
+            let second = try await client.send(interaction)
+            #expect(first.body == second.body)
+            #expect(first.text.contains("added Hades"))
+        }
+        #expect(try await entryCount() == 1)
+    }
+
+    @Test func unknownCommandGetsUsage() async throws {
+        try await harness.withClient { client in
+            let answer = try await client.send(I.command("dance"))
+            DiscordChecks.check(answer)
+            #expect(answer.ephemeral && answer.content.contains("Unknown command `dance`"))
+            let missing = try await client.send(I.command("rate", [I.option("title", "Celeste")]))
+            #expect(missing.content.contains("needs `score`") && missing.content.contains("Usage: `/rate"))
+        }
+    }
+}
