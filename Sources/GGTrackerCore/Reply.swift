@@ -132,6 +132,15 @@ package struct Modal: Equatable, Sendable {
         package var maxLength: Int
         package var value: String?
         package var placeholder: String?
+
+        package init(option: String, label: String, paragraph: Bool, maxLength: Int, value: String?, placeholder: String?) {
+            self.option = option
+            self.label = label
+            self.paragraph = paragraph
+            self.maxLength = maxLength
+            self.value = value
+            self.placeholder = placeholder
+        }
     }
 
     package init(title: String, command: String, inputs: [Input]) {

@@ -1,0 +1,135 @@
+import Testing
+
+@testable import GGTrackerCore
+
+@Suite("Parsing typed commands")
+struct TextCommandParserTests {
+    @Test(arguments: [
+        ("/add title:Hollow Knight status:playing", ["add"], ["title": OptionValue.string("Hollow Knight"), "status": .string("playing")]),
+        ("!gg add Hollow Knight --status playing", ["add"], ["title": .string("Hollow Knight"), "status": .string("playing")]),
+        ("add Celeste --hours=12.5", ["add"], ["title": .string("Celeste"), "hours": .number(12.5)]),
+        ("/rate title:\"The Witcher 3\" score:9", ["rate"], ["title": .string("The Witcher 3"), "score": .integer(9)]),
+        ("/wishlist add title:Silksong", ["wishlist", "add"], ["title": .string("Silksong")]),
+        ("!gg wishlist show @bob", ["wishlist", "show"], ["user": .user(UserMention(id: "bob"))]),
+        ("/list user:<@123456> status:completed sort:score", ["list"], [
+            "user": .user(UserMention(id: "123456")), "status": .string("completed"), "sort": .string("score"),
+        ]),
+        ("/review title:igdb:1942 text:Great game, status: perfect", ["review"], [
+            "title": .string("igdb:1942"), "text": .string("Great game, status: perfect"),
+        ]),
+        ("/admin catalog refresh mode:full", ["admin", "catalog", "refresh"], ["mode": .string("full")]),
+        ("/admin settings announce_channel:<#42> age_gate:off", ["admin", "settings"], [
+            "announce_channel": .channel("42"), "age_gate": .string("off"),
+        ]),
+        ("/help", ["help"], [:]),
+        ("/search query:zelda genre:Adventure", ["search"], ["query": .string("zelda"), "genre": .string("Adventure")]),
+    ] as [(String, [String], [String: OptionValue])])
+    func parsesIntoTheSameInvocationAsDiscord(line: String, path: [String], options: [String: OptionValue]) throws {
+        let invocation = try TextCommandParser.parse(line)
+        #expect(invocation.path == path)
+        #expect(invocation.options == options)
+        _ = try BotCommand(invocation)
+    }
+
+    @Test(arguments: [
+        ("/dance", "Unknown command `dance`"),
+        ("/rate title:Celeste score:11", "`score` must be between 1 and 10."),
+        ("/rate title:Celeste score:nine", "`score` must be a whole number"),
+        ("/rate title:Celeste", "`/rate` needs `score`"),
+        ("/add title:Celeste status:finished", "`status` must be one of: backlog, playing, paused, completed, dropped"),
+        ("/progress title:Celeste", "Give at least one of `status`, `hours` or `percent`."),
+        ("/progress title:Celeste hours:-1", "`hours` must be between 0 and 100000."),
+        ("/progress title:Celeste percent:150", "`percent` must be between 0 and 100."),
+        ("/wishlist", "`/wishlist` needs a subcommand: add, remove, show."),
+        ("/wishlist buy title:x", "`/wishlist` needs a subcommand"),
+        ("/tag title:Hades tags:,,", "Give tags separated by commas"),
+        ("/remove title:Hades confirm:true", "`/remove` has no option `confirm`."),
+        ("/profile set avatar:http://example.com/a.png", "`avatar` must be an https:// image URL."),
+        ("/note title:Hades text:" + String(repeating: "x", count: 1001), "the limit is 1000"),
+        ("", "Type a command"),
+    ])
+    func badInputGetsAClearMessage(line: String, message: String) {
+        #expect {
+            try BotCommand(try TextCommandParser.parse(line))
+        } throws: { error in
+            guard let usage = error as? UsageError else { return false }
+            return usage.message.contains(message)
+        }
+    }
+
+    @Test func buttonsMaySetHiddenOptions() throws {
+        let invocation = try TextCommandParser.parse("/remove title:igdb:1 confirm:true", fromComponent: true)
+        #expect(try BotCommand(invocation) == .remove(.ref(GameRef(provider: "igdb", id: "1")), confirmed: true))
+    }
+
+    @Test func commandLineRoundTrips() throws {
+        let invocation = try TextCommandParser.parse("/progress title:Hollow Knight hours:12.5 percent:40")
+        let again = try TextCommandParser.parse(invocation.commandLine)
+        #expect(again == invocation)
+    }
+
+    @Test func tagsAreLowerCasedAndSplit() throws {
+        let command = try BotCommand(try TextCommandParser.parse("/tag title:Hades tags:Roguelike, Couch Co-op, -old"))
+        #expect(command == .tag(.text("Hades"), changes: [.add("roguelike"), .add("couch co-op"), .remove("old")]))
+    }
+
+    @Test func everyCommandHasAUsageAndNoDuplicateOptions() {
+        for command in CommandName.allCases {
+            let spec = command.spec
+            #expect(!spec.summary.isEmpty && spec.summary.count <= 100)
+            #expect(!spec.usage(prefix: "/" + spec.name).isEmpty)
+            #expect(Set(spec.options.map(\.name)).count == spec.options.count)
+        }
+    }
+}
+
+@Suite("Formatting")
+struct FormatTests {
+    @Test(arguments: [(10, "★★★★★"), (7, "★★★½☆"), (1, "½☆☆☆☆"), (2, "★☆☆☆☆"), (9, "★★★★½")])
+    func scoresShowAsFiveStarsWithHalves(score: Int, stars: String) {
+        #expect(Format.stars(score) == stars)
+    }
+
+    @Test func markdownInUserTextIsEscaped() {
+        #expect(Format.escape("**bold** _x_ `code` > quote [link](http://x)") == "\\*\\*bold\\*\\* \\_x\\_ \\`code\\` \\> quote \\[link\\](http://x)")
+    }
+
+    @Test func truncateEndsWithAnEllipsis() {
+        #expect(Format.truncate("abcdef", 4) == "abc…")
+        #expect(Format.truncate("abc", 4) == "abc")
+    }
+}
+
+@Suite("Choosing a game from free text")
+struct PickTests {
+    func hit(_ id: Int64, _ name: String, score: Double, all: Bool = true, exact: Bool = false) -> SearchHit {
+        SearchHit(game: Game(id: id, ref: GameRef(provider: "igdb", id: "\(id)"), name: name), score: score, matchedAllWords: all, exactName: exact)
+    }
+
+    @Test func aSingleExactNameWins() {
+        let pick = GGTrackerBot.pick(from: [hit(1, "Hades", score: 50, exact: true), hit(2, "Hades II", score: 49)])
+        #expect(pick == .one(hit(1, "Hades", score: 50).game))
+    }
+
+    @Test func namesakesAreAmbiguous() {
+        let pick = GGTrackerBot.pick(from: [hit(1, "Doom", score: 60, exact: true), hit(2, "Doom", score: 58, exact: true)])
+        guard case .ambiguous(let games) = pick else { Issue.record("expected a question"); return }
+        #expect(games.map(\.id) == [1, 2])
+    }
+
+    @Test func aClearLeaderWinsAndACloseSecondAsks() {
+        #expect(GGTrackerBot.pick(from: [hit(1, "A", score: 50), hit(2, "B", score: 30)]) == .one(hit(1, "A", score: 50).game))
+        guard case .ambiguous = GGTrackerBot.pick(from: [hit(1, "A", score: 50), hit(2, "B", score: 48)]) else {
+            Issue.record("expected a question")
+            return
+        }
+    }
+
+    @Test func onlyTypoMatchesSuggestUnlessClear() {
+        let close = GGTrackerBot.pick(from: [hit(1, "A", score: 30, all: false), hit(2, "B", score: 29, all: false)])
+        guard case .none(let suggestions) = close else { Issue.record("expected suggestions"); return }
+        #expect(suggestions.count == 2)
+        #expect(GGTrackerBot.pick(from: [hit(1, "A", score: 30, all: false)]) == .one(hit(1, "A", score: 30).game))
+        #expect(GGTrackerBot.pick(from: []) == .none(suggestions: []))
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@testable import GGTrackerServer
+
+@Suite("Configuration")
+struct ConfigTests {
+    func temporaryFile(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cfg-\(UUID().uuidString).toml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func defaultsNeedNoConfiguration() throws {
+        let config = try AppConfig.load(file: nil, environment: [:])
+        #expect(config.host == "127.0.0.1" && config.port == 8080)
+        #expect(config.databasePath == "data/ggtracker.sqlite")
+        #expect(config.catalog == .offline)
+        #expect(config.discordAPIBase == "https://discord.com/api/v10")
+    }
+
+    @Test func fileThenEnvironmentThenFlags() throws {
+        let path = try temporaryFile(
+            """
+            [server]
+            port = 9000
+            host = "0.0.0.0"
+            database = "/tmp/from-file.sqlite"
+            admin_ids = ["discord:1", "2"]
+            """)
+        let fromFile = try AppConfig.load(file: path, environment: [:])
+        #expect(fromFile.port == 9000 && fromFile.host == "0.0.0.0")
+        #expect(fromFile.isConfiguredAdmin(platform: "discord", userID: "1") && fromFile.isConfiguredAdmin(platform: "discord", userID: "2"))
+        let fromEnv = try AppConfig.load(file: path, environment: ["GGTRACKER_PORT": "9100"])
+        #expect(fromEnv.port == 9100 && fromEnv.host == "0.0.0.0")
+        let fromFlag = try AppConfig.load(file: path, environment: ["GGTRACKER_PORT": "9100"], overrides: ["GGTRACKER_PORT": "9200"])
+        #expect(fromFlag.port == 9200)
+    }
+
+    @Test(arguments: [
+        (["DISCORD_PUBLIC_KEY": "abc"], "DISCORD_PUBLIC_KEY must be 64 hex characters"),
+        (["GGTRACKER_PORT": "99999"], "GGTRACKER_PORT must be a port number from 1 to 65535"),
+        (["GGTRACKER_CATALOG": "steam"], "GGTRACKER_CATALOG must be one of offline, igdb, giantbomb"),
+        (["DISCORD_API_BASE": "not a url"], "DISCORD_API_BASE must be an http:// or https:// URL"),
+        (["GGTRACKER_CATALOG": "igdb"], "GGTRACKER_CATALOG=igdb needs IGDB_CLIENT_ID"),
+        (["DISCORD_APPLICATION_ID": "abc"], "DISCORD_APPLICATION_ID must be the application's numeric id"),
+    ])
+    func badValuesFailFastNamingTheSetting(environment: [String: String], message: String) throws {
+        #expect {
+            try AppConfig.load(file: nil, environment: environment)
+        } throws: { error in
+            (error as? AppConfig.Invalid)?.description.contains(message) == true
+        }
+    }
+
+    @Test func aValidPublicKeyIsAccepted() throws {
+        let config = try AppConfig.load(
+            file: nil, environment: ["DISCORD_PUBLIC_KEY": String(repeating: "ab", count: 16) + String(repeating: "cd", count: 16)])
+        #expect(config.discordPublicKey != nil)
+    }
+
+    @Test func invalidTOMLNamesTheFile() throws {
+        let path = try temporaryFile("[server\nport = ")
+        #expect {
+            try AppConfig.load(file: path, environment: [:])
+        } throws: { error in
+            (error as? AppConfig.Invalid)?.description.contains("is not valid TOML") == true
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import GGTrackerCatalog
+import GGTrackerCore
+import GGTrackerStorage
+import Testing
+
+struct Refused: Error {}
+
+@Suite("Library storage on SQLite")
+struct StorageTests {
+    let database: AppDatabase
+    let celeste: Game
+    let hades: Game
+    let now = Date(timeIntervalSince1970: 1_760_000_000)
+
+    init() throws {
+        database = try AppDatabase.inMemory()
+        let lines = """
+            {"id":26226,"name":"Celeste","first_release_date":1516838400,"genres":[{"name":"Platform"}],"aggregated_rating":92,"aggregated_rating_count":30}
+            {"id":113112,"name":"Hades","genres":[{"name":"Role-playing (RPG)"},{"name":"Indie"}],"age_ratings":[{"organization":1,"rating_category":5}]}
+            """
+        _ = try CatalogImporter(database: database).importData(Data(lines.utf8))
+        celeste = try #require(try database.game(GameRef(provider: "igdb", id: "26226")))
+        hades = try #require(try database.game(GameRef(provider: "igdb", id: "113112")))
+    }
+
+    func invoker(_ id: String, community: String = "discord:1") -> Invoker {
+        Invoker(platform: .discord, userID: id, displayName: id, community: community)
+    }
+
+    @Test func anErrorInsideAnUpdateChangesNothing() async throws {
+        let alice = try await database.recordPlayer(invoker("alice"), at: now)
+        let now = self.now
+        try await database.updateEntry(of: alice.id, game: celeste) { $0 = LibraryEntry(game: self.celeste, status: .playing, at: now) }
+        await #expect(throws: Refused.self) {
+            try await database.updateEntry(of: alice.id, game: celeste) { entry in
+                entry?.score = 3
+                throw Refused()
+            }
+        }
+        let entry = try await database.entry(of: alice.id, game: celeste.id)
+        #expect(entry?.status == .playing && entry?.score == nil)
+    }
+
+    @Test func addingAGameTakesItOffTheWishlist() async throws {
+        let alice = try await database.recordPlayer(invoker("alice"), at: now)
+        guard case .added = try await database.addToWishlist(alice.id, game: hades, at: now) else {
+            Issue.record("not added")
+            return
+        }
+        #expect(try await database.isWishlisted(alice.id, game: hades.id))
+        let now = self.now
+        try await database.updateEntry(of: alice.id, game: hades) { $0 = LibraryEntry(game: self.hades, status: .backlog, at: now) }
+        #expect(try await database.isWishlisted(alice.id, game: hades.id) == false)
+        guard case .inLibrary(.backlog) = try await database.addToWishlist(alice.id, game: hades, at: now) else {
+            Issue.record("a game in the library was wishlisted")
+            return
+        }
+    }
+
+    @Test func ownersAreScopedToTheServer() async throws {
+        let alice = try await database.recordPlayer(invoker("alice", community: "discord:1"), at: now)
+        let bob = try await database.recordPlayer(invoker("bob", community: "discord:2"), at: now)
+        let now = self.now
+        for player in [alice, bob] {
+            try await database.updateEntry(of: player.id, game: celeste) { entry in
+                var e = LibraryEntry(game: self.celeste, status: .completed, at: now)
+                e.score = 8
+                entry = e
+            }
+        }
+        let here = try await database.owners(of: celeste.id, in: "discord:1")
+        #expect(here.map(\.player.id) == [alice.id])
+    }
+
+    @Test func libraryCountsAndSorting() async throws {
+        let alice = try await database.recordPlayer(invoker("alice"), at: now)
+        let now = self.now
+        try await database.updateEntry(of: alice.id, game: celeste) { entry in
+            var e = LibraryEntry(game: self.celeste, status: .completed, at: now)
+            e.score = 9
+            entry = e
+        }
+        try await database.updateEntry(of: alice.id, game: hades) { entry in
+            var e = LibraryEntry(game: self.hades, status: .playing, at: now)
+            e.score = 6
+            entry = e
+        }
+        let page = try await database.library(of: alice.id, status: nil, sort: .score, includeMature: true, page: 1, pageSize: 10)
+        #expect(page.page.items.map(\.game.name) == ["Celeste", "Hades"])
+        #expect(page.statusCounts == [.completed: 1, .playing: 1])
+        let stats = try await database.stats(of: alice.id)
+        #expect(stats.scoreCounts == [9: 1, 6: 1])
+        #expect(stats.genreCounts.map(\.0).contains("Platform"))
+    }
+
+    @Test func deletingAnAccountErasesEverything() async throws {
+        let alice = try await database.recordPlayer(invoker("alice"), at: now)
+        let now = self.now
+        try await database.updateEntry(of: alice.id, game: celeste) { $0 = LibraryEntry(game: self.celeste, status: .playing, at: now) }
+        _ = try await database.addToWishlist(alice.id, game: hades, at: now)
+        let erased = try await database.deleteAccount(alice.id)
+        #expect(erased == 4)  // entry, wishlist item, membership, player
+        #expect(try await database.player(alice.id) == nil)
+    }
+}
+
+@Suite("Importing IGDB-shaped catalog files")
+struct ImportTests {
+    @Test func malformedLinesAreReportedWithTheirNumberAndSkipped() throws {
+        let database = try AppDatabase.inMemory()
+        let text = """
+            {"id":1,"name":"One"}
+            {"id":2,"name":
+            {"id":3}
+
+            {"slug":"local-game","name":"Local Game","platforms":[{"name":"PC (Microsoft Windows)","abbreviation":"PC"}]}
+            """
+        let report = try CatalogImporter(database: database).importData(Data(text.utf8))
+        #expect(report.added == 2)
+        #expect(report.problems.map(\.line) == [2, 3])
+        #expect(report.problems[1].message.contains("needs a `name`"))
+        #expect(try database.gameCount() == 2)
+    }
+
+    @Test func reRunningAnImportUpdatesInsteadOfDuplicating() throws {
+        let database = try AppDatabase.inMemory()
+        let importer = CatalogImporter(database: database)
+        _ = try importer.importData(Data(#"[{"id":7,"name":"Old Name"}]"#.utf8))
+        let report = try importer.importData(Data(#"[{"id":7,"name":"New Name","total_rating":80}]"#.utf8))
+        #expect(report.updated == 1 && report.added == 0)
+        #expect(try database.gameCount() == 1)
+        #expect(try database.game(GameRef(provider: "igdb", id: "7"))?.name == "New Name")
+    }
+
+    @Test(arguments: [
+        (#"[{"category":1,"rating":11}]"#, "ESRB M", true),
+        (#"[{"category":2,"rating":5}]"#, "PEGI 18", true),
+        (#"[{"category":1,"rating":10}]"#, "ESRB T", false),
+        (#"[{"organization":1,"rating_category":6}]"#, "ESRB M", true),
+        (#"[{"organization":{"name":"PEGI"},"rating_category":{"rating":"18"}}]"#, "PEGI 18", true),
+    ])
+    func ageRatingsInBothShapes(json: String, label: String, mature: Bool) throws {
+        let object = try JSONSerialization.jsonObject(with: Data("{\"id\":1,\"name\":\"X\",\"age_ratings\":\(json)}".utf8)) as! [String: Any]
+        let record = try IGDBGameMapping.record(from: object)
+        #expect(record.game.ageRating == label)
+        #expect(record.game.isMature == mature)
+    }
+
+    @Test func expandedFieldsAreMapped() throws {
+        let json = """
+            {"id":1942,"name":"The Witcher 3: Wild Hunt","slug":"the-witcher-3-wild-hunt","first_release_date":1431993600,
+             "cover":{"image_id":"co1wyy"},"genres":[{"name":"Role-playing (RPG)"}],"platforms":[{"name":"PC (Microsoft Windows)","abbreviation":"PC"}],
+             "game_modes":[{"name":"Single player"}],"game_engines":[{"name":"REDengine 3"}],
+             "involved_companies":[{"company":{"name":"CD Projekt RED"},"developer":true,"publisher":false},
+                                   {"company":{"name":"CD Projekt"},"developer":false,"publisher":true}],
+             "aggregated_rating":92.4,"aggregated_rating_count":60,"url":"https://www.igdb.com/games/the-witcher-3-wild-hunt","updated_at":1700000000}
+            """
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
+        let game = try IGDBGameMapping.record(from: object).game
+        #expect(game.ref.description == "igdb:1942")
+        #expect(game.engines == ["REDengine 3"] && game.modes == ["Single player"])
+        #expect(game.developers == ["CD Projekt RED"] && game.publishers == ["CD Projekt"])
+        #expect(game.coverURL == "https://images.igdb.com/igdb/image/upload/t_cover_big/co1wyy.jpg")
+        #expect(game.releaseYear == 2015 && game.ratingCount == 60)
+    }
+}
