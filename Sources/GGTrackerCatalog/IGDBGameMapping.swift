@@ -10,7 +10,8 @@ package enum IGDBGameMapping {
     }
 
     package static func record(from object: [String: Any]) throws(Failure) -> CatalogRecord {
-        guard let name = (object["name"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else {
+        guard let name = (object["name"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty
+        else {
             throw Failure(message: "a game needs a `name`")
         }
         let ref: GameRef
@@ -115,7 +116,8 @@ package enum IGDBGameMapping {
                 if let id = int(category) {
                     label = categoryLabels[id]
                 } else if let object = category as? [String: Any], let rating = object["rating"] as? String {
-                    let org = (item["organization"] as? [String: Any])?["name"] as? String
+                    let org =
+                        (item["organization"] as? [String: Any])?["name"] as? String
                         ?? (int(item["organization"]) == 2 ? "PEGI" : "ESRB")
                     label = "\(org) \(rating)"
                 }

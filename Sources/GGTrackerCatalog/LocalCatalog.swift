@@ -76,7 +76,8 @@ package struct LocalCatalog: GameCatalog {
         }
         return try pageOfGames(
             from: "games g WHERE \(conditions.joined(separator: " AND "))",
-            order: "g.critic_rating DESC, g.rating_count DESC, g.name", arguments: arguments, page: page, pageSize: pageSize)
+            order: "g.critic_rating DESC, g.rating_count DESC, g.name", arguments: arguments, page: page,
+            pageSize: pageSize)
     }
 
     package func browse(
@@ -95,12 +96,14 @@ package struct LocalCatalog: GameCatalog {
         from: String, order: String, arguments: [any DatabaseValueConvertible], page: Int, pageSize: Int
     ) throws -> Page<Game> {
         try database.reader.read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(from)", arguments: StatementArguments(arguments)) ?? 0
+            let total =
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM \(from)", arguments: StatementArguments(arguments)) ?? 0
             let rows = try Row.fetchAll(
                 db, sql: "SELECT \(AppDatabase.gameColumns) FROM \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
                 arguments: StatementArguments(arguments + [pageSize, (page - 1) * pageSize]))
             return Page(
-                items: rows.map(AppDatabase.game(from:)), page: page, pageCount: max(1, (total + pageSize - 1) / pageSize),
+                items: rows.map(AppDatabase.game(from:)), page: page,
+                pageCount: max(1, (total + pageSize - 1) / pageSize),
                 total: total)
         }
     }
@@ -110,7 +113,8 @@ package struct LocalCatalog: GameCatalog {
         let names = try await facetNames(kind, containing: trimmed, limit: limit)
         // Nothing contains it: try its start ("Platformer" → "Platform", "Playstation 55" → "PlayStation 5").
         if names.isEmpty, trimmed.count >= 5 {
-            return try await facetNames(kind, containing: String(trimmed.prefix(max(4, trimmed.count - 3))), limit: limit)
+            return try await facetNames(
+                kind, containing: String(trimmed.prefix(max(4, trimmed.count - 3))), limit: limit)
         }
         return names
     }
@@ -138,6 +142,7 @@ package struct LocalCatalog: GameCatalog {
         let start = Date()
         let report = try loadBundled()
         return RefreshSummary(
-            added: report.added, updated: report.updated, skipped: report.skipped, duration: Date().timeIntervalSince(start))
+            added: report.added, updated: report.updated, skipped: report.skipped,
+            duration: Date().timeIntervalSince(start))
     }
 }

@@ -38,7 +38,9 @@ package final class Vocabulary: @unchecked Sendable {
             for length in low...high {
                 for entry in byLength[length] where entry.word != bytes {
                     // Cheap filter: typos rarely touch both the first and the last letter.
-                    if entry.word[0] != bytes[0] && entry.word[entry.word.count - 1] != bytes[bytes.count - 1] { continue }
+                    if entry.word[0] != bytes[0] && entry.word[entry.word.count - 1] != bytes[bytes.count - 1] {
+                        continue
+                    }
                     if let distance = boundedLevenshtein(bytes, entry.word, limit: maxDistance) {
                         found.append((entry.word, distance, entry.count))
                     }
@@ -107,7 +109,8 @@ package struct SearchIndex: Sendable {
             return try database.reader.read { db in
                 try Row.fetchAll(
                     db,
-                    sql: "SELECT \(AppDatabase.gameColumns) FROM games g \(includeMature ? "" : "WHERE g.mature = 0") ORDER BY g.popularity DESC LIMIT ?",
+                    sql:
+                        "SELECT \(AppDatabase.gameColumns) FROM games g \(includeMature ? "" : "WHERE g.mature = 0") ORDER BY g.popularity DESC LIMIT ?",
                     arguments: [limit]
                 ).map(AppDatabase.game(from:))
             }
@@ -120,7 +123,9 @@ package struct SearchIndex: Sendable {
             let joined = name.joined(separator: " ")
             var score = candidate.popularity
             if joined.hasPrefix(prefix) { score += 6 }
-            if name.filter({ !TextNormalizer.stopWords.contains($0) }).joined(separator: " ").hasPrefix(prefix) { score += 4 }
+            if name.filter({ !TextNormalizer.stopWords.contains($0) }).joined(separator: " ").hasPrefix(prefix) {
+                score += 4
+            }
             score -= Double(max(0, name.count - words.count)) * 0.4
             return (candidate.game, score)
         }
@@ -146,7 +151,8 @@ package struct SearchIndex: Sendable {
             arguments.append(platform)
         }
         if let genre = filter.genre {
-            conditions.append("EXISTS (SELECT 1 FROM game_facets f WHERE f.kind = 'genre' AND f.name = ? AND f.game_id = g.id)")
+            conditions.append(
+                "EXISTS (SELECT 1 FROM game_facets f WHERE f.kind = 'genre' AND f.name = ? AND f.game_id = g.id)")
             arguments.append(genre)
         }
         if let year = filter.year {
@@ -185,7 +191,9 @@ package struct SearchIndex: Sendable {
             } else if let match = nameWords.first(where: { $0.hasPrefix(word.text) }) {
                 prefix += 1
                 used.insert(match)
-            } else if let joined = nameWords.indices.dropLast().first(where: { nameWords[$0] + nameWords[$0 + 1] == word.text }) {
+            } else if let joined = nameWords.indices.dropLast().first(where: {
+                nameWords[$0] + nameWords[$0 + 1] == word.text
+            }) {
                 exact += 1
                 used.insert(nameWords[joined])
                 used.insert(nameWords[joined + 1])
@@ -207,7 +215,8 @@ package struct SearchIndex: Sendable {
         let extra = nameCore.filter { !used.contains($0) }.count
         score -= 1.5 * Double(extra)
         score += 2.5 * popularity
-        return SearchHit(game: game, score: score, matchedAllWords: matchedAll && !counted.isEmpty, exactName: exactName)
+        return SearchHit(
+            game: game, score: score, matchedAllWords: matchedAll && !counted.isEmpty, exactName: exactName)
     }
 }
 

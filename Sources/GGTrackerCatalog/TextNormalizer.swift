@@ -36,7 +36,9 @@ package enum TextNormalizer {
         return words
     }
 
-    static let romans = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi"]
+    static let romans = [
+        "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi",
+    ]
 
     /// The other spelling of a sequel number: "vii" ↔ "7". Only II and up, so the word "I" stays a word.
     package static func numeralTwin(_ word: String) -> String? {

@@ -14,7 +14,9 @@ package struct BotInfo: Sendable {
     package var creators: String
     package var homepage: String?
 
-    package init(name: String = "GGTracker", version: String, creators: String = "the GGTracker team", homepage: String? = nil) {
+    package init(
+        name: String = "GGTracker", version: String, creators: String = "the GGTracker team", homepage: String? = nil
+    ) {
         self.name = name
         self.version = version
         self.creators = creators
@@ -32,7 +34,8 @@ package struct GGTrackerBot: Sendable {
     package static let pageSize = 10
 
     package init(
-        catalog: any GameCatalog, store: any LibraryStore, info: BotInfo, now: @escaping @Sendable () -> Date = Date.init
+        catalog: any GameCatalog, store: any LibraryStore, info: BotInfo,
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.catalog = catalog
         self.store = store
@@ -41,7 +44,8 @@ package struct GGTrackerBot: Sendable {
     }
 
     /// Parses and runs a command line typed as text (terminal, Matrix, Slack, buttons).
-    package func respond(toLine line: String, from invoker: Invoker, fromComponent: Bool = false) async throws -> Reply {
+    package func respond(toLine line: String, from invoker: Invoker, fromComponent: Bool = false) async throws -> Reply
+    {
         do {
             let invocation = try TextCommandParser.parse(line, fromComponent: fromComponent)
             return try await respond(to: invocation, from: invoker)

@@ -62,7 +62,8 @@ package enum BotCommand: Hashable, Sendable {
         case "browse genre", "browse platform", "browse mode", "browse engine":
             self = .browse(FacetKind(rawValue: invocation.path[1])!, name: o.string("name")!, page: o.page)
         case "add":
-            self = .add(o.title, status: o.string("status").flatMap(GameStatus.init) ?? .backlog, hours: o.number("hours"))
+            self = .add(
+                o.title, status: o.string("status").flatMap(GameStatus.init) ?? .backlog, hours: o.number("hours"))
         case "progress":
             let status = o.string("status").flatMap(GameStatus.init)
             let hours = o.number("hours")

@@ -159,17 +159,24 @@ package enum CommandName: String, CaseIterable, Sendable {
                 options: [
                     .title(), status, hours, .integer("percent", "Percent complete", min: 0, max: 100),
                 ],
-                examples: ["/progress title:Hollow Knight hours:30 percent:65", "/progress title:Hades status:completed"])
+                examples: [
+                    "/progress title:Hollow Knight hours:30 percent:65", "/progress title:Hades status:completed",
+                ])
         case .rate:
             return CommandSpec(
                 name: "rate", summary: "Score a game from 1 to 10",
-                options: [.title(), .integer("score", "1 to 10; shown as five stars", required: true, min: 1, max: 10)],
+                options: [
+                    .title(), .integer("score", "1 to 10; shown as five stars", required: true, min: 1, max: 10),
+                ],
                 examples: ["/rate title:Celeste score:9"],
                 details: "A game not yet in your library is added as completed.")
         case .review:
             return CommandSpec(
                 name: "review", summary: "Review a game you have completed",
-                options: [.title(), .string("text", "Your review (leave empty to open a form)", maxLength: 4000, greedy: true)],
+                options: [
+                    .title(),
+                    .string("text", "Your review (leave empty to open a form)", maxLength: 4000, greedy: true),
+                ],
                 examples: ["/review title:Celeste text:Tight, kind and hard."],
                 details: "Only for games you have completed; up to 4000 characters; replaces your earlier review.")
         case .wishlist:
@@ -179,7 +186,8 @@ package enum CommandName: String, CaseIterable, Sendable {
                     CommandSpec(name: "add", summary: "Put a game on your wishlist", options: [.title()]),
                     CommandSpec(name: "remove", summary: "Take a game off your wishlist", options: [.title()]),
                     CommandSpec(
-                        name: "show", summary: "Show a wishlist", options: [.user("Whose wishlist (default: yours)"), .page()]),
+                        name: "show", summary: "Show a wishlist",
+                        options: [.user("Whose wishlist (default: yours)"), .page()]),
                 ],
                 examples: ["/wishlist add title:Silksong", "/wishlist show"])
         case .favorite:
@@ -198,11 +206,14 @@ package enum CommandName: String, CaseIterable, Sendable {
         case .note:
             return CommandSpec(
                 name: "note", summary: "Keep a note on a game in your library",
-                options: [.title(), .string("text", "The note (leave empty to clear it)", maxLength: 1000, greedy: true)],
+                options: [
+                    .title(), .string("text", "The note (leave empty to clear it)", maxLength: 1000, greedy: true),
+                ],
                 examples: ["/note title:Hades text:Try the spear next"])
         case .remove:
             return CommandSpec(
-                name: "remove", summary: "Remove a game from your library and wishlist", options: [.title(), .confirm()],
+                name: "remove", summary: "Remove a game from your library and wishlist",
+                options: [.title(), .confirm()],
                 examples: ["/remove title:Hades"])
         case .list:
             return CommandSpec(
@@ -218,7 +229,8 @@ package enum CommandName: String, CaseIterable, Sendable {
             return CommandSpec(
                 name: "profile", summary: "A player's profile card",
                 subcommands: [
-                    CommandSpec(name: "show", summary: "Show a profile", options: [.user("Whose profile (default: yours)")]),
+                    CommandSpec(
+                        name: "show", summary: "Show a profile", options: [.user("Whose profile (default: yours)")]),
                     CommandSpec(
                         name: "set", summary: "Set your nickname, avatar or bio",
                         options: [
@@ -230,7 +242,8 @@ package enum CommandName: String, CaseIterable, Sendable {
                 examples: ["/profile show", "/profile set nickname:Ada bio:Metroidvanias forever"])
         case .stats:
             return CommandSpec(
-                name: "stats", summary: "Numbers and charts of a library", options: [.user("Whose stats (default: yours)")],
+                name: "stats", summary: "Numbers and charts of a library",
+                options: [.user("Whose stats (default: yours)")],
                 examples: ["/stats"])
         case .help:
             return CommandSpec(
@@ -262,8 +275,11 @@ package enum CommandName: String, CaseIterable, Sendable {
                     CommandSpec(
                         name: "settings", summary: "This server's settings",
                         options: [
-                            OptionSpec(name: "announce_channel", summary: "Where activity is announced", kind: .channel),
-                            .string("age_gate", "Hide mature games outside age-restricted channels", choices: AgeGate.allCases.map(\.rawValue)),
+                            OptionSpec(
+                                name: "announce_channel", summary: "Where activity is announced", kind: .channel),
+                            .string(
+                                "age_gate", "Hide mature games outside age-restricted channels",
+                                choices: AgeGate.allCases.map(\.rawValue)),
                         ]),
                 ],
                 adminOnly: true,

@@ -72,7 +72,9 @@ package protocol GameCatalog: Sendable {
     func game(_ ref: GameRef) async throws -> Game?
     /// Best-rated games with at least `minimumRatings` critic ratings.
     func top(filter: CatalogFilter, minimumRatings: Int, page: Int, pageSize: Int) async throws -> Page<Game>
-    func browse(_ kind: FacetKind, name: String, includeMature: Bool, page: Int, pageSize: Int) async throws -> Page<Game>
+    func browse(
+        _ kind: FacetKind, name: String, includeMature: Bool, page: Int, pageSize: Int
+    ) async throws -> Page<Game>
     /// Facet names (genres, platforms…) starting with or containing `text`, most used first.
     func facetNames(_ kind: FacetKind, matching text: String, limit: Int) async throws -> [String]
     func status() async throws -> CatalogStatus

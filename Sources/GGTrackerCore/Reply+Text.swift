@@ -12,10 +12,13 @@ extension Reply {
             if let title = card.title { lines.append("▌ " + Self.unescape(title)) }
             if let url = card.url { lines.append("  " + url) }
             if let description = card.description {
-                lines += Self.unescape(description).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+                lines += Self.unescape(description).split(separator: "\n", omittingEmptySubsequences: false).map {
+                    "  " + $0
+                }
             }
             for field in card.fields {
-                let value = Self.unescape(field.value).replacingOccurrences(of: "```\n", with: "").replacingOccurrences(of: "\n```", with: "")
+                let value = Self.unescape(field.value).replacingOccurrences(of: "```\n", with: "").replacingOccurrences(
+                    of: "\n```", with: "")
                 let valueLines = value.split(separator: "\n", omittingEmptySubsequences: false)
                 if valueLines.count > 1 {
                     lines.append("  \(field.name):")

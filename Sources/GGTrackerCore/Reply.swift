@@ -133,7 +133,9 @@ package struct Modal: Equatable, Sendable {
         package var value: String?
         package var placeholder: String?
 
-        package init(option: String, label: String, paragraph: Bool, maxLength: Int, value: String?, placeholder: String?) {
+        package init(
+            option: String, label: String, paragraph: Bool, maxLength: Int, value: String?, placeholder: String?
+        ) {
             self.option = option
             self.label = label
             self.paragraph = paragraph
@@ -167,7 +169,8 @@ package enum Format {
         let clamped = min(max(score, 0), 10)
         let full = clamped / 2
         let half = clamped % 2
-        return String(repeating: "★", count: full) + (half == 1 ? "½" : "") + String(repeating: "☆", count: 5 - full - half)
+        return String(repeating: "★", count: full) + (half == 1 ? "½" : "")
+            + String(repeating: "☆", count: 5 - full - half)
     }
 
     package static func hours(_ hours: Double) -> String {

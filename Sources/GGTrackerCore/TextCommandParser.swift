@@ -72,7 +72,8 @@ package enum TextCommandParser {
                     let body = word.dropFirst(2)
                     let name = String(body.prefix { $0 != "=" }).lowercased()
                     if names.contains(name) {
-                        let end = text.index(index, offsetBy: 2 + name.count + (body.dropFirst(name.count).hasPrefix("=") ? 1 : 0))
+                        let end = text.index(
+                            index, offsetBy: 2 + name.count + (body.dropFirst(name.count).hasPrefix("=") ? 1 : 0))
                         markers.append((index..<end, name))
                     }
                 } else if let colon = word.firstIndex(of: ":") {
@@ -101,7 +102,8 @@ package enum TextCommandParser {
 
     private static func clean(_ text: Substring) -> String? {
         var value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if value.count >= 2, let first = value.first, first == value.last, first == "\"" || first == "'" || first == "“" {
+        if value.count >= 2, let first = value.first, first == value.last, first == "\"" || first == "'" || first == "“"
+        {
             value = String(value.dropFirst().dropLast())
         } else if value.count >= 2, value.first == "“", value.last == "”" {
             value = String(value.dropFirst().dropLast())

@@ -130,7 +130,8 @@ package struct AppConfig: Sendable {
         }
         if let database = text("GGTRACKER_DATABASE") {
             if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
-                throw Invalid("GGTRACKER_DATABASE: PostgreSQL is not supported by this version; give a SQLite file path")
+                throw Invalid(
+                    "GGTRACKER_DATABASE: PostgreSQL is not supported by this version; give a SQLite file path")
             }
             self.databasePath = database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
         }
@@ -172,17 +173,22 @@ package struct AppConfig: Sendable {
         self.giantBombAPIKey = text("GIANTBOMB_API_KEY")
         if let base = try url("GIANTBOMB_API_BASE") { self.giantBombAPIBase = base }
         if let ids = text("GGTRACKER_ADMIN_IDS") {
-            self.adminIDs = Set(ids.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            self.adminIDs = Set(
+                ids.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         }
         switch catalog {
         case .offline: break
         case .igdb:
-            if igdbClientID == nil { throw Invalid("GGTRACKER_CATALOG=igdb needs IGDB_CLIENT_ID (a Twitch application's client id)") }
+            if igdbClientID == nil {
+                throw Invalid("GGTRACKER_CATALOG=igdb needs IGDB_CLIENT_ID (a Twitch application's client id)")
+            }
             if igdbClientSecret == nil { throw Invalid("GGTRACKER_CATALOG=igdb needs IGDB_CLIENT_SECRET") }
             throw Invalid("GGTRACKER_CATALOG=igdb: the IGDB provider is not available in this version yet; use offline")
         case .giantbomb:
             if giantBombAPIKey == nil { throw Invalid("GGTRACKER_CATALOG=giantbomb needs GIANTBOMB_API_KEY") }
-            throw Invalid("GGTRACKER_CATALOG=giantbomb: the Giant Bomb provider is not available in this version yet; use offline")
+            throw Invalid(
+                "GGTRACKER_CATALOG=giantbomb: the Giant Bomb provider is not available in this version yet; use offline"
+            )
         }
     }
 
@@ -192,7 +198,9 @@ package struct AppConfig: Sendable {
         var index = hex.startIndex
         while index < hex.endIndex {
             let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex) ?? hex.endIndex
-            guard let byte = UInt8(hex[index..<next], radix: 16), hex.distance(from: index, to: next) == 2 else { return nil }
+            guard let byte = UInt8(hex[index..<next], radix: 16), hex.distance(from: index, to: next) == 2 else {
+                return nil
+            }
             bytes.append(byte)
             index = next
         }

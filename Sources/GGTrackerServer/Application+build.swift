@@ -15,12 +15,15 @@ package struct AppServices: Sendable {
 
     package static let version = "0.1.0"
 
-    package init(config: AppConfig, database: AppDatabase, catalog: LocalCatalog, now: @escaping @Sendable () -> Date = Date.init) {
+    package init(
+        config: AppConfig, database: AppDatabase, catalog: LocalCatalog, now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.config = config
         self.database = database
         self.catalog = catalog
         self.bot = GGTrackerBot(
-            catalog: catalog, store: database, info: BotInfo(version: Self.version, homepage: config.publicURL), now: now)
+            catalog: catalog, store: database, info: BotInfo(version: Self.version, homepage: config.publicURL),
+            now: now)
     }
 
     /// Opens the database file (creating it and running migrations) and, in offline mode, loads the bundled
@@ -34,7 +37,9 @@ package struct AppServices: Sendable {
             if loaded > 0 {
                 logger.info(
                     "loaded the bundled catalog",
-                    metadata: ["games": "\(loaded)", "seconds": "\(String(format: "%.1f", Date().timeIntervalSince(start)))"])
+                    metadata: [
+                        "games": "\(loaded)", "seconds": "\(String(format: "%.1f", Date().timeIntervalSince(start)))",
+                    ])
             }
         }
         return AppServices(config: config, database: database, catalog: catalog)
@@ -46,7 +51,8 @@ package func buildApplication(_ services: AppServices, logger: Logger) -> some A
     let router = buildRouter(services)
     return Application(
         router: router,
-        configuration: .init(address: .hostname(services.config.host, port: services.config.port), serverName: "GGTracker"),
+        configuration: .init(
+            address: .hostname(services.config.host, port: services.config.port), serverName: "GGTracker"),
         logger: logger)
 }
 
@@ -55,19 +61,24 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
     let metrics = RequestMetrics()
     let discord = DiscordInteractionController(
         bot: services.bot, database: services.database,
-        verifier: services.config.discordPublicKey.map(DiscordSignatureVerifier.init(publicKey:)), config: services.config,
+        verifier: services.config.discordPublicKey.map(DiscordSignatureVerifier.init(publicKey:)),
+        config: services.config,
         metrics: metrics)
     router.post("/discord/interactions") { request, context in
         try await discord.handle(request, context: context)
     }
     router.get("/healthz") { _, _ in
-        Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
+        Response(
+            status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
     }
     router.get("/metrics") { _, _ in
-        let games = try await services.database.reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM games") ?? 0 }
+        let games = try await services.database.reader.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM games") ?? 0
+        }
         let text = metrics.render(gauges: [("ggtracker_catalog_games", "Games in the local catalog.", Double(games))])
         return Response(
-            status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: text)))
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
     }
     return router
 }

@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import GGTrackerCore
+import GRDB
 
 /// A catalog game as written by imports and providers: the domain `Game` plus what only the index needs.
 package struct CatalogRecord: Sendable {
@@ -41,7 +41,9 @@ extension AppDatabase {
         let id: Int64 = row["id"]
         let provider: String = row["provider"]
         // Local games (no provider id) are referenced by their row id.
-        let ref = provider == "local" ? GameRef(provider: provider, id: String(id)) : GameRef(provider: provider, id: row["provider_id"])
+        let ref =
+            provider == "local"
+            ? GameRef(provider: provider, id: String(id)) : GameRef(provider: provider, id: row["provider_id"])
         return Game(
             id: id, ref: ref, name: row["name"],
             slug: row["slug"], summary: row["summary"],
@@ -140,13 +142,16 @@ extension AppDatabase {
     }
 
     package func catalogMeta(_ key: String) throws -> String? {
-        try reader.read { db in try String.fetchOne(db, sql: "SELECT value FROM catalog_meta WHERE key = ?", arguments: [key]) }
+        try reader.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM catalog_meta WHERE key = ?", arguments: [key])
+        }
     }
 
     package func setCatalogMeta(_ key: String, _ value: String) throws {
         try writer.write { db in
             try db.execute(
-                sql: "INSERT INTO catalog_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                sql:
+                    "INSERT INTO catalog_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 arguments: [key, value])
         }
     }

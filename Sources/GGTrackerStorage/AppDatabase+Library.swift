@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import GGTrackerCore
+import GRDB
 
 extension AppDatabase: LibraryStore {
     static func date(_ value: Double?) -> Date? { value.map(Date.init(timeIntervalSince1970:)) }
@@ -20,20 +20,23 @@ extension AppDatabase: LibraryStore {
                     ON CONFLICT(id) DO UPDATE SET display_name = excluded.display_name, last_seen_at = excluded.last_seen_at
                     """, arguments: [invoker.player.rawValue, invoker.displayName, t, t])
             try db.execute(
-                sql: "INSERT OR IGNORE INTO communities (id, created_at) VALUES (?, ?)", arguments: [invoker.community, t])
+                sql: "INSERT OR IGNORE INTO communities (id, created_at) VALUES (?, ?)",
+                arguments: [invoker.community, t])
             try db.execute(
                 sql: """
                     INSERT INTO memberships (community_id, player_id, last_seen_at) VALUES (?, ?, ?)
                     ON CONFLICT DO UPDATE SET last_seen_at = excluded.last_seen_at
                     """, arguments: [invoker.community, invoker.player.rawValue, t])
-            let row = try Row.fetchOne(db, sql: "SELECT * FROM players WHERE id = ?", arguments: [invoker.player.rawValue])!
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM players WHERE id = ?", arguments: [invoker.player.rawValue])!
             return Self.player(from: row)
         }
     }
 
     package func player(_ id: PlayerID) async throws -> Player? {
         try await reader.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM players WHERE id = ?", arguments: [id.rawValue]).map(Self.player(from:))
+            try Row.fetchOne(db, sql: "SELECT * FROM players WHERE id = ?", arguments: [id.rawValue]).map(
+                Self.player(from:))
         }
     }
 
@@ -94,7 +97,8 @@ extension AppDatabase: LibraryStore {
                         updated_at = excluded.updated_at
                     """,
                 arguments: [
-                    player.rawValue, game.id, entry.status.rawValue, entry.hours, entry.percent, entry.score, entry.review,
+                    player.rawValue, game.id, entry.status.rawValue, entry.hours, entry.percent, entry.score,
+                    entry.review,
                     entry.reviewedAt?.timeIntervalSince1970, entry.favorite, Self.json(entry.tags), entry.note,
                     entry.addedAt.timeIntervalSince1970, entry.startedAt?.timeIntervalSince1970,
                     entry.finishedAt?.timeIntervalSince1970, entry.updatedAt.timeIntervalSince1970,
@@ -102,7 +106,8 @@ extension AppDatabase: LibraryStore {
             if before == nil {
                 // A game in the library is no longer wished for.
                 try db.execute(
-                    sql: "DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", arguments: [player.rawValue, game.id])
+                    sql: "DELETE FROM wishlist WHERE player_id = ? AND game_id = ?",
+                    arguments: [player.rawValue, game.id])
             }
             return (before, try Self.fetchEntry(db, player: player, game: game.id))
         }
@@ -146,16 +151,21 @@ extension AppDatabase: LibraryStore {
     ) async throws -> Page<WishlistItem> {
         try await reader.read { db in
             let mature = includeMature ? "" : " AND g.mature = 0"
-            let total = try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM wishlist w JOIN games g ON g.id = w.game_id WHERE w.player_id = ?\(mature)",
-                arguments: [player.rawValue]) ?? 0
+            let total =
+                try Int.fetchOne(
+                    db,
+                    sql:
+                        "SELECT count(*) FROM wishlist w JOIN games g ON g.id = w.game_id WHERE w.player_id = ?\(mature)",
+                    arguments: [player.rawValue]) ?? 0
             let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT w.added_at AS wished_at, \(Self.gameColumns) FROM wishlist w JOIN games g ON g.id = w.game_id
                     WHERE w.player_id = ?\(mature) ORDER BY w.added_at DESC, g.name LIMIT ? OFFSET ?
                     """, arguments: [player.rawValue, pageSize, (page - 1) * pageSize])
-            let items = rows.map { WishlistItem(game: Self.game(from: $0), addedAt: Date(timeIntervalSince1970: $0["wished_at"])) }
+            let items = rows.map {
+                WishlistItem(game: Self.game(from: $0), addedAt: Date(timeIntervalSince1970: $0["wished_at"]))
+            }
             return Page(items: items, page: page, pageCount: Self.pageCount(total, pageSize), total: total)
         }
     }
@@ -163,9 +173,11 @@ extension AppDatabase: LibraryStore {
     package func removeEverywhere(_ player: PlayerID, game: Int64) async throws -> (library: Bool, wishlist: Bool) {
         try await writer.write { db in
             try db.execute(
-                sql: "DELETE FROM library_entries WHERE player_id = ? AND game_id = ?", arguments: [player.rawValue, game])
+                sql: "DELETE FROM library_entries WHERE player_id = ? AND game_id = ?",
+                arguments: [player.rawValue, game])
             let library = db.changesCount > 0
-            try db.execute(sql: "DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", arguments: [player.rawValue, game])
+            try db.execute(
+                sql: "DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", arguments: [player.rawValue, game])
             return (library, db.changesCount > 0)
         }
     }
@@ -208,11 +220,13 @@ extension AppDatabase: LibraryStore {
             let total = status.map { counts[$0] ?? 0 } ?? counts.values.reduce(0, +)
             let rows = try Row.fetchAll(
                 db,
-                sql: "\(Self.entrySelect) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ? OFFSET ?",
+                sql:
+                    "\(Self.entrySelect) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ? OFFSET ?",
                 arguments: StatementArguments(arguments + [pageSize, (page - 1) * pageSize]))
             return LibraryPage(
                 page: Page(
-                    items: rows.map(Self.entry(from:)), page: page, pageCount: Self.pageCount(total, pageSize), total: total),
+                    items: rows.map(Self.entry(from:)), page: page, pageCount: Self.pageCount(total, pageSize),
+                    total: total),
                 statusCounts: counts, hiddenMature: hidden)
         }
     }
@@ -222,7 +236,8 @@ extension AppDatabase: LibraryStore {
             var stats = PlayerStats()
             let p = player.rawValue
             for row in try Row.fetchAll(
-                db, sql: "SELECT status, count(*) AS n FROM library_entries WHERE player_id = ? GROUP BY status", arguments: [p])
+                db, sql: "SELECT status, count(*) AS n FROM library_entries WHERE player_id = ? GROUP BY status",
+                arguments: [p])
             {
                 if let s = GameStatus(rawValue: row["status"]) { stats.statusCounts[s] = row["n"] }
             }
@@ -236,13 +251,16 @@ extension AppDatabase: LibraryStore {
             ).map { ($0["name"], $0["n"]) }
             for row in try Row.fetchAll(
                 db,
-                sql: "SELECT score, count(*) AS n FROM library_entries WHERE player_id = ? AND score IS NOT NULL GROUP BY score",
+                sql:
+                    "SELECT score, count(*) AS n FROM library_entries WHERE player_id = ? AND score IS NOT NULL GROUP BY score",
                 arguments: [p])
             {
                 stats.scoreCounts[row["score"]] = row["n"]
             }
-            stats.totalHours = try Double.fetchOne(
-                db, sql: "SELECT coalesce(sum(hours), 0) FROM library_entries WHERE player_id = ?", arguments: [p]) ?? 0
+            stats.totalHours =
+                try Double.fetchOne(
+                    db, sql: "SELECT coalesce(sum(hours), 0) FROM library_entries WHERE player_id = ?", arguments: [p])
+                ?? 0
             if let row = try Row.fetchOne(
                 db,
                 sql: """
@@ -252,20 +270,25 @@ extension AppDatabase: LibraryStore {
             {
                 stats.mostPlayed = (row["name"], row["hours"])
             }
-            stats.reviews = try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM library_entries WHERE player_id = ? AND review IS NOT NULL", arguments: [p]) ?? 0
+            stats.reviews =
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM library_entries WHERE player_id = ? AND review IS NOT NULL",
+                    arguments: [p]) ?? 0
             stats.favorites = try String.fetchAll(
                 db,
                 sql: """
                     SELECT g.name FROM library_entries e JOIN games g ON g.id = e.game_id
                     WHERE e.player_id = ? AND e.favorite ORDER BY e.score DESC, e.updated_at DESC LIMIT 10
                     """, arguments: [p])
-            stats.wishlist = try Int.fetchOne(db, sql: "SELECT count(*) FROM wishlist WHERE player_id = ?", arguments: [p]) ?? 0
+            stats.wishlist =
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM wishlist WHERE player_id = ?", arguments: [p]) ?? 0
             return stats
         }
     }
 
-    package func updateProfile(_ player: PlayerID, nickname: String?, avatarURL: String?, bio: String?) async throws -> Player {
+    package func updateProfile(
+        _ player: PlayerID, nickname: String?, avatarURL: String?, bio: String?
+    ) async throws -> Player {
         try await writer.write { db in
             try db.execute(
                 sql: """
@@ -291,8 +314,9 @@ extension AppDatabase: LibraryStore {
 
     package func settings(of community: String) async throws -> CommunitySettings {
         try await reader.read { db in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT age_gate, announce_channel FROM communities WHERE id = ?", arguments: [community])
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT age_gate, announce_channel FROM communities WHERE id = ?", arguments: [community])
             else { return CommunitySettings() }
             return CommunitySettings(
                 announceChannel: row["announce_channel"], ageGate: AgeGate(rawValue: row["age_gate"]) ?? .strict)
@@ -313,7 +337,8 @@ extension AppDatabase: LibraryStore {
                     community, ageGate?.rawValue, announceChannel, Date().timeIntervalSince1970, ageGate?.rawValue,
                     announceChannel,
                 ])
-            let row = try Row.fetchOne(db, sql: "SELECT age_gate, announce_channel FROM communities WHERE id = ?", arguments: [community])!
+            let row = try Row.fetchOne(
+                db, sql: "SELECT age_gate, announce_channel FROM communities WHERE id = ?", arguments: [community])!
             return CommunitySettings(
                 announceChannel: row["announce_channel"], ageGate: AgeGate(rawValue: row["age_gate"]) ?? .strict)
         }

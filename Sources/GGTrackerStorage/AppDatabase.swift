@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import GGTrackerCore
+import GRDB
 
 /// The database: owns the connection, the schema migrations, and the domain-speaking reads and writes.
 /// Every write is one transaction, committed before the caller replies.

@@ -89,7 +89,8 @@ struct Run: AsyncParsableCommand {
         let services = try AppServices.open(config: config, logger: makeLogger())
         let invoker = Invoker(
             platform: .cli, userID: user, displayName: user, community: "cli:\(server)", channel: nil,
-            channelIsAgeRestricted: ageRestricted, isAdmin: admin || config.isConfiguredAdmin(platform: "cli", userID: user))
+            channelIsAgeRestricted: ageRestricted,
+            isAdmin: admin || config.isConfiguredAdmin(platform: "cli", userID: user))
         let reply = try await services.bot.respond(toLine: line, from: invoker)
         print(reply.plainText())
     }
@@ -120,7 +121,8 @@ struct Commands: AsyncParsableCommand {
                 return
             }
             let url = URL(fileURLWithPath: output)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: url)
             print("Wrote \(DiscordCommandDefinition.all.count) commands to \(output).")
         }
@@ -138,8 +140,10 @@ struct Commands: AsyncParsableCommand {
                 throw ValidationError("DISCORD_APPLICATION_ID is not set.")
             }
             guard let token = config.discordBotToken else { throw ValidationError("DISCORD_BOT_TOKEN is not set.") }
-            let count = try await DiscordCommandRegistrar(apiBase: config.discordAPIBase, applicationID: app, botToken: token)
-                .register(guild: guild)
+            let count = try await DiscordCommandRegistrar(
+                apiBase: config.discordAPIBase, applicationID: app, botToken: token
+            )
+            .register(guild: guild)
             print("Registered \(count) commands \(guild.map { "in guild \($0)" } ?? "globally").")
         }
     }

@@ -4,26 +4,48 @@ import Testing
 
 @Suite("Parsing typed commands")
 struct TextCommandParserTests {
-    @Test(arguments: [
-        ("/add title:Hollow Knight status:playing", ["add"], ["title": OptionValue.string("Hollow Knight"), "status": .string("playing")]),
-        ("!gg add Hollow Knight --status playing", ["add"], ["title": .string("Hollow Knight"), "status": .string("playing")]),
-        ("add Celeste --hours=12.5", ["add"], ["title": .string("Celeste"), "hours": .number(12.5)]),
-        ("/rate title:\"The Witcher 3\" score:9", ["rate"], ["title": .string("The Witcher 3"), "score": .integer(9)]),
-        ("/wishlist add title:Silksong", ["wishlist", "add"], ["title": .string("Silksong")]),
-        ("!gg wishlist show @bob", ["wishlist", "show"], ["user": .user(UserMention(id: "bob"))]),
-        ("/list user:<@123456> status:completed sort:score", ["list"], [
-            "user": .user(UserMention(id: "123456")), "status": .string("completed"), "sort": .string("score"),
-        ]),
-        ("/review title:igdb:1942 text:Great game, status: perfect", ["review"], [
-            "title": .string("igdb:1942"), "text": .string("Great game, status: perfect"),
-        ]),
-        ("/admin catalog refresh mode:full", ["admin", "catalog", "refresh"], ["mode": .string("full")]),
-        ("/admin settings announce_channel:<#42> age_gate:off", ["admin", "settings"], [
-            "announce_channel": .channel("42"), "age_gate": .string("off"),
-        ]),
-        ("/help", ["help"], [:]),
-        ("/search query:zelda genre:Adventure", ["search"], ["query": .string("zelda"), "genre": .string("Adventure")]),
-    ] as [(String, [String], [String: OptionValue])])
+    @Test(
+        arguments: [
+            (
+                "/add title:Hollow Knight status:playing", ["add"],
+                ["title": OptionValue.string("Hollow Knight"), "status": .string("playing")]
+            ),
+            (
+                "!gg add Hollow Knight --status playing", ["add"],
+                ["title": .string("Hollow Knight"), "status": .string("playing")]
+            ),
+            ("add Celeste --hours=12.5", ["add"], ["title": .string("Celeste"), "hours": .number(12.5)]),
+            (
+                "/rate title:\"The Witcher 3\" score:9", ["rate"],
+                ["title": .string("The Witcher 3"), "score": .integer(9)]
+            ),
+            ("/wishlist add title:Silksong", ["wishlist", "add"], ["title": .string("Silksong")]),
+            ("!gg wishlist show @bob", ["wishlist", "show"], ["user": .user(UserMention(id: "bob"))]),
+            (
+                "/list user:<@123456> status:completed sort:score", ["list"],
+                [
+                    "user": .user(UserMention(id: "123456")), "status": .string("completed"), "sort": .string("score"),
+                ]
+            ),
+            (
+                "/review title:igdb:1942 text:Great game, status: perfect", ["review"],
+                [
+                    "title": .string("igdb:1942"), "text": .string("Great game, status: perfect"),
+                ]
+            ),
+            ("/admin catalog refresh mode:full", ["admin", "catalog", "refresh"], ["mode": .string("full")]),
+            (
+                "/admin settings announce_channel:<#42> age_gate:off", ["admin", "settings"],
+                [
+                    "announce_channel": .channel("42"), "age_gate": .string("off"),
+                ]
+            ),
+            ("/help", ["help"], [:]),
+            (
+                "/search query:zelda genre:Adventure", ["search"],
+                ["query": .string("zelda"), "genre": .string("Adventure")]
+            ),
+        ] as [(String, [String], [String: OptionValue])])
     func parsesIntoTheSameInvocationAsDiscord(line: String, path: [String], options: [String: OptionValue]) throws {
         let invocation = try TextCommandParser.parse(line)
         #expect(invocation.path == path)
@@ -91,7 +113,9 @@ struct FormatTests {
     }
 
     @Test func markdownInUserTextIsEscaped() {
-        #expect(Format.escape("**bold** _x_ `code` > quote [link](http://x)") == "\\*\\*bold\\*\\* \\_x\\_ \\`code\\` \\> quote \\[link\\](http://x)")
+        #expect(
+            Format.escape("**bold** _x_ `code` > quote [link](http://x)")
+                == "\\*\\*bold\\*\\* \\_x\\_ \\`code\\` \\> quote \\[link\\](http://x)")
     }
 
     @Test func truncateEndsWithAnEllipsis() {
@@ -103,7 +127,9 @@ struct FormatTests {
 @Suite("Choosing a game from free text")
 struct PickTests {
     func hit(_ id: Int64, _ name: String, score: Double, all: Bool = true, exact: Bool = false) -> SearchHit {
-        SearchHit(game: Game(id: id, ref: GameRef(provider: "igdb", id: "\(id)"), name: name), score: score, matchedAllWords: all, exactName: exact)
+        SearchHit(
+            game: Game(id: id, ref: GameRef(provider: "igdb", id: "\(id)"), name: name), score: score,
+            matchedAllWords: all, exactName: exact)
     }
 
     @Test func aSingleExactNameWins() {
@@ -112,13 +138,17 @@ struct PickTests {
     }
 
     @Test func namesakesAreAmbiguous() {
-        let pick = GGTrackerBot.pick(from: [hit(1, "Doom", score: 60, exact: true), hit(2, "Doom", score: 58, exact: true)])
+        let pick = GGTrackerBot.pick(from: [
+            hit(1, "Doom", score: 60, exact: true), hit(2, "Doom", score: 58, exact: true),
+        ])
         guard case .ambiguous(let games) = pick else { Issue.record("expected a question"); return }
         #expect(games.map(\.id) == [1, 2])
     }
 
     @Test func aClearLeaderWinsAndACloseSecondAsks() {
-        #expect(GGTrackerBot.pick(from: [hit(1, "A", score: 50), hit(2, "B", score: 30)]) == .one(hit(1, "A", score: 50).game))
+        #expect(
+            GGTrackerBot.pick(from: [hit(1, "A", score: 50), hit(2, "B", score: 30)])
+                == .one(hit(1, "A", score: 50).game))
         guard case .ambiguous = GGTrackerBot.pick(from: [hit(1, "A", score: 50), hit(2, "B", score: 48)]) else {
             Issue.record("expected a question")
             return

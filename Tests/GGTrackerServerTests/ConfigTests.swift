@@ -30,10 +30,13 @@ struct ConfigTests {
             """)
         let fromFile = try AppConfig.load(file: path, environment: [:])
         #expect(fromFile.port == 9000 && fromFile.host == "0.0.0.0")
-        #expect(fromFile.isConfiguredAdmin(platform: "discord", userID: "1") && fromFile.isConfiguredAdmin(platform: "discord", userID: "2"))
+        #expect(
+            fromFile.isConfiguredAdmin(platform: "discord", userID: "1")
+                && fromFile.isConfiguredAdmin(platform: "discord", userID: "2"))
         let fromEnv = try AppConfig.load(file: path, environment: ["GGTRACKER_PORT": "9100"])
         #expect(fromEnv.port == 9100 && fromEnv.host == "0.0.0.0")
-        let fromFlag = try AppConfig.load(file: path, environment: ["GGTRACKER_PORT": "9100"], overrides: ["GGTRACKER_PORT": "9200"])
+        let fromFlag = try AppConfig.load(
+            file: path, environment: ["GGTRACKER_PORT": "9100"], overrides: ["GGTRACKER_PORT": "9200"])
         #expect(fromFlag.port == 9200)
     }
 
@@ -55,8 +58,18 @@ struct ConfigTests {
 
     @Test func aValidPublicKeyIsAccepted() throws {
         let config = try AppConfig.load(
-            file: nil, environment: ["DISCORD_PUBLIC_KEY": String(repeating: "ab", count: 16) + String(repeating: "cd", count: 16)])
+            file: nil,
+            environment: ["DISCORD_PUBLIC_KEY": String(repeating: "ab", count: 16) + String(repeating: "cd", count: 16)]
+        )
         #expect(config.discordPublicKey != nil)
+    }
+
+    @Test func theCommittedExampleConfigIsValid() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let config = try AppConfig.load(
+            file: root.appendingPathComponent("config/ggtracker.example.toml").path, environment: [:])
+        #expect(config.port == 8080 && config.catalog == .offline && config.matrixBotLocalpart == "ggtracker")
     }
 
     @Test func invalidTOMLNamesTheFile() throws {

@@ -29,7 +29,9 @@ struct DiscordCommandTests {
             DiscordChecks.check(answer)
             #expect(answer.type == 4 && !answer.ephemeral)
             #expect(answer.embeds.first?["title"] as? String == "Hollow Knight (2017)")
-            #expect(((answer.embeds.first?["thumbnail"] as? [String: Any])?["url"] as? String)?.hasPrefix("https://images.igdb.com/") == true)
+            #expect(
+                ((answer.embeds.first?["thumbnail"] as? [String: Any])?["url"] as? String)?.hasPrefix(
+                    "https://images.igdb.com/") == true)
             let options = answer.selectOptions
             #expect(options.contains { $0.value.hasPrefix("gg:/add title:igdb:") })
             #expect(options.contains { $0.value.hasPrefix("gg:/wishlist add title:igdb:") })
@@ -46,7 +48,9 @@ struct DiscordCommandTests {
     @Test func addStoresTheEntryAndAnswersPublicly() async throws {
         try await harness.withClient { client in
             let answer = try await client.send(
-                I.command("add", [I.option("title", "Hollow Knight"), I.option("status", "playing"), I.option("hours", 12.5)]))
+                I.command(
+                    "add", [I.option("title", "Hollow Knight"), I.option("status", "playing"), I.option("hours", 12.5)])
+            )
             DiscordChecks.check(answer)
             #expect(!answer.ephemeral)
             #expect(answer.text.contains("Alice added Hollow Knight"))
@@ -54,7 +58,9 @@ struct DiscordCommandTests {
         }
         let entry = try await database.entry(
             of: PlayerID("discord:111111111111111111"),
-            game: try #require(try await harness.services.catalog.search("hollow knight", filter: .init(), limit: 1).first).game.id)
+            game: try #require(
+                try await harness.services.catalog.search("hollow knight", filter: .init(), limit: 1).first
+            ).game.id)
         #expect(entry?.status == .playing)
         #expect(entry?.hours == 12.5)
     }
@@ -112,14 +118,18 @@ struct DiscordCommandTests {
     @Test func negativeHoursAndBadPercentAreRefused() async throws {
         try await harness.withClient { client in
             _ = try await client.send(I.command("add", [I.option("title", "Celeste")]))
-            let hours = try await client.send(I.command("progress", [I.option("title", "Celeste"), I.option("hours", -3.0)]))
+            let hours = try await client.send(
+                I.command("progress", [I.option("title", "Celeste"), I.option("hours", -3.0)]))
             #expect(hours.ephemeral && hours.content.contains("`hours` must be between 0 and 100000"))
-            let percent = try await client.send(I.command("progress", [I.option("title", "Celeste"), I.option("percent", 101)]))
+            let percent = try await client.send(
+                I.command("progress", [I.option("title", "Celeste"), I.option("percent", 101)]))
             #expect(percent.ephemeral && percent.content.contains("`percent` must be between 0 and 100"))
             let nothing = try await client.send(I.command("progress", [I.option("title", "Celeste")]))
             #expect(nothing.ephemeral && nothing.content.contains("at least one of"))
         }
-        let entries = try await database.reader.read { db in try Double.fetchOne(db, sql: "SELECT hours FROM library_entries") }
+        let entries = try await database.reader.read { db in
+            try Double.fetchOne(db, sql: "SELECT hours FROM library_entries")
+        }
         #expect(entries == nil)
     }
 
@@ -130,26 +140,32 @@ struct DiscordCommandTests {
             #expect(answer.text.contains("★★★½☆"))
             #expect(answer.text.contains("Added to Alice's library as completed"))
         }
-        let status = try await database.reader.read { db in try String.fetchOne(db, sql: "SELECT status FROM library_entries") }
+        let status = try await database.reader.read { db in
+            try String.fetchOne(db, sql: "SELECT status FROM library_entries")
+        }
         #expect(status == "completed")
     }
 
     @Test func reviewOfUnfinishedGameIsRefusedWithHowToComplete() async throws {
         try await harness.withClient { client in
             _ = try await client.send(I.command("add", [I.option("title", "Hades"), I.option("status", "playing")]))
-            let answer = try await client.send(I.command("review", [I.option("title", "Hades"), I.option("text", "Great")]))
+            let answer = try await client.send(
+                I.command("review", [I.option("title", "Hades"), I.option("text", "Great")]))
             DiscordChecks.check(answer)
             #expect(answer.ephemeral)
             #expect(answer.content.contains("once you have completed it"))
             #expect(answer.content.contains("status:completed"))
         }
-        let review = try await database.reader.read { db in try String.fetchOne(db, sql: "SELECT review FROM library_entries") }
+        let review = try await database.reader.read { db in
+            try String.fetchOne(db, sql: "SELECT review FROM library_entries")
+        }
         #expect(review == nil)
     }
 
     @Test func reviewWithoutTextOpensAModalAndTheSubmitIsStored() async throws {
         try await harness.withClient { client in
-            _ = try await client.send(I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")]))
+            _ = try await client.send(
+                I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")]))
             let modal = try await client.send(I.command("review", [I.option("title", "Celeste")]))
             DiscordChecks.check(modal)
             #expect(modal.type == 9)
@@ -159,27 +175,35 @@ struct DiscordCommandTests {
             #expect(submitted.text.contains("Alice reviewed Celeste"))
             #expect(submitted.text.contains("Tight, kind and \\*\\*hard\\*\\*."))
         }
-        let review = try await database.reader.read { db in try String.fetchOne(db, sql: "SELECT review FROM library_entries") }
+        let review = try await database.reader.read { db in
+            try String.fetchOne(db, sql: "SELECT review FROM library_entries")
+        }
         #expect(review == "Tight, kind and **hard**.")
     }
 
     @Test func overlongReviewIsRefusedWithTheLimit() async throws {
         try await harness.withClient { client in
-            _ = try await client.send(I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")]))
+            _ = try await client.send(
+                I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")]))
             let answer = try await client.send(
-                I.command("review", [I.option("title", "Celeste"), I.option("text", String(repeating: "a", count: 4001))]))
+                I.command(
+                    "review", [I.option("title", "Celeste"), I.option("text", String(repeating: "a", count: 4001))]))
             #expect(answer.ephemeral && answer.content.contains("the limit is 4000"))
         }
-        let review = try await database.reader.read { db in try String.fetchOne(db, sql: "SELECT review FROM library_entries") }
+        let review = try await database.reader.read { db in
+            try String.fetchOne(db, sql: "SELECT review FROM library_entries")
+        }
         #expect(review == nil)
     }
 
     @Test func wishlistAddShowRemoveAndAddingMovesItOff() async throws {
         try await harness.withClient { client in
-            let added = try await client.send(I.command("wishlist", [I.sub("add", [I.option("title", "Hollow Knight: Silksong")])]))
+            let added = try await client.send(
+                I.command("wishlist", [I.sub("add", [I.option("title", "Hollow Knight: Silksong")])]))
             DiscordChecks.check(added)
             #expect(added.text.contains("wishlisted Hollow Knight: Silksong"))
-            let again = try await client.send(I.command("wishlist", [I.sub("add", [I.option("title", "Hollow Knight: Silksong")])]))
+            let again = try await client.send(
+                I.command("wishlist", [I.sub("add", [I.option("title", "Hollow Knight: Silksong")])]))
             #expect(again.ephemeral && again.content.contains("already on your wishlist"))
             let shown = try await client.send(I.command("wishlist", [I.sub("show")]))
             DiscordChecks.check(shown)
@@ -197,9 +221,11 @@ struct DiscordCommandTests {
             #expect(!on.ephemeral && on.text.contains("favorited Hades"))
             let off = try await client.send(I.command("favorite", [I.option("title", "Hades")]))
             #expect(off.ephemeral && off.content.contains("no longer a favorite"))
-            let tagged = try await client.send(I.command("tag", [I.option("title", "Hades"), I.option("tags", "Roguelike, couch")]))
+            let tagged = try await client.send(
+                I.command("tag", [I.option("title", "Hades"), I.option("tags", "Roguelike, couch")]))
             #expect(tagged.content.contains("`roguelike`") && tagged.content.contains("`couch`"))
-            let removed = try await client.send(I.command("tag", [I.option("title", "Hades"), I.option("tags", "-couch")]))
+            let removed = try await client.send(
+                I.command("tag", [I.option("title", "Hades"), I.option("tags", "-couch")]))
             #expect(!removed.content.contains("`couch`"))
             let many = (1...20).map { "t\($0)" }.joined(separator: ",")
             let tooMany = try await client.send(I.command("tag", [I.option("title", "Hades"), I.option("tags", many)]))
@@ -208,20 +234,25 @@ struct DiscordCommandTests {
                 I.command("tag", [I.option("title", "Hades"), I.option("tags", String(repeating: "x", count: 33))]))
             #expect(long.content.contains("Tags are 1–32 characters"))
         }
-        let tags = try await database.reader.read { db in try String.fetchOne(db, sql: "SELECT tags FROM library_entries") }
+        let tags = try await database.reader.read { db in
+            try String.fetchOne(db, sql: "SELECT tags FROM library_entries")
+        }
         #expect(tags == "[\"roguelike\"]")
     }
 
     @Test func noteIsPrivateAndLimited() async throws {
         try await harness.withClient { client in
             _ = try await client.send(I.command("add", [I.option("title", "Hades")]))
-            let saved = try await client.send(I.command("note", [I.option("title", "Hades"), I.option("text", "try the spear")]))
+            let saved = try await client.send(
+                I.command("note", [I.option("title", "Hades"), I.option("text", "try the spear")]))
             #expect(saved.ephemeral && saved.content.contains("Saved your note"))
             let long = try await client.send(
                 I.command("note", [I.option("title", "Hades"), I.option("text", String(repeating: "n", count: 1001))]))
             #expect(long.ephemeral && long.content.contains("the limit is 1000"))
         }
-        let note = try await database.reader.read { db in try String.fetchOne(db, sql: "SELECT note FROM library_entries") }
+        let note = try await database.reader.read { db in
+            try String.fetchOne(db, sql: "SELECT note FROM library_entries")
+        }
         #expect(note == "try the spear")
     }
 
@@ -244,7 +275,8 @@ struct DiscordCommandTests {
     @Test func hiddenConfirmOptionCannotBeTypedBySlashCommand() async throws {
         try await harness.withClient { client in
             _ = try await client.send(I.command("add", [I.option("title", "Hades")]))
-            let answer = try await client.send(I.command("remove", [I.option("title", "Hades"), I.option("confirm", true)]))
+            let answer = try await client.send(
+                I.command("remove", [I.option("title", "Hades"), I.option("confirm", true)]))
             #expect(answer.ephemeral && answer.content.contains("has no option `confirm`"))
         }
         #expect(try await entryCount() == 1)
@@ -277,7 +309,8 @@ struct DiscordCommandTests {
             let bobs = try await client.send(I.command("list", [I.user("user", .bob)], resolvedUsers: [.bob]))
             #expect(bobs.text.contains("Bob's library") && bobs.text.contains("Celeste"))
             let stranger = I.Person(id: "444444444444444444", name: "eve")
-            let unknown = try await client.send(I.command("list", [I.user("user", stranger)], resolvedUsers: [stranger]))
+            let unknown = try await client.send(
+                I.command("list", [I.user("user", stranger)], resolvedUsers: [stranger]))
             #expect(unknown.ephemeral && unknown.content.contains("Eve hasn't used GGTracker yet"))
         }
     }
@@ -285,7 +318,8 @@ struct DiscordCommandTests {
     @Test func gameCardShowsDetailsAndWhoHereHasIt() async throws {
         try await harness.withClient { client in
             _ = try await client.send(I.command("rate", [I.option("title", "Celeste"), I.option("score", 8)]))
-            _ = try await client.send(I.command("rate", [I.option("title", "Celeste"), I.option("score", 10)], as: .bob))
+            _ = try await client.send(
+                I.command("rate", [I.option("title", "Celeste"), I.option("score", 10)], as: .bob))
             let answer = try await client.send(I.command("game", [I.option("title", "Celeste")]))
             DiscordChecks.check(answer)
             let text = answer.text
@@ -302,7 +336,8 @@ struct DiscordCommandTests {
             #expect(!hidden.text.contains("Grand Theft Auto V"))
             let shown = try await client.send(I.command("search", [I.option("query", "grand theft auto")], nsfw: true))
             #expect(shown.text.contains("Grand Theft Auto V"))
-            let admin = try await client.send(I.command("admin", [I.sub("settings", [I.option("age_gate", "off")])], as: .admin))
+            let admin = try await client.send(
+                I.command("admin", [I.sub("settings", [I.option("age_gate", "off")])], as: .admin))
             #expect(admin.content.contains("Settings saved"))
             let ungated = try await client.send(I.command("search", [I.option("query", "grand theft auto")]))
             #expect(ungated.text.contains("Grand Theft Auto V"))
@@ -326,11 +361,14 @@ struct DiscordCommandTests {
     @Test func profileSetShowAndStats() async throws {
         try await harness.withClient { client in
             _ = try await client.send(I.command("rate", [I.option("title", "Celeste"), I.option("score", 9)]))
-            _ = try await client.send(I.command("add", [I.option("title", "Hades"), I.option("status", "playing"), I.option("hours", 20.0)]))
-            let bad = try await client.send(I.command("profile", [I.sub("set", [I.option("avatar", "http://x.test/a.png")])]))
+            _ = try await client.send(
+                I.command("add", [I.option("title", "Hades"), I.option("status", "playing"), I.option("hours", 20.0)]))
+            let bad = try await client.send(
+                I.command("profile", [I.sub("set", [I.option("avatar", "http://x.test/a.png")])]))
             #expect(bad.ephemeral && bad.content.contains("https:// image URL"))
             let set = try await client.send(
-                I.command("profile", [I.sub("set", [I.option("nickname", "Ada"), I.option("bio", "Metroidvanias <3")])]))
+                I.command(
+                    "profile", [I.sub("set", [I.option("nickname", "Ada"), I.option("bio", "Metroidvanias <3")])]))
             #expect(set.ephemeral && set.content.contains("Updated your nickname, bio"))
             let shown = try await client.send(I.command("profile", [I.sub("show")]))
             DiscordChecks.check(shown)
@@ -361,7 +399,8 @@ struct DiscordCommandTests {
         try await harness.withClient { client in
             let refused = try await client.send(I.command("admin", [I.sub("catalog", [I.sub("status")], group: true)]))
             #expect(refused.ephemeral && refused.content.contains("Only server admins"))
-            let status = try await client.send(I.command("admin", [I.sub("catalog", [I.sub("status")], group: true)], as: .admin))
+            let status = try await client.send(
+                I.command("admin", [I.sub("catalog", [I.sub("status")], group: true)], as: .admin))
             DiscordChecks.check(status)
             #expect(status.ephemeral && status.text.contains("Games") && status.text.contains("34"))
             let settings = try await client.send(I.command("admin", [I.sub("settings", [])], as: .admin))
@@ -401,16 +440,20 @@ struct DiscordCommandTests {
             #expect(answer.type == 8)
             let choices = try #require(answer.data["choices"] as? [[String: Any]])
             #expect(!choices.isEmpty && choices.count <= 25)
-            #expect(choices.first?["name"] as? String == "Hollow Knight (2017) · Linux +6" || (choices.first?["name"] as? String)?.hasPrefix("Hollow Knight (2017)") == true)
+            #expect(
+                choices.first?["name"] as? String == "Hollow Knight (2017) · Linux +6"
+                    || (choices.first?["name"] as? String)?.hasPrefix("Hollow Knight (2017)") == true)
             #expect((choices.first?["value"] as? String)?.hasPrefix("igdb:") == true)
-            let genres = try await client.send(I.autocomplete("browse", [I.sub("genre", [I.option("name", "plat", focused: true)])]))
+            let genres = try await client.send(
+                I.autocomplete("browse", [I.sub("genre", [I.option("name", "plat", focused: true)])]))
             let names = (genres.data["choices"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
             #expect(names.contains("Platform"))
         }
     }
 
     @Test func aRetriedInteractionIsAnsweredAgainButAppliedOnce() async throws {
-        let interaction = I.command("add", [I.option("title", "Hades"), I.option("hours", 3.0)], id: "1311111111111111111")
+        let interaction = I.command(
+            "add", [I.option("title", "Hades"), I.option("hours", 3.0)], id: "1311111111111111111")
         try await harness.withClient { client in
             let first = try await client.send(interaction)
             let second = try await client.send(interaction)

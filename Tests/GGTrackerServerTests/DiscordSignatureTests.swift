@@ -20,7 +20,8 @@ struct DiscordSignatureTests {
     @Test func missingSignatureIsRefused() async throws {
         try await harness.withClient { client in
             let body = try JSONSerialization.data(withJSONObject: Interaction.base(type: 1, as: .alice))
-            let answer = try await client.post(body, signature: nil, timestamp: String(Int(Date().timeIntervalSince1970)))
+            let answer = try await client.post(
+                body, signature: nil, timestamp: String(Int(Date().timeIntervalSince1970)))
             #expect(answer.status == .unauthorized)
         }
     }
@@ -47,14 +48,17 @@ struct DiscordSignatureTests {
             let answer = try await client.post(tampered, signature: signature, timestamp: stamp)
             #expect(answer.status == .unauthorized)
         }
-        let players = try await harness.services.database.reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM players") }
+        let players = try await harness.services.database.reader.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM players")
+        }
         #expect(players == 0)
     }
 
     @Test func malformedSignatureIsRefused() async throws {
         try await harness.withClient { client in
             let body = try JSONSerialization.data(withJSONObject: Interaction.base(type: 1, as: .alice))
-            let answer = try await client.post(body, signature: "zz-not-hex", timestamp: String(Int(Date().timeIntervalSince1970)))
+            let answer = try await client.post(
+                body, signature: "zz-not-hex", timestamp: String(Int(Date().timeIntervalSince1970)))
             #expect(answer.status == .unauthorized)
         }
     }
@@ -62,7 +66,8 @@ struct DiscordSignatureTests {
     @Test(arguments: [-301.0, 400.0, -3600.0])
     func timestampFarFromNowIsRefused(offset: Double) async throws {
         try await harness.withClient { client in
-            let answer = try await client.send(Interaction.base(type: 1, as: .alice), timestamp: Date().addingTimeInterval(offset))
+            let answer = try await client.send(
+                Interaction.base(type: 1, as: .alice), timestamp: Date().addingTimeInterval(offset))
             #expect(answer.status == .unauthorized)
         }
     }
@@ -71,7 +76,8 @@ struct DiscordSignatureTests {
         try await harness.withClient { client in
             let body = Data("{\"type\": 2, \"id\": ".utf8)
             let stamp = String(Int(Date().timeIntervalSince1970))
-            let answer = try await client.post(body, signature: try client.sign(body, timestamp: stamp), timestamp: stamp)
+            let answer = try await client.post(
+                body, signature: try client.sign(body, timestamp: stamp), timestamp: stamp)
             #expect(answer.status == .badRequest)
         }
     }

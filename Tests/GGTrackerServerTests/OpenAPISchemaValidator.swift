@@ -14,7 +14,8 @@ struct OpenAPISchemaValidator {
     /// Problems found, each with its JSON path; empty when the value conforms.
     func validate(_ value: Any, against name: String, ignoring: Set<String> = []) -> [String] {
         var problems: [String] = []
-        check(value, schema: ["$ref": "#/components/schemas/\(name)"], path: "$", problems: &problems, ignoring: ignoring)
+        check(
+            value, schema: ["$ref": "#/components/schemas/\(name)"], path: "$", problems: &problems, ignoring: ignoring)
         return problems
     }
 
@@ -28,7 +29,9 @@ struct OpenAPISchemaValidator {
         switch value {
         case is NSNull: return "null"
         case let n as NSNumber:
-            if String(describing: type(of: n)).contains("Boolean") || String(cString: n.objCType) == "c" { return "boolean" }
+            if String(describing: type(of: n)).contains("Boolean") || String(cString: n.objCType) == "c" {
+                return "boolean"
+            }
             return n.doubleValue == n.doubleValue.rounded() ? "integer" : "number"
         case is String: return "string"
         case is [Any]: return "array"
@@ -37,7 +40,9 @@ struct OpenAPISchemaValidator {
         }
     }
 
-    private func check(_ value: Any, schema raw: [String: Any], path: String, problems: inout [String], ignoring: Set<String>) {
+    private func check(
+        _ value: Any, schema raw: [String: Any], path: String, problems: inout [String], ignoring: Set<String>
+    ) {
         let schema = resolve(raw)
         let actual = typeName(value)
         if let type = schema["type"] {
@@ -69,21 +74,30 @@ struct OpenAPISchemaValidator {
             let passing = results.filter(\.isEmpty).count
             if passing == 0 {
                 let closest = results.min { $0.count < $1.count } ?? []
-                problems.append("\(path): matches none of \(key) (closest: \(closest.prefix(3).joined(separator: "; ")))")
+                problems.append(
+                    "\(path): matches none of \(key) (closest: \(closest.prefix(3).joined(separator: "; ")))")
             } else if key == "oneOf" && passing > 1 {
                 problems.append("\(path): matches \(passing) alternatives of oneOf")
             }
         }
         switch value {
         case let s as String:
-            if let max = schema["maxLength"] as? Int, s.count > max { problems.append("\(path): \(s.count) characters > \(max)") }
-            if let min = schema["minLength"] as? Int, s.count < min { problems.append("\(path): \(s.count) characters < \(min)") }
+            if let max = schema["maxLength"] as? Int, s.count > max {
+                problems.append("\(path): \(s.count) characters > \(max)")
+            }
+            if let min = schema["minLength"] as? Int, s.count < min {
+                problems.append("\(path): \(s.count) characters < \(min)")
+            }
         case let n as NSNumber where actual != "boolean":
             if let max = schema["maximum"] as? Double, n.doubleValue > max { problems.append("\(path): \(n) > \(max)") }
             if let min = schema["minimum"] as? Double, n.doubleValue < min { problems.append("\(path): \(n) < \(min)") }
         case let array as [Any]:
-            if let max = schema["maxItems"] as? Int, array.count > max { problems.append("\(path): \(array.count) items > \(max)") }
-            if let min = schema["minItems"] as? Int, array.count < min { problems.append("\(path): \(array.count) items < \(min)") }
+            if let max = schema["maxItems"] as? Int, array.count > max {
+                problems.append("\(path): \(array.count) items > \(max)")
+            }
+            if let min = schema["minItems"] as? Int, array.count < min {
+                problems.append("\(path): \(array.count) items < \(min)")
+            }
             if let items = schema["items"] as? [String: Any] {
                 for (i, item) in array.enumerated() {
                     check(item, schema: items, path: "\(path)[\(i)]", problems: &problems, ignoring: ignoring)

@@ -61,7 +61,8 @@ struct PersistenceAndExportTests {
             try await client.client.execute(uri: "/metrics", method: .get) { response in
                 let text = String(buffer: response.body)
                 #expect(text.contains("ggtracker_catalog_games 34"))
-                #expect(text.contains("ggtracker_requests_total{platform=\"discord\",command=\"ping\",outcome=\"ok\"} 1"))
+                #expect(
+                    text.contains("ggtracker_requests_total{platform=\"discord\",command=\"ping\",outcome=\"ok\"} 1"))
             }
         }
     }

@@ -16,7 +16,8 @@ struct RendererGoldenTests {
     let card = Reply(
         cards: [
             Card(
-                title: "Alice added Celeste (2018)", url: "https://www.igdb.com/games/celeste", description: "🎮 Playing · 3 h",
+                title: "Alice added Celeste (2018)", url: "https://www.igdb.com/games/celeste",
+                description: "🎮 Playing · 3 h",
                 thumbnailURL: "https://images.igdb.com/igdb/image/upload/t_thumb/co3byy.jpg",
                 fields: [.init("Genres", "Platform")], footer: "igdb:26226", color: Palette.library)
         ],
@@ -95,7 +96,11 @@ struct RendererGoldenTests {
             visibility: .invokerOnly,
             modal: Modal(
                 title: "Review: Celeste", command: "/review title:igdb:26226",
-                inputs: [.init(option: "text", label: "Your review", paragraph: true, maxLength: 4000, value: nil, placeholder: "What did you think?")]))
+                inputs: [
+                    .init(
+                        option: "text", label: "Your review", paragraph: true, maxLength: 4000, value: nil,
+                        placeholder: "What did you think?")
+                ]))
         #expect(
             try discord(reply) == """
                 {
@@ -133,7 +138,9 @@ struct RendererGoldenTests {
         let long = String(repeating: "word ", count: 2_000)
         let reply = Reply(
             cards: (0..<12).map { i in
-                Card(title: String(repeating: "T", count: 300), description: long, fields: (0..<30).map { .init("f\(i)-\($0)", long) })
+                Card(
+                    title: String(repeating: "T", count: 300), description: long,
+                    fields: (0..<30).map { .init("f\(i)-\($0)", long) })
             })
         let message = reply.discordMessage { $0 }
         let embeds = try #require(message.embeds)

@@ -76,7 +76,9 @@ struct TestHarness {
                 var out: [(String, String)] = []
                 for row in data["components"] as? [[String: Any]] ?? [] {
                     for c in row["components"] as? [[String: Any]] ?? [] where c["type"] as? Int == 3 {
-                        for o in c["options"] as? [[String: Any]] ?? [] { out.append((o["label"] as! String, o["value"] as! String)) }
+                        for o in c["options"] as? [[String: Any]] ?? [] {
+                            out.append((o["label"] as! String, o["value"] as! String))
+                        }
                     }
                 }
                 return out
@@ -128,9 +130,12 @@ enum Interaction {
         static let admin = Person(id: "333333333333333333", name: "root", permissions: "32")
     }
 
-    static func base(type: Int, as person: Person, guild: String = "900000000000000001", nsfw: Bool = false, id: String? = nil) -> [String: Any] {
+    static func base(
+        type: Int, as person: Person, guild: String = "900000000000000001", nsfw: Bool = false, id: String? = nil
+    ) -> [String: Any] {
         [
-            "id": id ?? nextID(), "application_id": "123456789012345678", "type": type, "token": "tok-\(UUID().uuidString)",
+            "id": id ?? nextID(), "application_id": "123456789012345678", "type": type,
+            "token": "tok-\(UUID().uuidString)",
             "version": 1, "guild_id": guild, "channel_id": "700000000000000001",
             "channel": ["id": "700000000000000001", "type": 0, "nsfw": nsfw],
             "member": [
@@ -162,21 +167,26 @@ enum Interaction {
     }
 
     static func command(
-        _ name: String, _ options: [[String: Any]] = [], as person: Person = .alice, nsfw: Bool = false, id: String? = nil,
+        _ name: String, _ options: [[String: Any]] = [], as person: Person = .alice, nsfw: Bool = false,
+        id: String? = nil,
         resolvedUsers: [Person] = []
     ) -> [String: Any] {
         var i = base(type: 2, as: person, nsfw: nsfw, id: id)
         var data: [String: Any] = ["id": "1", "name": name, "type": 1, "options": options]
         if !resolvedUsers.isEmpty {
             var users: [String: Any] = [:]
-            for u in resolvedUsers { users[u.id] = ["id": u.id, "username": u.name, "global_name": u.name.capitalized] }
+            for u in resolvedUsers {
+                users[u.id] = ["id": u.id, "username": u.name, "global_name": u.name.capitalized]
+            }
             data["resolved"] = ["users": users]
         }
         i["data"] = data
         return i
     }
 
-    static func button(_ customID: String, as person: Person = .alice, values: [String]? = nil, nsfw: Bool = false) -> [String: Any] {
+    static func button(
+        _ customID: String, as person: Person = .alice, values: [String]? = nil, nsfw: Bool = false
+    ) -> [String: Any] {
         var i = base(type: 3, as: person, nsfw: nsfw)
         var data: [String: Any] = ["custom_id": customID, "component_type": values == nil ? 2 : 3]
         if let values { data["values"] = values }
@@ -185,7 +195,9 @@ enum Interaction {
         return i
     }
 
-    static func autocomplete(_ name: String, _ options: [[String: Any]], as person: Person = .alice, nsfw: Bool = false) -> [String: Any] {
+    static func autocomplete(
+        _ name: String, _ options: [[String: Any]], as person: Person = .alice, nsfw: Bool = false
+    ) -> [String: Any] {
         var i = base(type: 4, as: person, nsfw: nsfw)
         i["data"] = ["id": "1", "name": name, "type": 1, "options": options]
         return i
@@ -225,7 +237,9 @@ enum DiscordChecks {
         #expect(problems.isEmpty, "schema \(schema): \(problems.prefix(5))", sourceLocation: sourceLocation)
         guard answer.type == 4 || answer.type == 7 else { return }
         let data = answer.data
-        #expect(((data["allowed_mentions"] as? [String: Any])?["parse"] as? [Any])?.isEmpty == true, sourceLocation: sourceLocation)
+        #expect(
+            ((data["allowed_mentions"] as? [String: Any])?["parse"] as? [Any])?.isEmpty == true,
+            sourceLocation: sourceLocation)
         #expect((data["content"] as? String)?.count ?? 0 <= 2000, sourceLocation: sourceLocation)
         let embeds = answer.embeds
         #expect(embeds.count <= 10, sourceLocation: sourceLocation)
@@ -236,7 +250,9 @@ enum DiscordChecks {
             #expect(title.count <= 256 && description.count <= 4096, sourceLocation: sourceLocation)
             let fields = embed["fields"] as? [[String: Any]] ?? []
             #expect(fields.count <= 25, sourceLocation: sourceLocation)
-            total += title.count + description.count + (((embed["footer"] as? [String: Any])?["text"] as? String)?.count ?? 0)
+            total +=
+                title.count + description.count
+                + (((embed["footer"] as? [String: Any])?["text"] as? String)?.count ?? 0)
             for field in fields {
                 let name = field["name"] as? String ?? ""
                 let value = field["value"] as? String ?? ""

@@ -53,7 +53,8 @@ struct CatalogSearchTests {
         let all = try await catalog.search("grand theft auto v", filter: CatalogFilter(), limit: 5)
         let gta = try #require(all.first { $0.game.name == "Grand Theft Auto V" })
         #expect(gta.game.isMature)
-        let safe = try await catalog.search("grand theft auto v", filter: CatalogFilter(includeMature: false), limit: 20)
+        let safe = try await catalog.search(
+            "grand theft auto v", filter: CatalogFilter(includeMature: false), limit: 20)
         #expect(!safe.contains { $0.game.isMature })
     }
 

@@ -31,7 +31,9 @@ struct StorageTests {
     @Test func anErrorInsideAnUpdateChangesNothing() async throws {
         let alice = try await database.recordPlayer(invoker("alice"), at: now)
         let now = self.now
-        try await database.updateEntry(of: alice.id, game: celeste) { $0 = LibraryEntry(game: self.celeste, status: .playing, at: now) }
+        try await database.updateEntry(of: alice.id, game: celeste) {
+            $0 = LibraryEntry(game: self.celeste, status: .playing, at: now)
+        }
         await #expect(throws: Refused.self) {
             try await database.updateEntry(of: alice.id, game: celeste) { entry in
                 entry?.score = 3
@@ -50,7 +52,9 @@ struct StorageTests {
         }
         #expect(try await database.isWishlisted(alice.id, game: hades.id))
         let now = self.now
-        try await database.updateEntry(of: alice.id, game: hades) { $0 = LibraryEntry(game: self.hades, status: .backlog, at: now) }
+        try await database.updateEntry(of: alice.id, game: hades) {
+            $0 = LibraryEntry(game: self.hades, status: .backlog, at: now)
+        }
         #expect(try await database.isWishlisted(alice.id, game: hades.id) == false)
         guard case .inLibrary(.backlog) = try await database.addToWishlist(alice.id, game: hades, at: now) else {
             Issue.record("a game in the library was wishlisted")
@@ -86,7 +90,8 @@ struct StorageTests {
             e.score = 6
             entry = e
         }
-        let page = try await database.library(of: alice.id, status: nil, sort: .score, includeMature: true, page: 1, pageSize: 10)
+        let page = try await database.library(
+            of: alice.id, status: nil, sort: .score, includeMature: true, page: 1, pageSize: 10)
         #expect(page.page.items.map(\.game.name) == ["Celeste", "Hades"])
         #expect(page.statusCounts == [.completed: 1, .playing: 1])
         let stats = try await database.stats(of: alice.id)
@@ -97,7 +102,9 @@ struct StorageTests {
     @Test func deletingAnAccountErasesEverything() async throws {
         let alice = try await database.recordPlayer(invoker("alice"), at: now)
         let now = self.now
-        try await database.updateEntry(of: alice.id, game: celeste) { $0 = LibraryEntry(game: self.celeste, status: .playing, at: now) }
+        try await database.updateEntry(of: alice.id, game: celeste) {
+            $0 = LibraryEntry(game: self.celeste, status: .playing, at: now)
+        }
         _ = try await database.addToWishlist(alice.id, game: hades, at: now)
         let erased = try await database.deleteAccount(alice.id)
         #expect(erased == 4)  // entry, wishlist item, membership, player
@@ -141,7 +148,9 @@ struct ImportTests {
         (#"[{"organization":{"name":"PEGI"},"rating_category":{"rating":"18"}}]"#, "PEGI 18", true),
     ])
     func ageRatingsInBothShapes(json: String, label: String, mature: Bool) throws {
-        let object = try JSONSerialization.jsonObject(with: Data("{\"id\":1,\"name\":\"X\",\"age_ratings\":\(json)}".utf8)) as! [String: Any]
+        let object =
+            try JSONSerialization.jsonObject(with: Data("{\"id\":1,\"name\":\"X\",\"age_ratings\":\(json)}".utf8))
+            as! [String: Any]
         let record = try IGDBGameMapping.record(from: object)
         #expect(record.game.ageRating == label)
         #expect(record.game.isMature == mature)

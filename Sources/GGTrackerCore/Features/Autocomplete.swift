@@ -14,14 +14,17 @@ extension GGTrackerBot {
     package static let maxChoices = 25
 
     /// Suggestions for the option being typed, served from the local catalog only.
-    package func autocomplete(path: [String], option: String, text: String, from invoker: Invoker) async throws -> [Choice] {
+    package func autocomplete(
+        path: [String], option: String, text: String, from invoker: Invoker
+    ) async throws -> [Choice] {
         switch option {
         case "title":
             let settings = try await store.settings(of: invoker.community)
             let showsMature = invoker.channelIsAgeRestricted || settings.ageGate == .off
             let games = try await catalog.autocomplete(text, includeMature: showsMature, limit: Self.maxChoices)
             return games.map { game in
-                Choice(name: Format.truncate(game.displayName + Self.platformHint(game), 100), value: game.ref.description)
+                Choice(
+                    name: Format.truncate(game.displayName + Self.platformHint(game), 100), value: game.ref.description)
             }
         case "platform", "genre", "name":
             let kind: FacetKind? =

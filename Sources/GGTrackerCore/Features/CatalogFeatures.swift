@@ -30,7 +30,8 @@ extension GGTrackerBot {
             text: "\(hits.count) game\(hits.count == 1 ? "" : "s") for “\(Format.escape(Format.truncate(query, 100)))”",
             cards: cards,
             menus: [
-                menu("Add to my library…", "add"), menu("Add to my wishlist…", "wishlist add"), menu("Show details…", "game"),
+                menu("Add to my library…", "add"), menu("Add to my wishlist…", "wishlist add"),
+                menu("Show details…", "game"),
             ])
     }
 
@@ -55,7 +56,8 @@ extension GGTrackerBot {
         }
         func list(_ name: String, _ values: [String], limit: Int = 8) {
             guard !values.isEmpty else { return }
-            let shown = values.prefix(limit).joined(separator: ", ") + (values.count > limit ? " +\(values.count - limit)" : "")
+            let shown =
+                values.prefix(limit).joined(separator: ", ") + (values.count > limit ? " +\(values.count - limit)" : "")
             fields.append(.init(name, Format.truncate(shown, 1024)))
         }
         list("Platforms", game.platforms, limit: 12)
@@ -71,15 +73,20 @@ extension GGTrackerBot {
         if let age = game.ageRating { fields.append(.init("Age rating", age)) }
         if !owners.isEmpty {
             let lines = owners.prefix(10).map { owner in
-                "\(owner.status.emoji) \(Format.escape(owner.player.shownName))" + (owner.score.map { " · \(Format.stars($0))" } ?? "")
+                "\(owner.status.emoji) \(Format.escape(owner.player.shownName))"
+                    + (owner.score.map { " · \(Format.stars($0))" } ?? "")
             }
             let more = owners.count > 10 ? "\n…and \(owners.count - 10) more" : ""
-            fields.append(.init("On this server (\(owners.count))", lines.joined(separator: "\n") + more, inline: false))
+            fields.append(
+                .init("On this server (\(owners.count))", lines.joined(separator: "\n") + more, inline: false))
             let scores = owners.compactMap(\.score)
             if !scores.isEmpty {
                 let average = Double(scores.reduce(0, +)) / Double(scores.count)
                 fields.append(
-                    .init("Server average", "\(Format.stars(Int(average.rounded()))) \(String(format: "%.1f", average))/10 (\(scores.count))"))
+                    .init(
+                        "Server average",
+                        "\(Format.stars(Int(average.rounded()))) \(String(format: "%.1f", average))/10 (\(scores.count))"
+                    ))
             }
         }
         let card = Card(
@@ -89,10 +96,12 @@ extension GGTrackerBot {
             color: Palette.catalog)
         return Reply(
             cards: [card],
-            actions: [[
-                Action("Add to library", command: "/add title:\(game.ref)", style: .primary),
-                Action("Add to wishlist", command: "/wishlist add title:\(game.ref)"),
-            ]])
+            actions: [
+                [
+                    Action("Add to library", command: "/add title:\(game.ref)", style: .primary),
+                    Action("Add to wishlist", command: "/wishlist add title:\(game.ref)"),
+                ]
+            ])
     }
 
     /// `/top`: the best-rated games, ten per page.
@@ -112,7 +121,8 @@ extension GGTrackerBot {
         }
         let card = Card(
             title: "Top rated: \(Format.truncate(scope, 200))", description: lines.joined(separator: "\n"),
-            footer: "Page \(result.page)/\(result.pageCount) · critic ratings from at least 5 critics · data from IGDB.com",
+            footer:
+                "Page \(result.page)/\(result.pageCount) · critic ratings from at least 5 critics · data from IGDB.com",
             color: Palette.catalog)
         return Reply(
             delivery: c.invocation.fromComponent ? .updateMessage : .newMessage, cards: [card],
@@ -133,7 +143,8 @@ extension GGTrackerBot {
             "• \(Format.escape(game.displayName))" + (game.criticRating.map { " — \(Int($0.rounded()))" } ?? "")
         }
         let card = Card(
-            title: "\(kind.rawValue.capitalized): \(Format.truncate(name, 200))", description: lines.joined(separator: "\n"),
+            title: "\(kind.rawValue.capitalized): \(Format.truncate(name, 200))",
+            description: lines.joined(separator: "\n"),
             footer: "Page \(result.page)/\(result.pageCount) · \(result.total) games", color: Palette.catalog)
         return Reply(
             delivery: c.invocation.fromComponent ? .updateMessage : .newMessage, cards: [card],
@@ -143,10 +154,16 @@ extension GGTrackerBot {
     /// Previous/next buttons that re-run the command for another page.
     func pager<T>(_ page: Page<T>, _ c: Context) -> [[Action]] {
         guard page.pageCount > 1 else { return [] }
-        return [[
-            Action("◀ Previous", command: rerun(c, ["page": .integer(page.page - 1)]), disabled: page.page <= 1),
-            Action("Page \(page.page)/\(page.pageCount)", command: rerun(c, ["page": .integer(page.page)]), disabled: true),
-            Action("Next ▶", command: rerun(c, ["page": .integer(page.page + 1)]), disabled: page.page >= page.pageCount),
-        ]]
+        return [
+            [
+                Action("◀ Previous", command: rerun(c, ["page": .integer(page.page - 1)]), disabled: page.page <= 1),
+                Action(
+                    "Page \(page.page)/\(page.pageCount)", command: rerun(c, ["page": .integer(page.page)]),
+                    disabled: true),
+                Action(
+                    "Next ▶", command: rerun(c, ["page": .integer(page.page + 1)]),
+                    disabled: page.page >= page.pageCount),
+            ]
+        ]
     }
 }

@@ -30,7 +30,8 @@ extension GGTrackerBot {
             visibility: .invokerOnly,
             cards: [
                 Card(
-                    title: "/\(spec.name)", description: [spec.summary, spec.details].compactMap { $0 }.joined(separator: "\n\n"),
+                    title: "/\(spec.name)",
+                    description: [spec.summary, spec.details].compactMap { $0 }.joined(separator: "\n\n"),
                     fields: fields, color: Palette.catalog)
             ])
     }
@@ -53,7 +54,8 @@ extension GGTrackerBot {
             cards: [
                 Card(
                     title: info.name,
-                    description: "Keep your game library with your friends: track what you play, rate and review it, compare.",
+                    description:
+                        "Keep your game library with your friends: track what you play, rate and review it, compare.",
                     fields: fields, color: Palette.catalog)
             ])
     }
@@ -79,7 +81,9 @@ extension GGTrackerBot {
         let summary = try await catalog.refresh(full: full)
         return Reply(
             visibility: .invokerOnly,
-            text: "Catalog refreshed (\(full ? "full" : "incremental")): \(summary.added) added, \(summary.updated) updated, \(summary.skipped) skipped in \(String(format: "%.1f", summary.duration)) s.")
+            text:
+                "Catalog refreshed (\(full ? "full" : "incremental")): \(summary.added) added, \(summary.updated) updated, \(summary.skipped) skipped in \(String(format: "%.1f", summary.duration)) s."
+        )
     }
 
     /// `/admin settings`: shows, or changes, the announce channel and the age gate.

@@ -25,7 +25,8 @@ extension GGTrackerBot {
         if let existing {
             return Reply(
                 visibility: .invokerOnly,
-                text: "**\(Format.escape(game.displayName))** is already in your library (\(existing.status.emoji) \(existing.status.label)). Use `/progress` to change it.",
+                text:
+                    "**\(Format.escape(game.displayName))** is already in your library (\(existing.status.emoji) \(existing.status.label)). Use `/progress` to change it.",
                 actions: [[Action("Mark completed", command: "/progress title:\(game.ref) status:completed")]])
         }
         let saved = try await store.updateEntry(of: c.player.id, game: game) { entry in
@@ -38,21 +39,33 @@ extension GGTrackerBot {
         }.after
         guard let saved else { throw ReplyError.notice("Nothing was saved.") }
         var actions: [Action] = []
-        if status != .playing { actions.append(Action("Start playing", command: "/progress title:\(game.ref) status:playing")) }
-        if status != .completed { actions.append(Action("Mark completed", command: "/progress title:\(game.ref) status:completed")) }
+        if status != .playing {
+            actions.append(Action("Start playing", command: "/progress title:\(game.ref) status:playing"))
+        }
+        if status != .completed {
+            actions.append(Action("Mark completed", command: "/progress title:\(game.ref) status:completed"))
+        }
         return Reply(
             cards: [entryCard("\(invokerName(c)) added \(game.displayName)", saved, c)],
             actions: [actions])
     }
 
     /// `/progress`: status, hours and percent of a game already in the library.
-    func progress(_ title: TitleQuery, status: GameStatus?, hours: Double?, percent: Int?, _ c: Context) async throws -> Reply {
+    func progress(
+        _ title: TitleQuery, status: GameStatus?, hours: Double?, percent: Int?, _ c: Context
+    ) async throws -> Reply {
         let game = try await resolve(title, c)
         let now = c.now
         let notInLibrary = Reply(
             visibility: .invokerOnly,
             text: "**\(Format.escape(game.displayName))** is not in your library yet.",
-            actions: [[Action("Add it", command: "/add title:\(game.ref)" + (status.map { " status:\($0.rawValue)" } ?? ""), style: .primary)]])
+            actions: [
+                [
+                    Action(
+                        "Add it", command: "/add title:\(game.ref)" + (status.map { " status:\($0.rawValue)" } ?? ""),
+                        style: .primary)
+                ]
+            ])
         let change = try await store.updateEntry(of: c.player.id, game: game) { entry in
             guard var current = entry else { throw ReplyError(notInLibrary) }
             if let status { current.setStatus(status, at: now) }
@@ -94,7 +107,9 @@ extension GGTrackerBot {
         guard let saved = change.after else { throw ReplyError.notice("Nothing was saved.") }
         let extra = change.before == nil ? "Added to \(invokerName(c))'s library as completed." : nil
         return Reply(
-            cards: [entryCard("\(invokerName(c)) rated \(game.displayName) \(Format.stars(score))", saved, c, extra: extra)])
+            cards: [
+                entryCard("\(invokerName(c)) rated \(game.displayName) \(Format.stars(score))", saved, c, extra: extra)
+            ])
     }
 
     /// `/review`: only for completed games; without text it opens a form, prefilled with the earlier review.
@@ -105,7 +120,8 @@ extension GGTrackerBot {
             let state = entry.map { "it is \($0.status.label.lowercased())" } ?? "it is not in your library"
             return Reply(
                 visibility: .invokerOnly,
-                text: "You can review **\(Format.escape(game.displayName))** once you have completed it (\(state)). Mark it with `/progress title:\(game.ref) status:completed`.",
+                text:
+                    "You can review **\(Format.escape(game.displayName))** once you have completed it (\(state)). Mark it with `/progress title:\(game.ref) status:completed`.",
                 actions: [[Action("Mark completed", command: "/progress title:\(game.ref) status:completed")]])
         }
         guard let text else {
@@ -177,7 +193,8 @@ extension GGTrackerBot {
             }
             guard tags.count <= BotCommand.maxTags else {
                 throw ReplyError.notice(
-                    "A game can have at most \(BotCommand.maxTags) tags; this would make \(tags.count). Nothing was changed.")
+                    "A game can have at most \(BotCommand.maxTags) tags; this would make \(tags.count). Nothing was changed."
+                )
             }
             current.tags = tags
             current.updatedAt = now
@@ -212,7 +229,8 @@ extension GGTrackerBot {
             let entry = try await store.entry(of: c.player.id, game: game.id)
             let wishlisted = try await store.isWishlisted(c.player.id, game: game.id)
             guard entry != nil || wishlisted else {
-                return .notice("**\(Format.escape(game.displayName))** is neither in your library nor on your wishlist.")
+                return .notice(
+                    "**\(Format.escape(game.displayName))** is neither in your library nor on your wishlist.")
             }
             let what = entry != nil ? "your library (with its score, review, tags and note)" : "your wishlist"
             return Reply(
@@ -226,6 +244,7 @@ extension GGTrackerBot {
         }
         return Reply(
             visibility: .invokerOnly, delivery: c.invocation.fromComponent ? .updateMessage : .newMessage,
-            text: "Removed **\(Format.escape(game.displayName))** from your \(removed.library ? "library" : "wishlist").")
+            text:
+                "Removed **\(Format.escape(game.displayName))** from your \(removed.library ? "library" : "wishlist").")
     }
 }

@@ -14,15 +14,22 @@ extension GGTrackerBot {
             .init("Wishlist", "\(stats.wishlist)"),
         ]
         if !stats.genreCounts.isEmpty {
-            fields.append(.init("Favorite genres", stats.genreCounts.prefix(3).map { Format.escape($0.0) }.joined(separator: ", "), inline: false))
+            fields.append(
+                .init(
+                    "Favorite genres", stats.genreCounts.prefix(3).map { Format.escape($0.0) }.joined(separator: ", "),
+                    inline: false))
         }
         if !stats.favorites.isEmpty {
             fields.append(
-                .init("⭐ Favorites", Format.truncate(stats.favorites.prefix(5).map { Format.escape($0) }.joined(separator: ", "), 1024), inline: false))
+                .init(
+                    "⭐ Favorites",
+                    Format.truncate(stats.favorites.prefix(5).map { Format.escape($0) }.joined(separator: ", "), 1024),
+                    inline: false))
         }
         fields.append(.init("Medals", "None yet", inline: false))
         let card = Card(
-            title: Format.escape(player.shownName), description: player.bio.map { Format.truncate(Format.escape($0), 300) },
+            title: Format.escape(player.shownName),
+            description: player.bio.map { Format.truncate(Format.escape($0), 300) },
             thumbnailURL: player.avatarURL, fields: fields,
             footer: "Player since \(Format.date(player.createdAt))", color: Palette.profile)
         return Reply(cards: [card])
@@ -56,14 +63,20 @@ extension GGTrackerBot {
             let n = stats.statusCounts[status] ?? 0
             return "\(status.label.padding(toLength: 9, withPad: " ", startingAt: 0)) \(Format.bar(n, of: total)) \(n)"
         }
-        var fields: [Card.Field] = [.init("By status", "```\n" + statusLines.joined(separator: "\n") + "\n```", inline: false)]
+        var fields: [Card.Field] = [
+            .init("By status", "```\n" + statusLines.joined(separator: "\n") + "\n```", inline: false)
+        ]
         if !stats.genreCounts.isEmpty {
             let top = stats.genreCounts.prefix(6)
             let most = top.map(\.1).max() ?? 1
             let lines = top.map { genre, n in
                 "\(Format.truncate(genre, 14).padding(toLength: 14, withPad: " ", startingAt: 0)) \(Format.bar(n, of: most)) \(n)"
             }
-            fields.append(.init("By genre", "```\n" + lines.joined(separator: "\n").replacingOccurrences(of: "`", with: "'") + "\n```", inline: false))
+            fields.append(
+                .init(
+                    "By genre",
+                    "```\n" + lines.joined(separator: "\n").replacingOccurrences(of: "`", with: "'") + "\n```",
+                    inline: false))
         }
         let rated = stats.scoreCounts.values.reduce(0, +)
         if rated > 0 {
@@ -73,16 +86,21 @@ extension GGTrackerBot {
             }
             let average = Double(stats.scoreCounts.map { $0.key * $0.value }.reduce(0, +)) / Double(rated)
             fields.append(
-                .init("Scores (\(rated) rated, average \(String(format: "%.1f", average)))", "```\n" + lines.joined(separator: "\n") + "\n```", inline: false))
+                .init(
+                    "Scores (\(rated) rated, average \(String(format: "%.1f", average)))",
+                    "```\n" + lines.joined(separator: "\n") + "\n```", inline: false))
         }
         var hours = "\(Format.hours(stats.totalHours)) in total"
-        if let most = stats.mostPlayed { hours += "\nMost played: \(Format.escape(most.name)) (\(Format.hours(most.hours)))" }
+        if let most = stats.mostPlayed {
+            hours += "\nMost played: \(Format.escape(most.name)) (\(Format.hours(most.hours)))"
+        }
         fields.append(.init("Hours", hours, inline: false))
         return Reply(
             cards: [
                 Card(
                     title: "\(Format.escape(player.shownName))'s stats", thumbnailURL: player.avatarURL, fields: fields,
-                    footer: "\(total) games · \(stats.reviews) reviews · \(stats.wishlist) wishlisted", color: Palette.profile)
+                    footer: "\(total) games · \(stats.reviews) reviews · \(stats.wishlist) wishlisted",
+                    color: Palette.profile)
             ])
     }
 
@@ -91,12 +109,15 @@ extension GGTrackerBot {
         guard confirmed else {
             return Reply(
                 visibility: .invokerOnly,
-                text: "This erases your library, wishlist, scores, reviews, notes and profile on every server, for good. Are you sure?",
+                text:
+                    "This erases your library, wishlist, scores, reviews, notes and profile on every server, for good. Are you sure?",
                 actions: [[Action("Delete everything", command: "/account delete confirm:true", style: .danger)]])
         }
         let erased = try await store.deleteAccount(c.player.id)
         return Reply(
             visibility: .invokerOnly, delivery: c.invocation.fromComponent ? .updateMessage : .newMessage,
-            text: "Done: your account and \(erased) stored record\(erased == 1 ? "" : "s") are erased. Using a command again starts a new, empty account.")
+            text:
+                "Done: your account and \(erased) stored record\(erased == 1 ? "" : "s") are erased. Using a command again starts a new, empty account."
+        )
     }
 }

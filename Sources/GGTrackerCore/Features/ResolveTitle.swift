@@ -34,16 +34,21 @@ extension GGTrackerBot {
             case .none(let suggestions):
                 if !c.showsMature, let hidden = try await matureMatch(text) {
                     throw ReplyError.notice(
-                        "**\(Format.escape(hidden.displayName))** is age-restricted (\(hidden.ageRating ?? "mature")): use an age-restricted channel.")
+                        "**\(Format.escape(hidden.displayName))** is age-restricted (\(hidden.ageRating ?? "mature")): use an age-restricted channel."
+                    )
                 }
                 var message = "No game matches “\(Format.escape(Format.truncate(text, 100)))”."
                 if suggestions.isEmpty {
                     message += " Check the spelling, or try `/search` with fewer words."
                     throw ReplyError.notice(message)
                 }
-                message += " Did you mean: " + suggestions.map { "**\(Format.escape($0.displayName))**" }.joined(separator: ", ") + "?"
+                message +=
+                    " Did you mean: "
+                    + suggestions.map { "**\(Format.escape($0.displayName))**" }.joined(separator: ", ") + "?"
                 let buttons = suggestions.map { game in
-                    Action(Format.truncate(game.displayName, 80), command: rerun(c, ["title": .string(game.ref.description)]))
+                    Action(
+                        Format.truncate(game.displayName, 80),
+                        command: rerun(c, ["title": .string(game.ref.description)]))
                 }
                 throw ReplyError(Reply(visibility: .invokerOnly, text: message, actions: [buttons]))
             }

@@ -43,7 +43,8 @@ extension GGTrackerBot {
             return .notice("\(owner) wishlist is empty. Add games with `/wishlist add`.")
         }
         let lines = result.items.map { item in
-            "• \(Format.escape(item.game.displayName))" + (item.game.criticRating.map { " — critics \(Int($0.rounded()))" } ?? "")
+            "• \(Format.escape(item.game.displayName))"
+                + (item.game.criticRating.map { " — critics \(Int($0.rounded()))" } ?? "")
         }
         let card = Card(
             title: "\(player.id == c.player.id ? Format.escape(player.shownName) + "'s" : owner) wishlist",
@@ -51,14 +52,17 @@ extension GGTrackerBot {
             footer: "\(result.total) game\(result.total == 1 ? "" : "s") · page \(result.page)/\(result.pageCount)",
             color: Palette.wishlist)
         return Reply(
-            delivery: c.invocation.fromComponent ? .updateMessage : .newMessage, cards: [card], actions: pager(result, c))
+            delivery: c.invocation.fromComponent ? .updateMessage : .newMessage, cards: [card],
+            actions: pager(result, c))
     }
 
     /// `/list`: a library, ten per page, with the status counts in the footer.
-    func list(user: UserMention?, status: GameStatus?, sort: LibrarySort, page: Int, _ c: Context) async throws -> Reply {
+    func list(user: UserMention?, status: GameStatus?, sort: LibrarySort, page: Int, _ c: Context) async throws -> Reply
+    {
         let player = try await targetPlayer(user, c)
         let result = try await store.library(
-            of: player.id, status: status, sort: sort, includeMature: c.showsMature, page: page, pageSize: Self.pageSize)
+            of: player.id, status: status, sort: sort, includeMature: c.showsMature, page: page, pageSize: Self.pageSize
+        )
         let name = Format.escape(player.shownName)
         guard !result.page.items.isEmpty else {
             if page > 1 { return .notice("There is no page \(page).") }
@@ -83,7 +87,9 @@ extension GGTrackerBot {
         var footer = "\(result.statusCounts.values.reduce(0, +)) games · " + counts.joined(separator: " · ")
         footer += " · page \(result.page.page)/\(result.page.pageCount)"
         if result.hiddenMature > 0 { footer += " · \(result.hiddenMature) age-restricted hidden" }
-        let title = "\(name)'s library" + (status.map { " — \($0.label)" } ?? "") + (sort == .recent ? "" : " by \(sort.rawValue)")
+        let title =
+            "\(name)'s library" + (status.map { " — \($0.label)" } ?? "")
+            + (sort == .recent ? "" : " by \(sort.rawValue)")
         let card = Card(
             title: title, description: lines.joined(separator: "\n"), thumbnailURL: player.avatarURL, footer: footer,
             color: Palette.library)

@@ -69,7 +69,8 @@ package struct DiscordCommandDefinition: Encodable, Sendable {
         if !spec.subcommands.isEmpty {
             return spec.subcommands.map { sub in
                 DiscordCommandDefinition(
-                    name: sub.name, type: sub.subcommands.isEmpty ? 1 : 2, description: Format.truncate(sub.summary, 100),
+                    name: sub.name, type: sub.subcommands.isEmpty ? 1 : 2,
+                    description: Format.truncate(sub.summary, 100),
                     options: children(sub))
             }
         }
@@ -80,7 +81,8 @@ package struct DiscordCommandDefinition: Encodable, Sendable {
             DiscordCommandDefinition(
                 name: option.name, type: option.kind.rawValue, description: Format.truncate(option.summary, 100),
                 required: option.required ? true : nil,
-                choices: option.choices.isEmpty ? nil : option.choices.prefix(25).map { ChoiceValue(name: $0, value: $0) },
+                choices: option.choices.isEmpty
+                    ? nil : option.choices.prefix(25).map { ChoiceValue(name: $0, value: $0) },
                 autocomplete: option.autocomplete ? true : nil, minValue: option.minValue, maxValue: option.maxValue,
                 maxLength: option.maxLength)
         }
@@ -114,12 +116,15 @@ package struct DiscordCommandRegistrar: Sendable {
 
     /// Returns how many commands Discord now has.
     package func register(guild: String?, client: HTTPClient = .shared) async throws -> Int {
-        let path = guild.map { "/applications/\(applicationID)/guilds/\($0)/commands" } ?? "/applications/\(applicationID)/commands"
+        let path =
+            guild.map { "/applications/\(applicationID)/guilds/\($0)/commands" }
+            ?? "/applications/\(applicationID)/commands"
         var request = HTTPClientRequest(url: apiBase + path)
         request.method = .PUT
         request.headers.add(name: "Authorization", value: "Bot \(botToken)")
         request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: "User-Agent", value: "DiscordBot (https://github.com/ggtracker, \(AppServices.version))")
+        request.headers.add(
+            name: "User-Agent", value: "DiscordBot (https://github.com/ggtracker, \(AppServices.version))")
         request.body = .bytes(ByteBuffer(data: try DiscordCommandDefinition.exportJSON()))
         let response = try await client.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 4 << 20)

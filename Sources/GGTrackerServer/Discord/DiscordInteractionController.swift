@@ -49,7 +49,9 @@ struct DiscordInteractionController: Sendable {
     }
 
     static func plain(_ status: HTTPResponse.Status, _ text: String) -> Response {
-        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: status, headers: [.contentType: "text/plain; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// The encoded response, the command name and the outcome, for logs and metrics.
@@ -59,7 +61,10 @@ struct DiscordInteractionController: Sendable {
             return (try JSONEncoder().encode(DiscordResponse.pong), "ping", "ok")
         case .autocomplete:
             let choices = try await autocomplete(interaction)
-            return (try JSONEncoder().encode(DiscordResponse(type: 8, data: .autocomplete(choices: choices))), "autocomplete", "ok")
+            return (
+                try JSONEncoder().encode(DiscordResponse(type: 8, data: .autocomplete(choices: choices))),
+                "autocomplete", "ok"
+            )
         case .applicationCommand, .messageComponent, .modalSubmit:
             // A retried delivery (same interaction id) gets the stored answer and is applied once.
             let handled = try await gate.once(interaction.id) { () async throws -> Handled in
@@ -76,17 +81,21 @@ struct DiscordInteractionController: Sendable {
                     reply = .notice(error.message)
                 } catch {
                     logger.error("interaction failed", metadata: ["error": "\(error)", "command": .string(command)])
-                    let failure = Reply.notice("Something went wrong on our side and nothing was changed. Please try again.")
-                    return Handled(data: try await encode(failure, interaction: interaction), command: command, outcome: "error")
+                    let failure = Reply.notice(
+                        "Something went wrong on our side and nothing was changed. Please try again.")
+                    return Handled(
+                        data: try await encode(failure, interaction: interaction), command: command, outcome: "error")
                 }
                 let data = try await encode(reply, interaction: interaction)
                 try await database.recordProcessed(interaction.id, response: data)
-                return Handled(data: data, command: command, outcome: reply.visibility == .invokerOnly ? "private" : "ok")
+                return Handled(
+                    data: data, command: command, outcome: reply.visibility == .invokerOnly ? "private" : "ok")
             }
             return (handled.data, handled.command, handled.outcome)
         case .unknown(let type):
             return (
-                try await encode(.notice("This kind of interaction (\(type)) is not supported."), interaction: interaction),
+                try await encode(
+                    .notice("This kind of interaction (\(type)) is not supported."), interaction: interaction),
                 "unknown", "unsupported"
             )
         }
@@ -95,13 +104,18 @@ struct DiscordInteractionController: Sendable {
     /// Renders a reply, storing command lines too long for a custom id.
     func encode(_ reply: Reply, interaction: DiscordInteraction) async throws -> Data {
         var ids: [String: String] = [:]
-        let commands = reply.actions.flatMap { $0 }.map(\.command) + reply.menus.flatMap { $0.options.map(\.command) }
+        let commands =
+            reply.actions.flatMap { $0 }.map(\.command) + reply.menus.flatMap { $0.options.map(\.command) }
             + (reply.modal.map { [$0.command] } ?? [])
         for command in commands where ids[command] == nil {
             let direct = "gg:" + command
-            ids[command] = direct.count <= DiscordLimits.customID ? direct : "gp:" + (try await database.savePendingCommand(command))
+            ids[command] =
+                direct.count <= DiscordLimits.customID
+                ? direct : "gp:" + (try await database.savePendingCommand(command))
         }
-        let response = reply.discordResponse(isComponent: interaction.type == .messageComponent) { ids[$0] ?? "gg:/help" }
+        let response = reply.discordResponse(isComponent: interaction.type == .messageComponent) {
+            ids[$0] ?? "gg:/help"
+        }
         return try JSONEncoder().encode(response)
     }
 

@@ -12,7 +12,8 @@ package struct DiscordSignatureVerifier: Sendable {
         self.publicKey = publicKey
     }
 
-    package func isValid(signatureHex: String?, timestamp: String?, body: some DataProtocol, now: Date = Date()) -> Bool {
+    package func isValid(signatureHex: String?, timestamp: String?, body: some DataProtocol, now: Date = Date()) -> Bool
+    {
         guard let signatureHex, let timestamp, signatureHex.count == 128,
             let signature = AppConfig.hexBytes(signatureHex),
             let seconds = TimeInterval(timestamp), abs(now.timeIntervalSince1970 - seconds) <= tolerance

@@ -151,7 +151,8 @@ extension Reply {
                     type: 18, label: Format.truncate(input.label, 45),
                     component: .init(
                         DiscordComponent(
-                            type: 4, style: input.paragraph ? 2 : 1, customID: input.option, placeholder: input.placeholder.map { Format.truncate($0, 100) },
+                            type: 4, style: input.paragraph ? 2 : 1, customID: input.option,
+                            placeholder: input.placeholder.map { Format.truncate($0, 100) },
                             maxLength: min(input.maxLength, 4000), required: true,
                             value: input.value.map { Format.truncate($0, 4000) })))
             }
@@ -159,7 +160,8 @@ extension Reply {
                 type: 9,
                 data: .modal(
                     DiscordModal(
-                        customID: customID(modal.command), title: Format.truncate(modal.title, DiscordLimits.modalTitle),
+                        customID: customID(modal.command),
+                        title: Format.truncate(modal.title, DiscordLimits.modalTitle),
                         components: Array(inputs))))
         }
         let update = delivery == .updateMessage && isComponent
@@ -217,7 +219,8 @@ extension Reply {
                     case .danger: 4
                     }
                 return DiscordComponent(
-                    type: 2, style: style, label: Format.truncate(action.label, DiscordLimits.buttonLabel), customID: id,
+                    type: 2, style: style, label: Format.truncate(action.label, DiscordLimits.buttonLabel),
+                    customID: id,
                     disabled: action.disabled ? true : nil)
             }
             if !buttons.isEmpty { rows.append(DiscordComponent(type: 1, components: buttons)) }
