@@ -32,7 +32,9 @@ struct TestHarness {
 
     /// Runs `body` against the router, without a socket.
     func withClient<T: Sendable>(_ body: @Sendable (Client) async throws -> T) async throws -> T {
-        let app = buildApplication(services, logger: Logger(label: "test"))
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        let app = buildApplication(services, logger: logger)
         let key = self.key
         return try await app.test(.router) { client in try await body(Client(client: client, key: key)) }
     }
