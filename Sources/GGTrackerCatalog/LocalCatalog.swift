@@ -63,17 +63,7 @@ package struct LocalCatalog: GameCatalog {
     package func top(filter: CatalogFilter, minimumRatings: Int, page: Int, pageSize: Int) async throws -> Page<Game> {
         var conditions = ["g.critic_rating IS NOT NULL", "g.rating_count >= ?"]
         var arguments: [any DatabaseValueConvertible] = [minimumRatings]
-        if !filter.includeMature { conditions.append("g.mature = 0") }
-        for (kind, value) in [("platform", filter.platform), ("genre", filter.genre)] {
-            guard let value else { continue }
-            conditions.append(
-                "EXISTS (SELECT 1 FROM game_facets f WHERE f.kind = '\(kind)' AND f.name = ? AND f.game_id = g.id)")
-            arguments.append(value)
-        }
-        if let year = filter.year {
-            conditions.append("g.release_date >= ? AND g.release_date < ?")
-            arguments += [AppDatabaseColumns.yearStart(year), AppDatabaseColumns.yearStart(year + 1)]
-        }
+        filter.appendSQL(to: &conditions, &arguments)
         return try pageOfGames(
             from: "games g WHERE \(conditions.joined(separator: " AND "))",
             order: "g.critic_rating DESC, g.rating_count DESC, g.name", arguments: arguments, page: page,

@@ -144,21 +144,7 @@ package struct SearchIndex: Sendable {
     func fetchCandidates(match: String, filter: CatalogFilter, limit: Int) throws -> [Candidate] {
         var conditions = ["games_fts MATCH ?"]
         var arguments: [any DatabaseValueConvertible] = [match]
-        if !filter.includeMature { conditions.append("g.mature = 0") }
-        if let platform = filter.platform {
-            conditions.append(
-                "EXISTS (SELECT 1 FROM game_facets f WHERE f.kind = 'platform' AND f.name = ? AND f.game_id = g.id)")
-            arguments.append(platform)
-        }
-        if let genre = filter.genre {
-            conditions.append(
-                "EXISTS (SELECT 1 FROM game_facets f WHERE f.kind = 'genre' AND f.name = ? AND f.game_id = g.id)")
-            arguments.append(genre)
-        }
-        if let year = filter.year {
-            conditions.append("g.release_date >= ? AND g.release_date < ?")
-            arguments += [AppDatabaseColumns.yearStart(year), AppDatabaseColumns.yearStart(year + 1)]
-        }
+        filter.appendSQL(to: &conditions, &arguments)
         arguments.append(limit)
         return try database.reader.read { db in
             try Row.fetchAll(
@@ -217,6 +203,23 @@ package struct SearchIndex: Sendable {
         score += 2.5 * popularity
         return SearchHit(
             game: game, score: score, matchedAllWords: matchedAll && !counted.isEmpty, exactName: exactName)
+    }
+}
+
+extension CatalogFilter {
+    /// Adds the filter's conditions on `games g` (maturity, platform, genre, release year) to a query.
+    func appendSQL(to conditions: inout [String], _ arguments: inout [any DatabaseValueConvertible]) {
+        if !includeMature { conditions.append("g.mature = 0") }
+        for (kind, value) in [("platform", platform), ("genre", genre)] {
+            guard let value else { continue }
+            conditions.append(
+                "EXISTS (SELECT 1 FROM game_facets f WHERE f.kind = '\(kind)' AND f.name = ? AND f.game_id = g.id)")
+            arguments.append(value)
+        }
+        if let year {
+            conditions.append("g.release_date >= ? AND g.release_date < ?")
+            arguments += [AppDatabaseColumns.yearStart(year), AppDatabaseColumns.yearStart(year + 1)]
+        }
     }
 }
 
