@@ -94,12 +94,19 @@ package struct SearchIndex: Sendable {
         var candidates = try fetchCandidates(match: groups.joined(separator: " AND "), filter: filter, limit: 300)
         if candidates.count < limit && groups.count > 1 {
             // Too few games have every word: let any word match, for suggestions.
-            let seen = Set(candidates.map(\.game.id))
+            let seen = Set(candidates.map(\.id))
             candidates += try fetchCandidates(match: groups.joined(separator: " OR "), filter: filter, limit: 300)
-                .filter { !seen.contains($0.game.id) }
+                .filter { !seen.contains($0.id) }
         }
-        let hits = candidates.map { score($0.game, popularity: $0.popularity, words: words, query: query) }
-        return Array(hits.sorted { ($0.score, -$0.game.id) > ($1.score, -$1.game.id) }.prefix(limit))
+        let ranked = candidates.map { ($0.id, score(name: $0.name, popularity: $0.popularity, words: words)) }
+            .sorted { ($0.1.score, -$0.0) > ($1.1.score, -$1.0) }.prefix(limit)
+        // Only the games shown are read in full.
+        let games = try self.games(ranked.map(\.0))
+        return ranked.compactMap { id, match in
+            games[id].map {
+                SearchHit(game: $0, score: match.score, matchedAllWords: match.matchedAll, exactName: match.exactName)
+            }
+        }
     }
 
     /// Name-prefix suggestions for autocomplete: every word as typed, the last one as a prefix.
@@ -118,8 +125,8 @@ package struct SearchIndex: Sendable {
         let match = words.map { "\"\($0)\"*" }.joined(separator: " AND ")
         let found = try fetchCandidates(match: match, filter: CatalogFilter(includeMature: includeMature), limit: 200)
         let prefix = words.joined(separator: " ")
-        let ranked = found.map { candidate -> (Game, Double) in
-            let name = TextNormalizer.words(candidate.game.name)
+        let ranked = found.map { candidate -> (Int64, Double) in
+            let name = TextNormalizer.words(candidate.name)
             let joined = name.joined(separator: " ")
             var score = candidate.popularity
             if joined.hasPrefix(prefix) { score += 6 }
@@ -127,18 +134,38 @@ package struct SearchIndex: Sendable {
                 score += 4
             }
             score -= Double(max(0, name.count - words.count)) * 0.4
-            return (candidate.game, score)
+            return (candidate.id, score)
         }
-        let results = ranked.sorted { $0.1 > $1.1 }.prefix(limit).map(\.0)
+        let ids = ranked.sorted { $0.1 > $1.1 }.prefix(limit).map(\.0)
+        let games = try self.games(Array(ids))
+        let results = ids.compactMap { games[$0] }
         if results.isEmpty {
             return try search(text, filter: CatalogFilter(includeMature: includeMature), limit: limit).map(\.game)
         }
         return Array(results)
     }
 
+    /// A game that matched the full-text query: only what ranking needs.
     struct Candidate {
-        var game: Game
+        var id: Int64
+        var name: String
         var popularity: Double
+    }
+
+    /// Full games by id, in one query.
+    func games(_ ids: [Int64]) throws -> [Int64: Game] {
+        guard !ids.isEmpty else { return [:] }
+        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        return try database.reader.read { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT \(AppDatabase.gameColumns) FROM games g WHERE g.id IN (\(placeholders))",
+                arguments: StatementArguments(ids))
+            return Dictionary(
+                uniqueKeysWithValues: rows.map { row in
+                    let game = AppDatabase.game(from: row)
+                    return (game.id, game)
+                })
+        }
     }
 
     func fetchCandidates(match: String, filter: CatalogFilter, limit: Int) throws -> [Candidate] {
@@ -150,18 +177,20 @@ package struct SearchIndex: Sendable {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT \(AppDatabase.gameColumns), g.popularity FROM games_fts JOIN games g ON g.id = games_fts.rowid
+                    SELECT g.id, g.name, g.popularity FROM games_fts JOIN games g ON g.id = games_fts.rowid
                     WHERE \(conditions.joined(separator: " AND "))
                     ORDER BY bm25(games_fts, 10.0, 2.0) - g.popularity * 0.5 LIMIT ?
                     """, arguments: StatementArguments(arguments)
-            ).map { Candidate(game: AppDatabase.game(from: $0), popularity: $0["popularity"]) }
+            ).map { Candidate(id: $0["id"], name: $0["name"], popularity: $0["popularity"]) }
         }
     }
 
     /// Ranks a candidate: words matched exactly beat prefixes, which beat typo corrections; an exact name and
     /// a name that starts with the query win; extra words in the name cost a little; popularity breaks ties.
-    func score(_ game: Game, popularity: Double, words: [QueryWord], query: String) -> SearchHit {
-        let nameWords = TextNormalizer.words(game.name)
+    func score(
+        name: String, popularity: Double, words: [QueryWord]
+    ) -> (score: Double, matchedAll: Bool, exactName: Bool) {
+        let nameWords = TextNormalizer.words(name)
         let nameSet = Set(nameWords)
         var exact = 0.0
         var prefix = 0.0
@@ -201,8 +230,7 @@ package struct SearchIndex: Sendable {
         let extra = nameCore.filter { !used.contains($0) }.count
         score -= 1.5 * Double(extra)
         score += 2.5 * popularity
-        return SearchHit(
-            game: game, score: score, matchedAllWords: matchedAll && !counted.isEmpty, exactName: exactName)
+        return (score, matchedAll && !counted.isEmpty, exactName)
     }
 }
 
