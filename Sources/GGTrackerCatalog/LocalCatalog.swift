@@ -9,6 +9,7 @@ package struct LocalCatalog: GameCatalog {
     package var database: AppDatabase
     package var index: SearchIndex
     package var providerName: String
+    let refreshState = RefreshState()
 
     package static let attribution =
         "Game data from IGDB.com. Sales-era ESRB ratings and release years from the “Video Game Sales with Ratings” data set; "
@@ -124,15 +125,64 @@ package struct LocalCatalog: GameCatalog {
 
     package func status() async throws -> CatalogStatus {
         let last = try database.catalogMeta("last_refresh").flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        let (running, summary) = refreshState.snapshot
         return CatalogStatus(
-            provider: providerName, games: try database.gameCount(), lastRefresh: last, attribution: Self.attribution)
+            provider: providerName, games: try database.gameCount(), lastRefresh: last, attribution: Self.attribution,
+            refreshing: running, lastSummary: summary)
     }
 
     package func refresh(full: Bool) async throws -> RefreshSummary {
+        guard refreshState.begin() else {
+            throw CatalogImporter.ReadError(description: "a catalog refresh is already running")
+        }
+        do {
+            let summary = try reloadBundled()
+            refreshState.end(summary)
+            return summary
+        } catch {
+            refreshState.end(nil)
+            throw error
+        }
+    }
+
+    package func startRefresh(full: Bool) async throws -> Bool {
+        guard refreshState.begin() else { return false }
+        let catalog = self
+        Task.detached(priority: .utility) {
+            catalog.refreshState.end(try? catalog.reloadBundled())
+        }
+        return true
+    }
+
+    func reloadBundled() throws -> RefreshSummary {
         let start = Date()
         let report = try loadBundled()
         return RefreshSummary(
             added: report.added, updated: report.updated, skipped: report.skipped,
             duration: Date().timeIntervalSince(start))
     }
+}
+
+/// Whether a refresh runs, and what the last one did; one refresh at a time.
+final class RefreshState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var running = false
+    private var last: RefreshSummary?
+
+    func begin() -> Bool {
+        lock.withLock {
+            if running { return false }
+            running = true
+            return true
+        }
+    }
+
+    func end(_ summary: RefreshSummary?) {
+        lock.withLock {
+            running = false
+            if let summary { last = summary }
+        }
+    }
+
+    var snapshot: (Bool, RefreshSummary?) { lock.withLock { (running, last) } }
 }

@@ -40,12 +40,21 @@ package struct CatalogStatus: Hashable, Sendable {
     package var games: Int
     package var lastRefresh: Date?
     package var attribution: String
+    /// True while a refresh runs.
+    package var refreshing: Bool
+    /// What the last refresh since start-up did.
+    package var lastSummary: RefreshSummary?
 
-    package init(provider: String, games: Int, lastRefresh: Date?, attribution: String) {
+    package init(
+        provider: String, games: Int, lastRefresh: Date?, attribution: String, refreshing: Bool = false,
+        lastSummary: RefreshSummary? = nil
+    ) {
         self.provider = provider
         self.games = games
         self.lastRefresh = lastRefresh
         self.attribution = attribution
+        self.refreshing = refreshing
+        self.lastSummary = lastSummary
     }
 }
 
@@ -78,7 +87,11 @@ package protocol GameCatalog: Sendable {
     /// Facet names (genres, platforms…) starting with or containing `text`, most used first.
     func facetNames(_ kind: FacetKind, matching text: String, limit: Int) async throws -> [String]
     func status() async throws -> CatalogStatus
+    /// Refreshes and waits for the result (the terminal).
     func refresh(full: Bool) async throws -> RefreshSummary
+    /// Starts a refresh in the background (chat, which must answer within seconds).
+    /// False when one is already running: only one runs at a time.
+    func startRefresh(full: Bool) async throws -> Bool
 }
 
 /// A library page with the counts shown in its footer.

@@ -473,3 +473,23 @@ struct DiscordCommandTests {
         }
     }
 }
+
+@Suite("Catalog administration")
+struct CatalogAdminTests {
+    @Test func refreshRunsInTheBackgroundOneAtATime() async throws {
+        let harness = try TestHarness()
+        try await harness.withClient { client in
+            let refresh = I.command(
+                "admin", [I.sub("catalog", [I.sub("refresh", [I.option("mode", "full")])], group: true)], as: .admin)
+            let first = try await client.send(refresh)
+            DiscordChecks.check(first)
+            #expect(first.ephemeral && first.content.contains("started in the background"))
+            let second = try await client.send(
+                I.command("admin", [I.sub("catalog", [I.sub("refresh")], group: true)], as: .admin))
+            #expect(second.ephemeral && second.content.contains("already running"))
+            let status = try await client.send(
+                I.command("admin", [I.sub("catalog", [I.sub("status")], group: true)], as: .admin))
+            #expect(status.text.contains("Refresh"))
+        }
+    }
+}

@@ -72,17 +72,25 @@ extension GGTrackerBot {
                         .init("Provider", status.provider),
                         .init("Games", "\(status.games)"),
                         .init("Last refresh", status.lastRefresh.map { Format.date($0) } ?? "never"),
+                        .init(
+                            "Refresh",
+                            status.refreshing
+                                ? "running now"
+                                : status.lastSummary.map {
+                                    "\($0.added) added, \($0.updated) updated, \($0.skipped) skipped in \(String(format: "%.1f", $0.duration)) s"
+                                } ?? "none since start-up"),
                     ], footer: status.attribution, color: Palette.admin)
             ])
     }
 
-    /// `/admin catalog refresh`.
+    /// `/admin catalog refresh`: runs in the background, since chat must answer within seconds.
     func adminCatalogRefresh(full: Bool, _ c: Context) async throws -> Reply {
-        let summary = try await catalog.refresh(full: full)
-        return Reply(
-            visibility: .invokerOnly,
-            text:
-                "Catalog refreshed (\(full ? "full" : "incremental")): \(summary.added) added, \(summary.updated) updated, \(summary.skipped) skipped in \(String(format: "%.1f", summary.duration)) s."
+        let started = try await catalog.startRefresh(full: full)
+        guard started else {
+            return .notice("A catalog refresh is already running. `/admin catalog status` shows when it is done.")
+        }
+        return .notice(
+            "Catalog refresh (\(full ? "full" : "incremental")) started in the background. `/admin catalog status` shows its result when it is done."
         )
     }
 
