@@ -71,7 +71,9 @@ package struct SearchIndex: Sendable {
         var isStopWord: Bool
 
         var ftsGroup: String {
-            var terms = ["\"\(text)\"" + (text.count >= 2 ? "*" : "")]
+            // Numbers match whole ("3" is not "300"); words also match as prefixes.
+            let isNumber = text.allSatisfy(\.isNumber)
+            var terms = ["\"\(text)\"" + (text.count >= 2 && !isNumber ? "*" : "")]
             if let twin { terms.append("\"\(twin)\"") }
             terms += corrections.map { "\"\($0)\"" }
             return "(" + terms.joined(separator: " OR ") + ")"
@@ -92,10 +94,10 @@ package struct SearchIndex: Sendable {
         let groups = (required.isEmpty ? words : required).map(\.ftsGroup)
         guard !groups.isEmpty else { return [] }
         var candidates = try fetchCandidates(match: groups.joined(separator: " AND "), filter: filter, limit: 300)
-        if candidates.count < limit && groups.count > 1 {
-            // Too few games have every word: let any word match, for suggestions.
+        if candidates.count < min(limit, 3) && groups.count > 1 {
+            // Hardly any game has every word: let any word match, for suggestions.
             let seen = Set(candidates.map(\.id))
-            candidates += try fetchCandidates(match: groups.joined(separator: " OR "), filter: filter, limit: 300)
+            candidates += try fetchCandidates(match: groups.joined(separator: " OR "), filter: filter, limit: 100)
                 .filter { !seen.contains($0.id) }
         }
         let ranked = candidates.map { ($0.id, score(name: $0.name, popularity: $0.popularity, words: words)) }
