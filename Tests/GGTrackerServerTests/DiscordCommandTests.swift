@@ -300,6 +300,9 @@ struct DiscordCommandTests {
             #expect(second.type == 7)
             #expect(second.text.contains("page 2/2"))
             #expect((second.embeds.first?["description"] as? String)?.split(separator: "\n").count == 2)
+            // Someone else paging through Alice's list sees Alice's list.
+            let bobPages = try await client.send(I.button(next, as: .bob))
+            #expect(bobPages.text.contains("Alice's library") && bobPages.text.contains("page 2/2"))
         }
     }
 

@@ -151,18 +151,20 @@ extension GGTrackerBot {
             actions: pager(result, c))
     }
 
-    /// Previous/next buttons that re-run the command for another page.
-    func pager<T>(_ page: Page<T>, _ c: Context) -> [[Action]] {
+    /// Previous/next buttons that re-run the command for another page. A list of a player's shelf names the
+    /// player, so that someone else pressing the button pages through the same list, not their own.
+    func pager<T>(_ page: Page<T>, _ c: Context, owner: Player? = nil) -> [[Action]] {
         guard page.pageCount > 1 else { return [] }
+        func command(_ number: Int) -> String {
+            var changes: [String: OptionValue?] = ["page": .integer(number)]
+            if let owner { changes["user"] = .user(UserMention(id: owner.id.platformUserID)) }
+            return rerun(c, changes)
+        }
         return [
             [
-                Action("◀ Previous", command: rerun(c, ["page": .integer(page.page - 1)]), disabled: page.page <= 1),
-                Action(
-                    "Page \(page.page)/\(page.pageCount)", command: rerun(c, ["page": .integer(page.page)]),
-                    disabled: true),
-                Action(
-                    "Next ▶", command: rerun(c, ["page": .integer(page.page + 1)]),
-                    disabled: page.page >= page.pageCount),
+                Action("◀ Previous", command: command(page.page - 1), disabled: page.page <= 1),
+                Action("Page \(page.page)/\(page.pageCount)", command: command(page.page), disabled: true),
+                Action("Next ▶", command: command(page.page + 1), disabled: page.page >= page.pageCount),
             ]
         ]
     }

@@ -53,7 +53,7 @@ extension GGTrackerBot {
             color: Palette.wishlist)
         return Reply(
             delivery: c.invocation.fromComponent ? .updateMessage : .newMessage, cards: [card],
-            actions: pager(result, c))
+            actions: pager(result, c, owner: player))
     }
 
     /// `/list`: a library, ten per page, with the status counts in the footer.
@@ -95,6 +95,6 @@ extension GGTrackerBot {
             color: Palette.library)
         return Reply(
             delivery: c.invocation.fromComponent ? .updateMessage : .newMessage, cards: [card],
-            actions: pager(result.page, c))
+            actions: pager(result.page, c, owner: player))
     }
 }
