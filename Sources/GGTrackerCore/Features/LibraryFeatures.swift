@@ -15,6 +15,7 @@ extension GGTrackerBot {
             thumbnailURL: entry.game.thumbnailURL, footer: entry.game.ref.description, color: Palette.library)
     }
 
+    /// The caller's name for message text, where markdown renders (card titles are plain text and take it raw).
     var invokerName: (Context) -> String { { Format.escape($0.player.shownName) } }
 
     /// `/add`: puts a game in the caller's library (taking it off the wishlist).
@@ -46,7 +47,7 @@ extension GGTrackerBot {
             actions.append(Action("Mark completed", command: "/progress title:\(game.ref) status:completed"))
         }
         return Reply(
-            cards: [entryCard("\(invokerName(c)) added \(game.displayName)", saved, c)],
+            cards: [entryCard("\(c.player.shownName) added \(game.displayName)", saved, c)],
             actions: [actions])
     }
 
@@ -78,14 +79,14 @@ extension GGTrackerBot {
         let headline: String
         if let status, status != change.before?.status {
             switch status {
-            case .completed: headline = "\(invokerName(c)) completed \(game.displayName) 🎉"
-            case .playing: headline = "\(invokerName(c)) is playing \(game.displayName)"
-            case .dropped: headline = "\(invokerName(c)) dropped \(game.displayName)"
-            case .paused: headline = "\(invokerName(c)) paused \(game.displayName)"
-            case .backlog: headline = "\(invokerName(c)) put \(game.displayName) back on the backlog"
+            case .completed: headline = "\(c.player.shownName) completed \(game.displayName) 🎉"
+            case .playing: headline = "\(c.player.shownName) is playing \(game.displayName)"
+            case .dropped: headline = "\(c.player.shownName) dropped \(game.displayName)"
+            case .paused: headline = "\(c.player.shownName) paused \(game.displayName)"
+            case .backlog: headline = "\(c.player.shownName) put \(game.displayName) back on the backlog"
             }
         } else {
-            headline = "\(invokerName(c)) updated \(game.displayName)"
+            headline = "\(c.player.shownName) updated \(game.displayName)"
         }
         var actions: [Action] = []
         if saved.status == .completed {
@@ -108,7 +109,8 @@ extension GGTrackerBot {
         let extra = change.before == nil ? "Added to \(invokerName(c))'s library as completed." : nil
         return Reply(
             cards: [
-                entryCard("\(invokerName(c)) rated \(game.displayName) \(Format.stars(score))", saved, c, extra: extra)
+                entryCard(
+                    "\(c.player.shownName) rated \(game.displayName) \(Format.stars(score))", saved, c, extra: extra)
             ])
     }
 
@@ -148,7 +150,7 @@ extension GGTrackerBot {
         }.after
         guard let saved else { throw ReplyError.notice("Nothing was saved.") }
         var card = entryCard(
-            "\(invokerName(c)) \(replaced ? "updated their review of" : "reviewed") \(game.displayName)", saved, c)
+            "\(c.player.shownName) \(replaced ? "updated their review of" : "reviewed") \(game.displayName)", saved, c)
         card.description = Format.truncate(Format.escape(text), 3800) + "\n\n" + (card.description ?? "")
         return Reply(cards: [card])
     }
@@ -165,7 +167,7 @@ extension GGTrackerBot {
         }.after
         guard let saved else { throw ReplyError(Self.notInLibrary(game)) }
         if saved.favorite {
-            return Reply(cards: [entryCard("⭐ \(invokerName(c)) favorited \(game.displayName)", saved, c)])
+            return Reply(cards: [entryCard("⭐ \(c.player.shownName) favorited \(game.displayName)", saved, c)])
         }
         return .notice("**\(Format.escape(game.displayName))** is no longer a favorite.")
     }

@@ -28,7 +28,7 @@ extension GGTrackerBot {
         }
         fields.append(.init("Medals", "None yet", inline: false))
         let card = Card(
-            title: Format.escape(player.shownName),
+            title: player.shownName,
             description: player.bio.map { Format.truncate(Format.escape($0), 300) },
             thumbnailURL: player.avatarURL, fields: fields,
             footer: "Player since \(Format.date(player.createdAt))", color: Palette.profile)
@@ -46,7 +46,7 @@ extension GGTrackerBot {
             visibility: .invokerOnly, text: "Updated your \(changed.joined(separator: ", ")).",
             cards: [
                 Card(
-                    title: Format.escape(player.shownName), description: player.bio.map { Format.escape($0) },
+                    title: player.shownName, description: player.bio.map { Format.escape($0) },
                     thumbnailURL: player.avatarURL, color: Palette.profile)
             ])
     }
@@ -98,7 +98,7 @@ extension GGTrackerBot {
         return Reply(
             cards: [
                 Card(
-                    title: "\(Format.escape(player.shownName))'s stats", thumbnailURL: player.avatarURL, fields: fields,
+                    title: "\(player.shownName)'s stats", thumbnailURL: player.avatarURL, fields: fields,
                     footer: "\(total) games · \(stats.reviews) reviews · \(stats.wishlist) wishlisted",
                     color: Palette.profile)
             ])

@@ -14,7 +14,8 @@ extension GGTrackerBot {
             return Reply(
                 cards: [
                     Card(
-                        title: Format.truncate("\(invokerName(c)) wishlisted \(game.displayName)", 256), url: game.url,
+                        title: Format.truncate("\(c.player.shownName) wishlisted \(game.displayName)", 256),
+                        url: game.url,
                         description: Self.oneLine(game), thumbnailURL: game.thumbnailURL, footer: game.ref.description,
                         color: Palette.wishlist)
                 ],
@@ -47,7 +48,7 @@ extension GGTrackerBot {
                 + (item.game.criticRating.map { " — critics \(Int($0.rounded()))" } ?? "")
         }
         let card = Card(
-            title: "\(player.id == c.player.id ? Format.escape(player.shownName) + "'s" : owner) wishlist",
+            title: "\(player.shownName)'s wishlist",
             description: lines.joined(separator: "\n"), thumbnailURL: player.avatarURL,
             footer: "\(result.total) game\(result.total == 1 ? "" : "s") · page \(result.page)/\(result.pageCount)",
             color: Palette.wishlist)
