@@ -95,6 +95,39 @@ struct TextCommandParserTests {
         #expect(command == .tag(.text("Hades"), changes: [.add("roguelike"), .add("couch co-op"), .remove("old")]))
     }
 
+    /// Every command's documented examples parse and type, so `/help` never shows a command that fails.
+    @Test(arguments: CommandName.allCases)
+    func everyDocumentedExampleParses(command: CommandName) throws {
+        let examples = command.spec.examples.isEmpty ? ["/\(command.rawValue)"] : command.spec.examples
+        for example in examples {
+            let typed = try BotCommand(try TextCommandParser.parse(example))
+            #expect(typed.name == command.rawValue, "\(example)")
+        }
+    }
+
+    @Test(arguments: [
+        ("/game title:local:17", BotCommand.game(.ref(GameRef(provider: "local", id: "17")))),
+        ("/top genre:Shooter year:1993 page:2", .top(genre: "Shooter", platform: nil, year: 1993, page: 2)),
+        ("/browse engine name:Unreal Engine 4", .browse(.engine, name: "Unreal Engine 4", page: 1)),
+        (
+            "/progress title:Hades status:completed",
+            .progress(.text("Hades"), status: .completed, hours: nil, percent: nil)
+        ),
+        ("/favorite title:gb:3030-20545", .favorite(.ref(GameRef(provider: "gb", id: "3030-20545")))),
+        ("/note title:Hades", .note(.text("Hades"), text: nil)),
+        ("/remove title:Hades", .remove(.text("Hades"), confirmed: false)),
+        ("/wishlist remove title:Hades", .wishlistRemove(.text("Hades"))),
+        ("/profile show", .profileShow(user: nil)),
+        ("/stats user:<@!42>", .stats(user: UserMention(id: "42"))),
+        ("/about", .about),
+        ("/account delete", .accountDelete(confirmed: false)),
+        ("/admin catalog status", .adminCatalogStatus),
+        ("/help command:review", .help(.review)),
+    ])
+    func typesEachCommand(line: String, expected: BotCommand) throws {
+        #expect(try BotCommand(try TextCommandParser.parse(line)) == expected)
+    }
+
     @Test func everyCommandHasAUsageAndNoDuplicateOptions() {
         for command in CommandName.allCases {
             let spec = command.spec
