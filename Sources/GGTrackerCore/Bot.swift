@@ -7,34 +7,41 @@ package struct ReplyError: Error, Sendable {
     package static func notice(_ text: String) -> ReplyError { ReplyError(.notice(text)) }
 }
 
+/// Everything the features need from persistence.
+package typealias BotStore = LibraryStore & SocialStore
+
 /// Facts about this installation shown by `/about`.
 package struct BotInfo: Sendable {
     package var name: String
     package var version: String
     package var creators: String
     package var homepage: String?
+    /// Where the bot's web pages are reached from outside, without a trailing slash.
+    package var publicBaseURL: String
 
     package init(
-        name: String = "GGTracker", version: String, creators: String = "the GGTracker team", homepage: String? = nil
+        name: String = "GGTracker", version: String, creators: String = "the GGTracker team", homepage: String? = nil,
+        publicBaseURL: String = "http://127.0.0.1:8080"
     ) {
         self.name = name
         self.version = version
         self.creators = creators
         self.homepage = homepage
+        self.publicBaseURL = publicBaseURL
     }
 }
 
 /// The domain: turns a typed command from an invoker into a `Reply`, using the catalog and the store.
 package struct GGTrackerBot: Sendable {
     package var catalog: any GameCatalog
-    package var store: any LibraryStore
+    package var store: any BotStore
     package var info: BotInfo
     package var now: @Sendable () -> Date
 
     package static let pageSize = 10
 
     package init(
-        catalog: any GameCatalog, store: any LibraryStore, info: BotInfo,
+        catalog: any GameCatalog, store: any BotStore, info: BotInfo,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.catalog = catalog
@@ -121,6 +128,20 @@ package struct GGTrackerBot: Sendable {
         case .profileSet(let nickname, let avatar, let bio):
             return try await profileSet(nickname: nickname, avatar: avatar, bio: bio, c)
         case .stats(let user): return try await stats(user: user, c)
+        case .compare(let user, let other): return try await compare(user, with: other, c)
+        case .leaderboard(let metric, let period): return try await leaderboard(metric, period, c)
+        case .challengeCreate(let name, let goal, let unit, let endsAt):
+            return try await challengeCreate(name: name, goal: goal, unit: unit, endsAt: endsAt, c)
+        case .challengeJoin(let name): return try await challengeJoin(name: name, c)
+        case .challengeLeave(let name): return try await challengeLeave(name: name, c)
+        case .challengeProgress(let name, let amount): return try await challengeProgress(name: name, amount: amount, c)
+        case .challengeShow(let name): return try await challengeShow(name: name, c)
+        case .challengeList: return try await challengeList(c)
+        case .friendAdd(let user): return try await friendAdd(user, c)
+        case .friendRemove(let user): return try await friendRemove(user, c)
+        case .friendList: return try await friendList(c)
+        case .activity(let user): return try await activity(user: user, c)
+        case .share(let revoke): return try await share(revoke: revoke, c)
         case .help(let name): return help(name, c)
         case .about: return try await about(c)
         case .accountDelete(let confirmed): return try await accountDelete(confirmed: confirmed, c)

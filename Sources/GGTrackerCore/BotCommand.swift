@@ -38,6 +38,19 @@ package enum BotCommand: Hashable, Sendable {
     case profileShow(user: UserMention?)
     case profileSet(nickname: String?, avatar: String?, bio: String?)
     case stats(user: UserMention?)
+    case compare(user: UserMention, with: UserMention?)
+    case leaderboard(LeaderboardMetric, Period)
+    case challengeCreate(name: String, goal: Double, unit: ChallengeUnit, endsAt: Date)
+    case challengeJoin(name: String)
+    case challengeLeave(name: String)
+    case challengeProgress(name: String, amount: Double)
+    case challengeShow(name: String)
+    case challengeList
+    case friendAdd(UserMention)
+    case friendRemove(UserMention)
+    case friendList
+    case activity(user: UserMention?)
+    case share(revoke: Bool)
     case help(CommandName?)
     case about
     case accountDelete(confirmed: Bool)
@@ -102,7 +115,43 @@ package enum BotCommand: Hashable, Sendable {
             }
             self = .profileSet(nickname: nickname, avatar: avatar, bio: bio)
         case "stats": self = .stats(user: o.user)
-        case "help": self = .help(o.string("command").flatMap(CommandName.init))
+        case "compare": self = .compare(user: o.user!, with: o.mention("with"))
+        case "leaderboard":
+            self = .leaderboard(
+                o.string("metric").flatMap(LeaderboardMetric.init) ?? .completed,
+                o.string("period").flatMap(Period.init) ?? .all)
+        case "challenge create":
+            let goal = o.number("goal")!
+            guard goal > 0 else { throw UsageError("A challenge's `goal` must be more than 0.", usage: usage) }
+            let ends = o.string("ends")!
+            guard let day = BotCommand.day(ends) else {
+                throw UsageError(
+                    "`ends` must be a date as YYYY-MM-DD, for example 2030-05-31 (got “\(ends)”).", usage: usage)
+            }
+            self = .challengeCreate(
+                name: o.string("name")!, goal: goal, unit: o.string("unit").flatMap(ChallengeUnit.init) ?? .custom,
+                endsAt: day.addingTimeInterval(86_400))
+        case "challenge join": self = .challengeJoin(name: o.string("name")!)
+        case "challenge leave": self = .challengeLeave(name: o.string("name")!)
+        case "challenge progress": self = .challengeProgress(name: o.string("name")!, amount: o.number("amount")!)
+        case "challenge show": self = .challengeShow(name: o.string("name")!)
+        case "challenge list": self = .challengeList
+        case "friend add": self = .friendAdd(o.user!)
+        case "friend remove": self = .friendRemove(o.user!)
+        case "friend list": self = .friendList
+        case "activity": self = .activity(user: o.user)
+        case "share": self = .share(revoke: o.bool("revoke") ?? false)
+        case "help":
+            let name = o.string("command")
+            guard let command = name.map({ CommandName(rawValue: $0.lowercased().trimmingCharacters(in: ["/"])) })
+            else {
+                self = .help(nil)
+                return
+            }
+            guard let command else {
+                throw UsageError("There is no command `\(name!)`. `/help` lists them all.", usage: usage)
+            }
+            self = .help(command)
         case "about": self = .about
         case "account delete": self = .accountDelete(confirmed: o.bool("confirm") ?? false)
         case "admin catalog refresh": self = .adminCatalogRefresh(full: o.string("mode") == "full")
@@ -113,6 +162,19 @@ package enum BotCommand: Hashable, Sendable {
         default:
             throw UsageError("Unknown command `/\(invocation.path.joined(separator: " "))`.", usage: usage)
         }
+    }
+
+    /// Midnight UTC of a `YYYY-MM-DD` day.
+    static func day(_ text: String) -> Date? {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, text.count == 10, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else {
+            return nil
+        }
+        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2])
+        guard let date = Calendar.utc.date(from: components),
+            Calendar.utc.component(.day, from: date) == parts[2]
+        else { return nil }
+        return date
     }
 
     /// `roguelike, Couch co-op, -old` → add roguelike, add couch co-op, remove old.
@@ -153,6 +215,13 @@ package enum BotCommand: Hashable, Sendable {
         case .list: "list"
         case .profileShow, .profileSet: "profile"
         case .stats: "stats"
+        case .compare: "compare"
+        case .leaderboard: "leaderboard"
+        case .challengeCreate, .challengeJoin, .challengeLeave, .challengeProgress, .challengeShow, .challengeList:
+            "challenge"
+        case .friendAdd, .friendRemove, .friendList: "friend"
+        case .activity: "activity"
+        case .share: "share"
         case .help: "help"
         case .about: "about"
         case .accountDelete: "account"
@@ -185,8 +254,9 @@ private struct Options {
         guard case .boolean(let b) = values[name] else { return nil }
         return b
     }
-    var user: UserMention? {
-        guard case .user(let u) = values["user"] else { return nil }
+    var user: UserMention? { mention("user") }
+    func mention(_ name: String) -> UserMention? {
+        guard case .user(let u) = values[name] else { return nil }
         return u
     }
     var title: TitleQuery { TitleQuery(string("title") ?? "") }

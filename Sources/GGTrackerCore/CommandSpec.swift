@@ -106,7 +106,7 @@ package struct CommandSpec: Sendable {
 /// Every user-facing command. The raw value is the wire name on every platform.
 package enum CommandName: String, CaseIterable, Sendable {
     case search, game, top, browse, add, progress, rate, review, wishlist, favorite, tag, note, remove, list
-    case profile, stats, help, about, account, admin
+    case profile, stats, compare, leaderboard, challenge, friend, activity, share, help, about, account, admin
 
     package var spec: CommandSpec {
         let status = OptionSpec.string("status", "Where you are with it", choices: GameStatus.allCases.map(\.rawValue))
@@ -248,8 +248,90 @@ package enum CommandName: String, CaseIterable, Sendable {
         case .help:
             return CommandSpec(
                 name: "help", summary: "How to use the bot",
-                options: [.string("command", "A command to explain", choices: CommandName.allCases.map(\.rawValue))],
+                options: [.string("command", "A command to explain", autocomplete: true, maxLength: 32)],
                 examples: ["/help", "/help command:add"])
+        case .compare:
+            return CommandSpec(
+                name: "compare", summary: "Compare two libraries: shared games and how well your scores agree",
+                options: [
+                    OptionSpec(name: "user", summary: "Whose library", kind: .user, required: true),
+                    OptionSpec(name: "with", summary: "Compared with whom (default: you)", kind: .user),
+                ],
+                examples: ["/compare user:@bob"],
+                details: """
+                    Compatibility is 100 % × (1 − the average gap between your scores ÷ 9), over the games you both rated: \
+                    100 % when every score agrees, 0 % when every one is as far apart as 1 and 10.
+                    """)
+        case .leaderboard:
+            return CommandSpec(
+                name: "leaderboard", summary: "This server's ranking",
+                options: [
+                    .string("metric", "What to rank by", choices: LeaderboardMetric.allCases.map(\.rawValue)),
+                    .string("period", "Over which time", choices: Period.allCases.map(\.rawValue)),
+                ],
+                examples: ["/leaderboard", "/leaderboard metric:hours period:week"],
+                details: "Equal values share a rank. Your own rank is shown even outside the top 10.")
+        case .challenge:
+            let name = OptionSpec.string(
+                "name", "The challenge's name", required: true, autocomplete: true, maxLength: 64)
+            return CommandSpec(
+                name: "challenge", summary: "Group challenges with medals",
+                subcommands: [
+                    CommandSpec(
+                        name: "create", summary: "Start a challenge in this server",
+                        options: [
+                            name,
+                            OptionSpec(
+                                name: "goal", summary: "How much to reach", kind: .number, required: true,
+                                minValue: nil,
+                                maxValue: 1_000_000),
+                            .string(
+                                "unit", "What counts", required: true, choices: ChallengeUnit.allCases.map(\.rawValue)),
+                            .string("ends", "Last day, as YYYY-MM-DD", required: true, maxLength: 10),
+                        ]),
+                    CommandSpec(name: "join", summary: "Join a challenge", options: [name]),
+                    CommandSpec(name: "leave", summary: "Leave a challenge", options: [name]),
+                    CommandSpec(
+                        name: "progress", summary: "Add progress to a custom challenge",
+                        options: [
+                            name,
+                            OptionSpec(
+                                name: "amount", summary: "How much to add", kind: .number, required: true,
+                                minValue: 0.01, maxValue: 1_000_000),
+                        ]),
+                    CommandSpec(name: "show", summary: "Standings of a challenge", options: [name]),
+                    CommandSpec(name: "list", summary: "This server's challenges"),
+                ],
+                examples: [
+                    "/challenge create name:Spring Cleaning goal:3 unit:games_completed ends:2030-05-31",
+                    "/challenge join name:Spring Cleaning",
+                ],
+                details: """
+                    Progress in games_completed, hours_played and reviews_written challenges follows your library \
+                    between the challenge's creation and its end, by itself; custom challenges use \
+                    `/challenge progress amount:`. Reaching the goal wins a medal, shown on your profile.
+                    """)
+        case .friend:
+            let user = OptionSpec(name: "user", summary: "Who", kind: .user, required: true)
+            return CommandSpec(
+                name: "friend", summary: "Follow friends; their news comes first in /activity",
+                subcommands: [
+                    CommandSpec(name: "add", summary: "Follow someone", options: [user]),
+                    CommandSpec(name: "remove", summary: "Stop following someone", options: [user]),
+                    CommandSpec(name: "list", summary: "Who you follow"),
+                ],
+                examples: ["/friend add user:@bob"])
+        case .activity:
+            return CommandSpec(
+                name: "activity", summary: "Recent news from this server",
+                options: [.user("Only this member's news")], examples: ["/activity"])
+        case .share:
+            return CommandSpec(
+                name: "share", summary: "A link to a read-only web page of your library",
+                options: [
+                    OptionSpec(name: "revoke", summary: "Turn the current link off", kind: .boolean)
+                ],
+                examples: ["/share", "/share revoke:true"])
         case .about:
             return CommandSpec(name: "about", summary: "About this bot and its catalog")
         case .account:

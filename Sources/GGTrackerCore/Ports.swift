@@ -149,6 +149,34 @@ package struct GameOwner: Hashable, Sendable {
     }
 }
 
+/// A library entry before and after a change, and the medals the change won.
+package struct EntryChange: Sendable {
+    package var before: LibraryEntry?
+    package var after: LibraryEntry?
+    /// Names of challenges whose goal this change reached.
+    package var medals: [String]
+
+    package init(before: LibraryEntry?, after: LibraryEntry?, medals: [String] = []) {
+        self.before = before
+        self.after = after
+        self.medals = medals
+    }
+}
+
+extension LibraryStore {
+    /// A change outside any server (tools and tests).
+    @discardableResult
+    package func updateEntry(
+        of player: PlayerID, game: Game, _ change: @Sendable (inout LibraryEntry?) throws -> Void
+    ) async throws -> EntryChange {
+        try await updateEntry(of: player, game: game, community: "", at: Date(), change)
+    }
+
+    package func addToWishlist(_ player: PlayerID, game: Game, at now: Date) async throws -> WishlistAddResult {
+        try await addToWishlist(player, game: game, community: "", at: now)
+    }
+}
+
 /// The outcome of putting a game on the wishlist.
 package enum WishlistAddResult: Sendable {
     case added, alreadyWishlisted, inLibrary(GameStatus)
@@ -162,13 +190,17 @@ package protocol LibraryStore: Sendable {
     func player(_ id: PlayerID) async throws -> Player?
     func entry(of player: PlayerID, game: Int64) async throws -> LibraryEntry?
     /// Reads the entry (nil when the game is not in the library), lets `change` edit it, and saves the result,
-    /// all in one transaction. Setting it to nil deletes it; creating it takes the game off the wishlist.
-    /// An error thrown by `change` rolls everything back.
+    /// all in one transaction. Setting it to nil deletes it; creating it takes the game off the wishlist. The
+    /// events the change means are recorded for `community`, and medals of challenges it completes are awarded,
+    /// in the same transaction. An error thrown by `change` rolls everything back.
     @discardableResult
     func updateEntry(
-        of player: PlayerID, game: Game, _ change: @Sendable (inout LibraryEntry?) throws -> Void
-    ) async throws -> (before: LibraryEntry?, after: LibraryEntry?)
-    func addToWishlist(_ player: PlayerID, game: Game, at now: Date) async throws -> WishlistAddResult
+        of player: PlayerID, game: Game, community: String, at now: Date,
+        _ change: @Sendable (inout LibraryEntry?) throws -> Void
+    ) async throws -> EntryChange
+    func addToWishlist(
+        _ player: PlayerID, game: Game, community: String, at now: Date
+    ) async throws -> WishlistAddResult
     func isWishlisted(_ player: PlayerID, game: Int64) async throws -> Bool
     func removeFromWishlist(_ player: PlayerID, game: Int64) async throws -> Bool
     func wishlist(of player: PlayerID, includeMature: Bool, page: Int, pageSize: Int) async throws -> Page<WishlistItem>
@@ -187,4 +219,46 @@ package protocol LibraryStore: Sendable {
     ) async throws -> CommunitySettings
     /// Members of the server who have the game in their library.
     func owners(of game: Int64, in community: String) async throws -> [GameOwner]
+}
+
+/// Why a challenge could not be created.
+package enum ChallengeCreation: Sendable {
+    case created(Challenge)
+    case duplicateName
+}
+
+/// The shared side of the store: friends, the activity log, comparisons, leaderboards, challenges, share links.
+package protocol SocialStore: Sendable {
+    /// Recent events of a server, the caller's friends' first; or of one player when `player` is given.
+    func activity(
+        in community: String, of player: PlayerID?, friendsOf viewer: PlayerID, limit: Int
+    ) async throws
+        -> [ActivityEvent]
+    /// False when already friends.
+    func addFriend(_ player: PlayerID, _ friend: PlayerID, at now: Date) async throws -> Bool
+    func removeFriend(_ player: PlayerID, _ friend: PlayerID) async throws -> Bool
+    func friends(of player: PlayerID) async throws -> [Player]
+    func compare(_ left: PlayerID, _ right: PlayerID) async throws -> LibraryComparison
+    /// Every member of the server with their value of the metric over the period (from `since`, or all time).
+    func leaderboard(in community: String, metric: LeaderboardMetric, since: Date?) async throws -> [(Player, Double)]
+    func createChallenge(
+        in community: String, name: String, goal: Double, unit: ChallengeUnit, startsAt: Date, endsAt: Date,
+        createdBy: PlayerID
+    ) async throws -> ChallengeCreation
+    func challenge(in community: String, named name: String) async throws -> Challenge?
+    func challenges(in community: String) async throws -> [Challenge]
+    /// False when already in.
+    func join(_ challenge: Challenge, _ player: PlayerID, at now: Date) async throws -> Bool
+    func leave(_ challenge: Challenge, _ player: PlayerID) async throws -> Bool
+    /// Adds to a `custom` challenge's progress; nil when the player has not joined. Awards the medal on reaching the goal.
+    func addProgress(
+        _ challenge: Challenge, _ player: PlayerID, amount: Double, community: String, at now: Date
+    )
+        async throws -> ChallengeStanding?
+    func standings(_ challenge: Challenge) async throws -> [ChallengeStanding]
+    func medals(of player: PlayerID) async throws -> [Medal]
+    func shareToken(of player: PlayerID) async throws -> String?
+    /// Stores a new token for the player's shared page, replacing any earlier one.
+    func setShareToken(_ token: String, for player: PlayerID, at now: Date) async throws
+    func revokeShareToken(of player: PlayerID) async throws -> Bool
 }

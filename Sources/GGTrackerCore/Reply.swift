@@ -22,6 +22,8 @@ package struct Reply: Equatable, Sendable {
     package var menus: [Menu] = []
     /// A form to open instead of a message (Discord modal).
     package var modal: Modal? = nil
+    /// Posted to the server's announce channel as well, after the reply (completions, reviews, medals).
+    package var announcement: Announcement? = nil
 
     package init(
         visibility: Visibility = .channel, delivery: Delivery = .newMessage, text: String? = nil, cards: [Card] = [],
@@ -39,6 +41,16 @@ package struct Reply: Equatable, Sendable {
     /// A private error or notice for the person who asked.
     package static func notice(_ text: String) -> Reply {
         Reply(visibility: .invokerOnly, text: text)
+    }
+}
+
+/// Cards to post in a server's announce channel.
+package struct Announcement: Equatable, Sendable {
+    package var channel: String
+    package var cards: [Card]
+    package init(channel: String, cards: [Card]) {
+        self.channel = channel
+        self.cards = cards
     }
 }
 

@@ -63,9 +63,35 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
         bot: services.bot, database: services.database,
         verifier: services.config.discordPublicKey.map(DiscordSignatureVerifier.init(publicKey:)),
         config: services.config,
-        metrics: metrics)
+        metrics: metrics,
+        announcer: services.config.discordBotToken.map {
+            DiscordAnnouncer(apiBase: services.config.discordAPIBase, botToken: $0)
+        })
     router.post("/discord/interactions") { request, context in
         try await discord.handle(request, context: context)
+    }
+    router.get("/u/:token") { _, context -> Response in
+        let token = context.parameters.get("token") ?? ""
+        let html: String
+        var status = HTTPResponse.Status.ok
+        // Tokens are 32 hex characters; anything else is not looked up.
+        if token.count == 32, token.allSatisfy(\.isHexDigit),
+            let shared = try await services.database.sharedLibrary(token: token)
+        {
+            html = SharedLibraryPage.html(player: shared.player, entries: shared.entries, now: Date())
+        } else {
+            html = SharedLibraryPage.notFound()
+            status = .notFound
+        }
+        return Response(
+            status: status,
+            headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                HTTPField.Name("Content-Security-Policy")!:
+                    "default-src 'none'; img-src https:; style-src 'unsafe-inline'",
+                HTTPField.Name("X-Robots-Tag")!: "noindex",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: html)))
     }
     router.get("/healthz") { _, _ in
         Response(

@@ -71,8 +71,9 @@ extension AppDatabase: LibraryStore {
     }
 
     package func updateEntry(
-        of player: PlayerID, game: Game, _ change: @Sendable (inout LibraryEntry?) throws -> Void
-    ) async throws -> (before: LibraryEntry?, after: LibraryEntry?) {
+        of player: PlayerID, game: Game, community: String, at now: Date,
+        _ change: @Sendable (inout LibraryEntry?) throws -> Void
+    ) async throws -> EntryChange {
         try await writer.write { db in
             let before = try Self.fetchEntry(db, player: player, game: game.id)
             var after = before
@@ -83,7 +84,7 @@ extension AppDatabase: LibraryStore {
                         sql: "DELETE FROM library_entries WHERE player_id = ? AND game_id = ?",
                         arguments: [player.rawValue, game.id])
                 }
-                return (before, nil)
+                return EntryChange(before: before, after: nil)
             }
             try db.execute(
                 sql: """
@@ -109,11 +110,21 @@ extension AppDatabase: LibraryStore {
                     sql: "DELETE FROM wishlist WHERE player_id = ? AND game_id = ?",
                     arguments: [player.rawValue, game.id])
             }
-            return (before, try Self.fetchEntry(db, player: player, game: game.id))
+            let saved = try Self.fetchEntry(db, player: player, game: game.id)
+            let events = NewEvent.derive(before: before, after: saved)
+            for event in events {
+                try Self.recordEvent(
+                    db, community: community, player: player, kind: event.kind, game: game.id, amount: event.amount,
+                    at: now)
+            }
+            let medals = events.isEmpty ? [] : try Self.awardMedals(db, player: player, at: now)
+            return EntryChange(before: before, after: saved, medals: medals)
         }
     }
 
-    package func addToWishlist(_ player: PlayerID, game: Game, at now: Date) async throws -> WishlistAddResult {
+    package func addToWishlist(
+        _ player: PlayerID, game: Game, community: String, at now: Date
+    ) async throws -> WishlistAddResult {
         try await writer.write { db in
             if let status = try String.fetchOne(
                 db, sql: "SELECT status FROM library_entries WHERE player_id = ? AND game_id = ?",
@@ -124,7 +135,10 @@ extension AppDatabase: LibraryStore {
             try db.execute(
                 sql: "INSERT OR IGNORE INTO wishlist (player_id, game_id, added_at) VALUES (?, ?, ?)",
                 arguments: [player.rawValue, game.id, now.timeIntervalSince1970])
-            return db.changesCount > 0 ? .added : .alreadyWishlisted
+            guard db.changesCount > 0 else { return .alreadyWishlisted }
+            try Self.recordEvent(
+                db, community: community, player: player, kind: .wishlisted, game: game.id, amount: nil, at: now)
+            return .added
         }
     }
 
@@ -303,10 +317,16 @@ extension AppDatabase: LibraryStore {
     package func deleteAccount(_ player: PlayerID) async throws -> Int {
         try await writer.write { db in
             var erased = 0
-            for table in ["library_entries", "wishlist", "memberships"] {
+            for table in [
+                "library_entries", "wishlist", "memberships", "events", "challenge_participants", "share_tokens",
+            ] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE player_id = ?", arguments: [player.rawValue])
                 erased += db.changesCount
             }
+            try db.execute(
+                sql: "DELETE FROM friends WHERE player_id = ? OR friend_id = ?",
+                arguments: [player.rawValue, player.rawValue])
+            erased += db.changesCount
             try db.execute(sql: "DELETE FROM players WHERE id = ?", arguments: [player.rawValue])
             return erased + db.changesCount
         }

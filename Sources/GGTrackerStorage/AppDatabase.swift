@@ -155,6 +155,56 @@ package final class AppDatabase: Sendable {
                     );
                     """)
         }
+        migrator.registerMigration("v2: events, friends, challenges, share links") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE events (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        community_id TEXT NOT NULL,
+                        player_id TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+                        kind TEXT NOT NULL,
+                        game_id INTEGER REFERENCES games(id),
+                        amount DOUBLE,
+                        detail TEXT,
+                        created_at DOUBLE NOT NULL
+                    );
+                    CREATE INDEX events_community ON events(community_id, created_at);
+                    CREATE INDEX events_player ON events(player_id, kind, created_at);
+                    CREATE TABLE friends (
+                        player_id TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+                        friend_id TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+                        created_at DOUBLE NOT NULL,
+                        PRIMARY KEY (player_id, friend_id)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE challenges (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        community_id TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        name_key TEXT NOT NULL,
+                        goal DOUBLE NOT NULL,
+                        unit TEXT NOT NULL,
+                        starts_at DOUBLE NOT NULL,
+                        ends_at DOUBLE NOT NULL,
+                        created_by TEXT NOT NULL,
+                        created_at DOUBLE NOT NULL,
+                        UNIQUE (community_id, name_key)
+                    );
+                    CREATE TABLE challenge_participants (
+                        challenge_id INTEGER NOT NULL REFERENCES challenges(id) ON DELETE CASCADE,
+                        player_id TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+                        joined_at DOUBLE NOT NULL,
+                        custom_progress DOUBLE NOT NULL DEFAULT 0,
+                        medal_at DOUBLE,
+                        PRIMARY KEY (challenge_id, player_id)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX challenge_participants_player ON challenge_participants(player_id);
+                    CREATE TABLE share_tokens (
+                        token TEXT PRIMARY KEY NOT NULL,
+                        player_id TEXT NOT NULL UNIQUE REFERENCES players(id) ON DELETE CASCADE,
+                        created_at DOUBLE NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }

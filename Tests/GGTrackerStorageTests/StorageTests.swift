@@ -107,7 +107,7 @@ struct StorageTests {
         }
         _ = try await database.addToWishlist(alice.id, game: hades, at: now)
         let erased = try await database.deleteAccount(alice.id)
-        #expect(erased == 4)  // entry, wishlist item, membership, player
+        #expect(erased == 7)  // entry, wishlist item, membership, three events (added, started, wishlisted), player
         #expect(try await database.player(alice.id) == nil)
     }
 }

@@ -26,6 +26,17 @@ extension GGTrackerBot {
                 Choice(
                     name: Format.truncate(game.displayName + Self.platformHint(game), 100), value: game.ref.description)
             }
+        case "name" where path.first == "challenge":
+            let needle = text.lowercased()
+            return try await store.challenges(in: invoker.community)
+                .filter { needle.isEmpty || $0.name.lowercased().contains(needle) }
+                .prefix(Self.maxChoices).map { Choice(name: Format.truncate($0.name, 100), value: $0.name) }
+        case "command":
+            let needle = text.lowercased().trimmingCharacters(in: ["/", " "])
+            return CommandName.allCases.filter { needle.isEmpty || $0.rawValue.hasPrefix(needle) }.prefix(
+                Self.maxChoices
+            )
+            .map { Choice(name: "/\($0.rawValue) — \(Format.truncate($0.spec.summary, 80))", value: $0.rawValue) }
         case "platform", "genre", "name":
             let kind: FacetKind? =
                 option == "name" ? path.dropFirst().first.flatMap(FacetKind.init) : FacetKind(rawValue: option)

@@ -30,7 +30,8 @@ extension GGTrackerBot {
                     "**\(Format.escape(game.displayName))** is already in your library (\(existing.status.emoji) \(existing.status.label)). Use `/progress` to change it.",
                 actions: [[Action("Mark completed", command: "/progress title:\(game.ref) status:completed")]])
         }
-        let saved = try await store.updateEntry(of: c.player.id, game: game) { entry in
+        let saved = try await store.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now)
+        { entry in
             guard entry == nil else {
                 throw ReplyError.notice("**\(Format.escape(game.displayName))** is already in your library.")
             }
@@ -67,7 +68,8 @@ extension GGTrackerBot {
                         style: .primary)
                 ]
             ])
-        let change = try await store.updateEntry(of: c.player.id, game: game) { entry in
+        let change = try await store.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now)
+        { entry in
             guard var current = entry else { throw ReplyError(notInLibrary) }
             if let status { current.setStatus(status, at: now) }
             if let hours { current.hours = hours }
@@ -92,26 +94,33 @@ extension GGTrackerBot {
         if saved.status == .completed {
             actions.append(Action("Write a review", command: "/review title:\(game.ref)", style: .primary))
         }
-        return Reply(cards: [entryCard(headline, saved, c)], actions: actions.isEmpty ? [] : [actions])
+        var reply = Reply(cards: [entryCard(headline, saved, c)], actions: actions.isEmpty ? [] : [actions])
+        if saved.status == .completed && change.before?.status != .completed {
+            reply.announcement = announcement(reply.cards, c)
+        }
+        return withMedals(reply, change.medals, c)
     }
 
     /// `/rate`: a score 1–10; a game not yet in the library is added as completed, and the reply says so.
     func rate(_ title: TitleQuery, score: Int, _ c: Context) async throws -> Reply {
         let game = try await resolve(title, c)
         let now = c.now
-        let change = try await store.updateEntry(of: c.player.id, game: game) { entry in
+        let change = try await store.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now)
+        { entry in
             var current = entry ?? LibraryEntry(game: game, status: .completed, at: now)
             current.score = score
             current.updatedAt = now
             entry = current
         }
         guard let saved = change.after else { throw ReplyError.notice("Nothing was saved.") }
+        let medals = change.medals
         let extra = change.before == nil ? "Added to \(invokerName(c))'s library as completed." : nil
-        return Reply(
+        let reply = Reply(
             cards: [
                 entryCard(
                     "\(c.player.shownName) rated \(game.displayName) \(Format.stars(score))", saved, c, extra: extra)
             ])
+        return withMedals(reply, medals, c)
     }
 
     /// `/review`: only for completed games; without text it opens a form, prefilled with the earlier review.
@@ -139,7 +148,9 @@ extension GGTrackerBot {
         }
         let now = c.now
         let replaced = entry.review != nil
-        let saved = try await store.updateEntry(of: c.player.id, game: game) { entry in
+        let change = try await store.updateEntry(
+            of: c.player.id, game: game, community: c.invoker.community, at: c.now
+        ) { entry in
             guard var current = entry, current.status == .completed else {
                 throw ReplyError.notice("Only completed games can be reviewed.")
             }
@@ -147,19 +158,22 @@ extension GGTrackerBot {
             current.reviewedAt = now
             current.updatedAt = now
             entry = current
-        }.after
-        guard let saved else { throw ReplyError.notice("Nothing was saved.") }
+        }
+        guard let saved = change.after else { throw ReplyError.notice("Nothing was saved.") }
         var card = entryCard(
             "\(c.player.shownName) \(replaced ? "updated their review of" : "reviewed") \(game.displayName)", saved, c)
         card.description = Format.truncate(Format.escape(text), 3800) + "\n\n" + (card.description ?? "")
-        return Reply(cards: [card])
+        var reply = Reply(cards: [card])
+        reply.announcement = announcement(reply.cards, c)
+        return withMedals(reply, change.medals, c)
     }
 
     /// `/favorite`: toggles the flag on a library entry.
     func favorite(_ title: TitleQuery, _ c: Context) async throws -> Reply {
         let game = try await resolve(title, c)
         let now = c.now
-        let saved = try await store.updateEntry(of: c.player.id, game: game) { entry in
+        let saved = try await store.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now)
+        { entry in
             guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
             current.favorite.toggle()
             current.updatedAt = now
@@ -170,6 +184,21 @@ extension GGTrackerBot {
             return Reply(cards: [entryCard("⭐ \(c.player.shownName) favorited \(game.displayName)", saved, c)])
         }
         return .notice("**\(Format.escape(game.displayName))** is no longer a favorite.")
+    }
+
+    /// Adds a line for each challenge medal a change won, and announces them.
+    func withMedals(_ reply: Reply, _ medals: [String], _ c: Context) -> Reply {
+        guard !medals.isEmpty else { return reply }
+        var reply = reply
+        let line = medals.map { "🏅 \(c.player.shownName) won a medal in “\(Format.escape($0))”!" }.joined(
+            separator: "\n")
+        reply.text = [reply.text, line].compactMap { $0 }.joined(separator: "\n")
+        if let channel = c.settings.announceChannel {
+            var cards = reply.announcement?.cards ?? reply.cards
+            cards.append(Card(title: "🏅 Medal", description: line, color: Palette.profile))
+            reply.announcement = Announcement(channel: channel, cards: cards)
+        }
+        return reply
     }
 
     static func notInLibrary(_ game: Game) -> Reply {
@@ -183,7 +212,8 @@ extension GGTrackerBot {
     func tag(_ title: TitleQuery, changes: [TagChange], _ c: Context) async throws -> Reply {
         let game = try await resolve(title, c)
         let now = c.now
-        let saved = try await store.updateEntry(of: c.player.id, game: game) { entry in
+        let saved = try await store.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now)
+        { entry in
             guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
             var tags = current.tags
             for change in changes {
@@ -212,7 +242,7 @@ extension GGTrackerBot {
     func note(_ title: TitleQuery, text: String?, _ c: Context) async throws -> Reply {
         let game = try await resolve(title, c)
         let now = c.now
-        try await store.updateEntry(of: c.player.id, game: game) { entry in
+        try await store.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now) { entry in
             guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
             current.note = text
             current.updatedAt = now

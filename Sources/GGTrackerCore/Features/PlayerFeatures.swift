@@ -26,7 +26,14 @@ extension GGTrackerBot {
                     Format.truncate(stats.favorites.prefix(5).map { Format.escape($0) }.joined(separator: ", "), 1024),
                     inline: false))
         }
-        fields.append(.init("Medals", "None yet", inline: false))
+        let medals = try await store.medals(of: player.id)
+        fields.append(
+            .init(
+                "Medals (\(medals.count))",
+                medals.isEmpty
+                    ? "None yet: join a `/challenge`"
+                    : Format.truncate(medals.map { "🏅 \(Format.escape($0.challenge))" }.joined(separator: "\n"), 1024),
+                inline: false))
         let card = Card(
             title: player.shownName,
             description: player.bio.map { Format.truncate(Format.escape($0), 300) },

@@ -4,7 +4,7 @@ extension GGTrackerBot {
     /// `/wishlist add`: refused for games already in the library.
     func wishlistAdd(_ title: TitleQuery, _ c: Context) async throws -> Reply {
         let game = try await resolve(title, c)
-        switch try await store.addToWishlist(c.player.id, game: game, at: c.now) {
+        switch try await store.addToWishlist(c.player.id, game: game, community: c.invoker.community, at: c.now) {
         case .inLibrary(let status):
             return .notice(
                 "**\(Format.escape(game.displayName))** is already in your library (\(status.emoji) \(status.label)).")

@@ -14,6 +14,7 @@ struct DiscordInteractionController: Sendable {
     let config: AppConfig
     let gate = DeliveryGate()
     let metrics: RequestMetrics
+    let announcer: DiscordAnnouncer?
 
     static let maxBody = 1 << 20
 
@@ -88,6 +89,7 @@ struct DiscordInteractionController: Sendable {
                 }
                 let data = try await encode(reply, interaction: interaction)
                 try await database.recordProcessed(interaction.id, response: data)
+                if let announcement = reply.announcement { announcer?.postInBackground(announcement, logger: logger) }
                 return Handled(
                     data: data, command: command, outcome: reply.visibility == .invokerOnly ? "private" : "ok")
             }

@@ -1,0 +1,136 @@
+import Foundation
+
+extension GGTrackerBot {
+    func challengeCreate(
+        name: String, goal: Double, unit: ChallengeUnit, endsAt: Date, _ c: Context
+    ) async throws -> Reply {
+        guard endsAt > c.now else {
+            return .notice("A challenge must end today or later; `ends` is in the past.")
+        }
+        switch try await store.createChallenge(
+            in: c.invoker.community, name: name, goal: goal, unit: unit, startsAt: c.now, endsAt: endsAt,
+            createdBy: c.player.id)
+        {
+        case .duplicateName:
+            return .notice(
+                "This server already has a challenge named “\(Format.escape(name))”. Names are unique per server.")
+        case .created(let challenge):
+            _ = try await store.join(challenge, c.player.id, at: c.now)
+            return Reply(
+                cards: [
+                    challengeCard(challenge, standings: [], c, headline: "\(c.player.shownName) started a challenge")
+                ],
+                actions: [[Action("Join", command: "/challenge join name:\(challenge.name)", style: .primary)]])
+        }
+    }
+
+    func findChallenge(_ name: String, _ c: Context) async throws -> Challenge {
+        guard let challenge = try await store.challenge(in: c.invoker.community, named: name) else {
+            throw ReplyError.notice(
+                "No challenge here is named “\(Format.escape(name))”. `/challenge list` shows them.")
+        }
+        return challenge
+    }
+
+    func challengeJoin(name: String, _ c: Context) async throws -> Reply {
+        let challenge = try await findChallenge(name, c)
+        guard !challenge.isOver(at: c.now) else {
+            return .notice("“\(Format.escape(challenge.name))” is over. `/challenge show` has its final standing.")
+        }
+        guard try await store.join(challenge, c.player.id, at: c.now) else {
+            return .notice("You are already in “\(Format.escape(challenge.name))”.")
+        }
+        let standings = try await store.standings(challenge)
+        return Reply(
+            cards: [challengeCard(challenge, standings: standings, c, headline: "\(c.player.shownName) joined")])
+    }
+
+    func challengeLeave(name: String, _ c: Context) async throws -> Reply {
+        let challenge = try await findChallenge(name, c)
+        let left = try await store.leave(challenge, c.player.id)
+        return .notice(
+            left
+                ? "You left “\(Format.escape(challenge.name))”." : "You were not in “\(Format.escape(challenge.name))”."
+        )
+    }
+
+    func challengeProgress(name: String, amount: Double, _ c: Context) async throws -> Reply {
+        let challenge = try await findChallenge(name, c)
+        guard challenge.unit == .custom else {
+            return .notice(
+                "“\(Format.escape(challenge.name))” counts \(challenge.unit.label), which follow your library by themselves."
+            )
+        }
+        guard !challenge.isOver(at: c.now) else { return .notice("“\(Format.escape(challenge.name))” is over.") }
+        let medalsBefore = try await store.medals(of: c.player.id).count
+        guard
+            let standing = try await store.addProgress(
+                challenge, c.player.id, amount: amount, community: c.invoker.community, at: c.now)
+        else {
+            return .notice("Join “\(Format.escape(challenge.name))” first: `/challenge join name:\(challenge.name)`.")
+        }
+        let won = try await store.medals(of: c.player.id).count > medalsBefore
+        let standings = try await store.standings(challenge)
+        var reply = Reply(
+            cards: [
+                challengeCard(
+                    challenge, standings: standings, c,
+                    headline: won ? "🏅 \(c.player.shownName) reached the goal" : "\(c.player.shownName) made progress")
+            ])
+        if won { reply.announcement = announcement(reply.cards, c) }
+        _ = standing
+        return reply
+    }
+
+    func challengeShow(name: String, _ c: Context) async throws -> Reply {
+        let challenge = try await findChallenge(name, c)
+        let standings = try await store.standings(challenge)
+        return Reply(cards: [challengeCard(challenge, standings: standings, c, headline: nil)])
+    }
+
+    func challengeList(_ c: Context) async throws -> Reply {
+        let challenges = try await store.challenges(in: c.invoker.community)
+        guard !challenges.isEmpty else {
+            return .notice("No challenges here yet. Start one with `/challenge create`.")
+        }
+        let lines = challenges.prefix(20).map { challenge in
+            let state =
+                challenge.isOver(at: c.now) ? "ended" : "ends \(Format.date(challenge.endsAt.addingTimeInterval(-1)))"
+            return
+                "• **\(Format.escape(challenge.name))** — \(Self.amount(challenge.goal)) \(challenge.unit.label), \(state)"
+        }
+        return Reply(
+            cards: [Card(title: "Challenges", description: lines.joined(separator: "\n"), color: Palette.profile)])
+    }
+
+    static func amount(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+
+    func challengeCard(_ challenge: Challenge, standings: [ChallengeStanding], _ c: Context, headline: String?) -> Card
+    {
+        let over = challenge.isOver(at: c.now)
+        let lastDay = Format.date(challenge.endsAt.addingTimeInterval(-1))
+        var description = "Goal: **\(Self.amount(challenge.goal)) \(challenge.unit.label)** · "
+        description +=
+            over ? "ended \(lastDay)" : "until \(lastDay) (<t:\(Int(challenge.endsAt.timeIntervalSince1970)):R>)"
+        if !standings.isEmpty {
+            let lines = standings.prefix(15).enumerated().map { index, standing in
+                let bar = Format.bar(
+                    Int(min(standing.progress, challenge.goal) * 100), of: Int(challenge.goal * 100), width: 10)
+                let medal = standing.medalAt != nil ? " 🏅" : ""
+                return
+                    "`\(index + 1).` \(Format.escape(standing.player.shownName)) `\(bar)` \(Self.amount(standing.progress))/\(Self.amount(challenge.goal))\(medal)"
+            }
+            description += "\n\n" + (over ? "**Final standing**\n" : "") + lines.joined(separator: "\n")
+        }
+        return Card(
+            title: [headline, challenge.name].compactMap { $0 }.joined(separator: ": "), description: description,
+            footer: "\(standings.count) participant\(standings.count == 1 ? "" : "s")", color: Palette.profile)
+    }
+
+    /// The same cards for the server's announce channel, when one is set.
+    func announcement(_ cards: [Card], _ c: Context) -> Announcement? {
+        c.settings.announceChannel.map { Announcement(channel: $0, cards: cards) }
+    }
+}

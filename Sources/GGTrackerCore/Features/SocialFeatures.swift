@@ -1,0 +1,188 @@
+import Foundation
+
+extension GGTrackerBot {
+    /// `/compare`: shared games, a compatibility score, finished-versus-wishlisted, the biggest disagreement.
+    func compare(_ user: UserMention, with other: UserMention?, _ c: Context) async throws -> Reply {
+        let left = try await targetPlayer(user, c)
+        let right = try await targetPlayer(other, c)
+        guard left.id != right.id else {
+            return .notice("Comparing a library with itself always agrees. Pick someone else: `/compare user:@friend`.")
+        }
+        let comparison = try await store.compare(left.id, right.id)
+        for (player, count) in [(left, comparison.leftCount), (right, comparison.rightCount)] where count == 0 {
+            return .notice(
+                "\(Format.escape(player.shownName)) has no games in their library yet, so there is nothing to compare.")
+        }
+        let l = Format.escape(left.shownName)
+        let r = Format.escape(right.shownName)
+        var fields: [Card.Field] = []
+        let rated = comparison.bothRated
+        if let compatibility = comparison.compatibility {
+            fields.append(
+                .init(
+                    "Compatibility",
+                    "**\(compatibility) %** over \(rated.count) game\(rated.count == 1 ? "" : "s") you both rated",
+                    inline: false))
+        } else {
+            fields.append(
+                .init("Compatibility", "No game rated by both yet: `/rate` some shared games.", inline: false))
+        }
+        if !comparison.shared.isEmpty {
+            let lines = comparison.shared.prefix(10).map { item in
+                let scores = [item.left.score, item.right.score].map { $0.map(String.init) ?? "–" }.joined(
+                    separator: " vs ")
+                return "• \(Format.escape(item.game.displayName)) — \(scores)"
+            }
+            let more = comparison.shared.count > 10 ? "\n…and \(comparison.shared.count - 10) more" : ""
+            fields.append(
+                .init("Both have (\(comparison.shared.count))", lines.joined(separator: "\n") + more, inline: false))
+        }
+        if let gap = comparison.biggestDisagreement {
+            fields.append(
+                .init(
+                    "Biggest disagreement",
+                    "\(Format.escape(gap.game.displayName)): \(l) \(Format.stars(gap.left)) vs \(r) \(Format.stars(gap.right))",
+                    inline: false))
+        }
+        for (finisher, wisher, games) in [
+            (l, r, comparison.leftFinishedRightWants), (r, l, comparison.rightFinishedLeftWants),
+        ] where !games.isEmpty {
+            fields.append(
+                .init(
+                    "\(finisher) finished what \(wisher) wants",
+                    Format.truncate(
+                        games.prefix(8).map { Format.escape($0.displayName) }.joined(separator: ", "), 1024),
+                    inline: false))
+        }
+        return Reply(
+            cards: [
+                Card(
+                    title: "\(left.shownName) vs \(right.shownName)", fields: fields,
+                    footer:
+                        "\(comparison.leftCount) and \(comparison.rightCount) games · /help command:compare explains the score",
+                    color: Palette.profile)
+            ])
+    }
+
+    /// `/leaderboard`: the server's ranking, ties sharing a rank, the caller's own rank even outside the top 10.
+    func leaderboard(_ metric: LeaderboardMetric, _ period: Period, _ c: Context) async throws -> Reply {
+        let values = try await store.leaderboard(
+            in: c.invoker.community, metric: metric, since: period.start(before: c.now))
+        let rows = LeaderboardRow.ranked(values.filter { $0.1 > 0 })
+        guard !rows.isEmpty else {
+            return .notice("Nobody here has \(metric.label) in \(period.label) yet.")
+        }
+        func value(_ v: Double) -> String { metric == .hours ? Format.hours(v) : String(Int(v)) }
+        var lines = rows.prefix(10).map { row in
+            let medal = row.rank <= 3 ? ["🥇", "🥈", "🥉"][row.rank - 1] : "`\(row.rank).`"
+            let me = row.player.id == c.player.id ? " ← you" : ""
+            return "\(medal) \(Format.escape(row.player.shownName)) — **\(value(row.value))**\(me)"
+        }
+        if let mine = rows.first(where: { $0.player.id == c.player.id }),
+            mine.rank > 10 || rows.prefix(10).allSatisfy({ $0.player.id != c.player.id })
+        {
+            lines.append("…\n`\(mine.rank).` \(Format.escape(mine.player.shownName)) — **\(value(mine.value))** ← you")
+        } else if !rows.contains(where: { $0.player.id == c.player.id }) {
+            lines.append("…\nYou: no \(metric.label) in \(period.label) yet.")
+        }
+        return Reply(
+            cards: [
+                Card(
+                    title: "Leaderboard: \(metric.label), \(period.label)", description: lines.joined(separator: "\n"),
+                    footer: "\(rows.count) member\(rows.count == 1 ? "" : "s") ranked", color: Palette.profile)
+            ])
+    }
+
+    /// `/friend add|remove|list`.
+    func friendAdd(_ user: UserMention, _ c: Context) async throws -> Reply {
+        let friend = try await targetPlayer(user, c)
+        guard friend.id != c.player.id else { return .notice("You are always your own friend. Pick someone else.") }
+        let added = try await store.addFriend(c.player.id, friend.id, at: c.now)
+        return .notice(
+            added
+                ? "You now follow \(Format.escape(friend.shownName)); their news comes first in `/activity`."
+                : "You already follow \(Format.escape(friend.shownName)).")
+    }
+
+    func friendRemove(_ user: UserMention, _ c: Context) async throws -> Reply {
+        let friend = try await targetPlayer(user, c)
+        let removed = try await store.removeFriend(c.player.id, friend.id)
+        return .notice(
+            removed
+                ? "You no longer follow \(Format.escape(friend.shownName))."
+                : "You were not following \(Format.escape(friend.shownName)).")
+    }
+
+    func friendList(_ c: Context) async throws -> Reply {
+        let friends = try await store.friends(of: c.player.id)
+        guard !friends.isEmpty else { return .notice("You follow nobody yet. `/friend add user:@someone`.") }
+        return Reply(
+            visibility: .invokerOnly,
+            cards: [
+                Card(
+                    title: "Friends you follow (\(friends.count))",
+                    description: friends.map { "• \(Format.escape($0.shownName))" }.joined(separator: "\n"),
+                    color: Palette.profile)
+            ])
+    }
+
+    /// `/activity`: the server's recent events, friends' first.
+    func activity(user: UserMention?, _ c: Context) async throws -> Reply {
+        let player = try await user.asyncMap { try await targetPlayer($0, c) }
+        let events = try await store.activity(
+            in: c.invoker.community, of: player?.id, friendsOf: c.player.id, limit: 15)
+        guard !events.isEmpty else {
+            return .notice(
+                player.map { "\(Format.escape($0.shownName)) has no news here yet." } ?? "No news in this server yet.")
+        }
+        let lines = events.compactMap { event -> String? in
+            if let game = event.game, game.isMature && !c.showsMature { return nil }
+            var line = "\(event.kind.emoji) **\(Format.escape(event.player.shownName))** \(event.kind.verb)"
+            if let game = event.game { line += " \(Format.escape(game.displayName))" }
+            if let challenge = event.detail { line += " “\(Format.escape(challenge))”" }
+            if event.kind == .rated, let score = event.amount { line += " \(Format.stars(Int(score)))" }
+            return line + " · <t:\(Int(event.at.timeIntervalSince1970)):R>"
+        }
+        return Reply(
+            cards: [
+                Card(
+                    title: player.map { "\($0.shownName)'s news" } ?? "What's new here",
+                    description: lines.joined(separator: "\n"), footer: "Friends you follow come first",
+                    color: Palette.profile)
+            ])
+    }
+
+    /// `/share`: a link to a read-only page of the caller's library; `revoke:true` turns it off.
+    func share(revoke: Bool, _ c: Context) async throws -> Reply {
+        if revoke {
+            let revoked = try await store.revokeShareToken(of: c.player.id)
+            return .notice(
+                revoked ? "Your share link is off; the old address now answers “not found”." : "You had no share link.")
+        }
+        var token = try await store.shareToken(of: c.player.id)
+        if token == nil {
+            let fresh = Self.newShareToken()
+            try await store.setShareToken(fresh, for: c.player.id, at: c.now)
+            token = fresh
+        }
+        let url = "\(info.publicBaseURL)/u/\(token!)"
+        return Reply(
+            visibility: .invokerOnly,
+            text:
+                "Here is a read-only page of your library: \(url)\nAnyone with the link can see it; `/share revoke:true` turns it off.",
+            actions: [[Action("Revoke the link", command: "/share revoke:true", style: .danger)]])
+    }
+
+    /// 128 random bits from the system's secure generator, as 32 hex characters.
+    static func newShareToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}

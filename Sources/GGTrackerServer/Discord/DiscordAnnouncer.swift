@@ -1,0 +1,72 @@
+import AsyncHTTPClient
+import Foundation
+import GGTrackerCore
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Posts announcements to a server's channel through Discord's REST API
+/// (`POST {DISCORD_API_BASE}/channels/{channel.id}/messages` with the bot token), after the reply has gone out.
+/// A 429 is retried after the `retry_after` Discord gives, a few times at most.
+package struct DiscordAnnouncer: Sendable {
+    package var apiBase: String
+    package var botToken: String
+    package var client: HTTPClient
+    package var maxAttempts = 4
+
+    package init(apiBase: String, botToken: String, client: HTTPClient = .shared) {
+        self.apiBase = apiBase
+        self.botToken = botToken
+        self.client = client
+    }
+
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// Sends the cards as one message; returns the HTTP status of the last attempt.
+    @discardableResult
+    package func post(_ announcement: Announcement) async throws -> Int {
+        let message = Reply(cards: announcement.cards).discordMessage { _ in "" }
+        var stripped = message
+        stripped.components = nil  // buttons would run as whoever presses them; the channel post is news only
+        let body = try JSONEncoder().encode(stripped)
+        for attempt in 1...maxAttempts {
+            var request = HTTPClientRequest(url: "\(apiBase)/channels/\(announcement.channel)/messages")
+            request.method = .POST
+            request.headers.add(name: "Authorization", value: "Bot \(botToken)")
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.headers.add(
+                name: "User-Agent", value: "DiscordBot (https://github.com/ggtracker, \(AppServices.version))")
+            request.body = .bytes(ByteBuffer(data: body))
+            let response = try await client.execute(request, timeout: .seconds(10))
+            let answer = try await response.body.collect(upTo: 1 << 20)
+            if response.status == .tooManyRequests, attempt < maxAttempts {
+                let json = try? JSONSerialization.jsonObject(with: Data(buffer: answer)) as? [String: Any]
+                let seconds =
+                    (json?["retry_after"] as? Double) ?? response.headers.first(name: "Retry-After").flatMap(
+                        Double.init) ?? 1
+                try await Task.sleep(for: .milliseconds(Int(min(max(seconds, 0), 30) * 1000)))
+                continue
+            }
+            guard (200..<300).contains(Int(response.status.code)) else {
+                throw Failure(
+                    description: "Discord answered \(response.status.code): \(String(buffer: answer).prefix(300))")
+            }
+            return Int(response.status.code)
+        }
+        throw Failure(description: "still rate limited after \(maxAttempts) attempts")
+    }
+
+    /// Posts in the background: the command's reply never waits for it.
+    package func postInBackground(_ announcement: Announcement, logger: Logger) {
+        Task.detached(priority: .utility) {
+            do {
+                try await post(announcement)
+            } catch {
+                logger.warning(
+                    "announcement failed", metadata: ["channel": "\(announcement.channel)", "error": "\(error)"])
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import GGTrackerCore
+
+/// The read-only web page of a shared library: covers grouped by status, scores as stars, reviews, and SVG charts.
+/// Server-rendered HTML, no JavaScript, every user and catalog string escaped.
+enum SharedLibraryPage {
+    static func html(player: Player, entries: [LibraryEntry], now: Date) -> String {
+        let name = escape(player.shownName)
+        var body = """
+            <header>
+            \(player.avatarURL.map { "<img class=\"avatar\" src=\"\(escape($0))\" alt=\"\" width=\"64\" height=\"64\">" } ?? "")
+            <div><h1>\(name)'s games</h1>
+            \(player.bio.map { "<p class=\"bio\">\(escape($0))</p>" } ?? "")
+            <p class="summary">\(entries.count) games · \(escape(Format.hours(entries.compactMap(\.hours).reduce(0, +)))) played</p></div>
+            </header>
+            """
+        body += "<section class=\"charts\">"
+        body += chart(
+            "status", "By status",
+            GameStatus.allCases.map { s in (s.label, Double(entries.filter { $0.status == s }.count)) })
+        var genres: [String: Int] = [:]
+        for entry in entries { for genre in entry.game.genres { genres[genre, default: 0] += 1 } }
+        let topGenres = genres.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(8)
+        body += chart("genres", "Genres", topGenres.map { ($0.key, Double($0.value)) })
+        body += chart(
+            "scores", "Scores",
+            (1...10).map { score in (String(score), Double(entries.filter { $0.score == score }.count)) })
+        body += chart("hours", "Hours by month last played", hoursByMonth(entries, now: now))
+        body += "</section>"
+        for status in GameStatus.allCases {
+            let shelf = entries.filter { $0.status == status }
+            guard !shelf.isEmpty else { continue }
+            body +=
+                "<section class=\"shelf\" id=\"\(status.rawValue)\"><h2>\(status.emoji) \(status.label) <small>\(shelf.count)</small></h2>"
+            body += "<div class=\"covers\">"
+            for entry in shelf {
+                body += card(entry)
+            }
+            body += "</div></section>"
+        }
+        if entries.isEmpty { body += "<p class=\"empty\">No games yet.</p>" }
+        body += "<footer>Shared from GGTracker · Game data from IGDB.com</footer>"
+        return page(title: "\(name)'s games", body: body)
+    }
+
+    static func card(_ entry: LibraryEntry) -> String {
+        let game = entry.game
+        let cover =
+            game.coverURL.map { "<img src=\"\(escape($0))\" alt=\"\" loading=\"lazy\" width=\"132\" height=\"176\">" }
+            ?? "<div class=\"nocover\">\(escape(String(game.name.prefix(1))))</div>"
+        var html = "<article class=\"cover\">\(cover)<h3>\(escape(game.displayName))</h3>"
+        if let score = entry.score {
+            html += "<p class=\"stars\" title=\"\(score)/10\">\(Format.stars(score))</p>"
+        }
+        var facts: [String] = []
+        if let hours = entry.hours { facts.append(Format.hours(hours)) }
+        if entry.favorite { facts.append("⭐ favorite") }
+        if !entry.tags.isEmpty { facts.append(entry.tags.joined(separator: ", ")) }
+        if !facts.isEmpty { html += "<p class=\"facts\">\(escape(facts.joined(separator: " · ")))</p>" }
+        if let review = entry.review {
+            html += "<blockquote class=\"review\">\(escape(review))</blockquote>"
+        }
+        return html + "</article>"
+    }
+
+    /// Hours of each entry, by the month it was last updated, for the last twelve months.
+    static func hoursByMonth(_ entries: [LibraryEntry], now: Date) -> [(String, Double)] {
+        let calendar = Calendar.utc
+        let months = (0..<12).reversed().compactMap { calendar.date(byAdding: .month, value: -$0, to: now) }
+        let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return months.map { month in
+            let parts = calendar.dateComponents([.year, .month], from: month)
+            let hours = entries.filter {
+                let c = calendar.dateComponents([.year, .month], from: $0.updatedAt)
+                return c.year == parts.year && c.month == parts.month
+            }.compactMap(\.hours).reduce(0, +)
+            return (names[parts.month! - 1], hours)
+        }
+    }
+
+    /// A bar chart as inline SVG, scaled to its largest value.
+    static func chart(_ id: String, _ title: String, _ items: [(String, Double)]) -> String {
+        let width = 320.0
+        let rowHeight = 22.0
+        let labelWidth = 110.0
+        let most = max(items.map(\.1).max() ?? 0, 1)
+        var svg = "<figure><figcaption>\(escape(title))</figcaption>"
+        svg +=
+            "<svg class=\"chart\" id=\"chart-\(id)\" role=\"img\" aria-label=\"\(escape(title))\" viewBox=\"0 0 \(Int(width)) \(Int(Double(max(items.count, 1)) * rowHeight))\" xmlns=\"http://www.w3.org/2000/svg\">"
+        for (index, (label, value)) in items.enumerated() {
+            let y = Double(index) * rowHeight
+            let barWidth = (width - labelWidth - 40) * value / most
+            svg += "<text x=\"0\" y=\"\(y + 15)\" font-size=\"12\">\(escape(String(label.prefix(16))))</text>"
+            svg +=
+                "<rect x=\"\(labelWidth)\" y=\"\(y + 4)\" width=\"\(String(format: "%.1f", barWidth))\" height=\"14\" rx=\"3\"></rect>"
+            let shown = value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+            svg +=
+                "<text x=\"\(String(format: "%.1f", labelWidth + barWidth + 4))\" y=\"\(y + 15)\" font-size=\"12\">\(shown)</text>"
+        }
+        if items.isEmpty { svg += "<text x=\"0\" y=\"15\" font-size=\"12\">nothing yet</text>" }
+        return svg + "</svg></figure>"
+    }
+
+    static func notFound() -> String {
+        page(
+            title: "Not found",
+            body: "<h1>Not found</h1><p>This shared library does not exist, or its owner turned the link off.</p>")
+    }
+
+    static func page(title: String, body: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(title)</title>
+        <style>
+        body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:16px;background:#111318;color:#e8e8ea}
+        header{display:flex;gap:16px;align-items:center}.avatar{border-radius:50%}
+        h1{margin:.2em 0}.summary,.bio,small{color:#a9abb3}
+        .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:12px;margin:16px 0}
+        figure{margin:0;background:#1b1e26;border-radius:8px;padding:12px}figcaption{font-weight:600;margin-bottom:6px}
+        .chart{width:100%;height:auto}.chart rect{fill:#5865f2}.chart text{fill:#e8e8ea}
+        .covers{display:grid;grid-template-columns:repeat(auto-fill,minmax(140px,1fr));gap:12px}
+        .cover{background:#1b1e26;border-radius:8px;padding:8px}.cover img,.nocover{width:100%;height:auto;aspect-ratio:3/4;border-radius:4px;object-fit:cover;background:#2a2e39}
+        .nocover{display:flex;align-items:center;justify-content:center;font-size:48px;color:#6b6f7b}
+        .cover h3{font-size:14px;margin:6px 0 2px}.stars{color:#fee75c;margin:0}.facts{font-size:12px;color:#a9abb3;margin:2px 0}
+        .review{font-size:13px;margin:6px 0 0;padding-left:8px;border-left:3px solid #5865f2;white-space:pre-wrap}
+        footer{margin-top:24px;color:#6b6f7b;font-size:12px}
+        </style></head><body>
+        \(body)
+        </body></html>
+        """
+    }
+
+    /// Escapes text for HTML content and attribute values.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.count)
+        for ch in text {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+}

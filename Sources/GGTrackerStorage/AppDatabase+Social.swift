@@ -1,0 +1,367 @@
+import Foundation
+import GGTrackerCore
+import GRDB
+
+extension AppDatabase: SocialStore {
+    static func recordEvent(
+        _ db: Database, community: String, player: PlayerID, kind: EventKind, game: Int64?, amount: Double?,
+        detail: String? = nil, at now: Date
+    ) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO events (community_id, player_id, kind, game_id, amount, detail, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [community, player.rawValue, kind.rawValue, game, amount, detail, now.timeIntervalSince1970])
+    }
+
+    static func challenge(from row: Row) -> Challenge {
+        Challenge(
+            id: row["id"], name: row["name"], goal: row["goal"],
+            unit: ChallengeUnit(rawValue: row["unit"]) ?? .custom,
+            startsAt: Date(timeIntervalSince1970: row["starts_at"]),
+            endsAt: Date(timeIntervalSince1970: row["ends_at"]),
+            createdBy: PlayerID(row["created_by"] as String))
+    }
+
+    /// A participant's progress: library events inside the window, or the custom amount.
+    static func progress(_ db: Database, challenge: Challenge, player: PlayerID) throws -> Double {
+        guard let event = challenge.unit.event else {
+            return try Double.fetchOne(
+                db, sql: "SELECT custom_progress FROM challenge_participants WHERE challenge_id = ? AND player_id = ?",
+                arguments: [challenge.id, player.rawValue]) ?? 0
+        }
+        // Hours add up; a game completed or reviewed twice counts once.
+        let measure = event == .hours ? "coalesce(sum(amount), 0)" : "count(DISTINCT game_id)"
+        return try Double.fetchOne(
+            db,
+            sql: """
+                SELECT \(measure) FROM events
+                WHERE player_id = ? AND kind = ? AND created_at >= ? AND created_at < ?
+                """,
+            arguments: [
+                player.rawValue, event.rawValue, challenge.startsAt.timeIntervalSince1970,
+                challenge.endsAt.timeIntervalSince1970,
+            ]) ?? 0
+    }
+
+    /// Awards the medal of every running challenge of the player whose goal is now reached; returns their names.
+    static func awardMedals(_ db: Database, player: PlayerID, at now: Date) throws -> [String] {
+        let t = now.timeIntervalSince1970
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT c.*, c.community_id AS community FROM challenges c
+                JOIN challenge_participants p ON p.challenge_id = c.id
+                WHERE p.player_id = ? AND p.medal_at IS NULL AND c.starts_at <= ? AND c.ends_at > ?
+                """, arguments: [player.rawValue, t, t])
+        var won: [String] = []
+        for row in rows {
+            let challenge = challenge(from: row)
+            guard try progress(db, challenge: challenge, player: player) >= challenge.goal else { continue }
+            try db.execute(
+                sql: "UPDATE challenge_participants SET medal_at = ? WHERE challenge_id = ? AND player_id = ?",
+                arguments: [t, challenge.id, player.rawValue])
+            try recordEvent(
+                db, community: row["community"], player: player, kind: .medal, game: nil, amount: nil,
+                detail: challenge.name, at: now)
+            won.append(challenge.name)
+        }
+        return won
+    }
+
+    package func activity(
+        in community: String, of player: PlayerID?, friendsOf viewer: PlayerID, limit: Int
+    ) async throws -> [ActivityEvent] {
+        try await reader.read { db in
+            var sql = """
+                SELECT e.kind, e.amount, e.detail, e.created_at AS event_at, e.game_id,
+                    p.id AS p_id, p.display_name, p.nickname, p.avatar_url, p.bio, p.created_at AS p_created,
+                    EXISTS (SELECT 1 FROM friends f WHERE f.player_id = ? AND f.friend_id = e.player_id) AS is_friend
+                FROM events e JOIN players p ON p.id = e.player_id
+                WHERE e.community_id = ? AND e.kind != 'hours'
+                """
+            var arguments: [any DatabaseValueConvertible] = [viewer.rawValue, community]
+            if let player {
+                sql += " AND e.player_id = ?"
+                arguments.append(player.rawValue)
+            }
+            sql += " ORDER BY is_friend DESC, e.created_at DESC, e.id DESC LIMIT ?"
+            arguments.append(limit)
+            let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
+            let gameIDs = Set(rows.compactMap { $0["game_id"] as Int64? })
+            var games: [Int64: Game] = [:]
+            if !gameIDs.isEmpty {
+                let placeholders = Array(repeating: "?", count: gameIDs.count).joined(separator: ",")
+                for row in try Row.fetchAll(
+                    db, sql: "SELECT \(Self.gameColumns) FROM games g WHERE g.id IN (\(placeholders))",
+                    arguments: StatementArguments(Array(gameIDs)))
+                {
+                    let game = Self.game(from: row)
+                    games[game.id] = game
+                }
+            }
+            return rows.map { row in
+                ActivityEvent(
+                    player: Player(
+                        id: PlayerID(row["p_id"] as String), displayName: row["display_name"],
+                        nickname: row["nickname"],
+                        avatarURL: row["avatar_url"], bio: row["bio"],
+                        createdAt: Date(timeIntervalSince1970: row["p_created"])),
+                    kind: EventKind(rawValue: row["kind"]) ?? .added,
+                    game: (row["game_id"] as Int64?).flatMap { games[$0] }, amount: row["amount"],
+                    detail: row["detail"],
+                    at: Date(timeIntervalSince1970: row["event_at"]))
+            }
+        }
+    }
+
+    package func addFriend(_ player: PlayerID, _ friend: PlayerID, at now: Date) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO friends (player_id, friend_id, created_at) VALUES (?, ?, ?)",
+                arguments: [player.rawValue, friend.rawValue, now.timeIntervalSince1970])
+            return db.changesCount > 0
+        }
+    }
+
+    package func removeFriend(_ player: PlayerID, _ friend: PlayerID) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM friends WHERE player_id = ? AND friend_id = ?",
+                arguments: [player.rawValue, friend.rawValue])
+            return db.changesCount > 0
+        }
+    }
+
+    package func friends(of player: PlayerID) async throws -> [Player] {
+        try await reader.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.* FROM friends f JOIN players p ON p.id = f.friend_id
+                    WHERE f.player_id = ? ORDER BY coalesce(p.nickname, p.display_name)
+                    """, arguments: [player.rawValue]
+            ).map(Self.player(from:))
+        }
+    }
+
+    package func compare(_ left: PlayerID, _ right: PlayerID) async throws -> LibraryComparison {
+        try await reader.read { db in
+            func entries(_ player: PlayerID) throws -> [Int64: LibraryEntry] {
+                let rows = try Row.fetchAll(
+                    db, sql: "\(Self.entrySelect) WHERE e.player_id = ?", arguments: [player.rawValue])
+                return Dictionary(
+                    uniqueKeysWithValues: rows.map { row in
+                        let entry = Self.entry(from: row)
+                        return (entry.game.id, entry)
+                    })
+            }
+            func finishedButWished(_ finisher: PlayerID, _ wisher: PlayerID) throws -> [Game] {
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT \(Self.gameColumns) FROM library_entries e
+                        JOIN wishlist w ON w.game_id = e.game_id AND w.player_id = ?
+                        JOIN games g ON g.id = e.game_id
+                        WHERE e.player_id = ? AND e.status = 'completed' ORDER BY e.score IS NULL, e.score DESC, g.name
+                        """, arguments: [wisher.rawValue, finisher.rawValue]
+                ).map(Self.game(from:))
+            }
+            let l = try entries(left)
+            let r = try entries(right)
+            let shared = l.compactMap { id, entry in r[id].map { (game: entry.game, left: entry, right: $0) } }
+                .sorted { $0.game.name < $1.game.name }
+            return LibraryComparison(
+                shared: shared, leftFinishedRightWants: try finishedButWished(left, right),
+                rightFinishedLeftWants: try finishedButWished(right, left), leftCount: l.count, rightCount: r.count)
+        }
+    }
+
+    package func leaderboard(
+        in community: String, metric: LeaderboardMetric, since: Date?
+    ) async throws -> [(Player, Double)] {
+        try await reader.read { db in
+            let value: String
+            var arguments: [any DatabaseValueConvertible] = []
+            if let since {
+                let (kind, measure) =
+                    switch metric {
+                    case .completed: ("completed", "count(DISTINCT e.game_id)")
+                    case .hours: ("hours", "coalesce(sum(e.amount), 0)")
+                    case .reviews: ("reviewed", "count(DISTINCT e.game_id)")
+                    case .scoreCount: ("rated", "count(DISTINCT e.game_id)")
+                    }
+                value =
+                    "(SELECT \(measure) FROM events e WHERE e.player_id = p.id AND e.kind = ? AND e.created_at >= ?)"
+                arguments += [kind, since.timeIntervalSince1970]
+            } else {
+                let measure =
+                    switch metric {
+                    case .completed: "count(*) FILTER (WHERE l.status = 'completed')"
+                    case .hours: "coalesce(sum(l.hours), 0)"
+                    case .reviews: "count(l.review)"
+                    case .scoreCount: "count(l.score)"
+                    }
+                value = "(SELECT \(measure) FROM library_entries l WHERE l.player_id = p.id)"
+            }
+            arguments.append(community)
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.*, \(value) AS metric_value FROM memberships m JOIN players p ON p.id = m.player_id
+                    WHERE m.community_id = ?
+                    """, arguments: StatementArguments(arguments)
+            ).map { (Self.player(from: $0), $0["metric_value"] as Double? ?? 0) }
+        }
+    }
+
+    package func createChallenge(
+        in community: String, name: String, goal: Double, unit: ChallengeUnit, startsAt: Date, endsAt: Date,
+        createdBy: PlayerID
+    ) async throws -> ChallengeCreation {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO challenges (community_id, name, name_key, goal, unit, starts_at, ends_at,
+                        created_by, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    community, name, name.lowercased(), goal, unit.rawValue, startsAt.timeIntervalSince1970,
+                    endsAt.timeIntervalSince1970, createdBy.rawValue, startsAt.timeIntervalSince1970,
+                ])
+            guard db.changesCount > 0 else { return .duplicateName }
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM challenges WHERE id = ?", arguments: [db.lastInsertedRowID])!
+            return .created(Self.challenge(from: row))
+        }
+    }
+
+    package func challenge(in community: String, named name: String) async throws -> Challenge? {
+        try await reader.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM challenges WHERE community_id = ? AND name_key = ?",
+                arguments: [community, name.lowercased()]
+            ).map(Self.challenge(from:))
+        }
+    }
+
+    package func challenges(in community: String) async throws -> [Challenge] {
+        try await reader.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM challenges WHERE community_id = ? ORDER BY ends_at DESC, name",
+                arguments: [community]
+            ).map(Self.challenge(from:))
+        }
+    }
+
+    package func join(_ challenge: Challenge, _ player: PlayerID, at now: Date) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql:
+                    "INSERT OR IGNORE INTO challenge_participants (challenge_id, player_id, joined_at) VALUES (?, ?, ?)",
+                arguments: [challenge.id, player.rawValue, now.timeIntervalSince1970])
+            let joined = db.changesCount > 0
+            // Progress made earlier in the window counts, so joining may already reach the goal.
+            if joined { _ = try Self.awardMedals(db, player: player, at: now) }
+            return joined
+        }
+    }
+
+    package func leave(_ challenge: Challenge, _ player: PlayerID) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM challenge_participants WHERE challenge_id = ? AND player_id = ?",
+                arguments: [challenge.id, player.rawValue])
+            return db.changesCount > 0
+        }
+    }
+
+    package func addProgress(
+        _ challenge: Challenge, _ player: PlayerID, amount: Double, community: String, at now: Date
+    ) async throws -> ChallengeStanding? {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE challenge_participants SET custom_progress = custom_progress + ?
+                    WHERE challenge_id = ? AND player_id = ?
+                    """, arguments: [amount, challenge.id, player.rawValue])
+            guard db.changesCount > 0 else { return nil }
+            _ = try Self.awardMedals(db, player: player, at: now)
+            return try Self.standings(db, challenge).first { $0.player.id == player }
+        }
+    }
+
+    static func standings(_ db: Database, _ challenge: Challenge) throws -> [ChallengeStanding] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT pl.*, cp.medal_at FROM challenge_participants cp JOIN players pl ON pl.id = cp.player_id
+                WHERE cp.challenge_id = ?
+                """, arguments: [challenge.id])
+        return try rows.map { row in
+            let player = Self.player(from: row)
+            return ChallengeStanding(
+                player: player, progress: try progress(db, challenge: challenge, player: player.id),
+                medalAt: (row["medal_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
+        }
+        .sorted { ($0.progress, $1.player.shownName) > ($1.progress, $0.player.shownName) }
+    }
+
+    package func standings(_ challenge: Challenge) async throws -> [ChallengeStanding] {
+        try await reader.read { db in try Self.standings(db, challenge) }
+    }
+
+    package func medals(of player: PlayerID) async throws -> [Medal] {
+        try await reader.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.name, cp.medal_at FROM challenge_participants cp JOIN challenges c ON c.id = cp.challenge_id
+                    WHERE cp.player_id = ? AND cp.medal_at IS NOT NULL ORDER BY cp.medal_at
+                    """, arguments: [player.rawValue]
+            ).map { Medal(challenge: $0["name"], at: Date(timeIntervalSince1970: $0["medal_at"])) }
+        }
+    }
+
+    package func shareToken(of player: PlayerID) async throws -> String? {
+        try await reader.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT token FROM share_tokens WHERE player_id = ?", arguments: [player.rawValue])
+        }
+    }
+
+    package func setShareToken(_ token: String, for player: PlayerID, at now: Date) async throws {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM share_tokens WHERE player_id = ?", arguments: [player.rawValue])
+            try db.execute(
+                sql: "INSERT INTO share_tokens (token, player_id, created_at) VALUES (?, ?, ?)",
+                arguments: [token, player.rawValue, now.timeIntervalSince1970])
+        }
+    }
+
+    package func revokeShareToken(of player: PlayerID) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM share_tokens WHERE player_id = ?", arguments: [player.rawValue])
+            return db.changesCount > 0
+        }
+    }
+
+    /// The player a share link belongs to, and their whole library, for the shared page: two queries.
+    package func sharedLibrary(token: String) async throws -> (player: Player, entries: [LibraryEntry])? {
+        try await reader.read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT p.* FROM share_tokens s JOIN players p ON p.id = s.player_id WHERE s.token = ?",
+                    arguments: [token])
+            else { return nil }
+            let player = Self.player(from: row)
+            let entries = try Row.fetchAll(
+                db, sql: "\(Self.entrySelect) WHERE e.player_id = ? ORDER BY e.updated_at DESC",
+                arguments: [player.id.rawValue]
+            ).map(Self.entry(from:))
+            return (player, entries)
+        }
+    }
+}
