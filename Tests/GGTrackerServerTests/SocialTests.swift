@@ -1,0 +1,210 @@
+import Foundation
+import GGTrackerCore
+import GGTrackerStorage
+import Testing
+
+@testable import GGTrackerServer
+
+extension Interaction.Person {
+    static let carol = Interaction.Person(id: "555555555555555555", name: "carol")
+}
+
+@Suite("Friends in the channel")
+struct SocialTests {
+    let harness: TestHarness
+    init() throws { harness = try TestHarness() }
+
+    func play(
+        _ client: TestHarness.Client, _ who: I.Person, _ title: String, score: Int? = nil, status: String = "completed"
+    )
+        async throws
+    {
+        _ = try await client.send(I.command("add", [I.option("title", title), I.option("status", status)], as: who))
+        if let score {
+            _ = try await client.send(I.command("rate", [I.option("title", title), I.option("score", score)], as: who))
+        }
+    }
+
+    @Test func threeFriendsCompareRankAndFinishAChallengeTogether() async throws {
+        try await harness.withClient { client in
+            // Everyone shows up, and Alice starts a challenge before anyone finishes anything.
+            for who in [I.Person.alice, .bob, .carol] { _ = try await client.send(I.command("help", as: who)) }
+            let created = try await client.send(
+                I.command(
+                    "challenge",
+                    [
+                        I.sub(
+                            "create",
+                            [
+                                I.option("name", "Spring Cleaning"), I.option("goal", 2),
+                                I.option("unit", "games_completed"),
+                                I.option("ends", "2099-05-31"),
+                            ])
+                    ]))
+            DiscordChecks.check(created)
+            #expect(created.text.contains("Alice started a challenge: Spring Cleaning"))
+            let joined = try await client.send(
+                I.command("challenge", [I.sub("join", [I.option("name", "spring cleaning")])], as: .bob))
+            #expect(joined.text.contains("Bob joined"))
+            let twice = try await client.send(
+                I.command("challenge", [I.sub("join", [I.option("name", "Spring Cleaning")])], as: .bob))
+            #expect(twice.ephemeral && twice.content.contains("already in"))
+
+            try await play(client, .alice, "Celeste", score: 9)
+            try await play(client, .alice, "Hades", score: 8)
+            try await play(client, .bob, "Celeste", score: 8)
+            try await play(client, .bob, "Hades", score: 3)
+            try await play(client, .carol, "Celeste", score: 10)
+            _ = try await client.send(
+                I.command("wishlist", [I.sub("add", [I.option("title", "Stardew Valley")])], as: .bob))
+            try await play(client, .alice, "Stardew Valley")
+
+            // Bob's second completion wins him the medal by itself.
+            let profile = try await client.send(I.command("profile", [I.sub("show")], as: .bob))
+            #expect(profile.text.contains("Medals (1)") && profile.text.contains("🏅 Spring Cleaning"))
+            let show = try await client.send(
+                I.command("challenge", [I.sub("show", [I.option("name", "Spring Cleaning")])]))
+            DiscordChecks.check(show)
+            #expect(show.text.contains("2/2 🏅"))
+
+            let compare = try await client.send(
+                I.command("compare", [I.user("user", .alice), I.user("with", .bob)], resolvedUsers: [.alice, .bob]))
+            DiscordChecks.check(compare)
+            // Gaps 1 (Celeste) and 5 (Hades): 100 × (1 − 3/9) = 67 %.
+            #expect(compare.text.contains("**67 %** over 2 games you both rated"))
+            #expect(compare.text.contains("Biggest disagreement") && compare.text.contains("Hades (2020)"))
+            #expect(compare.text.contains("Alice finished what Bob wants") && compare.text.contains("Stardew Valley"))
+
+            let board = try await client.send(I.command("leaderboard", [I.option("metric", "completed")], as: .carol))
+            DiscordChecks.check(board)
+            let lines = try #require(board.embeds.first?["description"] as? String).split(separator: "\n")
+            #expect(lines[0].contains("🥇 Alice — **3**"))
+            #expect(lines[1].contains("🥈 Bob — **2**"))
+            #expect(lines[2].contains("🥉 Carol — **1** ← you"))
+
+            _ = try await client.send(
+                I.command("friend", [I.sub("add", [I.user("user", .carol)])], resolvedUsers: [.carol]))
+            let activity = try await client.send(I.command("activity"))
+            DiscordChecks.check(activity)
+            let feed = try #require(activity.embeds.first?["description"] as? String)
+            #expect(feed.split(separator: "\n").first?.contains("Carol") == true, "friends come first: \(feed)")
+            #expect(feed.contains("Bob** won a medal in “Spring Cleaning”"))
+            #expect(feed.contains("completed Celeste") && feed.contains("wishlisted Stardew Valley"))
+        }
+    }
+
+    @Test func leaderboardTiesShareARankAndShowTheCallerOutsideTheTop() async throws {
+        let rows = LeaderboardRow.ranked(
+            (1...12).map { i in
+                (
+                    Player(id: PlayerID("p\(i)"), displayName: "p\(String(format: "%02d", i))", createdAt: Date()),
+                    Double(i == 2 ? 12 : i)
+                )
+            })
+        #expect(rows.prefix(2).map(\.rank) == [1, 1])
+        #expect(rows[2].rank == 3)
+        try await harness.withClient { client in
+            try await play(client, .bob, "Celeste")
+            try await play(client, .carol, "Hades")
+            let board = try await client.send(I.command("leaderboard", [I.option("period", "week")]))
+            let text = try #require(board.embeds.first?["description"] as? String)
+            #expect(text.contains("🥇 Bob — **1**") && text.contains("🥇 Carol — **1**"))
+            #expect(text.contains("You: no games completed in the last 7 days yet."))
+        }
+    }
+
+    @Test func compareRefusesYourselfAndEmptyLibrariesFriendly() async throws {
+        try await harness.withClient { client in
+            let me = try await client.send(I.command("compare", [I.user("user", .alice)], resolvedUsers: [.alice]))
+            #expect(me.ephemeral && me.content.contains("with itself"))
+            _ = try await client.send(I.command("help", as: .bob))
+            try await play(client, .alice, "Celeste")
+            let empty = try await client.send(I.command("compare", [I.user("user", .bob)], resolvedUsers: [.bob]))
+            #expect(empty.ephemeral && empty.content.contains("Bob has no games in their library yet"))
+        }
+    }
+
+    @Test(arguments: [
+        ([I.option("goal", 0.0), I.option("unit", "custom"), I.option("ends", "2099-01-01")], "must be more than 0"),
+        ([I.option("goal", 3.0), I.option("unit", "custom"), I.option("ends", "2001-01-01")], "ends` is in the past"),
+        ([I.option("goal", 3.0), I.option("unit", "custom"), I.option("ends", "31/12/2099")], "YYYY-MM-DD"),
+        ([I.option("goal", 3.0), I.option("unit", "laps"), I.option("ends", "2099-01-01")], "`unit` must be one of"),
+    ])
+    func challengeRulesAreExplained(options: [[String: Any]], message: String) async throws {
+        try await harness.withClient { client in
+            let answer = try await client.send(
+                I.command("challenge", [I.sub("create", [I.option("name", "Marathon")] + options)]))
+            #expect(answer.ephemeral && answer.content.contains(message), "\(answer.content)")
+        }
+        #expect(try await harness.services.database.challenges(in: "discord:900000000000000001").isEmpty)
+    }
+
+    @Test func duplicateNamesAndProgressWithoutJoiningAreRefused() async throws {
+        try await harness.withClient { client in
+            // A fresh interaction each time: the same id twice would be a retried delivery.
+            let create = {
+                I.command(
+                    "challenge",
+                    [
+                        I.sub(
+                            "create",
+                            [
+                                I.option("name", "Laps"), I.option("goal", 10.0), I.option("unit", "custom"),
+                                I.option("ends", "2099-01-01"),
+                            ])
+                    ])
+            }
+            _ = try await client.send(create())
+            let again = try await client.send(create())
+            #expect(again.ephemeral && again.content.contains("already has a challenge named “Laps”"))
+            let stranger = try await client.send(
+                I.command(
+                    "challenge", [I.sub("progress", [I.option("name", "Laps"), I.option("amount", 3.0)])], as: .bob))
+            #expect(stranger.ephemeral && stranger.content.contains("Join “Laps” first"))
+            let mine = try await client.send(
+                I.command("challenge", [I.sub("progress", [I.option("name", "Laps"), I.option("amount", 10.0)])]))
+            #expect(mine.text.contains("🏅 Alice reached the goal"))
+            let medals = try await client.send(I.command("profile", [I.sub("show")]))
+            #expect(medals.text.contains("🏅 Laps"))
+        }
+    }
+
+    @Test func sharePageShowsTheLibraryEscapedAndRevokingMakesIt404() async throws {
+        try await harness.withClient { client in
+            try await play(client, .alice, "Celeste", score: 9)
+            _ = try await client.send(
+                I.command(
+                    "review", [I.option("title", "Celeste"), I.option("text", "<script>alert('x')</script> & more")]))
+            try await play(client, .alice, "Hades", status: "playing")
+            let share = try await client.send(I.command("share"))
+            #expect(share.ephemeral)
+            let url = try #require(share.content.split(separator: " ").first { $0.contains("/u/") }).split(
+                separator: "\n")[0]
+            let path = String(url[url.range(of: "/u/")!.lowerBound...])
+            let token = String(path.dropFirst(3))
+            #expect(token.count == 32 && token.allSatisfy(\.isHexDigit))
+            try await client.client.execute(uri: path, method: .get) { response in
+                #expect(response.status == .ok)
+                let html = String(buffer: response.body)
+                #expect(html.contains("Alice's games"))
+                #expect(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; more"))
+                #expect(!html.contains("<script>"))
+                #expect(html.contains("class=\"covers\"") && html.contains("Celeste (2018)") && html.contains("★★★★½"))
+                for chart in ["chart-status", "chart-genres", "chart-scores", "chart-hours"] {
+                    #expect(html.contains("id=\"\(chart)\""))
+                }
+            }
+            let again = try await client.send(I.command("share"))
+            #expect(again.content.contains(token), "the same link until revoked")
+            let revoke = try await client.send(I.command("share", [I.option("revoke", true)]))
+            #expect(revoke.content.contains("link is off"))
+            try await client.client.execute(uri: path, method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(String(buffer: response.body).contains("Not found"))
+            }
+            try await client.client.execute(uri: "/u/not-a-token", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+}
