@@ -17,10 +17,13 @@ struct TestHarness {
 
     static let fixturePath = Bundle.module.path(forResource: "games", ofType: "jsonl", inDirectory: "Fixtures")!
 
-    init(databasePath: String? = nil, adminIDs: Set<String> = []) throws {
+    init(
+        databasePath: String? = nil, adminIDs: Set<String> = [], configure: (inout AppConfig) -> Void = { _ in }
+    ) throws {
         var config = AppConfig()
         config.discordPublicKey = key.publicKey
         config.adminIDs = adminIDs
+        configure(&config)
         let database = try databasePath.map(AppDatabase.open(path:)) ?? AppDatabase.inMemory()
         let catalog = try LocalCatalog(database: database)
         if try database.gameCount() == 0 {
