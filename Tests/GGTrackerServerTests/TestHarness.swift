@@ -42,6 +42,17 @@ struct TestHarness {
         return try await app.test(.router) { client in try await body(Client(client: client, key: key)) }
     }
 
+    /// Runs `body` against a real socket on 127.0.0.1, for clients outside the process (a browser).
+    func withLiveClient<T: Sendable>(_ body: @Sendable (Client, Int) async throws -> T) async throws -> T {
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        let app = buildApplication(services, logger: logger)
+        let key = self.key
+        return try await app.test(.live) { client in
+            try await body(Client(client: client, key: key), client.port!)
+        }
+    }
+
     struct Client {
         let client: any TestClientProtocol
         let key: Curve25519.Signing.PrivateKey

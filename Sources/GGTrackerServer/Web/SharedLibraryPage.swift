@@ -14,6 +14,17 @@ enum SharedLibraryPage {
             <p class="summary">\(entries.count) games · \(escape(Format.hours(entries.compactMap(\.hours).reduce(0, +)))) played</p></div>
             </header>
             """
+        for status in GameStatus.allCases {
+            let shelf = entries.filter { $0.status == status }
+            guard !shelf.isEmpty else { continue }
+            body +=
+                "<section class=\"shelf\" id=\"\(status.rawValue)\"><h2>\(status.emoji) \(status.label) <small>\(shelf.count)</small></h2>"
+            body += "<div class=\"covers\">"
+            for entry in shelf {
+                body += card(entry)
+            }
+            body += "</div></section>"
+        }
         body += "<section class=\"charts\">"
         body += chart(
             "status", "By status",
@@ -27,17 +38,6 @@ enum SharedLibraryPage {
             (1...10).map { score in (String(score), Double(entries.filter { $0.score == score }.count)) })
         body += chart("hours", "Hours by month last played", hoursByMonth(entries, now: now))
         body += "</section>"
-        for status in GameStatus.allCases {
-            let shelf = entries.filter { $0.status == status }
-            guard !shelf.isEmpty else { continue }
-            body +=
-                "<section class=\"shelf\" id=\"\(status.rawValue)\"><h2>\(status.emoji) \(status.label) <small>\(shelf.count)</small></h2>"
-            body += "<div class=\"covers\">"
-            for entry in shelf {
-                body += card(entry)
-            }
-            body += "</div></section>"
-        }
         if entries.isEmpty { body += "<p class=\"empty\">No games yet.</p>" }
         body += "<footer>Shared from GGTracker · Game data from IGDB.com</footer>"
         return page(title: "\(name)'s games", body: body)
@@ -46,7 +46,9 @@ enum SharedLibraryPage {
     static func card(_ entry: LibraryEntry) -> String {
         let game = entry.game
         let cover =
-            game.coverURL.map { "<img src=\"\(escape($0))\" alt=\"\" loading=\"lazy\" width=\"132\" height=\"176\">" }
+            game.coverURL.map {
+                "<img src=\"\(escape($0))\" alt=\"\(escape(game.name))\" loading=\"lazy\" width=\"132\" height=\"176\">"
+            }
             ?? "<div class=\"nocover\">\(escape(String(game.name.prefix(1))))</div>"
         var html = "<article class=\"cover\">\(cover)<h3>\(escape(game.displayName))</h3>"
         if let score = entry.score {

@@ -1,0 +1,65 @@
+import Foundation
+import GGTrackerCore
+import Testing
+
+@testable import GGTrackerServer
+
+/// The headless browser: Debian's `chromium` (CI installs it).
+enum Chromium {
+    static let path = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// Runs chromium headless on a URL with extra arguments; returns standard output.
+    static func run(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path!)
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+@Suite("The shared page in a real browser", .enabled(if: Chromium.path != nil, "needs Debian's chromium package"))
+struct SharePageBrowserTests {
+    @Test(.timeLimit(.minutes(2)))
+    func coverGridAndChartsRenderInChromium() async throws {
+        let harness = try TestHarness { $0.port = 0 }
+        let screenshot = FileManager.default.temporaryDirectory.appendingPathComponent("ggtracker-share-page.png")
+        try? FileManager.default.removeItem(at: screenshot)
+        try await harness.withLiveClient { client, port in
+            for (title, score) in [("Celeste", 9), ("Hades", 8), ("Hollow Knight", 10), ("Stardew Valley", 7)] {
+                _ = try await client.send(I.command("rate", [I.option("title", title), I.option("score", score)]))
+            }
+            _ = try await client.send(
+                I.command("add", [I.option("title", "Cuphead"), I.option("status", "playing"), I.option("hours", 6.5)]))
+            _ = try await client.send(
+                I.command(
+                    "review", [I.option("title", "Celeste"), I.option("text", "<b>Not bold</b> — kind and hard.")]))
+            let share = try await client.send(I.command("share"))
+            let path = try #require(
+                share.content.range(of: "/u/").map { String(share.content[$0.lowerBound...].prefix(35)) })
+            let url = "http://127.0.0.1:\(port)\(path)"
+
+            let dom = try Chromium.run(["--virtual-time-budget=2000", "--dump-dom", url])
+            #expect(dom.components(separatedBy: "<article class=\"cover\"").count - 1 == 5)
+            #expect(
+                dom.contains("<section class=\"shelf\" id=\"completed\"")
+                    && dom.contains("<section class=\"shelf\" id=\"playing\""))
+            for chart in ["chart-status", "chart-genres", "chart-scores", "chart-hours"] {
+                #expect(dom.contains("id=\"\(chart)\""), "\(chart) missing")
+            }
+            #expect(dom.components(separatedBy: "<rect").count - 1 >= 5 + 10 + 12)
+            #expect(dom.contains("&lt;b&gt;Not bold&lt;/b&gt;") && !dom.contains("<b>Not bold</b>"))
+
+            _ = try Chromium.run(["--window-size=412,1400", "--screenshot=\(screenshot.path)", url])
+        }
+        let png = try Data(contentsOf: screenshot)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000, "a real screenshot was taken")
+    }
+}
