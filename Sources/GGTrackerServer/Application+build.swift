@@ -70,6 +70,13 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
     router.post("/discord/interactions") { request, context in
         try await discord.handle(request, context: context)
     }
+    MatrixController(
+        bot: services.bot, database: services.database, config: services.config,
+        client: services.config.matrixHomeserverURL.flatMap { url in
+            services.config.matrixASToken.map { MatrixClient(homeserver: url, asToken: $0) }
+        },
+        metrics: metrics
+    ).addRoutes(to: router)
     router.get("/u/:token") { _, context -> Response in
         let token = context.parameters.get("token") ?? ""
         let html: String

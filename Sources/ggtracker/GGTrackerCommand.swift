@@ -13,7 +13,7 @@ struct GGTrackerCommand: AsyncParsableCommand {
         commandName: "ggtracker",
         abstract: "A game-tracking bot for Discord: keep your game library with your friends.",
         version: AppServices.version,
-        subcommands: [Serve.self, Run.self, Commands.self, Catalog.self, DB.self])
+        subcommands: [Serve.self, Run.self, Commands.self, Catalog.self, DB.self, Matrix.self])
 }
 
 /// Options shared by every subcommand that reads the configuration.
@@ -231,6 +231,28 @@ struct DB: AsyncParsableCommand {
             let database = try AppDatabase.open(path: config.databasePath)
             try database.backup(to: file)
             print("Backed up \(config.databasePath) to \(file).")
+        }
+    }
+}
+
+struct Matrix: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The Matrix application service.", subcommands: [Registration.self])
+
+    struct Registration: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the registration YAML for the homeserver, from the configuration.")
+        @OptionGroup var options: ConfigOptions
+
+        func run() async throws {
+            let (text, generated) = MatrixRegistration.yaml(config: try options.load())
+            print(text, terminator: "")
+            if generated {
+                FileHandle.standardError.write(
+                    Data(
+                        "note: MATRIX_AS_TOKEN or MATRIX_HS_TOKEN is not set; new random tokens were printed. Set the same values for the bot.\n"
+                            .utf8))
+            }
         }
     }
 }

@@ -1,0 +1,62 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// The homeserver's client-server API as the application service uses it, authenticated with the `as_token`.
+/// https://spec.matrix.org/v1.19/application-service-api/#client-server-api-extensions
+package struct MatrixClient: Sendable {
+    package var homeserver: String
+    package var asToken: String
+    package var client: HTTPClient
+
+    package init(homeserver: String, asToken: String, client: HTTPClient = .shared) {
+        self.homeserver = homeserver
+        self.asToken = asToken
+        self.client = client
+    }
+
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    @discardableResult
+    func call(_ method: HTTPMethod, _ path: String, json: [String: Any]? = nil) async throws -> [String: Any] {
+        var request = HTTPClientRequest(url: homeserver + path)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(asToken)")
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: json)))
+        }
+        let response = try await client.execute(request, timeout: .seconds(15))
+        let body = try await response.body.collect(upTo: 4 << 20)
+        guard (200..<300).contains(Int(response.status.code)) else {
+            throw Failure(description: "\(method) \(path) answered \(response.status.code): \(String(buffer: body).prefix(300))")
+        }
+        return (try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any]) ?? [:]
+    }
+
+    static func encode(_ segment: String) -> String {
+        segment.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? segment
+    }
+
+    /// `POST /_matrix/client/v3/join/{roomIdOrAlias}`.
+    package func join(_ room: String) async throws {
+        try await call(.POST, "/_matrix/client/v3/join/\(Self.encode(room))", json: [:])
+    }
+
+    /// `PUT /_matrix/client/v3/rooms/{roomId}/send/m.room.message/{txnId}`; the transaction id makes a retry idempotent.
+    package func send(_ content: [String: Any], to room: String, transaction: String) async throws {
+        try await call(
+            .PUT, "/_matrix/client/v3/rooms/\(Self.encode(room))/send/m.room.message/\(Self.encode(transaction))",
+            json: content)
+    }
+
+    /// The room's `m.room.power_levels` state: a user's level, or the default.
+    package func powerLevel(of user: String, in room: String) async throws -> Int {
+        let levels = try await call(.GET, "/_matrix/client/v3/rooms/\(Self.encode(room))/state/m.room.power_levels")
+        let users = levels["users"] as? [String: Any] ?? [:]
+        return (users[user] as? Int) ?? (levels["users_default"] as? Int) ?? 0
+    }
+}

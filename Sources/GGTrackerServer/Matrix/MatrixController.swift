@@ -1,0 +1,161 @@
+import Foundation
+import GGTrackerCore
+import GGTrackerStorage
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The application service API: the homeserver pushes room events in transactions; `!gg` messages are commands,
+/// answered in the room with an `m.notice`. https://spec.matrix.org/v1.19/application-service-api/
+struct MatrixController: Sendable {
+    let bot: GGTrackerBot
+    let database: AppDatabase
+    let config: AppConfig
+    let client: MatrixClient?
+    let metrics: RequestMetrics
+
+    /// `@{localpart}:{server}`: the server part comes from the ids the homeserver sends.
+    func isBot(_ user: String) -> Bool { user.hasPrefix("@\(config.matrixBotLocalpart):") }
+
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        for prefix in ["/_matrix/app/v1", ""] {
+            router.put("\(prefix)/transactions/:txnId") { request, context in
+                try await transaction(request, context: context)
+            }
+        }
+        router.get("/_matrix/app/v1/users/:userId") { request, context in
+            if let refusal = authorize(request) { return refusal }
+            let user = context.parameters.get("userId") ?? ""
+            return isBot(user) ? Self.json(.ok, [:]) : Self.error(.notFound, "M_NOT_FOUND", "No such user here")
+        }
+        router.get("/_matrix/app/v1/rooms/:alias") { request, _ in
+            if let refusal = authorize(request) { return refusal }
+            return Self.error(.notFound, "M_NOT_FOUND", "This service has no room aliases")
+        }
+        router.post("/_matrix/app/v1/ping") { request, _ in
+            if let refusal = authorize(request) { return refusal }
+            return Self.json(.ok, [:])
+        }
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ object: [String: Any]) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
+        return Response(
+            status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data)))
+    }
+
+    static func error(_ status: HTTPResponse.Status, _ code: String, _ message: String) -> Response {
+        json(status, ["errcode": code, "error": message])
+    }
+
+    /// The `hs_token` as `Authorization: Bearer`, or the older `access_token` query parameter:
+    /// missing → 401 `M_UNAUTHORIZED`, wrong → 403 `M_FORBIDDEN`.
+    func authorize(_ request: Request) -> Response? {
+        guard let expected = config.matrixHSToken else {
+            return Self.error(.serviceUnavailable, "M_UNKNOWN", "Matrix is not configured: set MATRIX_HS_TOKEN")
+        }
+        var given: String?
+        if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
+            given = String(header.dropFirst("Bearer ".count))
+        } else if let query = request.uri.queryParameters.get("access_token") {
+            given = query
+        }
+        guard let given else { return Self.error(.unauthorized, "M_UNAUTHORIZED", "Missing the homeserver token") }
+        guard constantTimeEquals(given, expected) else {
+            return Self.error(.forbidden, "M_FORBIDDEN", "Wrong homeserver token")
+        }
+        return nil
+    }
+
+    func transaction(_ request: Request, context: some RequestContext) async throws -> Response {
+        if let refusal = authorize(request) { return refusal }
+        let txnID = context.parameters.get("txnId") ?? ""
+        let body = try await request.body.collect(upTo: 8 << 20)
+        let key = "matrix:txn:\(txnID)"
+        if try await database.processedResponse(key) != nil {
+            return Self.json(.ok, [:])  // a retried transaction: acknowledged, not processed again
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
+            let events = object["events"] as? [Any]
+        else {
+            return Self.error(.badRequest, "M_NOT_JSON", "A transaction is a JSON object with `events`")
+        }
+        for (index, item) in events.enumerated() {
+            guard let event = item as? [String: Any], let type = event["type"] as? String,
+                let room = event["room_id"] as? String, let sender = event["sender"] as? String
+            else {
+                context.logger.warning("skipped a malformed event", metadata: ["txn": "\(txnID)", "index": "\(index)"])
+                continue
+            }
+            do {
+                try await handle(event, type: type, room: room, sender: sender, logger: context.logger)
+            } catch {
+                context.logger.error("event failed", metadata: ["txn": "\(txnID)", "error": "\(error)"])
+            }
+        }
+        try await database.recordProcessed(key, response: Data("{}".utf8))
+        return Self.json(.ok, [:])
+    }
+
+    func handle(_ event: [String: Any], type: String, room: String, sender: String, logger: Logger) async throws {
+        let content = event["content"] as? [String: Any] ?? [:]
+        switch type {
+        case "m.room.member":
+            // State events carry a state_key: for membership, the user concerned.
+            guard let target = event["state_key"] as? String, isBot(target),
+                content["membership"] as? String == "invite"
+            else { return }
+            try await client?.join(room)
+            logger.info("joined a room", metadata: ["room": "\(room)"])
+        case "m.room.message":
+            guard event["state_key"] == nil, !isBot(sender), content["msgtype"] as? String == "m.text",
+                let text = content["body"] as? String,
+                text.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("!gg")
+            else { return }
+            let eventID = event["event_id"] as? String ?? UUID().uuidString
+            // An event delivered again in another transaction is answered once.
+            let key = "matrix:event:\(eventID)"
+            guard try await database.processedResponse(key) == nil else { return }
+            let started = ContinuousClock.now
+            let invoker = try await invoker(sender: sender, room: room)
+            let reply = try await bot.respond(toLine: text, from: invoker)
+            let privateName = reply.visibility == .invokerOnly ? invoker.displayName : nil
+            try await database.recordProcessed(key, response: Data())
+            try await client?.send(
+                reply.matrixContent(replyTo: eventID, privateFor: privateName), to: room,
+                transaction: "gg-\(eventID)")
+            let command = (try? TextCommandParser.parse(text).path.first) ?? "unknown"
+            metrics.record(platform: "matrix", command: command, outcome: privateName == nil ? "ok" : "private")
+            logger.info(
+                "interaction",
+                metadata: [
+                    "platform": "matrix", "command": .string(command),
+                    "ms": .stringConvertible((ContinuousClock.now - started).milliseconds),
+                ])
+        default:
+            return
+        }
+    }
+
+    func invoker(sender: String, room: String) async throws -> Invoker {
+        var isAdmin = config.isConfiguredAdmin(platform: "matrix", userID: sender)
+        if !isAdmin, let client {
+            isAdmin = ((try? await client.powerLevel(of: sender, in: room)) ?? 0) >= 50
+        }
+        let localpart = sender.dropFirst().split(separator: ":").first.map(String.init) ?? sender
+        return Invoker(
+            platform: .matrix, userID: sender, displayName: localpart, community: "matrix:\(room)", channel: room,
+            channelIsAgeRestricted: false, isAdmin: isAdmin)
+    }
+}
+
+/// Compares secrets in time that does not depend on where they differ.
+func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+    let x = Array(a.utf8)
+    let y = Array(b.utf8)
+    var difference = UInt8(x.count == y.count ? 0 : 1)
+    for i in 0..<max(x.count, y.count) {
+        difference |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
+    }
+    return difference == 0
+}

@@ -1,0 +1,161 @@
+import Foundation
+import GGTrackerCore
+
+extension Reply {
+    /// Renders as a Matrix `m.notice`: a plain `body` and an `org.matrix.custom.html` `formatted_body`, every user and
+    /// catalog string escaped, no `<img>` (covers are linked, since Matrix wants mxc:// media), buttons turned into
+    /// numbered `!gg …` hints, and no mentions. Kept under Matrix's 64 KiB event limit.
+    package func matrixContent(replyTo eventID: String?, privateFor name: String? = nil) -> [String: Any] {
+        var html: [String] = []
+        var plain: [String] = []
+        if let name {
+            html.append("<p><em>For \(MatrixHTML.escape(name)):</em></p>")
+            plain.append("For \(name):")
+        }
+        if let text {
+            html.append("<p>\(MatrixHTML.inline(text))</p>")
+            plain.append(MatrixHTML.plain(text))
+        }
+        for card in cards {
+            var block = "<blockquote>"
+            var lines: [String] = []
+            if let title = card.title {
+                let escaped = MatrixHTML.escape(title)
+                block += "<p><strong>" + (card.url.map { "<a href=\"\(MatrixHTML.escape($0))\">\(escaped)</a>" } ?? escaped)
+                    + "</strong></p>"
+                lines.append(title)
+            }
+            if let description = card.description {
+                block += "<p>\(MatrixHTML.inline(description))</p>"
+                lines.append(MatrixHTML.plain(description))
+            }
+            for field in card.fields {
+                block += "<p><em>\(MatrixHTML.escape(field.name))</em>: \(MatrixHTML.inline(field.value))</p>"
+                lines.append("\(field.name): \(MatrixHTML.plain(field.value))")
+            }
+            if let cover = card.thumbnailURL {
+                block += "<p><a href=\"\(MatrixHTML.escape(cover))\">cover</a></p>"
+            }
+            if let footer = card.footer {
+                block += "<p><sub>\(MatrixHTML.escape(footer))</sub></p>"
+                lines.append(footer)
+            }
+            html.append(block + "</blockquote>")
+            plain.append(lines.joined(separator: "\n"))
+        }
+        let hints = actions.flatMap { $0 }.filter { !$0.disabled }.map { ($0.label, $0.command) }
+            + menus.flatMap { menu in menu.options.map { ("\(menu.placeholder.replacingOccurrences(of: "…", with: "")) \($0.label)", $0.command) } }
+        if !hints.isEmpty {
+            let items = hints.prefix(30).map { label, command in
+                "<li>\(MatrixHTML.escape(label)): reply <code>!gg \(MatrixHTML.escape(Self.bang(command)))</code></li>"
+            }
+            html.append("<ol>\(items.joined())</ol>")
+            plain.append(hints.prefix(30).enumerated().map { "\($0 + 1). \($1.0): reply !gg \(Self.bang($1.1))" }.joined(separator: "\n"))
+        }
+        if let modal {
+            let option = modal.inputs.first?.option ?? "text"
+            html.append("<p>Reply <code>!gg \(MatrixHTML.escape(Self.bang(modal.command))) \(option):…</code></p>")
+            plain.append("Reply !gg \(Self.bang(modal.command)) \(option):…")
+        }
+        var body = plain.joined(separator: "\n\n")
+        var formatted = html.joined()
+        // Matrix events are limited to 64 KiB in all; leave room for the envelope.
+        if body.utf8.count + formatted.utf8.count > 56_000 {
+            body = String(body.prefix(20_000))
+            formatted = MatrixHTML.escape(String(body.prefix(20_000))).replacingOccurrences(of: "\n", with: "<br>")
+        }
+        var content: [String: Any] = [
+            "msgtype": "m.notice", "body": body, "format": "org.matrix.custom.html", "formatted_body": formatted,
+            "m.mentions": [String: Any](),
+        ]
+        if let eventID { content["m.relates_to"] = ["m.in_reply_to": ["event_id": eventID]] }
+        return content
+    }
+
+    /// `/add title:x` → `add title:x`, the form typed after `!gg`.
+    static func bang(_ command: String) -> String {
+        command.hasPrefix("/") ? String(command.dropFirst()) : command
+    }
+}
+
+/// The small markdown the features write (`**bold**`, `` `code` ``, code blocks, backslash escapes, Discord
+/// timestamps) turned into safe HTML or plain text.
+enum MatrixHTML {
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for ch in text {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+
+    /// `<t:1700000000:R>` → a date, since only Discord renders those.
+    static func timestamps(_ text: String) -> String {
+        var out = text
+        while let start = out.range(of: "<t:"), let end = out[start.upperBound...].range(of: ">") {
+            let inside = out[start.upperBound..<end.lowerBound]
+            let seconds = inside.split(separator: ":").first.flatMap { Double($0) }
+            out.replaceSubrange(start.lowerBound..<end.upperBound, with: seconds.map { Format.date(Date(timeIntervalSince1970: $0)) } ?? "")
+        }
+        return out
+    }
+
+    static func plain(_ text: String) -> String {
+        var out = ""
+        var escaping = false
+        for ch in timestamps(text) {
+            if ch == "\\" && !escaping {
+                escaping = true
+                continue
+            }
+            escaping = false
+            out.append(ch)
+        }
+        return out.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "```\n", with: "")
+            .replacingOccurrences(of: "\n```", with: "")
+    }
+
+    static func inline(_ text: String) -> String {
+        var html = ""
+        var bold = false
+        var code = false
+        var chars = Array(timestamps(text))
+        if text.hasPrefix("```") || text.contains("\n```") {
+            chars = Array(plain(text))
+            return "<pre>" + escape(String(chars)) + "</pre>"
+        }
+        var i = 0
+        while i < chars.count {
+            let ch = chars[i]
+            if ch == "\\", i + 1 < chars.count {
+                html += escape(String(chars[i + 1]))
+                i += 2
+                continue
+            }
+            if ch == "*", i + 1 < chars.count, chars[i + 1] == "*", !code {
+                html += bold ? "</strong>" : "<strong>"
+                bold.toggle()
+                i += 2
+                continue
+            }
+            if ch == "`" {
+                html += code ? "</code>" : "<code>"
+                code.toggle()
+                i += 1
+                continue
+            }
+            html += ch == "\n" ? "<br>" : escape(String(ch))
+            i += 1
+        }
+        if bold { html += "</strong>" }
+        if code { html += "</code>" }
+        return html
+    }
+}

@@ -1,0 +1,86 @@
+"""A real Matrix user talking to the bot through Synapse's client-server API."""
+import json
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+HS = sys.argv[1]
+BOT = "@ggtracker:localhost"
+
+
+def call(method, path, token=None, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(HS + path, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", "Bearer " + token)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read() or b"{}")
+
+
+def wait_for(what, check, seconds=60):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        result = check()
+        if result:
+            return result
+        time.sleep(0.3)
+    raise SystemExit(f"FAILED: timed out waiting for {what}")
+
+
+token = call("POST", "/_matrix/client/v3/login", body={
+    "type": "m.login.password", "identifier": {"type": "m.id.user", "user": "alice"},
+    "password": "correct horse battery"})["access_token"]
+room = call("POST", "/_matrix/client/v3/createRoom", token, {"name": "game night", "preset": "private_chat"})["room_id"]
+quoted = urllib.parse.quote(room, safe="")
+call("POST", f"/_matrix/client/v3/rooms/{quoted}/invite", token, {"user_id": BOT})
+
+
+def bot_joined():
+    members = call("GET", f"/_matrix/client/v3/rooms/{quoted}/joined_members", token)["joined"]
+    return BOT in members
+
+
+wait_for("the bot to join", bot_joined)
+print("bot joined", room)
+
+txn = 0
+
+
+def ask(text, expect):
+    global txn
+    txn += 1
+    sent = call("PUT", f"/_matrix/client/v3/rooms/{quoted}/send/m.room.message/t{txn}-{int(time.time()*1000)}", token,
+                {"msgtype": "m.text", "body": text})["event_id"]
+
+    def answer():
+        messages = call("GET", f"/_matrix/client/v3/rooms/{quoted}/messages?dir=b&limit=50", token)["chunk"]
+        for event in messages:
+            content = event.get("content", {})
+            relates = content.get("m.relates_to", {}).get("m.in_reply_to", {}).get("event_id")
+            if event.get("sender") == BOT and relates == sent:
+                return content
+        return None
+
+    content = wait_for(f"an answer to {text!r}", answer)
+    assert content["msgtype"] == "m.notice", content
+    assert content["format"] == "org.matrix.custom.html", content
+    assert content.get("m.mentions") == {}, content
+    assert "<img" not in content["formatted_body"], content
+    for words in expect:
+        assert words in content["body"], f"{words!r} not in {content['body']!r}"
+    print(f"{text!r} → {content['body'].splitlines()[0]!r}")
+    return content
+
+
+ask("!gg search hollow knight", ["Hollow Knight (2017)"])
+ask("!gg add Hollow Knight --status playing", ["alice added Hollow Knight (2017)", "Playing"])
+ask("!gg rate Celeste --score 9", ["alice rated Celeste (2018)"])
+listing = ask("!gg list", ["alice's library", "Hollow Knight (2017)", "Celeste (2018)"])
+ask("!gg help", ["GGTracker commands"])
+ask("!gg dance", ["Unknown command `dance`"])
+# Ordinary chat is not a command and gets no answer; the bot's own notices are ignored.
+call("PUT", f"/_matrix/client/v3/rooms/{quoted}/send/m.room.message/plain-{int(time.time()*1000)}", token,
+     {"msgtype": "m.text", "body": "gg everyone"})
+print("OK")
