@@ -32,13 +32,15 @@ package struct MatrixClient: Sendable {
         let response = try await client.execute(request, timeout: .seconds(15))
         let body = try await response.body.collect(upTo: 4 << 20)
         guard (200..<300).contains(Int(response.status.code)) else {
-            throw Failure(description: "\(method) \(path) answered \(response.status.code): \(String(buffer: body).prefix(300))")
+            throw Failure(
+                description: "\(method) \(path) answered \(response.status.code): \(String(buffer: body).prefix(300))")
         }
         return (try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any]) ?? [:]
     }
 
     static func encode(_ segment: String) -> String {
-        segment.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? segment
+        segment.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~")))
+            ?? segment
     }
 
     /// `POST /_matrix/client/v3/join/{roomIdOrAlias}`.

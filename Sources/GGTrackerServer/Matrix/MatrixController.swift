@@ -25,7 +25,7 @@ struct MatrixController: Sendable {
         }
         router.get("/_matrix/app/v1/users/:userId") { request, context in
             if let refusal = authorize(request) { return refusal }
-            let user = context.parameters.get("userId") ?? ""
+            let user = context.parameters.get("userId")?.removingPercentEncoding ?? ""
             return isBot(user) ? Self.json(.ok, [:]) : Self.error(.notFound, "M_NOT_FOUND", "No such user here")
         }
         router.get("/_matrix/app/v1/rooms/:alias") { request, _ in
@@ -41,7 +41,8 @@ struct MatrixController: Sendable {
     static func json(_ status: HTTPResponse.Status, _ object: [String: Any]) -> Response {
         let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
         return Response(
-            status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data)))
+            status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data))
+        )
     }
 
     static func error(_ status: HTTPResponse.Status, _ code: String, _ message: String) -> Response {
@@ -69,7 +70,7 @@ struct MatrixController: Sendable {
 
     func transaction(_ request: Request, context: some RequestContext) async throws -> Response {
         if let refusal = authorize(request) { return refusal }
-        let txnID = context.parameters.get("txnId") ?? ""
+        let txnID = context.parameters.get("txnId")?.removingPercentEncoding ?? ""
         let body = try await request.body.collect(upTo: 8 << 20)
         let key = "matrix:txn:\(txnID)"
         if try await database.processedResponse(key) != nil {

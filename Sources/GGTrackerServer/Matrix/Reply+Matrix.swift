@@ -21,7 +21,8 @@ extension Reply {
             var lines: [String] = []
             if let title = card.title {
                 let escaped = MatrixHTML.escape(title)
-                block += "<p><strong>" + (card.url.map { "<a href=\"\(MatrixHTML.escape($0))\">\(escaped)</a>" } ?? escaped)
+                block +=
+                    "<p><strong>" + (card.url.map { "<a href=\"\(MatrixHTML.escape($0))\">\(escaped)</a>" } ?? escaped)
                     + "</strong></p>"
                 lines.append(title)
             }
@@ -43,14 +44,21 @@ extension Reply {
             html.append(block + "</blockquote>")
             plain.append(lines.joined(separator: "\n"))
         }
-        let hints = actions.flatMap { $0 }.filter { !$0.disabled }.map { ($0.label, $0.command) }
-            + menus.flatMap { menu in menu.options.map { ("\(menu.placeholder.replacingOccurrences(of: "…", with: "")) \($0.label)", $0.command) } }
+        let hints =
+            actions.flatMap { $0 }.filter { !$0.disabled }.map { ($0.label, $0.command) }
+            + menus.flatMap { menu in
+                menu.options.map {
+                    ("\(menu.placeholder.replacingOccurrences(of: "…", with: "")) \($0.label)", $0.command)
+                }
+            }
         if !hints.isEmpty {
             let items = hints.prefix(30).map { label, command in
                 "<li>\(MatrixHTML.escape(label)): reply <code>!gg \(MatrixHTML.escape(Self.bang(command)))</code></li>"
             }
             html.append("<ol>\(items.joined())</ol>")
-            plain.append(hints.prefix(30).enumerated().map { "\($0 + 1). \($1.0): reply !gg \(Self.bang($1.1))" }.joined(separator: "\n"))
+            plain.append(
+                hints.prefix(30).enumerated().map { "\($0 + 1). \($1.0): reply !gg \(Self.bang($1.1))" }.joined(
+                    separator: "\n"))
         }
         if let modal {
             let option = modal.inputs.first?.option ?? "text"
@@ -102,7 +110,9 @@ enum MatrixHTML {
         while let start = out.range(of: "<t:"), let end = out[start.upperBound...].range(of: ">") {
             let inside = out[start.upperBound..<end.lowerBound]
             let seconds = inside.split(separator: ":").first.flatMap { Double($0) }
-            out.replaceSubrange(start.lowerBound..<end.upperBound, with: seconds.map { Format.date(Date(timeIntervalSince1970: $0)) } ?? "")
+            out.replaceSubrange(
+                start.lowerBound..<end.upperBound,
+                with: seconds.map { Format.date(Date(timeIntervalSince1970: $0)) } ?? "")
         }
         return out
     }

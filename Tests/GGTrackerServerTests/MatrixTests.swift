@@ -1,0 +1,205 @@
+import Foundation
+import GGTrackerCore
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+
+@testable import GGTrackerServer
+
+/// A local stand-in for the homeserver's client-server endpoints the bot calls: join, send and power levels.
+func fakeHomeserver(asToken: String, received: Received, powerLevels: [String: Int]) -> some ApplicationProtocol {
+    let router = Router()
+    @Sendable func authorized(_ request: Request) -> Bool { request.headers[.authorization] == "Bearer \(asToken)" }
+    router.post("/_matrix/client/v3/join/:room") { request, context -> Response in
+        guard authorized(request) else { return Response(status: .forbidden) }
+        await received.add("join \(context.parameters.get("room")?.removingPercentEncoding ?? "")", nil, Data())
+        return MatrixController.json(.ok, ["room_id": context.parameters.get("room")?.removingPercentEncoding ?? ""])
+    }
+    router.put("/_matrix/client/v3/rooms/:room/send/m.room.message/:txn") { request, context -> Response in
+        guard authorized(request) else { return Response(status: .forbidden) }
+        let body = try await request.body.collect(upTo: 1 << 20)
+        await received.add(
+            "send \(context.parameters.get("room")?.removingPercentEncoding ?? "")", context.parameters.get("txn"),
+            Data(buffer: body))
+        return MatrixController.json(.ok, ["event_id": "$reply\(UUID().uuidString)"])
+    }
+    router.get("/_matrix/client/v3/rooms/:room/state/m.room.power_levels") { request, _ -> Response in
+        guard authorized(request) else { return Response(status: .forbidden) }
+        return MatrixController.json(.ok, ["users": powerLevels, "users_default": 0])
+    }
+    var logger = Logger(label: "fake-homeserver")
+    logger.logLevel = .warning
+    return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
+}
+
+@Suite("Matrix application service")
+struct MatrixTests {
+    static let room = "!gamenight:localhost"
+
+    static func message(
+        _ body: String, from sender: String = "@alice:localhost", id: String = "$\(UUID().uuidString)",
+        msgtype: String = "m.text"
+    )
+        -> [String: Any]
+    {
+        [
+            "type": "m.room.message", "room_id": room, "sender": sender, "event_id": id,
+            "origin_server_ts": 1_700_000_000_000, "content": ["msgtype": msgtype, "body": body],
+        ]
+    }
+
+    func withBot(
+        powerLevels: [String: Int] = [:],
+        _ body: @Sendable (TestHarness.Client, Received) async throws -> Void
+    ) async throws {
+        let received = Received()
+        try await fakeHomeserver(asToken: "as-secret", received: received, powerLevels: powerLevels).test(.live) {
+            fake in
+            let port = try #require(fake.port)
+            let harness = try TestHarness { config in
+                config.matrixHomeserverURL = "http://127.0.0.1:\(port)"
+                config.matrixASToken = "as-secret"
+                config.matrixHSToken = "hs-secret"
+            }
+            try await harness.withClient { client in try await body(client, received) }
+        }
+    }
+
+    func put(
+        _ client: TestHarness.Client, txn: String, events: [Any], token: String? = "hs-secret", query: Bool = false
+    )
+        async throws -> (HTTPResponse.Status, [String: Any])
+    {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let token, !query { headers[.authorization] = "Bearer \(token)" }
+        let uri = "/_matrix/app/v1/transactions/\(txn)" + (query ? "?access_token=\(token ?? "")" : "")
+        let body = try JSONSerialization.data(withJSONObject: ["events": events])
+        return try await client.client.execute(uri: uri, method: .put, headers: headers, body: ByteBuffer(data: body)) {
+            ($0.status, (try? JSONSerialization.jsonObject(with: Data(buffer: $0.body))) as? [String: Any] ?? [:])
+        }
+    }
+
+    @Test func tokensAreCheckedBeforeAnythingRuns() async throws {
+        try await withBot { client, received in
+            let missing = try await put(client, txn: "1", events: [Self.message("!gg add Celeste")], token: nil)
+            #expect(missing.0 == .unauthorized && missing.1["errcode"] as? String == "M_UNAUTHORIZED")
+            let wrong = try await put(client, txn: "1", events: [Self.message("!gg add Celeste")], token: "nope")
+            #expect(wrong.0 == .forbidden && wrong.1["errcode"] as? String == "M_FORBIDDEN")
+            #expect(await received.requests.isEmpty)
+            let legacy = try await put(client, txn: "2", events: [], token: "hs-secret", query: true)
+            #expect(legacy.0 == .ok)
+        }
+    }
+
+    @Test func anInviteIsJoinedAndACommandIsAnsweredOnceEvenWhenTheTransactionIsRetried() async throws {
+        try await withBot { client, received in
+            let invite: [String: Any] = [
+                "type": "m.room.member", "room_id": Self.room, "sender": "@alice:localhost",
+                "state_key": "@ggtracker:localhost",
+                "event_id": "$invite", "content": ["membership": "invite"],
+            ]
+            let command = Self.message("!gg add Hollow Knight --status playing", id: "$cmd1")
+            let first = try await put(client, txn: "42", events: [invite, "not an event", command])
+            #expect(first.0 == .ok && first.1.isEmpty)
+            let again = try await put(client, txn: "42", events: [invite, command])
+            #expect(again.0 == .ok)
+            let requests = await received.requests
+            #expect(requests.map(\.path) == ["join \(Self.room)", "send \(Self.room)"])
+            let content = try #require(try JSONSerialization.jsonObject(with: requests[1].body) as? [String: Any])
+            #expect(content["msgtype"] as? String == "m.notice")
+            #expect(content["format"] as? String == "org.matrix.custom.html")
+            #expect((content["body"] as? String)?.contains("alice added Hollow Knight (2017)") == true)
+            #expect(
+                (content["formatted_body"] as? String)?.contains(
+                    "<strong><a href=\"https://www.igdb.com/games/hollow-knight\">") == true)
+            #expect(
+                ((content["m.relates_to"] as? [String: Any])?["m.in_reply_to"] as? [String: Any])?["event_id"]
+                    as? String == "$cmd1")
+            #expect((content["m.mentions"] as? [String: Any])?.isEmpty == true)
+            #expect(!((content["formatted_body"] as? String) ?? "").contains("<img"))
+        }
+    }
+
+    @Test func ordinaryChatNoticesAndTheBotsOwnMessagesAreIgnored() async throws {
+        try await withBot { client, received in
+            _ = try await put(
+                client, txn: "7",
+                events: [
+                    Self.message("good game everyone"), Self.message("!gg help", msgtype: "m.notice"),
+                    Self.message("!gg help", from: "@ggtracker:localhost"),
+                ])
+            #expect(await received.requests.isEmpty)
+        }
+    }
+
+    @Test func userTextIsEscapedInTheHTML() async throws {
+        try await withBot { client, received in
+            _ = try await put(client, txn: "8", events: [Self.message("!gg profile set --nickname <b>Bold</b> & co")])
+            _ = try await put(client, txn: "9", events: [Self.message("!gg profile show")])
+            let sent = try #require(await received.requests.last)
+            let content = try #require(try JSONSerialization.jsonObject(with: sent.body) as? [String: Any])
+            let html = try #require(content["formatted_body"] as? String)
+            #expect(html.contains("&lt;b&gt;Bold&lt;/b&gt; &amp; co") && !html.contains("<b>Bold</b>"))
+        }
+    }
+
+    @Test func roomModeratorsAreAdmins() async throws {
+        try await withBot(powerLevels: ["@alice:localhost": 100, "@bob:localhost": 0]) { client, received in
+            _ = try await put(client, txn: "10", events: [Self.message("!gg admin settings --age_gate off")])
+            _ = try await put(
+                client, txn: "11", events: [Self.message("!gg admin catalog status", from: "@bob:localhost")])
+            let bodies = await received.requests.map {
+                ((try? JSONSerialization.jsonObject(with: $0.body)) as? [String: Any])?["body"] as? String ?? ""
+            }
+            #expect(bodies[0].contains("Settings saved"))
+            #expect(bodies[1].contains("For bob:") && bodies[1].contains("Only server admins"))
+        }
+    }
+
+    @Test func userRoomAndPingQueries() async throws {
+        try await withBot { client, _ in
+            let auth: HTTPFields = [.authorization: "Bearer hs-secret"]
+            try await client.client.execute(
+                uri: "/_matrix/app/v1/users/@ggtracker:localhost", method: .get, headers: auth
+            ) {
+                #expect($0.status == .ok)
+            }
+            try await client.client.execute(
+                uri: "/_matrix/app/v1/users/@someone:localhost", method: .get, headers: auth
+            ) {
+                #expect($0.status == .notFound)
+            }
+            try await client.client.execute(
+                uri: "/_matrix/app/v1/rooms/%23games:localhost", method: .get, headers: auth
+            ) {
+                #expect($0.status == .notFound)
+            }
+            try await client.client.execute(
+                uri: "/_matrix/app/v1/ping", method: .post, headers: auth, body: ByteBuffer(string: "{}")
+            ) {
+                #expect($0.status == .ok)
+            }
+            try await client.client.execute(uri: "/_matrix/app/v1/ping", method: .post, body: ByteBuffer(string: "{}"))
+            {
+                #expect($0.status == .unauthorized)
+            }
+        }
+    }
+
+    @Test func registrationNamesTheBotExclusively() throws {
+        var config = AppConfig()
+        config.matrixASToken = "as"
+        config.matrixHSToken = "hs"
+        config.matrixBotLocalpart = "gg.bot"
+        let (yaml, generated) = MatrixRegistration.yaml(config: config)
+        #expect(!generated)
+        #expect(
+            yaml.contains("as_token: \"as\"") && yaml.contains("hs_token: \"hs\"")
+                && yaml.contains("rate_limited: false"))
+        #expect(yaml.contains("sender_localpart: \"gg.bot\"") && yaml.contains("regex: \"@gg\\\\.bot:.*\""))
+        #expect(yaml.contains("exclusive: true") && yaml.contains("url: \"http://127.0.0.1:8080\""))
+    }
+}
