@@ -77,6 +77,8 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
         },
         metrics: metrics
     ).addRoutes(to: router)
+    SlackController(bot: services.bot, database: services.database, config: services.config, metrics: metrics)
+        .addRoutes(to: router)
     router.get("/u/:token") { _, context -> Response in
         let token = context.parameters.get("token") ?? ""
         let html: String

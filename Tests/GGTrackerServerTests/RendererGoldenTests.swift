@@ -149,6 +149,37 @@ struct RendererGoldenTests {
         #expect(embeds.allSatisfy { ($0.title?.count ?? 0) <= 256 && ($0.fields?.count ?? 0) <= 25 })
     }
 
+    @Test func matrixGolden() throws {
+        let content = card.matrixContent(replyTo: "$cmd")
+        #expect(content["msgtype"] as? String == "m.notice")
+        #expect(
+            content["body"] as? String == """
+                Alice added Celeste (2018)
+                🎮 Playing · 3 h
+                Genres: Platform
+                igdb:26226
+
+                1. Mark completed: reply !gg progress title:igdb:26226 status:completed
+                """)
+        #expect(
+            content["formatted_body"] as? String
+                == "<blockquote><p><strong><a href=\"https://www.igdb.com/games/celeste\">Alice added Celeste (2018)</a></strong></p>"
+                + "<p>🎮 Playing · 3 h</p><p><em>Genres</em>: Platform</p>"
+                + "<p><a href=\"https://images.igdb.com/igdb/image/upload/t_thumb/co3byy.jpg\">cover</a></p>"
+                + "<p><sub>igdb:26226</sub></p></blockquote>"
+                + "<ol><li>Mark completed: reply <code>!gg progress title:igdb:26226 status:completed</code></li></ol>")
+    }
+
+    @Test func slackGolden() throws {
+        let message = card.slackMessage()
+        let encoder = try JSONSerialization.data(
+            withJSONObject: message, options: [.sortedKeys, .withoutEscapingSlashes])
+        #expect(
+            String(decoding: encoder, as: UTF8.self)
+                == #"{"blocks":[{"accessory":{"alt_text":"Alice added Celeste (2018)","image_url":"https://images.igdb.com/igdb/image/upload/t_thumb/co3byy.jpg","type":"image"},"text":{"text":"*<https://www.igdb.com/games/celeste|Alice added Celeste (2018)>*\n🎮 Playing · 3 h","type":"mrkdwn"},"type":"section"},{"fields":[{"text":"*Genres*\nPlatform","type":"mrkdwn"}],"type":"section"},{"elements":[{"text":"igdb:26226","type":"mrkdwn"}],"type":"context"},{"elements":[{"action_id":"gg-button-0","text":{"text":"Mark completed","type":"plain_text"},"type":"button","value":"/progress title:igdb:26226 status:completed"}],"type":"actions"}],"response_type":"in_channel","text":"Alice added Celeste (2018)"}"#
+        )
+    }
+
     @Test func plainTextForTheTerminal() {
         #expect(
             card.plainText() == """

@@ -1,0 +1,131 @@
+import AsyncHTTPClient
+@preconcurrency import Crypto
+import Foundation
+import GGTrackerCore
+import GGTrackerStorage
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Slack slash commands (`/gg …`) and button presses, verified with Slack's signing secret.
+/// https://api.slack.com/authentication/verifying-requests-from-slack
+struct SlackController: Sendable {
+    let bot: GGTrackerBot
+    let database: AppDatabase
+    let config: AppConfig
+    let metrics: RequestMetrics
+    var httpClient: HTTPClient = .shared
+
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        router.post("/slack/commands") { request, context in try await command(request, context: context) }
+        router.post("/slack/interactions") { request, context in try await interaction(request, context: context) }
+    }
+
+    static func json(_ object: [String: Any]) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data)))
+    }
+
+    static func plain(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(
+            status: status, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// `v0=` + hex HMAC-SHA256 of `v0:{timestamp}:{raw body}`, compared in constant time; the timestamp within
+    /// 5 minutes; a signature seen before (a replay) refused.
+    func verify(_ request: Request, body: ByteBuffer, now: Date = Date()) async throws -> Bool {
+        guard let secret = config.slackSigningSecret,
+            let signature = request.headers[HTTPField.Name("X-Slack-Signature")!], signature.hasPrefix("v0="),
+            let timestamp = request.headers[HTTPField.Name("X-Slack-Request-Timestamp")!],
+            let seconds = TimeInterval(timestamp), abs(now.timeIntervalSince1970 - seconds) <= 300,
+            let mac = AppConfig.hexBytes(String(signature.dropFirst(3))), mac.count == 32
+        else { return false }
+        var base = Data("v0:\(timestamp):".utf8)
+        base.append(contentsOf: body.readableBytesView)
+        guard
+            HMAC<SHA256>.isValidAuthenticationCode(
+                mac, authenticating: base, using: SymmetricKey(data: Data(secret.utf8)))
+        else { return false }
+        let key = "slack:signature:\(signature)"
+        if try await database.processedResponse(key) != nil { return false }
+        try await database.recordProcessed(key, response: Data())
+        return true
+    }
+
+    /// Decodes `application/x-www-form-urlencoded`.
+    static func form(_ body: ByteBuffer) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in String(buffer: body).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+            }
+            if let key = parts.first { fields[key] = parts.count > 1 ? parts[1] : "" }
+        }
+        return fields
+    }
+
+    func invoker(user: String, name: String?, team: String, channel: String?) -> Invoker {
+        Invoker(
+            platform: .slack, userID: user, displayName: name ?? user, community: "slack:\(team)", channel: channel,
+            channelIsAgeRestricted: false, isAdmin: config.isConfiguredAdmin(platform: "slack", userID: user))
+    }
+
+    func command(_ request: Request, context: some RequestContext) async throws -> Response {
+        let body = try await request.body.collect(upTo: 1 << 20)
+        guard try await verify(request, body: body) else {
+            metrics.record(platform: "slack", command: "-", outcome: "unauthorized")
+            return Self.plain(.unauthorized, "invalid request signature\n")
+        }
+        let form = Self.form(body)
+        guard let user = form["user_id"], let team = form["team_id"] else {
+            return Self.plain(.badRequest, "missing user_id or team_id\n")
+        }
+        let text = (form["text"] ?? "").trimmingCharacters(in: .whitespaces)
+        let line = text.isEmpty ? "help" : text
+        let reply = try await bot.respond(
+            toLine: line, from: invoker(user: user, name: form["user_name"], team: team, channel: form["channel_id"]))
+        let name = (try? TextCommandParser.parse(line).path.first) ?? "unknown"
+        metrics.record(platform: "slack", command: name, outcome: reply.visibility == .invokerOnly ? "private" : "ok")
+        return Self.json(reply.slackMessage())
+    }
+
+    /// A button or select: answered at once, the result posted to the `response_url` Slack gives.
+    func interaction(_ request: Request, context: some RequestContext) async throws -> Response {
+        let body = try await request.body.collect(upTo: 1 << 20)
+        guard try await verify(request, body: body) else {
+            return Self.plain(.unauthorized, "invalid request signature\n")
+        }
+        guard let payloadText = Self.form(body)["payload"],
+            let payload = try? JSONSerialization.jsonObject(with: Data(payloadText.utf8)) as? [String: Any],
+            let user = payload["user"] as? [String: Any], let userID = user["id"] as? String,
+            let team = (payload["team"] as? [String: Any])?["id"] as? String,
+            let action = (payload["actions"] as? [[String: Any]])?.first
+        else { return Self.plain(.badRequest, "malformed interaction payload\n") }
+        let line =
+            (action["value"] as? String) ?? ((action["selected_option"] as? [String: Any])?["value"] as? String)
+            ?? "/help"
+        let invoker = invoker(
+            user: userID, name: user["username"] as? String ?? user["name"] as? String, team: team,
+            channel: (payload["channel"] as? [String: Any])?["id"] as? String)
+        let reply = try await bot.respond(toLine: line, from: invoker, fromComponent: true)
+        if let responseURL = payload["response_url"] as? String,
+            responseURL.hasPrefix("https://") || responseURL.hasPrefix("http://127.0.0.1")
+        {
+            var message = reply.slackMessage()
+            message["replace_original"] = reply.delivery == .updateMessage
+            try await post(message, to: responseURL)
+        }
+        return Response(status: .ok)
+    }
+
+    func post(_ message: [String: Any], to url: String) async throws {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: message)))
+        let response = try await httpClient.execute(request, timeout: .seconds(10))
+        _ = try await response.body.collect(upTo: 1 << 16)
+    }
+}

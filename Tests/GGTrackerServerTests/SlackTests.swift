@@ -1,0 +1,130 @@
+@preconcurrency import Crypto
+import Foundation
+import GGTrackerCore
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+
+@testable import GGTrackerServer
+
+@Suite("Slack slash commands")
+struct SlackTests {
+    static let secret = "8f742231b10e8888abcd99yyyzzz85a5"
+
+    func withBot(_ body: @Sendable (TestHarness.Client) async throws -> Void) async throws {
+        let harness = try TestHarness { $0.slackSigningSecret = Self.secret }
+        try await harness.withClient(body)
+    }
+
+    static func form(_ fields: [(String, String)]) -> String {
+        fields.map { key, value in
+            key + "=" + (value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value)
+        }.joined(separator: "&")
+    }
+
+    static func sign(_ body: String, timestamp: String, secret: String = secret) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(
+            for: Data("v0:\(timestamp):\(body)".utf8), using: SymmetricKey(data: Data(secret.utf8)))
+        return "v0=" + mac.map { String(format: "%02x", $0) }.joined()
+    }
+
+    func post(
+        _ client: TestHarness.Client, _ path: String, _ body: String, timestamp: Date = Date(), signature: String? = nil
+    ) async throws -> (HTTPResponse.Status, [String: Any]) {
+        let stamp = String(Int(timestamp.timeIntervalSince1970))
+        let headers: HTTPFields = [
+            .contentType: "application/x-www-form-urlencoded",
+            HTTPField.Name("X-Slack-Request-Timestamp")!: stamp,
+            HTTPField.Name("X-Slack-Signature")!: signature ?? Self.sign(body, timestamp: stamp),
+        ]
+        return try await client.client.execute(
+            uri: path, method: .post, headers: headers, body: ByteBuffer(string: body)
+        ) {
+            ($0.status, (try? JSONSerialization.jsonObject(with: Data(buffer: $0.body))) as? [String: Any] ?? [:])
+        }
+    }
+
+    static func command(_ text: String, user: String = "U0ALICE") -> String {
+        form([
+            ("token", "legacy"), ("team_id", "T0001"), ("team_domain", "friends"), ("channel_id", "C0GAMES"),
+            ("channel_name", "games"), ("user_id", user), ("user_name", "alice"), ("command", "/gg"), ("text", text),
+            ("response_url", "https://hooks.slack.com/commands/T0001/1/abc"), ("trigger_id", "1.2.3"),
+        ])
+    }
+
+    @Test func aSignedCommandIsAnsweredWithBlocks() async throws {
+        try await withBot { client in
+            let (status, message) = try await post(
+                client, "/slack/commands", Self.command("add Hollow Knight --status playing"))
+            #expect(status == .ok)
+            #expect(message["response_type"] as? String == "in_channel")
+            let blocks = try #require(message["blocks"] as? [[String: Any]])
+            let first = try #require((blocks.first?["text"] as? [String: Any])?["text"] as? String)
+            #expect(first.contains("*<https://www.igdb.com/games/hollow-knight|alice added Hollow Knight (2017)>*"))
+            #expect((blocks.first?["accessory"] as? [String: Any])?["type"] as? String == "image")
+            let actions = try #require(
+                blocks.first { $0["type"] as? String == "actions" }?["elements"] as? [[String: Any]])
+            #expect(actions.contains { ($0["value"] as? String)?.hasPrefix("/progress title:igdb:") == true })
+        }
+    }
+
+    @Test func errorsArePrivate() async throws {
+        try await withBot { client in
+            let (_, message) = try await post(client, "/slack/commands", Self.command("rate Celeste --score 11"))
+            #expect(message["response_type"] as? String == "ephemeral")
+            #expect((message["text"] as? String)?.contains("`score` must be between 1 and 10.") == true)
+        }
+    }
+
+    @Test func badSignaturesOldTimestampsAndReplaysAreRefused() async throws {
+        try await withBot { client in
+            let body = Self.command("add Celeste")
+            let forged = try await post(
+                client, "/slack/commands", body, signature: Self.sign(body, timestamp: "1", secret: "wrong"))
+            #expect(forged.0 == .unauthorized)
+            let old = try await post(client, "/slack/commands", body, timestamp: Date().addingTimeInterval(-600))
+            #expect(old.0 == .unauthorized)
+            let stamp = String(Int(Date().timeIntervalSince1970))
+            let signature = Self.sign(body, timestamp: stamp)
+            let first = try await post(client, "/slack/commands", body, signature: signature)
+            #expect(first.0 == .ok)
+            let replay = try await post(client, "/slack/commands", body, signature: signature)
+            #expect(replay.0 == .unauthorized)
+        }
+    }
+
+    @Test func buttonPressesPostTheResultToTheResponseURL() async throws {
+        let received = Received()
+        let router = Router()
+        router.post("/response") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            await received.add("/response", nil, Data(buffer: body))
+            return Response(status: .ok)
+        }
+        var logger = Logger(label: "fake-slack")
+        logger.logLevel = .warning
+        let fake = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
+        try await fake.test(.live) { fakeClient in
+            let port = try #require(fakeClient.port)
+            try await withBot { client in
+                let payload: [String: Any] = [
+                    "type": "block_actions", "user": ["id": "U0ALICE", "username": "alice"], "team": ["id": "T0001"],
+                    "channel": ["id": "C0GAMES"], "response_url": "http://127.0.0.1:\(port)/response",
+                    "actions": [
+                        ["action_id": "gg-button-0", "type": "button", "value": "/add title:Celeste status:completed"]
+                    ],
+                ]
+                let json = String(decoding: try JSONSerialization.data(withJSONObject: payload), as: UTF8.self)
+                let (status, _) = try await post(client, "/slack/interactions", Self.form([("payload", json)]))
+                #expect(status == .ok)
+            }
+        }
+        let posted = try #require(await received.requests.first)
+        let message = try #require(try JSONSerialization.jsonObject(with: posted.body) as? [String: Any])
+        #expect((message["text"] as? String)?.contains("alice added Celeste (2018)") == true)
+    }
+}
