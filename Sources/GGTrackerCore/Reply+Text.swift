@@ -46,11 +46,12 @@ extension Reply {
         return lines.joined(separator: "\n")
     }
 
-    /// Removes the backslashes `Format.escape` added.
-    static func unescape(_ text: String) -> String {
+    /// Plain text from the markup the features write: backslash escapes and `**` removed, Discord timestamps
+    /// (`<t:1700000000:R>`, which only Discord renders) turned into dates.
+    package static func unescape(_ text: String) -> String {
         var out = ""
         var escaping = false
-        for ch in text {
+        for ch in timestamps(text) {
             if ch == "\\" && !escaping {
                 escaping = true
                 continue
@@ -59,5 +60,16 @@ extension Reply {
             out.append(ch)
         }
         return out.replacingOccurrences(of: "**", with: "")
+    }
+
+    package static func timestamps(_ text: String) -> String {
+        var out = text
+        while let start = out.range(of: "<t:"), let end = out[start.upperBound...].range(of: ">") {
+            let seconds = out[start.upperBound..<end.lowerBound].split(separator: ":").first.flatMap { Double($0) }
+            out.replaceSubrange(
+                start.lowerBound..<end.upperBound,
+                with: seconds.map { Format.date(Date(timeIntervalSince1970: $0)) } ?? "")
+        }
+        return out
     }
 }

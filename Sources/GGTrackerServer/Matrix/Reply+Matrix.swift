@@ -89,47 +89,12 @@ extension Reply {
 /// The small markdown the features write (`**bold**`, `` `code` ``, code blocks, backslash escapes, Discord
 /// timestamps) turned into safe HTML or plain text.
 enum MatrixHTML {
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for ch in text {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(ch)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { HTML.escape(text) }
 
-    /// `<t:1700000000:R>` → a date, since only Discord renders those.
-    static func timestamps(_ text: String) -> String {
-        var out = text
-        while let start = out.range(of: "<t:"), let end = out[start.upperBound...].range(of: ">") {
-            let inside = out[start.upperBound..<end.lowerBound]
-            let seconds = inside.split(separator: ":").first.flatMap { Double($0) }
-            out.replaceSubrange(
-                start.lowerBound..<end.upperBound,
-                with: seconds.map { Format.date(Date(timeIntervalSince1970: $0)) } ?? "")
-        }
-        return out
-    }
+    static func timestamps(_ text: String) -> String { Reply.timestamps(text) }
 
     static func plain(_ text: String) -> String {
-        var out = ""
-        var escaping = false
-        for ch in timestamps(text) {
-            if ch == "\\" && !escaping {
-                escaping = true
-                continue
-            }
-            escaping = false
-            out.append(ch)
-        }
-        return out.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "```\n", with: "")
-            .replacingOccurrences(of: "\n```", with: "")
+        Reply.unescape(text).replacingOccurrences(of: "```\n", with: "").replacingOccurrences(of: "\n```", with: "")
     }
 
     static func inline(_ text: String) -> String {
