@@ -9,6 +9,8 @@ package struct LocalCatalog: GameCatalog {
     package var database: AppDatabase
     package var index: SearchIndex
     package var providerName: String
+    /// Set when IGDB is the provider: refreshes pull from it instead of reloading the bundled file.
+    package var igdb: IGDBRefresh?
     let refreshState = RefreshState()
 
     package static let attribution =
@@ -132,11 +134,18 @@ package struct LocalCatalog: GameCatalog {
     }
 
     package func refresh(full: Bool) async throws -> RefreshSummary {
+        try await refresh(full: full) { _ in }
+    }
+
+    /// Refreshes and waits, reporting progress (the terminal's progress bar). Only one refresh runs at a time.
+    package func refresh(
+        full: Bool, progress: @escaping @Sendable (RefreshProgress) -> Void
+    ) async throws -> RefreshSummary {
         guard refreshState.begin() else {
             throw CatalogImporter.ReadError(description: "a catalog refresh is already running")
         }
         do {
-            let summary = try reloadBundled()
+            let summary = try await perform(full: full, progress: progress)
             refreshState.end(summary)
             return summary
         } catch {
@@ -149,9 +158,18 @@ package struct LocalCatalog: GameCatalog {
         guard refreshState.begin() else { return false }
         let catalog = self
         Task.detached(priority: .utility) {
-            catalog.refreshState.end(try? catalog.reloadBundled())
+            catalog.refreshState.end(try? await catalog.perform(full: full, progress: { _ in }))
         }
         return true
+    }
+
+    func perform(full: Bool, progress: @escaping @Sendable (RefreshProgress) -> Void) async throws -> RefreshSummary {
+        if let igdb {
+            let summary = try await igdb.run(full: full, progress: progress)
+            try index.vocabulary.load(from: database)
+            return summary
+        }
+        return try reloadBundled()
     }
 
     func reloadBundled() throws -> RefreshSummary {

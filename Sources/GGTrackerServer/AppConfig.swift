@@ -183,7 +183,6 @@ package struct AppConfig: Sendable {
                 throw Invalid("GGTRACKER_CATALOG=igdb needs IGDB_CLIENT_ID (a Twitch application's client id)")
             }
             if igdbClientSecret == nil { throw Invalid("GGTRACKER_CATALOG=igdb needs IGDB_CLIENT_SECRET") }
-            throw Invalid("GGTRACKER_CATALOG=igdb: the IGDB provider is not available in this version yet; use offline")
         case .giantbomb:
             if giantBombAPIKey == nil { throw Invalid("GGTRACKER_CATALOG=giantbomb needs GIANTBOMB_API_KEY") }
             throw Invalid(

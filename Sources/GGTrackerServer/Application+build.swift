@@ -22,7 +22,10 @@ package struct AppServices: Sendable {
         self.database = database
         self.catalog = catalog
         self.bot = GGTrackerBot(
-            catalog: catalog, store: database, info: BotInfo(version: Self.version, homepage: config.publicURL),
+            catalog: catalog, store: database,
+            info: BotInfo(
+                version: Self.version, homepage: config.publicURL,
+                publicBaseURL: config.publicURL ?? "http://\(config.host):\(config.port)"),
             now: now)
     }
 
@@ -30,7 +33,14 @@ package struct AppServices: Sendable {
     /// catalog into an empty catalog.
     package static func open(config: AppConfig, logger: Logger) throws -> AppServices {
         let database = try AppDatabase.open(path: config.databasePath)
-        let catalog = try LocalCatalog(database: database, providerName: config.catalog.rawValue)
+        var catalog = try LocalCatalog(database: database, providerName: config.catalog.rawValue)
+        if config.catalog == .igdb, let id = config.igdbClientID, let secret = config.igdbClientSecret {
+            // The catalog starts empty and fills from IGDB (`catalog refresh`), so counts and ids are IGDB's.
+            let client = IGDBClient(
+                apiBase: config.igdbAPIBase, oauthBase: config.twitchOAuthBase, clientID: id, clientSecret: secret,
+                database: database, logger: logger)
+            catalog.igdb = IGDBRefresh(client: client, database: database)
+        }
         if config.catalog == .offline {
             let start = Date()
             let loaded = try catalog.loadBundledIfEmpty()

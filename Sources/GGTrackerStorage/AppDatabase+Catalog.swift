@@ -71,6 +71,32 @@ extension AppDatabase {
         try writer.write { db in try Self.upsertGames(records, in: db) }
     }
 
+    /// Upserts a batch and records catalog state (a refresh checkpoint) in the same transaction, so the state never
+    /// runs ahead of what is stored.
+    @discardableResult
+    package func upsertGames(
+        _ records: [CatalogRecord], settingMeta meta: (UpsertCounts) -> [String: String]
+    ) throws -> UpsertCounts {
+        try writer.write { db in
+            let counts = try Self.upsertGames(records, in: db)
+            for (key, value) in meta(counts) {
+                try db.execute(
+                    sql:
+                        "INSERT INTO catalog_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    arguments: [key, value])
+            }
+            return counts
+        }
+    }
+
+    package func deleteCatalogMeta(prefix: String) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM catalog_meta WHERE key LIKE ? ESCAPE '\\'",
+                arguments: [prefix.replacingOccurrences(of: "_", with: "\\_") + "%"])
+        }
+    }
+
     package static func upsertGames(_ records: [CatalogRecord], in db: Database) throws -> UpsertCounts {
         var counts = UpsertCounts()
         let find = try db.cachedStatement(sql: "SELECT id FROM games WHERE provider = ? AND provider_id = ?")

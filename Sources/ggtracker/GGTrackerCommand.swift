@@ -197,12 +197,26 @@ struct Catalog: AsyncParsableCommand {
 
         func run() async throws {
             let services = try AppServices.open(config: try options.load(), logger: makeLogger())
-            let summary = try await services.catalog.refresh(full: full)
+            let summary = try await services.catalog.refresh(full: full) { progress in
+                FileHandle.standardError.write(Data(progressBar(progress).utf8))
+            }
+            FileHandle.standardError.write(Data("\n".utf8))
             print(
                 "Refreshed: \(summary.added) added, \(summary.updated) updated, \(summary.skipped) skipped in \(String(format: "%.1f", summary.duration)) s."
             )
         }
     }
+}
+
+/// `[██████░░░░] 3000/5000 games · 1240/s · ETA 2 s`, redrawn in place.
+func progressBar(_ progress: RefreshProgress) -> String {
+    let width = 24
+    let fraction = progress.total.map { $0 > 0 ? min(1, Double(progress.done) / Double($0)) : 1 } ?? 0
+    let filled = Int(fraction * Double(width))
+    let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+    let total = progress.total.map { "/\($0)" } ?? ""
+    let eta = progress.eta.map { " · ETA \(Int($0.rounded())) s" } ?? ""
+    return "\r[\(bar)] \(progress.done)\(total) games · \(Int(progress.rate))/s\(eta)   "
 }
 
 struct DB: AsyncParsableCommand {

@@ -1,0 +1,102 @@
+import Foundation
+import GGTrackerCatalog
+import GGTrackerCore
+import GGTrackerStorage
+import Logging
+import Testing
+
+@testable import GGTrackerServer
+
+@Suite("Refreshing the catalog from IGDB")
+struct IGDBRefreshTests {
+    func withFake(
+        games: Int, _ body: @Sendable (FakeIGDBState, IGDBRefresh, AppDatabase, Int) async throws -> Void
+    ) async throws {
+        let state = FakeIGDBState(games: try fakeGames(count: games))
+        try await fakeIGDB(state, clientID: "client", secret: "secret").test(.live) { fake in
+            let port = try #require(fake.port)
+            let database = try AppDatabase.inMemory()
+            var logger = Logger(label: "igdb")
+            logger.logLevel = .critical
+            let client = IGDBClient(
+                apiBase: "http://127.0.0.1:\(port)/v4", oauthBase: "http://127.0.0.1:\(port)/oauth2",
+                clientID: "client",
+                clientSecret: "secret", database: database, limiter: RateLimiter(perSecond: 4, maxInFlight: 8),
+                logger: logger)
+            try await body(state, IGDBRefresh(client: client, database: database), database, port)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func aFullRefreshOf5000GamesStaysWithinTheRateLimit() async throws {
+        try await withFake(games: 5_000) { state, refresh, database, _ in
+            let started = Date()
+            let summary = try await refresh.run(full: true)
+            let seconds = Date().timeIntervalSince(started)
+            #expect(summary.added == 5_000 && summary.updated == 0)
+            #expect(try database.gameCount() == 5_000)
+            #expect(await state.busiestSecond() <= 4)
+            #expect(await state.tooManyRequests == 0)
+            #expect(await state.maxInFlight <= 8)
+            #expect(await state.tokensIssued == 1)
+            // 11 requests (a count and 10 pages of 500) cannot finish faster than the limit allows.
+            #expect(seconds >= 1.75)
+            print("full refresh of 5000 games: \(String(format: "%.2f", seconds)) s, floor 5000/500/4 = 2.5 s of pages")
+            let queries = await state.queries
+            #expect(
+                queries.contains {
+                    $0.contains("limit 500") && $0.contains("sort id asc") && $0.contains("cover.image_id")
+                })
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func anIncrementalRefreshFetchesOnlyWhatChanged() async throws {
+        try await withFake(games: 1_200) { state, refresh, database, _ in
+            _ = try await refresh.run(full: false)
+            await state.touch(ids: [100_001, 100_500, 101_100], updatedAt: 1_800_000_000)
+            let before = await state.queries.count
+            let summary = try await refresh.run(full: false)
+            #expect(summary.added == 0 && summary.updated == 3)
+            let queries = await state.queries.dropFirst(before)
+            #expect(queries.allSatisfy { $0.contains("updated_at > 1700001200") })
+            #expect(try database.gameCount() == 1_200)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func aRefreshKilledHalfWayResumesAndEndsWithEveryGameOnce() async throws {
+        try await withFake(games: 3_000) { state, refresh, database, _ in
+            let task = Task {
+                try await refresh.run(full: true) { progress in
+                    if progress.done >= 1_000 { withUnsafeCurrentTask { $0?.cancel() } }
+                }
+            }
+            _ = await task.result
+            let partial = try database.gameCount()
+            #expect(partial >= 1_000 && partial < 3_000)
+            let before = await state.queries.count
+            _ = try await refresh.run(full: true)
+            #expect(try database.gameCount() == 3_000)
+            let resumed = await state.queries.dropFirst(before).first { $0.hasPrefix("fields") }
+            #expect(resumed?.contains("id > \(100_000 + partial)") == true, "resumes after the last stored page")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func anExpiredTokenIsRenewedAndServerErrorsAreRetried() async throws {
+        try await withFake(games: 1_500) { state, refresh, database, _ in
+            await state.setTokenLifetime(2)
+            await state.setFailNext(0)
+            let summary = try await refresh.run(full: true)
+            #expect(summary.added == 1_500)
+            #expect(await state.tokensIssued >= 2)
+            await state.setTokenLifetime(Int.max)
+            await state.setFailNext(2)
+            await state.touch(ids: [100_010], updatedAt: 1_900_000_000)
+            let again = try await refresh.run(full: false)
+            #expect(again.updated == 1)
+            #expect(try database.gameCount() == 1_500)
+        }
+    }
+}
