@@ -11,6 +11,12 @@ package struct LocalCatalog: GameCatalog {
     package var providerName: String
     /// Set when IGDB is the provider: refreshes pull from it instead of reloading the bundled file.
     package var igdb: IGDBRefresh?
+    /// Asked when the local catalog has too few good matches; nil in offline mode.
+    package var provider: (any CatalogProvider)?
+    /// How long a provider's answer to a query stands before the provider is asked again.
+    package var lookupTTL: TimeInterval = 7 * 86_400
+    /// How long a lookup may wait for the provider.
+    package var providerTimeout: Duration = .seconds(10)
     let refreshState = RefreshState()
 
     package static let attribution =
@@ -53,6 +59,38 @@ package struct LocalCatalog: GameCatalog {
 
     package func search(_ query: String, filter: CatalogFilter, limit: Int) async throws -> [SearchHit] {
         try index.search(query, filter: filter, limit: limit)
+    }
+
+    package func lookup(_ query: String, filter: CatalogFilter, limit: Int) async throws -> Lookup {
+        let local = try index.search(query, filter: filter, limit: limit)
+        guard let provider else { return Lookup(hits: local) }
+        // Enough good local matches, or the provider was asked the same recently: no call.
+        let key = TextNormalizer.words(query).joined(separator: " ")
+        if local.filter(\.matchedAllWords).count >= 3 || key.isEmpty { return Lookup(hits: local) }
+        if let last = try database.providerLookup(provider: provider.name, query: key),
+            Date().timeIntervalSince(last) < lookupTTL
+        {
+            return Lookup(hits: local)
+        }
+        do {
+            let timeout = providerTimeout
+            let records = try await withThrowingTaskGroup(of: [CatalogRecord].self) { group in
+                group.addTask { try await provider.search(query, limit: 20) }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    throw CatalogImporter.ReadError(description: "no answer within \(timeout)")
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? []
+            }
+            try database.recordProviderLookup(provider: provider.name, query: key, records: records, at: Date())
+            if !records.isEmpty { try index.vocabulary.load(from: database) }
+            return Lookup(hits: try index.search(query, filter: filter, limit: limit))
+        } catch {
+            return Lookup(
+                hits: local,
+                providerProblem: "The \(provider.name) catalog service is unreachable right now (\(error)); here is what I have locally.")
+        }
     }
 
     package func autocomplete(_ text: String, includeMature: Bool, limit: Int) async throws -> [Game] {

@@ -73,9 +73,24 @@ package struct RefreshSummary: Hashable, Sendable {
     }
 }
 
+/// What a lookup found, and a word for the user when the catalog provider could not help.
+package struct Lookup: Sendable {
+    package var hits: [SearchHit]
+    /// Set when the provider was needed but failed: the hits are what the local catalog has.
+    package var providerProblem: String?
+    package init(hits: [SearchHit], providerProblem: String? = nil) {
+        self.hits = hits
+        self.providerProblem = providerProblem
+    }
+}
+
 /// The game catalog as the features need it: search, details, rankings and facets.
 package protocol GameCatalog: Sendable {
+    /// The local catalog only; fast.
     func search(_ query: String, filter: CatalogFilter, limit: Int) async throws -> [SearchHit]
+    /// The local catalog first; when it has too few good matches, the configured provider too (its answers are
+    /// stored, so the same lookup later needs no provider call).
+    func lookup(_ query: String, filter: CatalogFilter, limit: Int) async throws -> Lookup
     /// Fast name-prefix suggestions for autocomplete; never waits on a provider.
     func autocomplete(_ text: String, includeMature: Bool, limit: Int) async throws -> [Game]
     func game(_ ref: GameRef) async throws -> Game?

@@ -40,6 +40,7 @@ package struct AppServices: Sendable {
                 apiBase: config.igdbAPIBase, oauthBase: config.twitchOAuthBase, clientID: id, clientSecret: secret,
                 database: database, logger: logger)
             catalog.igdb = IGDBRefresh(client: client, database: database)
+            catalog.provider = client
         }
         if config.catalog == .offline {
             let start = Date()

@@ -182,3 +182,27 @@ extension AppDatabase {
         }
     }
 }
+
+extension AppDatabase {
+    /// When the provider was last asked this query, so a repeated search is answered locally.
+    package func providerLookup(provider: String, query: String) throws -> Date? {
+        try reader.read { db in
+            try Double.fetchOne(
+                db, sql: "SELECT looked_up_at FROM provider_lookups WHERE provider = ? AND query = ?",
+                arguments: [provider, query]
+            ).map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    /// Stores what a provider answered and remembers the lookup, in one transaction.
+    package func recordProviderLookup(provider: String, query: String, records: [CatalogRecord], at now: Date) throws {
+        try writer.write { db in
+            _ = try Self.upsertGames(records, in: db)
+            try db.execute(
+                sql: """
+                    INSERT INTO provider_lookups (provider, query, looked_up_at) VALUES (?, ?, ?)
+                    ON CONFLICT DO UPDATE SET looked_up_at = excluded.looked_up_at
+                    """, arguments: [provider, query, now.timeIntervalSince1970])
+        }
+    }
+}

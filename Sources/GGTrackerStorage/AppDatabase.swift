@@ -205,6 +205,17 @@ package final class AppDatabase: Sendable {
                     );
                     """)
         }
+        migrator.registerMigration("v3: provider lookups") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE provider_lookups (
+                        provider TEXT NOT NULL,
+                        query TEXT NOT NULL,
+                        looked_up_at DOUBLE NOT NULL,
+                        PRIMARY KEY (provider, query)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

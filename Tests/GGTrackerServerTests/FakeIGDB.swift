@@ -22,6 +22,10 @@ actor FakeIGDBState {
     /// Tokens stop working after this many successful API requests (to test renewal).
     var tokenLifetime = Int.max
     var servedWithToken = 0
+    /// How long each answer takes.
+    var delay: Duration = .milliseconds(20)
+    func setDelay(_ value: Duration) { delay = value }
+    var apiRequests: Int { queries.count }
 
     init(games: [[String: Any]]) { self.games = games }
 
@@ -182,7 +186,7 @@ func fakeIGDB(_ state: FakeIGDBState, clientID: String, secret: String) -> some 
                 body: .init(byteBuffer: ByteBuffer(string: message)))
         }
         // Real requests take a little while; it lets concurrency show.
-        try await Task.sleep(for: .milliseconds(20))
+        try await Task.sleep(for: await state.delay)
         let answer = await state.answer(name, Apicalypse(body))
         await state.end()
         return Response(

@@ -12,13 +12,20 @@ import Testing
 
 /// A bot on a real database with the fixture catalog, and a signing key standing in for Discord's.
 struct TestHarness {
-    let key = Curve25519.Signing.PrivateKey()
+    var key = Curve25519.Signing.PrivateKey()
     let services: AppServices
 
     static let fixturePath = Bundle.module.path(forResource: "games", ofType: "jsonl", inDirectory: "Fixtures")!
 
+    /// A harness around services built elsewhere (a catalog with a provider), signing with `key`.
+    init(services: AppServices, key: Curve25519.Signing.PrivateKey) {
+        self.services = AppServices(config: services.config, database: services.database, catalog: services.catalog)
+        self.key = key
+    }
+
     init(
-        databasePath: String? = nil, adminIDs: Set<String> = [], configure: (inout AppConfig) -> Void = { _ in }
+        databasePath: String? = nil, adminIDs: Set<String> = [], emptyCatalog: Bool = false,
+        configure: (inout AppConfig) -> Void = { _ in }
     ) throws {
         var config = AppConfig()
         config.discordPublicKey = key.publicKey
@@ -26,7 +33,7 @@ struct TestHarness {
         configure(&config)
         let database = try databasePath.map(AppDatabase.open(path:)) ?? AppDatabase.inMemory()
         let catalog = try LocalCatalog(database: database)
-        if try database.gameCount() == 0 {
+        if try database.gameCount() == 0 && !emptyCatalog {
             _ = try CatalogImporter(database: database).importFile(Self.fixturePath)
             try catalog.reloadVocabulary()
         }

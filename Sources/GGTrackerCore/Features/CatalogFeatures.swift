@@ -4,8 +4,10 @@ extension GGTrackerBot {
     /// `/search`: up to ten matches as cards with covers, and menus to add, wishlist or open one.
     func search(query: String, platform: String?, genre: String?, _ c: Context) async throws -> Reply {
         let filter = CatalogFilter(platform: platform, genre: genre, includeMature: c.showsMature)
-        let hits = try await catalog.search(query, filter: filter, limit: 10)
+        let lookup = try await catalog.lookup(query, filter: filter, limit: 10)
+        let hits = lookup.hits
         guard !hits.isEmpty else {
+            if let problem = lookup.providerProblem { return .notice(problem) }
             var text = "No game matches “\(Format.escape(Format.truncate(query, 100)))”"
             if platform != nil || genre != nil { text += " with those filters" }
             return .notice(text + ". Check the spelling or try fewer words.")
@@ -26,8 +28,9 @@ extension GGTrackerBot {
                         command: "/\(command) title:\(hit.game.ref)")
                 })
         }
+        let count = "\(hits.count) game\(hits.count == 1 ? "" : "s") for “\(Format.escape(Format.truncate(query, 100)))”"
         return Reply(
-            text: "\(hits.count) game\(hits.count == 1 ? "" : "s") for “\(Format.escape(Format.truncate(query, 100)))”",
+            text: [count, lookup.providerProblem].compactMap { $0 }.joined(separator: "\n"),
             cards: cards,
             menus: [
                 menu("Add to my library…", "add"), menu("Add to my wishlist…", "wishlist add"),

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import GGTrackerCore
 import GGTrackerStorage
@@ -15,6 +16,8 @@ struct DiscordInteractionController: Sendable {
     let gate = DeliveryGate()
     let metrics: RequestMetrics
     let announcer: DiscordAnnouncer?
+    /// How long a command may run before the answer is deferred.
+    var deferAfter: Duration = .milliseconds(2500)
 
     static let maxBody = 1 << 20
 
@@ -69,29 +72,29 @@ struct DiscordInteractionController: Sendable {
         case .applicationCommand, .messageComponent, .modalSubmit:
             // A retried delivery (same interaction id) gets the stored answer and is applied once.
             let handled = try await gate.once(interaction.id) { () async throws -> Handled in
-                var command = interaction.data?.name ?? "component"
                 if let stored = try await database.processedResponse(interaction.id) {
-                    return Handled(data: stored, command: command, outcome: "retry")
+                    return Handled(data: stored, command: interaction.data?.name ?? "component", outcome: "retry")
                 }
-                let reply: Reply
-                do {
-                    let (invocation, name) = try await invocation(for: interaction)
-                    command = name
-                    reply = try await bot.respond(to: invocation, from: invoker(for: interaction))
-                } catch let error as UsageError {
-                    reply = .notice(error.message)
-                } catch {
-                    logger.error("interaction failed", metadata: ["error": "\(error)", "command": .string(command)])
-                    let failure = Reply.notice(
-                        "Something went wrong on our side and nothing was changed. Please try again.")
-                    return Handled(
-                        data: try await encode(failure, interaction: interaction), command: command, outcome: "error")
+                let work = Task { try await run(interaction, logger: logger) }
+                // Discord wants an answer within 3 seconds: a command still busy (a catalog provider lookup) is
+                // acknowledged as deferred, and the original message edited when the answer is ready.
+                let deadline = Task {
+                    try await Task.sleep(for: deferAfter)
+                    return Handled(data: Data(), command: "", outcome: "deferred")
                 }
-                let data = try await encode(reply, interaction: interaction)
-                try await database.recordProcessed(interaction.id, response: data)
-                if let announcement = reply.announcement { announcer?.postInBackground(announcement, logger: logger) }
-                return Handled(
-                    data: data, command: command, outcome: reply.visibility == .invokerOnly ? "private" : "ok")
+                let first = await Self.first(work, deadline)
+                deadline.cancel()
+                if first.outcome != "deferred" { return first }
+                Task.detached {
+                    do {
+                        let handled = try await work.value
+                        try await editOriginal(interaction, with: handled.data)
+                    } catch {
+                        logger.error("deferred interaction failed", metadata: ["error": "\(error)"])
+                    }
+                }
+                let ack = DiscordResponse(type: interaction.type == .messageComponent ? 6 : 5, data: nil)
+                return Handled(data: try JSONEncoder().encode(ack), command: interaction.data?.name ?? "component", outcome: "deferred")
             }
             return (handled.data, handled.command, handled.outcome)
         case .unknown(let type):
@@ -101,6 +104,59 @@ struct DiscordInteractionController: Sendable {
                 "unknown", "unsupported"
             )
         }
+    }
+
+    /// Runs a command, button or modal submit to its stored, encoded answer.
+    func run(_ interaction: DiscordInteraction, logger: Logger) async throws -> Handled {
+        var command = interaction.data?.name ?? "component"
+        let reply: Reply
+        do {
+            let (invocation, name) = try await invocation(for: interaction)
+            command = name
+            reply = try await bot.respond(to: invocation, from: invoker(for: interaction))
+        } catch let error as UsageError {
+            reply = .notice(error.message)
+        } catch {
+            logger.error("interaction failed", metadata: ["error": "\(error)", "command": .string(command)])
+            let failure = Reply.notice("Something went wrong on our side and nothing was changed. Please try again.")
+            return Handled(data: try await encode(failure, interaction: interaction), command: command, outcome: "error")
+        }
+        let data = try await encode(reply, interaction: interaction)
+        try await database.recordProcessed(interaction.id, response: data)
+        if let announcement = reply.announcement { announcer?.postInBackground(announcement, logger: logger) }
+        return Handled(data: data, command: command, outcome: reply.visibility == .invokerOnly ? "private" : "ok")
+    }
+
+    /// Whichever finishes first; the work's error counts as finishing.
+    static func first(_ work: Task<Handled, any Error>, _ deadline: Task<Handled, any Error>) async -> Handled {
+        await withTaskGroup(of: Handled?.self) { group in
+            group.addTask { try? await work.value }
+            group.addTask { try? await deadline.value }
+            var result: Handled?
+            for await value in group {
+                if let value {
+                    result = value
+                    break
+                }
+            }
+            group.cancelAll()
+            return result ?? Handled(data: Data(), command: "", outcome: "deferred")
+        }
+    }
+
+    /// `PATCH {DISCORD_API_BASE}/webhooks/{application.id}/{interaction.token}/messages/@original` with the message
+    /// of an encoded interaction response.
+    func editOriginal(_ interaction: DiscordInteraction, with response: Data) async throws {
+        guard let token = interaction.token, let app = interaction.applicationID ?? config.discordApplicationID,
+            let json = try JSONSerialization.jsonObject(with: response) as? [String: Any],
+            let message = json["data"] as? [String: Any]
+        else { return }
+        var request = HTTPClientRequest(url: "\(config.discordAPIBase)/webhooks/\(app)/\(token)/messages/@original")
+        request.method = .PATCH
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: message)))
+        let answer = try await HTTPClient.shared.execute(request, timeout: .seconds(15))
+        _ = try await answer.body.collect(upTo: 1 << 20)
     }
 
     /// Renders a reply, storing command lines too long for a custom id.

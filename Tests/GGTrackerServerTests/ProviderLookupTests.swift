@@ -1,0 +1,121 @@
+import Foundation
+import GGTrackerCatalog
+import GGTrackerCore
+import GGTrackerStorage
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+
+@testable import GGTrackerServer
+
+@Suite("Searching through the catalog provider")
+struct ProviderLookupTests {
+    /// A bot whose catalog starts empty and asks a local IGDB stand-in, like `GGTRACKER_CATALOG=igdb`.
+    func withIGDBBot(
+        delay: Duration = .milliseconds(20), webhook: Received? = nil,
+        _ body: @Sendable (TestHarness.Client, FakeIGDBState) async throws -> Void
+    ) async throws {
+        var games = try fakeGames(count: 40)
+        games[0]["name"] = "Outer Wilds"
+        games[0]["slug"] = "outer-wilds"
+        let state = FakeIGDBState(games: games)
+        await state.setDelay(delay)
+        let router = Router()
+        router.patch("/api/v10/webhooks/:app/:token/messages/@original") { request, context -> Response in
+            let bodyBytes = try await request.body.collect(upTo: 1 << 20)
+            await webhook?.add(
+                "\(context.parameters.get("app") ?? "")/\(context.parameters.get("token") ?? "")", nil,
+                Data(buffer: bodyBytes))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: "{}")))
+        }
+        let discord = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await discord.test(.live) { discordClient in
+            let discordPort = try #require(discordClient.port)
+            try await fakeIGDB(state, clientID: "client", secret: "secret").test(.live) { fake in
+                let port = try #require(fake.port)
+                let harness = try TestHarness(emptyCatalog: true) { config in
+                    config.discordAPIBase = "http://127.0.0.1:\(discordPort)/api/v10"
+                }
+                var logger = Logger(label: "igdb")
+                logger.logLevel = .critical
+                let client = IGDBClient(
+                    apiBase: "http://127.0.0.1:\(port)/v4", oauthBase: "http://127.0.0.1:\(port)/oauth2",
+                    clientID: "client",
+                    clientSecret: "secret", database: harness.services.database,
+                    limiter: RateLimiter(perSecond: 4, maxInFlight: 8), logger: logger)
+                var services = harness.services
+                services.catalog.provider = client
+                services.catalog.igdb = IGDBRefresh(client: client, database: services.database)
+                try await TestHarness(services: services, key: harness.key).withClient { client in
+                    try await body(client, state)
+                }
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aGameNotInTheLocalCatalogIsFoundThroughTheProviderOnce() async throws {
+        try await withIGDBBot { client, state in
+            let first = try await client.send(I.command("search", [I.option("query", "outer wilds")]))
+            DiscordChecks.check(first)
+            #expect(
+                first.embeds.first?["title"] as? String == "Outer Wilds (2017)"
+                    || (first.embeds.first?["title"] as? String)?.hasPrefix("Outer Wilds") == true)
+            let calls = await state.apiRequests
+            #expect(calls == 1)
+            let second = try await client.send(I.command("search", [I.option("query", "outer wilds")]))
+            #expect((second.embeds.first?["title"] as? String)?.hasPrefix("Outer Wilds") == true)
+            #expect(await state.apiRequests == calls, "the second identical search makes no API call")
+            let added = try await client.send(I.command("add", [I.option("title", "Outer Wilds")]))
+            #expect(added.text.contains("added Outer Wilds"))
+            #expect(await state.apiRequests == calls)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aSlowProviderGetsADeferredAnswerAndTheMessageIsEditedWhenDone() async throws {
+        let webhook = Received()
+        try await withIGDBBot(delay: .milliseconds(3200), webhook: webhook) { client, _ in
+            let interaction = I.command("search", [I.option("query", "outer wilds")])
+            let answer = try await client.send(interaction)
+            #expect(answer.type == 5, "deferred at once")
+            DiscordChecks.check(answer)
+            // The edit arrives when the provider answers.
+            for _ in 0..<100 where await webhook.requests.isEmpty { try await Task.sleep(for: .milliseconds(100)) }
+            let edit = try #require(await webhook.requests.first)
+            #expect(edit.path == "123456789012345678/\(interaction["token"] as! String)")
+            let message = try #require(try JSONSerialization.jsonObject(with: edit.body) as? [String: Any])
+            let embeds = message["embeds"] as? [[String: Any]] ?? []
+            #expect((embeds.first?["title"] as? String)?.hasPrefix("Outer Wilds") == true)
+            let problems = DiscordChecks.validator.validate(message, against: "IncomingWebhookUpdateRequestPartial")
+            #expect(problems.isEmpty, "\(problems.prefix(3))")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func anUnreachableProviderIsSaidHonestlyAndLocalCommandsStillWork() async throws {
+        let harness = try TestHarness()
+        var logger = Logger(label: "igdb")
+        logger.logLevel = .critical
+        // Nothing listens on port 9 of the loopback: connections are refused at once.
+        let client = IGDBClient(
+            apiBase: "http://127.0.0.1:9/v4", oauthBase: "http://127.0.0.1:9/oauth2", clientID: "c", clientSecret: "s",
+            database: harness.services.database, logger: logger)
+        var services = harness.services
+        services.catalog.provider = client
+        services.catalog.providerTimeout = .milliseconds(800)
+        try await TestHarness(services: services, key: harness.key).withClient { client in
+            let answer = try await client.send(I.command("search", [I.option("query", "hollow knigt silk")]))
+            #expect(answer.type == 4)
+            #expect(answer.text.contains("catalog service is unreachable right now"))
+            #expect(answer.text.contains("Hollow Knight"))
+            let added = try await client.send(I.command("add", [I.option("title", "igdb:14593")]))
+            #expect(added.text.contains("added Hollow Knight"))
+        }
+    }
+}
