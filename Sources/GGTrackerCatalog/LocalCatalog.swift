@@ -89,7 +89,9 @@ package struct LocalCatalog: GameCatalog {
         } catch {
             return Lookup(
                 hits: local,
-                providerProblem: "The \(provider.name) catalog service is unreachable right now (\(error)); here is what I have locally.")
+                providerProblem:
+                    "The \(provider.name) catalog service is unreachable right now (\(error)); here is what I have locally."
+            )
         }
     }
 

@@ -31,6 +31,8 @@ package struct AppConfig: Sendable {
     package var giantBombAPIBase = "https://www.giantbomb.com/api"
     /// Player ids (`discord:123`, or a bare platform id) that are admins everywhere.
     package var adminIDs: Set<String> = []
+    /// How long a Discord command may run before its answer is deferred (Discord allows 3 seconds).
+    package var discordDeferAfter: Duration = .milliseconds(2500)
 
     package init() {}
 

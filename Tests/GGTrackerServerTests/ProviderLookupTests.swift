@@ -15,7 +15,7 @@ import Testing
 struct ProviderLookupTests {
     /// A bot whose catalog starts empty and asks a local IGDB stand-in, like `GGTRACKER_CATALOG=igdb`.
     func withIGDBBot(
-        delay: Duration = .milliseconds(20), webhook: Received? = nil,
+        delay: Duration = .milliseconds(20), webhook: Received? = nil, deferAfter: Duration = .seconds(120),
         _ body: @Sendable (TestHarness.Client, FakeIGDBState) async throws -> Void
     ) async throws {
         var games = try fakeGames(count: 40)
@@ -40,6 +40,7 @@ struct ProviderLookupTests {
                 let port = try #require(fake.port)
                 let harness = try TestHarness(emptyCatalog: true) { config in
                     config.discordAPIBase = "http://127.0.0.1:\(discordPort)/api/v10"
+                    config.discordDeferAfter = deferAfter
                 }
                 var logger = Logger(label: "igdb")
                 logger.logLevel = .critical
@@ -80,7 +81,8 @@ struct ProviderLookupTests {
     @Test(.timeLimit(.minutes(1)))
     func aSlowProviderGetsADeferredAnswerAndTheMessageIsEditedWhenDone() async throws {
         let webhook = Received()
-        try await withIGDBBot(delay: .milliseconds(3200), webhook: webhook) { client, _ in
+        try await withIGDBBot(delay: .milliseconds(3200), webhook: webhook, deferAfter: .milliseconds(2500)) {
+            client, _ in
             let interaction = I.command("search", [I.option("query", "outer wilds")])
             let answer = try await client.send(interaction)
             #expect(answer.type == 5, "deferred at once")

@@ -30,6 +30,8 @@ struct TestHarness {
         var config = AppConfig()
         config.discordPublicKey = key.publicKey
         config.adminIDs = adminIDs
+        // Replies are awaited in full unless a test is about deferral: a loaded machine must not change answers.
+        config.discordDeferAfter = .seconds(120)
         configure(&config)
         let database = try databasePath.map(AppDatabase.open(path:)) ?? AppDatabase.inMemory()
         let catalog = try LocalCatalog(database: database)

@@ -28,7 +28,8 @@ extension GGTrackerBot {
                         command: "/\(command) title:\(hit.game.ref)")
                 })
         }
-        let count = "\(hits.count) game\(hits.count == 1 ? "" : "s") for “\(Format.escape(Format.truncate(query, 100)))”"
+        let count =
+            "\(hits.count) game\(hits.count == 1 ? "" : "s") for “\(Format.escape(Format.truncate(query, 100)))”"
         return Reply(
             text: [count, lookup.providerProblem].compactMap { $0 }.joined(separator: "\n"),
             cards: cards,

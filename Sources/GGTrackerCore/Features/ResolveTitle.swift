@@ -16,7 +16,8 @@ extension GGTrackerBot {
             }
             return game
         case .text(let text):
-            let hits = try await catalog.lookup(text, filter: CatalogFilter(includeMature: c.showsMature), limit: 6).hits
+            let hits = try await catalog.lookup(text, filter: CatalogFilter(includeMature: c.showsMature), limit: 6)
+                .hits
             switch Self.pick(from: hits) {
             case .one(let game):
                 return game

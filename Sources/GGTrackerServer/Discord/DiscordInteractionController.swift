@@ -17,7 +17,7 @@ struct DiscordInteractionController: Sendable {
     let metrics: RequestMetrics
     let announcer: DiscordAnnouncer?
     /// How long a command may run before the answer is deferred.
-    var deferAfter: Duration = .milliseconds(2500)
+    var deferAfter: Duration { config.discordDeferAfter }
 
     static let maxBody = 1 << 20
 
@@ -94,7 +94,9 @@ struct DiscordInteractionController: Sendable {
                     }
                 }
                 let ack = DiscordResponse(type: interaction.type == .messageComponent ? 6 : 5, data: nil)
-                return Handled(data: try JSONEncoder().encode(ack), command: interaction.data?.name ?? "component", outcome: "deferred")
+                return Handled(
+                    data: try JSONEncoder().encode(ack), command: interaction.data?.name ?? "component",
+                    outcome: "deferred")
             }
             return (handled.data, handled.command, handled.outcome)
         case .unknown(let type):
@@ -119,7 +121,8 @@ struct DiscordInteractionController: Sendable {
         } catch {
             logger.error("interaction failed", metadata: ["error": "\(error)", "command": .string(command)])
             let failure = Reply.notice("Something went wrong on our side and nothing was changed. Please try again.")
-            return Handled(data: try await encode(failure, interaction: interaction), command: command, outcome: "error")
+            return Handled(
+                data: try await encode(failure, interaction: interaction), command: command, outcome: "error")
         }
         let data = try await encode(reply, interaction: interaction)
         try await database.recordProcessed(interaction.id, response: data)
@@ -127,20 +130,18 @@ struct DiscordInteractionController: Sendable {
         return Handled(data: data, command: command, outcome: reply.visibility == .invokerOnly ? "private" : "ok")
     }
 
-    /// Whichever finishes first; the work's error counts as finishing.
+    /// Whichever finishes first, without waiting for the other: the work keeps running after a deadline.
     static func first(_ work: Task<Handled, any Error>, _ deadline: Task<Handled, any Error>) async -> Handled {
-        await withTaskGroup(of: Handled?.self) { group in
-            group.addTask { try? await work.value }
-            group.addTask { try? await deadline.value }
-            var result: Handled?
-            for await value in group {
-                if let value {
-                    result = value
-                    break
-                }
+        let flag = OnceFlag()
+        return await withCheckedContinuation { continuation in
+            Task {
+                let value = (try? await work.value) ?? Handled(data: Data(), command: "", outcome: "deferred")
+                deadline.cancel()
+                if flag.claim() { continuation.resume(returning: value) }
             }
-            group.cancelAll()
-            return result ?? Handled(data: Data(), command: "", outcome: "deferred")
+            Task {
+                if let value = try? await deadline.value, flag.claim() { continuation.resume(returning: value) }
+            }
         }
     }
 
@@ -275,6 +276,18 @@ actor DeliveryGate {
         running[id] = task
         defer { running[id] = nil }
         return try await task.value
+    }
+}
+
+/// True for the first caller only.
+final class OnceFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var claimed = false
+    func claim() -> Bool {
+        lock.withLock {
+            defer { claimed = true }
+            return !claimed
+        }
     }
 }
 
