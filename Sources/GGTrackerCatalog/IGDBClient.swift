@@ -129,6 +129,7 @@ package struct IGDBClient: Sendable {
                     let bytes = try await response.body.collect(upTo: 32 << 20)
                     return (response.status.code, Data(bytes.readableBytesView))
                 }
+                try? database.countCatalogRequest("igdb.requests")
                 switch status {
                 case 200:
                     return try JSONSerialization.jsonObject(with: data)

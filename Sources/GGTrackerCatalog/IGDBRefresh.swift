@@ -2,19 +2,6 @@ import Foundation
 import GGTrackerCore
 import GGTrackerStorage
 
-/// How far a refresh has come, for the terminal's progress bar and the chat's progress edits.
-package struct RefreshProgress: Sendable {
-    package var done: Int
-    package var total: Int?
-    package var elapsed: TimeInterval
-
-    package var rate: Double { elapsed > 0 ? Double(done) / elapsed : 0 }
-    package var eta: TimeInterval? {
-        guard let total, rate > 0 else { return nil }
-        return Double(max(0, total - done)) / rate
-    }
-}
-
 /// Pulls games from IGDB into the local catalog: those updated since the stored checkpoint (incremental) or all
 /// (full), 500 per request in id order. Each page is upserted in one transaction together with how far the run
 /// got, so a refresh killed half-way resumes after the last stored page and loses nothing; the checkpoint moves

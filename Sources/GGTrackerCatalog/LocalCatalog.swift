@@ -168,9 +168,20 @@ package struct LocalCatalog: GameCatalog {
     package func status() async throws -> CatalogStatus {
         let last = try database.catalogMeta("last_refresh").flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
         let (running, summary) = refreshState.snapshot
-        return CatalogStatus(
+        var status = CatalogStatus(
             provider: providerName, games: try database.gameCount(), lastRefresh: last, attribution: Self.attribution,
             refreshing: running, lastSummary: summary)
+        if igdb != nil {
+            let checkpoint = try database.catalogMeta("igdb.checkpoint").flatMap(Double.init)
+            status.details["Checkpoint"] =
+                checkpoint.map { "updated after \(Format.date(Date(timeIntervalSince1970: $0)))" }
+                ?? "none (the next refresh takes everything)"
+            status.details["IGDB requests"] = try database.catalogMeta("igdb.requests") ?? "0"
+            if let resume = try database.catalogMeta("igdb.run.after_id") {
+                status.details["Interrupted refresh"] = "resumes after IGDB id \(resume)"
+            }
+        }
+        return status
     }
 
     package func refresh(full: Bool) async throws -> RefreshSummary {
@@ -194,11 +205,21 @@ package struct LocalCatalog: GameCatalog {
         }
     }
 
-    package func startRefresh(full: Bool) async throws -> Bool {
+    package func startRefresh(
+        full: Bool, progress: @escaping @Sendable (RefreshProgress) -> Void,
+        finished: @escaping @Sendable (Result<RefreshSummary, any Error>) -> Void
+    ) async throws -> Bool {
         guard refreshState.begin() else { return false }
         let catalog = self
         Task.detached(priority: .utility) {
-            catalog.refreshState.end(try? await catalog.perform(full: full, progress: { _ in }))
+            do {
+                let summary = try await catalog.perform(full: full, progress: progress)
+                catalog.refreshState.end(summary)
+                finished(.success(summary))
+            } catch {
+                catalog.refreshState.end(nil)
+                finished(.failure(error))
+            }
         }
         return true
     }

@@ -44,6 +44,8 @@ package struct CatalogStatus: Hashable, Sendable {
     package var refreshing: Bool
     /// What the last refresh since start-up did.
     package var lastSummary: RefreshSummary?
+    /// Provider facts worth showing: checkpoint, requests used.
+    package var details: [String: String] = [:]
 
     package init(
         provider: String, games: Int, lastRefresh: Date?, attribution: String, refreshing: Bool = false,
@@ -84,6 +86,25 @@ package struct Lookup: Sendable {
     }
 }
 
+/// How far a refresh has come, for the terminal's progress bar and the chat's progress edits.
+package struct RefreshProgress: Sendable {
+    package var done: Int
+    package var total: Int?
+    package var elapsed: TimeInterval
+
+    package init(done: Int, total: Int?, elapsed: TimeInterval) {
+        self.done = done
+        self.total = total
+        self.elapsed = elapsed
+    }
+
+    package var rate: Double { elapsed > 0 ? Double(done) / elapsed : 0 }
+    package var eta: TimeInterval? {
+        guard let total, rate > 0 else { return nil }
+        return Double(max(0, total - done)) / rate
+    }
+}
+
 /// The game catalog as the features need it: search, details, rankings and facets.
 package protocol GameCatalog: Sendable {
     /// The local catalog only; fast.
@@ -106,7 +127,10 @@ package protocol GameCatalog: Sendable {
     func refresh(full: Bool) async throws -> RefreshSummary
     /// Starts a refresh in the background (chat, which must answer within seconds).
     /// False when one is already running: only one runs at a time.
-    func startRefresh(full: Bool) async throws -> Bool
+    func startRefresh(
+        full: Bool, progress: @escaping @Sendable (RefreshProgress) -> Void,
+        finished: @escaping @Sendable (Result<RefreshSummary, any Error>) -> Void
+    ) async throws -> Bool
 }
 
 /// A library page with the counts shown in its footer.

@@ -24,6 +24,8 @@ package struct Reply: Equatable, Sendable {
     package var modal: Modal? = nil
     /// Posted to the server's announce channel as well, after the reply (completions, reviews, medals).
     package var announcement: Announcement? = nil
+    /// Later versions of this reply (progress of a long task); platforms that can edit a message apply them.
+    package var updates: ReplyUpdates? = nil
 
     package init(
         visibility: Visibility = .channel, delivery: Delivery = .newMessage, text: String? = nil, cards: [Card] = [],
@@ -42,6 +44,18 @@ package struct Reply: Equatable, Sendable {
     package static func notice(_ text: String) -> Reply {
         Reply(visibility: .invokerOnly, text: text)
     }
+}
+
+/// A stream of replacements for a reply, compared by identity.
+package final class ReplyUpdates: Equatable, Sendable {
+    package let stream: AsyncStream<Reply>
+    package let continuation: AsyncStream<Reply>.Continuation
+
+    package init() {
+        (stream, continuation) = AsyncStream.makeStream(of: Reply.self)
+    }
+
+    package static func == (lhs: ReplyUpdates, rhs: ReplyUpdates) -> Bool { lhs === rhs }
 }
 
 /// Cards to post in a server's announce channel.

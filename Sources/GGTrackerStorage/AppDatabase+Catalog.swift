@@ -206,3 +206,16 @@ extension AppDatabase {
         }
     }
 }
+
+extension AppDatabase {
+    /// Adds one to a request counter kept with the catalog's state.
+    package func countCatalogRequest(_ key: String) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO catalog_meta (key, value) VALUES (?, '1')
+                    ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
+                    """, arguments: [key])
+        }
+    }
+}

@@ -52,6 +52,7 @@ struct ProviderLookupTests {
                 var services = harness.services
                 services.catalog.provider = client
                 services.catalog.igdb = IGDBRefresh(client: client, database: services.database)
+                services.catalog.providerName = "igdb"
                 try await TestHarness(services: services, key: harness.key).withClient { client in
                     try await body(client, state)
                 }
@@ -96,6 +97,34 @@ struct ProviderLookupTests {
             #expect((embeds.first?["title"] as? String)?.hasPrefix("Outer Wilds") == true)
             let problems = DiscordChecks.validator.validate(message, against: "IncomingWebhookUpdateRequestPartial")
             #expect(problems.isEmpty, "\(problems.prefix(3))")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func anAdminRefreshEditsItsAnswerWithProgressAndASummary() async throws {
+        let webhook = Received()
+        try await withIGDBBot(webhook: webhook) { client, state in
+            let refresh = I.command(
+                "admin", [I.sub("catalog", [I.sub("refresh", [I.option("mode", "full")])], group: true)], as: .admin)
+            let answer = try await client.send(refresh)
+            #expect(answer.ephemeral && answer.content.contains("started in the background"))
+            func edits() async -> [String] {
+                await webhook.requests.map {
+                    ((try? JSONSerialization.jsonObject(with: $0.body)) as? [String: Any])?["content"] as? String ?? ""
+                }
+            }
+            for _ in 0..<100 where !(await edits()).contains(where: { $0.contains("done") }) {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let final = try #require(await edits().last)
+            #expect(final.contains("Catalog refresh (full) done: 40 added, 0 updated"))
+            let status = try await client.send(
+                I.command("admin", [I.sub("catalog", [I.sub("status")], group: true)], as: .admin))
+            #expect(
+                status.text.contains("igdb") && status.text.contains("Checkpoint")
+                    && status.text.contains("IGDB requests"))
+            #expect(status.text.contains("40"))
+            _ = state
         }
     }
 

@@ -79,19 +79,48 @@ extension GGTrackerBot {
                                 : status.lastSummary.map {
                                     "\($0.added) added, \($0.updated) updated, \($0.skipped) skipped in \(String(format: "%.1f", $0.duration)) s"
                                 } ?? "none since start-up"),
-                    ], footer: status.attribution, color: Palette.admin)
+                    ] + status.details.sorted { $0.key < $1.key }.map { Card.Field($0.key, $0.value) },
+                    footer: status.attribution, color: Palette.admin)
             ])
     }
 
-    /// `/admin catalog refresh`: runs in the background, since chat must answer within seconds.
+    /// `/admin catalog refresh`: runs in the background, since chat must answer within seconds; the answer is
+    /// then replaced with progress every few seconds and a final summary where the platform can edit messages.
     func adminCatalogRefresh(full: Bool, _ c: Context) async throws -> Reply {
-        let started = try await catalog.startRefresh(full: full)
+        let mode = full ? "full" : "incremental"
+        let updates = ReplyUpdates()
+        let lastEdit = Clock()
+        let started = try await catalog.startRefresh(
+            full: full,
+            progress: { progress in
+                guard lastEdit.due(every: 3) else { return }
+                var text = "Catalog refresh (\(mode)): \(progress.done)"
+                if let total = progress.total { text += " of \(total)" }
+                text += " games, \(Int(progress.rate))/s"
+                if let eta = progress.eta { text += ", about \(Int(eta.rounded())) s left" }
+                updates.continuation.yield(.notice(text + "…"))
+            },
+            finished: { result in
+                switch result {
+                case .success(let summary):
+                    updates.continuation.yield(
+                        .notice(
+                            "Catalog refresh (\(mode)) done: \(summary.added) added, \(summary.updated) updated, \(summary.skipped) skipped in \(String(format: "%.1f", summary.duration)) s."
+                        ))
+                case .failure(let error):
+                    updates.continuation.yield(.notice("Catalog refresh (\(mode)) stopped: \(error)"))
+                }
+                updates.continuation.finish()
+            })
         guard started else {
+            updates.continuation.finish()
             return .notice("A catalog refresh is already running. `/admin catalog status` shows when it is done.")
         }
-        return .notice(
-            "Catalog refresh (\(full ? "full" : "incremental")) started in the background. `/admin catalog status` shows its result when it is done."
+        var reply = Reply.notice(
+            "Catalog refresh (\(mode)) started in the background. `/admin catalog status` shows its result when it is done."
         )
+        reply.updates = updates
+        return reply
     }
 
     /// `/admin settings`: shows, or changes, the announce channel and the age gate.
@@ -115,5 +144,20 @@ extension GGTrackerBot {
                     fields: [.init("Announce channel", channel), .init("Age gate", gate, inline: false)],
                     color: Palette.admin)
             ])
+    }
+}
+
+/// Lets an action through at most once per interval.
+final class Clock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: Date?
+
+    func due(every seconds: TimeInterval) -> Bool {
+        lock.withLock {
+            let now = Date()
+            if let last, now.timeIntervalSince(last) < seconds { return false }
+            last = now
+            return true
+        }
     }
 }

@@ -127,6 +127,18 @@ struct DiscordInteractionController: Sendable {
         let data = try await encode(reply, interaction: interaction)
         try await database.recordProcessed(interaction.id, response: data)
         if let announcement = reply.announcement { announcer?.postInBackground(announcement, logger: logger) }
+        if let updates = reply.updates {
+            // Progress of a long task: each update replaces the original message.
+            Task.detached {
+                for await update in updates.stream {
+                    do {
+                        try await editOriginal(interaction, with: try await encode(update, interaction: interaction))
+                    } catch {
+                        logger.warning("could not edit the original message", metadata: ["error": "\(error)"])
+                    }
+                }
+            }
+        }
         return Handled(data: data, command: command, outcome: reply.visibility == .invokerOnly ? "private" : "ok")
     }
 
