@@ -230,6 +230,11 @@ package struct LocalCatalog: GameCatalog {
             try index.vocabulary.load(from: database)
             return summary
         }
+        if let provider {
+            throw CatalogImporter.ReadError(
+                description:
+                    "the \(provider.name) catalog fills through lookups; a bulk refresh needs GGTRACKER_CATALOG=igdb")
+        }
         return try reloadBundled()
     }
 

@@ -109,12 +109,17 @@ package struct Game: Hashable, Sendable {
         releaseYear.map { "\(name) (\($0))" } ?? name
     }
 
+    /// `coverImageID` is an IGDB image id, or a full https URL from another provider (Giant Bomb).
     package var coverURL: String? {
-        coverImageID.map { "https://images.igdb.com/igdb/image/upload/t_cover_big/\($0).jpg" }
+        coverImageID.map {
+            $0.hasPrefix("https://") ? $0 : "https://images.igdb.com/igdb/image/upload/t_cover_big/\($0).jpg"
+        }
     }
 
     package var thumbnailURL: String? {
-        coverImageID.map { "https://images.igdb.com/igdb/image/upload/t_thumb/\($0).jpg" }
+        coverImageID.map {
+            $0.hasPrefix("https://") ? $0 : "https://images.igdb.com/igdb/image/upload/t_thumb/\($0).jpg"
+        }
     }
 }
 

@@ -42,6 +42,9 @@ package struct AppServices: Sendable {
             catalog.igdb = IGDBRefresh(client: client, database: database)
             catalog.provider = client
         }
+        if config.catalog == .giantbomb, let key = config.giantBombAPIKey {
+            catalog.provider = GiantBombClient(apiBase: config.giantBombAPIBase, apiKey: key, logger: logger)
+        }
         if config.catalog == .offline {
             let start = Date()
             let loaded = try catalog.loadBundledIfEmpty()

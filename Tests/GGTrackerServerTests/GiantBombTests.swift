@@ -1,0 +1,130 @@
+import Foundation
+import GGTrackerCatalog
+import GGTrackerCore
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+
+@testable import GGTrackerServer
+
+/// A local stand-in for Giant Bomb's API: `GET /api/search/` and `GET /api/game/{guid}/` with `api_key` and
+/// `format=json`, 403 for a missing or generic User-Agent, and the response envelope (`status_code` 1 OK,
+/// 100 invalid key, 101 not found).
+func fakeGiantBomb(key: String, received: Received) -> some ApplicationProtocol {
+    let outerWilds: [String: Any] = [
+        "guid": "3030-54397", "id": 54397, "name": "Outer Wilds",
+        "deck": "Explore a solar system stuck in a time loop.",
+        "original_release_date": "2019-05-28", "site_detail_url": "https://www.giantbomb.com/outer-wilds/3030-54397/",
+        "image": ["super_url": "https://www.giantbomb.com/a/uploads/scale_large/outer-wilds.jpg"],
+        "platforms": [["name": "PC"], ["name": "Xbox One"]], "genres": [["name": "Adventure"]],
+        "developers": [["name": "Mobius Digital"]], "publishers": [["name": "Annapurna Interactive"]],
+        "original_game_rating": [["name": "ESRB: E10+"]], "date_last_updated": "2024-01-02 10:00:00",
+    ]
+    func envelope(_ status: Int, _ error: String, _ results: Any) -> Response {
+        let body: [String: Any] = [
+            "error": error, "limit": 10, "offset": 0, "number_of_page_results": (results as? [Any])?.count ?? 1,
+            "number_of_total_results": (results as? [Any])?.count ?? 1, "status_code": status, "results": results,
+            "version": "1.0",
+        ]
+        return Response(
+            status: status == 100 ? .unauthorized : .ok, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(data: try! JSONSerialization.data(withJSONObject: body))))
+    }
+    @Sendable func check(_ request: Request) async -> Response? {
+        await received.add(request.uri.path, request.headers[.userAgent], Data())
+        let agent = request.headers[.userAgent] ?? ""
+        if agent.isEmpty || agent.lowercased().hasPrefix("python") || agent.lowercased().hasPrefix("curl")
+            || agent == "AsyncHTTPClient"
+        {
+            return Response(
+                status: .forbidden, body: .init(byteBuffer: ByteBuffer(string: "<html>Wrong user agent</html>")))
+        }
+        let query = request.uri.queryParameters
+        guard query.get("format") == "json" else { return envelope(102, "Error in URL Format", []) }
+        guard query.get("api_key") == key else { return envelope(100, "Invalid API Key", []) }
+        return nil
+    }
+    let router = Router()
+    router.get("/api/search/") { request, _ -> Response in
+        if let refusal = await check(request) { return refusal }
+        let words = (request.uri.queryParameters.get("query") ?? "").removingPercentEncoding?.lowercased() ?? ""
+        let hits = words.contains("outer") ? [outerWilds] : []
+        return envelope(1, "OK", hits)
+    }
+    router.get("/api/game/:guid/") { request, context -> Response in
+        if let refusal = await check(request) { return refusal }
+        guard context.parameters.get("guid") == "3030-54397" else { return envelope(101, "Object Not Found", []) }
+        return envelope(1, "OK", outerWilds)
+    }
+    var logger = Logger(label: "fake-giantbomb")
+    logger.logLevel = .warning
+    return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
+}
+
+@Suite("Giant Bomb as the catalog provider")
+struct GiantBombTests {
+    func withFake(
+        key: String = "gb-key", _ body: @Sendable (TestHarness.Client, Received, Int) async throws -> Void
+    ) async throws {
+        let received = Received()
+        try await fakeGiantBomb(key: "gb-key", received: received).test(.live) { fake in
+            let port = try #require(fake.port)
+            let harness = try TestHarness(emptyCatalog: true)
+            var logger = Logger(label: "gb")
+            logger.logLevel = .critical
+            var services = harness.services
+            services.catalog.provider = GiantBombClient(
+                apiBase: "http://127.0.0.1:\(port)/api", apiKey: key, logger: logger)
+            services.catalog.providerName = "giantbomb"
+            try await TestHarness(services: services, key: harness.key).withClient { client in
+                try await body(client, received, port)
+            }
+        }
+    }
+
+    @Test func searchFindsGamesThroughGiantBombOnceWithADescriptiveUserAgent() async throws {
+        try await withFake { client, received, _ in
+            let first = try await client.send(I.command("search", [I.option("query", "outer wilds")]))
+            DiscordChecks.check(first)
+            #expect(first.embeds.first?["title"] as? String == "Outer Wilds (2019)")
+            #expect(first.selectOptions.contains { $0.value == "gg:/add title:gb:3030-54397" })
+            let second = try await client.send(I.command("search", [I.option("query", "outer wilds")]))
+            #expect(second.embeds.first?["title"] as? String == "Outer Wilds (2019)")
+            let requests = await received.requests
+            #expect(requests.count == 1, "the second identical search makes no API call")
+            #expect(requests.first?.authorization?.hasPrefix("GGTracker/") == true)
+            let card = try await client.send(I.command("game", [I.option("title", "gb:3030-54397")]))
+            #expect(card.text.contains("Mobius Digital") && card.text.contains("ESRB E10+"))
+        }
+    }
+
+    @Test func aWrongKeyIsReportedHonestly() async throws {
+        try await withFake(key: "wrong") { client, _, _ in
+            let answer = try await client.send(I.command("search", [I.option("query", "outer wilds")]))
+            #expect(answer.ephemeral && answer.content.contains("unreachable right now"))
+            #expect(answer.content.contains("status 100 (Invalid API Key)"))
+        }
+    }
+
+    @Test func aGenericUserAgentIsRefusedByTheRealProtocol() async throws {
+        let received = Received()
+        try await fakeGiantBomb(key: "k", received: received).test(.live) { fake in
+            try await fake.execute(uri: "/api/search/?api_key=k&format=json&query=x", method: .get) { response in
+                #expect(response.status == .forbidden)
+            }
+        }
+    }
+
+    @Test func theHourlyBudgetStopsAt200PerResource() {
+        let budget = HourlyBudget(limit: 200)
+        let now = Date()
+        for _ in 0..<200 { #expect(budget.take("search", now: now) == nil) }
+        let wait = budget.take("search", now: now.addingTimeInterval(60))
+        #expect(wait != nil && abs(wait! - 3540) < 1)
+        #expect(budget.take("game", now: now) == nil)
+        #expect(budget.take("search", now: now.addingTimeInterval(3601)) == nil)
+    }
+}
