@@ -1,4 +1,5 @@
 import Foundation
+import GGTrackerCore
 import GGTrackerStorage
 
 /// A remote catalog the local one asks when it knows too little (IGDB, Giant Bomb).
@@ -7,6 +8,8 @@ package protocol CatalogProvider: Sendable {
     var name: String { get }
     /// Games matching free text, in the catalog's record shape.
     func search(_ query: String, limit: Int) async throws -> [CatalogRecord]
+    /// One game by its reference, when the reference is this provider's (`igdb:1942`, `gb:3030-20545`).
+    func game(_ ref: GameRef) async throws -> CatalogRecord?
 }
 
 extension IGDBClient: CatalogProvider {
@@ -18,5 +21,11 @@ extension IGDBClient: CatalogProvider {
         let rows = try await self.query(
             "games", "search \"\(escaped)\"; fields \(Self.gameFields); limit \(min(max(limit, 1), 50));")
         return rows.compactMap { try? IGDBGameMapping.record(from: $0) }
+    }
+
+    package func game(_ ref: GameRef) async throws -> CatalogRecord? {
+        guard ref.provider == "igdb", let id = Int(ref.id) else { return nil }
+        let rows = try await query("games", "fields \(Self.gameFields); where id = \(id); limit 1;")
+        return rows.first.flatMap { try? IGDBGameMapping.record(from: $0) }
     }
 }

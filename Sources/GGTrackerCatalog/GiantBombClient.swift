@@ -74,6 +74,11 @@ package struct GiantBombClient: CatalogProvider {
         return (results as? [[String: Any]] ?? []).compactMap(Self.record(from:))
     }
 
+    package func game(_ ref: GameRef) async throws -> CatalogRecord? {
+        guard ref.provider == "gb" else { return nil }
+        return try await game(guid: ref.id)
+    }
+
     /// `GET /game/{guid}/`: one game's details.
     package func game(guid: String) async throws -> CatalogRecord? {
         let result = try await get("game", path: "game/\(guid)/", query: ["field_list": Self.fields])

@@ -99,8 +99,12 @@ package struct LocalCatalog: GameCatalog {
         try index.autocomplete(text, includeMature: includeMature, limit: limit)
     }
 
+    /// From the local catalog, or else fetched from the provider the reference belongs to and stored.
     package func game(_ ref: GameRef) async throws -> Game? {
-        try database.game(ref)
+        if let game = try database.game(ref) { return game }
+        guard let provider, let record = try? await provider.game(ref) else { return nil }
+        try database.upsertGames([record])
+        return try database.game(ref)
     }
 
     package func top(filter: CatalogFilter, minimumRatings: Int, page: Int, pageSize: Int) async throws -> Page<Game> {
@@ -171,6 +175,9 @@ package struct LocalCatalog: GameCatalog {
         var status = CatalogStatus(
             provider: providerName, games: try database.gameCount(), lastRefresh: last, attribution: Self.attribution,
             refreshing: running, lastSummary: summary)
+        if let current = refreshState.progress {
+            status.details["Progress"] = "\(current.done)" + (current.total.map { " of \($0)" } ?? "") + " games"
+        }
         if igdb != nil {
             let checkpoint = try database.catalogMeta("igdb.checkpoint").flatMap(Double.init)
             status.details["Checkpoint"] =
@@ -226,7 +233,11 @@ package struct LocalCatalog: GameCatalog {
 
     func perform(full: Bool, progress: @escaping @Sendable (RefreshProgress) -> Void) async throws -> RefreshSummary {
         if let igdb {
-            let summary = try await igdb.run(full: full, progress: progress)
+            let state = refreshState
+            let summary = try await igdb.run(full: full) { value in
+                state.report(value)
+                progress(value)
+            }
             try index.vocabulary.load(from: database)
             return summary
         }
@@ -252,6 +263,7 @@ final class RefreshState: @unchecked Sendable {
     private let lock = NSLock()
     private var running = false
     private var last: RefreshSummary?
+    private var current: RefreshProgress?
 
     func begin() -> Bool {
         lock.withLock {
@@ -269,4 +281,7 @@ final class RefreshState: @unchecked Sendable {
     }
 
     var snapshot: (Bool, RefreshSummary?) { lock.withLock { (running, last) } }
+
+    func report(_ progress: RefreshProgress) { lock.withLock { current = progress } }
+    var progress: RefreshProgress? { lock.withLock { running ? current : nil } }
 }

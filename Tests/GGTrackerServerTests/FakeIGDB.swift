@@ -55,6 +55,11 @@ actor FakeIGDBState {
             failNext -= 1
             return (500, #"{"message":"Internal Server Error"}"#)
         }
+        if flood > 0 {
+            flood -= 1
+            tooManyRequests += 1
+            return (429, #"{"message":"Too Many Requests"}"#)
+        }
         servedWithToken += 1
         if servedWithToken > tokenLifetime {
             validTokens.remove(token)
@@ -68,6 +73,9 @@ actor FakeIGDBState {
     func end() { inFlight -= 1 }
 
     func setFailNext(_ n: Int) { failNext = n }
+    /// Answers 429 to this many requests, whatever the rate.
+    var flood = 0
+    func setFlood(_ n: Int) { flood = n }
     func setTokenLifetime(_ n: Int) { tokenLifetime = n }
     func touch(ids: [Int], updatedAt: Int) {
         for index in games.indices where ids.contains(games[index]["id"] as! Int) {

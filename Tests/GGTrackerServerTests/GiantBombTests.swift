@@ -101,6 +101,17 @@ struct GiantBombTests {
         }
     }
 
+    @Test func aGameReferenceNotStoredYetIsFetchedByItsDetails() async throws {
+        try await withFake { client, received, _ in
+            let card = try await client.send(I.command("game", [I.option("title", "gb:3030-54397")]))
+            DiscordChecks.check(card)
+            #expect(card.text.contains("Outer Wilds (2019)") && card.text.contains("Annapurna Interactive"))
+            #expect(await received.requests.map(\.path) == ["/api/game/3030-54397/"])
+            _ = try await client.send(I.command("add", [I.option("title", "gb:3030-54397")]))
+            #expect(await received.requests.count == 1)
+        }
+    }
+
     @Test func aWrongKeyIsReportedHonestly() async throws {
         try await withFake(key: "wrong") { client, _, _ in
             let answer = try await client.send(I.command("search", [I.option("query", "outer wilds")]))

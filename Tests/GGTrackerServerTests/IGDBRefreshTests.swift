@@ -97,6 +97,12 @@ struct IGDBRefreshTests {
             let again = try await refresh.run(full: false)
             #expect(again.updated == 1)
             #expect(try database.gameCount() == 1_500)
+            // A flood of 429s: the client backs off and still finishes.
+            await state.setFlood(3)
+            await state.touch(ids: [100_020], updatedAt: 1_950_000_000)
+            let flooded = try await refresh.run(full: false)
+            #expect(flooded.updated == 1)
+            #expect(await state.flood == 0)
         }
     }
 }

@@ -114,7 +114,9 @@ extension GGTrackerBot {
             })
         guard started else {
             updates.continuation.finish()
-            return .notice("A catalog refresh is already running. `/admin catalog status` shows when it is done.")
+            let progress = try await catalog.status().details["Progress"].map { " (\($0) so far)" } ?? ""
+            return .notice(
+                "A catalog refresh is already running\(progress). `/admin catalog status` shows when it is done.")
         }
         var reply = Reply.notice(
             "Catalog refresh (\(mode)) started in the background. `/admin catalog status` shows its result when it is done."
