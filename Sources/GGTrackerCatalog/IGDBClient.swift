@@ -132,7 +132,16 @@ package struct IGDBClient: Sendable {
                 try? database.countCatalogRequest("igdb.requests")
                 switch status {
                 case 200:
-                    return try JSONSerialization.jsonObject(with: data)
+                    guard let json = try? JSONSerialization.jsonObject(with: data) else {
+                        logger.error(
+                            "IGDB answered malformed JSON",
+                            metadata: [
+                                "endpoint": "\(endpoint)", "request": "\(body.prefix(300))",
+                                "answer": "\(data.prefix(200))",
+                            ])
+                        throw Failure(description: "IGDB answered malformed JSON to \(endpoint)")
+                    }
+                    return json
                 case 401 where !renewed:
                     renewed = true
                     tokens.clear()

@@ -76,6 +76,9 @@ actor FakeIGDBState {
     /// Answers 429 to this many requests, whatever the rate.
     var flood = 0
     func setFlood(_ n: Int) { flood = n }
+    /// Answers with a body that is not JSON.
+    var garbage = false
+    func setGarbage(_ value: Bool) { garbage = value }
     func setTokenLifetime(_ n: Int) { tokenLifetime = n }
     func touch(ids: [Int], updatedAt: Int) {
         for index in games.indices where ids.contains(games[index]["id"] as! Int) {
@@ -197,6 +200,9 @@ func fakeIGDB(_ state: FakeIGDBState, clientID: String, secret: String) -> some 
         try await Task.sleep(for: await state.delay)
         let answer = await state.answer(name, Apicalypse(body))
         await state.end()
+        if await state.garbage {
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "<html>upstream error</html>")))
+        }
         return Response(
             status: .ok, headers: [.contentType: "application/json"],
             body: .init(byteBuffer: ByteBuffer(data: try JSONSerialization.data(withJSONObject: answer))))

@@ -101,6 +101,18 @@ struct ProviderLookupTests {
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func aMalformedProviderAnswerFallsBackToTheLocalCatalog() async throws {
+        try await withIGDBBot { client, state in
+            await state.setGarbage(true)
+            let answer = try await client.send(I.command("search", [I.option("query", "outer wilds")]))
+            #expect(answer.ephemeral && answer.content.contains("igdb catalog service is unreachable right now"))
+            #expect(answer.content.contains("malformed JSON"))
+            let help = try await client.send(I.command("help"))
+            #expect(help.text.contains("commands"), "commands that need no provider keep working")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func anAdminRefreshEditsItsAnswerWithProgressAndASummary() async throws {
         let webhook = Received()
         try await withIGDBBot(webhook: webhook) { client, state in
