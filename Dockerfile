@@ -6,6 +6,8 @@ WORKDIR /src
 COPY Package.swift ./
 RUN swift package resolve
 COPY Sources ./Sources
+# The manifest names the test targets too, so their folders must exist for SwiftPM.
+COPY Tests ./Tests
 RUN swift build -c release --product ggtracker --static-swift-stdlib \
     && mkdir /staging \
     && cp "$(swift build -c release --show-bin-path)/ggtracker" /staging/ \
