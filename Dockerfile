@@ -4,9 +4,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-dev 
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
-RUN swift package resolve
-COPY Sources ./Sources
 # The manifest names the test targets too, so their folders must exist for SwiftPM.
+COPY Sources ./Sources
 COPY Tests ./Tests
 RUN swift build -c release --product ggtracker --static-swift-stdlib \
     && mkdir /staging \
