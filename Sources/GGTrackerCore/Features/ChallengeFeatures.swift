@@ -62,14 +62,14 @@ extension GGTrackerBot {
             )
         }
         guard !challenge.isOver(at: c.now) else { return .notice("“\(Format.escape(challenge.name))” is over.") }
-        let medalsBefore = try await store.medals(of: c.player.id).count
         guard
             let standing = try await store.addProgress(
                 challenge, c.player.id, amount: amount, community: c.invoker.community, at: c.now)
         else {
             return .notice("Join “\(Format.escape(challenge.name))” first: `/challenge join name:\(challenge.name)`.")
         }
-        let won = try await store.medals(of: c.player.id).count > medalsBefore
+        // The medal is stamped with this command's time when this progress reached the goal.
+        let won = standing.medalAt.map { abs($0.timeIntervalSince(c.now)) < 0.001 } ?? false
         let standings = try await store.standings(challenge)
         var reply = Reply(
             cards: [
@@ -78,7 +78,6 @@ extension GGTrackerBot {
                     headline: won ? "🏅 \(c.player.shownName) reached the goal" : "\(c.player.shownName) made progress")
             ])
         if won { reply.announcement = announcement(reply.cards, c) }
-        _ = standing
         return reply
     }
 
