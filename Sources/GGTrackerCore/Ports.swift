@@ -280,6 +280,7 @@ package protocol SocialStore: Sendable {
     func compare(_ left: PlayerID, _ right: PlayerID) async throws -> LibraryComparison
     /// Every member of the server with their value of the metric over the period (from `since`, or all time).
     func leaderboard(in community: String, metric: LeaderboardMetric, since: Date?) async throws -> [(Player, Double)]
+    /// Creates the challenge with its creator already taking part, in one transaction.
     func createChallenge(
         in community: String, name: String, goal: Double, unit: ChallengeUnit, startsAt: Date, endsAt: Date,
         createdBy: PlayerID

@@ -1,7 +1,61 @@
 import Foundation
 import GRDB
 
+/// The delivery (a Discord interaction, a Matrix event, a Slack request) whose command is being run.
+/// A write made on its behalf claims its id in the same transaction as the change, so a retry of a
+/// delivery whose change was committed is recognised even when the process died before answering.
+package struct DeliveryClaim: Sendable {
+    package let id: String
+    /// Distinguishes this attempt from an earlier one of the same delivery.
+    package let attempt: String
+
+    package init(id: String) {
+        self.id = id
+        self.attempt = UUID().uuidString
+    }
+}
+
+/// A retried delivery whose change was already committed by an earlier attempt: nothing is applied again.
+package struct DeliveryAlreadyApplied: Error, Sendable {
+    package let id: String
+}
+
 extension AppDatabase {
+    /// The delivery on whose behalf writes are being made in this task, if any.
+    @TaskLocal package static var delivery: DeliveryClaim?
+
+    /// How long delivery ids are remembered: platforms retry within minutes, never after a day.
+    package static let deliveryRetention: TimeInterval = 86_400
+    /// How long the command behind a long button is kept.
+    package static let pendingCommandRetention: TimeInterval = 30 * 86_400
+
+    /// A write with an effect a user asked for: claims the current delivery in the same transaction.
+    func effect<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        let claim = Self.delivery
+        return try await writer.write { db in
+            if let claim { try Self.claim(claim, in: db) }
+            return try body(db)
+        }
+    }
+
+    static func claim(_ claim: DeliveryClaim, in db: Database, at now: Date = Date()) throws {
+        try db.execute(
+            sql:
+                "INSERT OR IGNORE INTO processed_interactions (id, attempt, response, created_at) VALUES (?, ?, NULL, ?)",
+            arguments: [claim.id, claim.attempt, now.timeIntervalSince1970])
+        if db.changesCount > 0 { return }
+        let owner = try String.fetchOne(
+            db, sql: "SELECT attempt FROM processed_interactions WHERE id = ?", arguments: [claim.id])
+        if owner != claim.attempt { throw DeliveryAlreadyApplied(id: claim.id) }
+    }
+
+    /// Whether a delivery with this id was seen before (claimed by a change, or answered).
+    package func deliverySeen(_ id: String) async throws -> Bool {
+        try await reader.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM processed_interactions WHERE id = ?", arguments: [id]) ?? false
+        }
+    }
+
     /// The response already given to a delivery with this id (Discord interaction id, Matrix transaction id…).
     package func processedResponse(_ id: String) async throws -> Data? {
         try await reader.read { db in
@@ -13,8 +67,39 @@ extension AppDatabase {
     package func recordProcessed(_ id: String, response: Data, at now: Date = Date()) async throws {
         try await writer.write { db in
             try db.execute(
-                sql: "INSERT OR IGNORE INTO processed_interactions (id, response, created_at) VALUES (?, ?, ?)",
+                sql: """
+                    INSERT INTO processed_interactions (id, response, created_at) VALUES (?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET response = excluded.response
+                    """,
                 arguments: [id, response, now.timeIntervalSince1970])
+        }
+    }
+
+    /// Claims a delivery id on its own (a delivery with no other effect, such as a Slack request being
+    /// checked for a replay); false when it was claimed before.
+    package func claimOnce(_ id: String, at now: Date = Date()) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO processed_interactions (id, response, created_at) VALUES (?, NULL, ?)",
+                arguments: [id, now.timeIntervalSince1970])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Forgets delivery ids older than a day and long-button commands older than 30 days; returns how
+    /// many rows went.
+    @discardableResult
+    package func prune(now: Date = Date()) async throws -> Int {
+        try await writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM processed_interactions WHERE created_at < ?",
+                arguments: [now.timeIntervalSince1970 - Self.deliveryRetention])
+            var removed = db.changesCount
+            try db.execute(
+                sql: "DELETE FROM pending_commands WHERE created_at < ?",
+                arguments: [now.timeIntervalSince1970 - Self.pendingCommandRetention])
+            removed += db.changesCount
+            return removed
         }
     }
 

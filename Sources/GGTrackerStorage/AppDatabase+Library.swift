@@ -74,7 +74,7 @@ extension AppDatabase: LibraryStore {
         of player: PlayerID, game: Game, community: String, at now: Date,
         _ change: @Sendable (inout LibraryEntry?) throws -> Void
     ) async throws -> EntryChange {
-        try await writer.write { db in
+        try await effect { db in
             let before = try Self.fetchEntry(db, player: player, game: game.id)
             var after = before
             try change(&after)
@@ -125,7 +125,7 @@ extension AppDatabase: LibraryStore {
     package func addToWishlist(
         _ player: PlayerID, game: Game, community: String, at now: Date
     ) async throws -> WishlistAddResult {
-        try await writer.write { db in
+        try await effect { db in
             if let status = try String.fetchOne(
                 db, sql: "SELECT status FROM library_entries WHERE player_id = ? AND game_id = ?",
                 arguments: [player.rawValue, game.id])
@@ -151,7 +151,7 @@ extension AppDatabase: LibraryStore {
     }
 
     package func removeFromWishlist(_ player: PlayerID, game: Int64) async throws -> Bool {
-        try await writer.write { db in
+        try await effect { db in
             try db.execute(
                 sql: "DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", arguments: [player.rawValue, game])
             return db.changesCount > 0
@@ -185,7 +185,7 @@ extension AppDatabase: LibraryStore {
     }
 
     package func removeEverywhere(_ player: PlayerID, game: Int64) async throws -> (library: Bool, wishlist: Bool) {
-        try await writer.write { db in
+        try await effect { db in
             try db.execute(
                 sql: "DELETE FROM library_entries WHERE player_id = ? AND game_id = ?",
                 arguments: [player.rawValue, game])
@@ -303,7 +303,7 @@ extension AppDatabase: LibraryStore {
     package func updateProfile(
         _ player: PlayerID, nickname: String?, avatarURL: String?, bio: String?
     ) async throws -> Player {
-        try await writer.write { db in
+        try await effect { db in
             try db.execute(
                 sql: """
                     UPDATE players SET nickname = coalesce(?, nickname), avatar_url = coalesce(?, avatar_url),
@@ -315,7 +315,7 @@ extension AppDatabase: LibraryStore {
     }
 
     package func deleteAccount(_ player: PlayerID) async throws -> Int {
-        try await writer.write { db in
+        try await effect { db in
             var erased = 0
             for table in [
                 "library_entries", "wishlist", "memberships", "events", "challenge_participants", "share_tokens",
@@ -346,7 +346,7 @@ extension AppDatabase: LibraryStore {
     package func updateSettings(
         of community: String, announceChannel: String?, ageGate: AgeGate?
     ) async throws -> CommunitySettings {
-        try await writer.write { db in
+        try await effect { db in
             try db.execute(
                 sql: """
                     INSERT INTO communities (id, age_gate, announce_channel, created_at) VALUES (?, coalesce(?, 'strict'), ?, ?)

@@ -117,7 +117,7 @@ extension AppDatabase: SocialStore {
     }
 
     package func addFriend(_ player: PlayerID, _ friend: PlayerID, at now: Date) async throws -> Bool {
-        try await writer.write { db in
+        try await effect { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO friends (player_id, friend_id, created_at) VALUES (?, ?, ?)",
                 arguments: [player.rawValue, friend.rawValue, now.timeIntervalSince1970])
@@ -126,7 +126,7 @@ extension AppDatabase: SocialStore {
     }
 
     package func removeFriend(_ player: PlayerID, _ friend: PlayerID) async throws -> Bool {
-        try await writer.write { db in
+        try await effect { db in
             try db.execute(
                 sql: "DELETE FROM friends WHERE player_id = ? AND friend_id = ?",
                 arguments: [player.rawValue, friend.rawValue])
@@ -220,7 +220,7 @@ extension AppDatabase: SocialStore {
         in community: String, name: String, goal: Double, unit: ChallengeUnit, startsAt: Date, endsAt: Date,
         createdBy: PlayerID
     ) async throws -> ChallengeCreation {
-        try await writer.write { db in
+        try await effect { db in
             try db.execute(
                 sql: """
                     INSERT OR IGNORE INTO challenges (community_id, name, name_key, goal, unit, starts_at, ends_at,
@@ -232,8 +232,13 @@ extension AppDatabase: SocialStore {
                     endsAt.timeIntervalSince1970, createdBy.rawValue, startsAt.timeIntervalSince1970,
                 ])
             guard db.changesCount > 0 else { return .duplicateName }
-            let row = try Row.fetchOne(
-                db, sql: "SELECT * FROM challenges WHERE id = ?", arguments: [db.lastInsertedRowID])!
+            let id = db.lastInsertedRowID
+            // The creator takes part from the start, in the same transaction as the challenge.
+            try db.execute(
+                sql: "INSERT INTO challenge_participants (challenge_id, player_id, joined_at) VALUES (?, ?, ?)",
+                arguments: [id, createdBy.rawValue, startsAt.timeIntervalSince1970])
+            _ = try Self.awardMedals(db, player: createdBy, at: startsAt)
+            let row = try Row.fetchOne(db, sql: "SELECT * FROM challenges WHERE id = ?", arguments: [id])!
             return .created(Self.challenge(from: row))
         }
     }
@@ -257,7 +262,7 @@ extension AppDatabase: SocialStore {
     }
 
     package func join(_ challenge: Challenge, _ player: PlayerID, at now: Date) async throws -> Bool {
-        try await writer.write { db in
+        try await effect { db in
             try db.execute(
                 sql:
                     "INSERT OR IGNORE INTO challenge_participants (challenge_id, player_id, joined_at) VALUES (?, ?, ?)",
@@ -270,7 +275,7 @@ extension AppDatabase: SocialStore {
     }
 
     package func leave(_ challenge: Challenge, _ player: PlayerID) async throws -> Bool {
-        try await writer.write { db in
+        try await effect { db in
             try db.execute(
                 sql: "DELETE FROM challenge_participants WHERE challenge_id = ? AND player_id = ?",
                 arguments: [challenge.id, player.rawValue])
@@ -281,7 +286,7 @@ extension AppDatabase: SocialStore {
     package func addProgress(
         _ challenge: Challenge, _ player: PlayerID, amount: Double, community: String, at now: Date
     ) async throws -> ChallengeStanding? {
-        try await writer.write { db in
+        try await effect { db in
             try db.execute(
                 sql: """
                     UPDATE challenge_participants SET custom_progress = custom_progress + ?
@@ -333,7 +338,7 @@ extension AppDatabase: SocialStore {
     }
 
     package func setShareToken(_ token: String, for player: PlayerID, at now: Date) async throws {
-        try await writer.write { db in
+        try await effect { db in
             try db.execute(sql: "DELETE FROM share_tokens WHERE player_id = ?", arguments: [player.rawValue])
             try db.execute(
                 sql: "INSERT INTO share_tokens (token, player_id, created_at) VALUES (?, ?, ?)",
@@ -342,7 +347,7 @@ extension AppDatabase: SocialStore {
     }
 
     package func revokeShareToken(of player: PlayerID) async throws -> Bool {
-        try await writer.write { db in
+        try await effect { db in
             try db.execute(sql: "DELETE FROM share_tokens WHERE player_id = ?", arguments: [player.rawValue])
             return db.changesCount > 0
         }

@@ -216,6 +216,22 @@ package final class AppDatabase: Sendable {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v4: delivery claims") { db in
+            // A delivery is claimed inside the transaction of the change it causes; the answer is stored
+            // afterwards, so `response` is empty while a claimed delivery is being answered.
+            try db.execute(
+                sql: """
+                    DROP TABLE processed_interactions;
+                    CREATE TABLE processed_interactions (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        attempt TEXT,
+                        response BLOB,
+                        created_at DOUBLE NOT NULL
+                    );
+                    CREATE INDEX processed_interactions_created ON processed_interactions(created_at);
+                    CREATE INDEX pending_commands_created ON pending_commands(created_at);
+                    """)
+        }
         return migrator
     }
 }

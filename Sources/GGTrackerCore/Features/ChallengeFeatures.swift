@@ -15,7 +15,6 @@ extension GGTrackerBot {
             return .notice(
                 "This server already has a challenge named “\(Format.escape(name))”. Names are unique per server.")
         case .created(let challenge):
-            _ = try await store.join(challenge, c.player.id, at: c.now)
             return Reply(
                 cards: [
                     challengeCard(challenge, standings: [], c, headline: "\(c.player.shownName) started a challenge")

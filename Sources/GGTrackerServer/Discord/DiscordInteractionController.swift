@@ -115,7 +115,11 @@ struct DiscordInteractionController: Sendable {
         do {
             let (invocation, name) = try await invocation(for: interaction)
             command = name
-            reply = try await bot.respond(to: invocation, from: invoker(for: interaction))
+            let invoker = try invoker(for: interaction)
+            reply =
+                try await bot.respondOnce(
+                    interaction.id, database: database, { try await $0.respond(to: invocation, from: invoker) })
+                ?? .alreadyApplied
         } catch let error as UsageError {
             reply = .notice(error.message)
         } catch {

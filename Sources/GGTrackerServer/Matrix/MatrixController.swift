@@ -119,7 +119,12 @@ struct MatrixController: Sendable {
             guard try await database.processedResponse(key) == nil else { return }
             let started = ContinuousClock.now
             let invoker = try await invoker(sender: sender, room: room)
-            let reply = try await bot.respond(toLine: text, from: invoker)
+            // A change committed by an attempt that died before answering is not made again; the reply below
+            // carries the same transaction id, so the homeserver drops it if the first one was sent.
+            let reply =
+                try await bot.respondOnce(
+                    key, database: database, { try await $0.respond(toLine: text, from: invoker) })
+                ?? .alreadyApplied
             let privateName = reply.visibility == .invokerOnly ? invoker.displayName : nil
             try await database.recordProcessed(key, response: Data())
             try await client?.send(

@@ -34,24 +34,23 @@ struct SlackController: Sendable {
     }
 
     /// `v0=` + hex HMAC-SHA256 of `v0:{timestamp}:{raw body}`, compared in constant time; the timestamp within
-    /// 5 minutes; a signature seen before (a replay) refused.
-    func verify(_ request: Request, body: ByteBuffer, now: Date = Date()) async throws -> Bool {
+    /// 5 minutes; a signature seen before (a replay) refused. Returns the delivery id the request's effects
+    /// are claimed under, or nil when the request is refused.
+    func verify(_ request: Request, body: ByteBuffer, now: Date = Date()) async throws -> String? {
         guard let secret = config.slackSigningSecret,
             let signature = request.headers[HTTPField.Name("X-Slack-Signature")!], signature.hasPrefix("v0="),
             let timestamp = request.headers[HTTPField.Name("X-Slack-Request-Timestamp")!],
             let seconds = TimeInterval(timestamp), abs(now.timeIntervalSince1970 - seconds) <= 300,
             let mac = AppConfig.hexBytes(String(signature.dropFirst(3))), mac.count == 32
-        else { return false }
+        else { return nil }
         var base = Data("v0:\(timestamp):".utf8)
         base.append(contentsOf: body.readableBytesView)
         guard
             HMAC<SHA256>.isValidAuthenticationCode(
                 mac, authenticating: base, using: SymmetricKey(data: Data(secret.utf8)))
-        else { return false }
+        else { return nil }
         let key = "slack:signature:\(signature)"
-        if try await database.processedResponse(key) != nil { return false }
-        try await database.recordProcessed(key, response: Data())
-        return true
+        return try await database.deliverySeen(key) ? nil : key
     }
 
     /// Decodes `application/x-www-form-urlencoded`.
@@ -74,7 +73,7 @@ struct SlackController: Sendable {
 
     func command(_ request: Request, context: some RequestContext) async throws -> Response {
         let body = try await request.body.collect(upTo: 1 << 20)
-        guard try await verify(request, body: body) else {
+        guard let delivery = try await verify(request, body: body) else {
             metrics.record(platform: "slack", command: "-", outcome: "unauthorized")
             return Self.plain(.unauthorized, "invalid request signature\n")
         }
@@ -84,8 +83,12 @@ struct SlackController: Sendable {
         }
         let text = (form["text"] ?? "").trimmingCharacters(in: .whitespaces)
         let line = text.isEmpty ? "help" : text
-        let reply = try await bot.respond(
-            toLine: line, from: invoker(user: user, name: form["user_name"], team: team, channel: form["channel_id"]))
+        let invoker = invoker(user: user, name: form["user_name"], team: team, channel: form["channel_id"])
+        guard
+            let reply = try await bot.respondOnce(
+                delivery, database: database, { try await $0.respond(toLine: line, from: invoker) })
+        else { return Self.plain(.unauthorized, "replayed request\n") }
+        try await database.recordProcessed(delivery, response: Data())
         let name = (try? TextCommandParser.parse(line).path.first) ?? "unknown"
         metrics.record(platform: "slack", command: name, outcome: reply.visibility == .invokerOnly ? "private" : "ok")
         return Self.json(reply.slackMessage())
@@ -94,7 +97,7 @@ struct SlackController: Sendable {
     /// A button or select: answered at once, the result posted to the `response_url` Slack gives.
     func interaction(_ request: Request, context: some RequestContext) async throws -> Response {
         let body = try await request.body.collect(upTo: 1 << 20)
-        guard try await verify(request, body: body) else {
+        guard let delivery = try await verify(request, body: body) else {
             return Self.plain(.unauthorized, "invalid request signature\n")
         }
         guard let payloadText = Self.form(body)["payload"],
@@ -109,7 +112,12 @@ struct SlackController: Sendable {
         let invoker = invoker(
             user: userID, name: user["username"] as? String ?? user["name"] as? String, team: team,
             channel: (payload["channel"] as? [String: Any])?["id"] as? String)
-        let reply = try await bot.respond(toLine: line, from: invoker, fromComponent: true)
+        guard
+            let reply = try await bot.respondOnce(
+                delivery, database: database, { try await $0.respond(toLine: line, from: invoker, fromComponent: true) }
+            )
+        else { return Self.plain(.unauthorized, "replayed request\n") }
+        try await database.recordProcessed(delivery, response: Data())
         if let responseURL = payload["response_url"] as? String,
             responseURL.hasPrefix("https://") || responseURL.hasPrefix("http://127.0.0.1")
         {

@@ -1,0 +1,23 @@
+import GGTrackerCore
+import GGTrackerStorage
+
+extension GGTrackerBot {
+    /// Runs a command on behalf of one delivery (a Discord interaction, a Matrix event, a Slack request): every
+    /// write it makes claims the delivery's id in that write's own transaction, so the change and the record
+    /// that it was made commit together. Nil when an earlier attempt of the same delivery already applied it.
+    func respondOnce(
+        _ id: String, database: AppDatabase, _ work: (GGTrackerBot) async throws -> Reply
+    ) async throws -> Reply? {
+        do {
+            return try await AppDatabase.$delivery.withValue(DeliveryClaim(id: id)) { try await work(self) }
+        } catch is DeliveryAlreadyApplied {
+            return nil
+        }
+    }
+}
+
+extension Reply {
+    /// The answer to a retry whose change an earlier attempt committed before its answer was lost.
+    static let alreadyApplied = Reply.notice(
+        "This request was already carried out, and nothing was applied twice. `/list` shows where things stand.")
+}
