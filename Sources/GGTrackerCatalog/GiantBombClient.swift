@@ -3,6 +3,7 @@ import Foundation
 import GGTrackerCore
 import GGTrackerStorage
 import Logging
+import Metrics
 import NIOCore
 
 /// Giant Bomb's API: `api_key` and `format=json` on every request, a descriptive User-Agent (a missing or generic one
@@ -14,6 +15,8 @@ package struct GiantBombClient: CatalogProvider {
     package var http: HTTPClient
     package var logger: Logger
     package var budget: HourlyBudget
+    /// Where request counts by status go.
+    package var metrics: any MetricsFactory = NOOPMetricsHandler.instance
 
     package var name: String { "giantbomb" }
     package static let userAgent = "GGTracker/0.1.0 (game-tracking chat bot; https://github.com/ggtracker)"
@@ -52,6 +55,7 @@ package struct GiantBombClient: CatalogProvider {
         request.headers.add(name: "User-Agent", value: Self.userAgent)
         request.headers.add(name: "Accept", value: "application/json")
         let response = try await http.execute(request, timeout: .seconds(15))
+        ProviderCalls.count("giantbomb", status: "\(response.status.code)", metrics)
         let body = try await response.body.collect(upTo: 16 << 20)
         let data = Data(body.readableBytesView)
         guard let envelope = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import GGTrackerStorage
 import Logging
+import Metrics
 import NIOCore
 import NIOHTTP1
 
@@ -18,6 +19,8 @@ package struct IGDBClient: Sendable {
     package var logger: Logger
     package var maxAttempts = 5
     package var requestTimeout: TimeAmount = .seconds(20)
+    /// Where request counts (by status, 429s included) go; the server passes its Prometheus registry's factory.
+    package var metrics: any MetricsFactory = NOOPMetricsHandler.instance
     let tokens = TokenCache()
 
     /// The process-wide limiter: IGDB allows 4 requests per second and 8 open at once.
@@ -130,6 +133,7 @@ package struct IGDBClient: Sendable {
                     return (response.status.code, Data(bytes.readableBytesView))
                 }
                 try? database.countCatalogRequest("igdb.requests")
+                ProviderCalls.count("igdb", status: "\(status)", metrics)
                 switch status {
                 case 200:
                     guard let json = try? JSONSerialization.jsonObject(with: data) else {
@@ -156,6 +160,7 @@ package struct IGDBClient: Sendable {
                     )
                 }
             } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
+                ProviderCalls.count("igdb", status: "timeout", metrics)
                 logger.warning("IGDB timed out, retrying", metadata: ["attempt": "\(attempt)"])
             }
             if attempt < maxAttempts {

@@ -25,8 +25,14 @@ package struct IGDBRefresh: Sendable {
         static let updated = "igdb.run.updated"
     }
 
+    /// A refresh asked to stop (the server is shutting down) after the page it was storing; the next one resumes.
+    package struct Interrupted: Error, CustomStringConvertible {
+        package var description: String { "the refresh stopped for shutdown; the next one resumes where it left off" }
+    }
+
     package func run(
-        full: Bool, progress: @Sendable (RefreshProgress) -> Void = { _ in }
+        full: Bool, progress: @Sendable (RefreshProgress) -> Void = { _ in },
+        shouldStop: @Sendable () -> Bool = { false }
     ) async throws -> RefreshSummary {
         let started = Date()
         var since: Int
@@ -80,6 +86,7 @@ package struct IGDBRefresh: Sendable {
             done += rows.count
             progress(RefreshProgress(done: done, total: total, elapsed: Date().timeIntervalSince(started)))
             if rows.count < Self.pageSize { break }
+            if shouldStop() { throw Interrupted() }
         }
         try database.setCatalogMeta(Key.checkpoint, String(maxUpdated))
         try database.setCatalogMeta("last_refresh", String(Date().timeIntervalSince1970))

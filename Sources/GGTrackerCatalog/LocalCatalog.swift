@@ -17,7 +17,18 @@ package struct LocalCatalog: GameCatalog {
     package var lookupTTL: TimeInterval = 7 * 86_400
     /// How long a lookup may wait for the provider.
     package var providerTimeout: Duration = .seconds(10)
+    /// Opens after repeated provider failures, so a dead API is not waited on by every command.
+    package var breaker = CircuitBreaker()
     let refreshState = RefreshState()
+
+    /// The provider is not being asked for now, after failing again and again.
+    package struct ProviderUnavailable: Error, CustomStringConvertible {
+        package var provider: String
+        package var retryAfter: Int
+        package var description: String {
+            "the \(provider) catalog service is unreachable; try again in \(retryAfter) s"
+        }
+    }
 
     package static let attribution =
         "Game data from IGDB.com. Sales-era ESRB ratings and release years from the “Video Game Sales with Ratings” data set; "
@@ -73,25 +84,46 @@ package struct LocalCatalog: GameCatalog {
             return Lookup(hits: local)
         }
         do {
-            let timeout = providerTimeout
-            let records = try await withThrowingTaskGroup(of: [CatalogRecord].self) { group in
-                group.addTask { try await provider.search(query, limit: 20) }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    throw CatalogImporter.ReadError(description: "no answer within \(timeout)")
-                }
-                defer { group.cancelAll() }
-                return try await group.next() ?? []
-            }
+            let records = try await ask(provider) { try await provider.search(query, limit: 20) }
             try database.recordProviderLookup(provider: provider.name, query: key, records: records, at: Date())
             if !records.isEmpty { try index.vocabulary.load(from: database) }
             return Lookup(hits: try index.search(query, filter: filter, limit: limit))
+        } catch let error as ProviderUnavailable {
+            return Lookup(
+                hits: local,
+                providerProblem:
+                    "The \(provider.name) catalog service is unreachable right now; try again in \(error.retryAfter) s. Here is what I have locally."
+            )
         } catch {
             return Lookup(
                 hits: local,
                 providerProblem:
                     "The \(provider.name) catalog service is unreachable right now (\(error)); here is what I have locally."
             )
+        }
+    }
+
+    /// One call to the provider: refused at once while the circuit is open, and bounded by `providerTimeout`.
+    func ask<T: Sendable>(
+        _ provider: any CatalogProvider, _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        if let wait = breaker.retryAfter() { throw ProviderUnavailable(provider: provider.name, retryAfter: wait) }
+        do {
+            let timeout = providerTimeout
+            let value = try await withThrowingTaskGroup(of: T.self) { group in
+                group.addTask { try await work() }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    throw CatalogImporter.ReadError(description: "no answer within \(timeout)")
+                }
+                defer { group.cancelAll() }
+                return try await group.next()!
+            }
+            breaker.succeeded()
+            return value
+        } catch {
+            breaker.failed()
+            throw error
         }
     }
 
@@ -102,7 +134,7 @@ package struct LocalCatalog: GameCatalog {
     /// From the local catalog, or else fetched from the provider the reference belongs to and stored.
     package func game(_ ref: GameRef) async throws -> Game? {
         if let game = try database.game(ref) { return game }
-        guard let provider, let record = try? await provider.game(ref) else { return nil }
+        guard let provider, let record = try? await ask(provider, { try await provider.game(ref) }) else { return nil }
         try database.upsertGames([record])
         return try database.game(ref)
     }
@@ -191,6 +223,19 @@ package struct LocalCatalog: GameCatalog {
         return status
     }
 
+    /// How far the running refresh got, nil when none runs.
+    package var refreshProgress: RefreshProgress? { refreshState.progress }
+
+    /// For shutdown: lets a running refresh finish the page it is storing, then returns (at most `timeout`).
+    /// No refresh starts afterwards.
+    package func stopRefreshing(timeout: Duration = .seconds(30)) async {
+        refreshState.requestStop()
+        let deadline = ContinuousClock.now + timeout
+        while refreshState.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     package func refresh(full: Bool) async throws -> RefreshSummary {
         try await refresh(full: full) { _ in }
     }
@@ -234,10 +279,12 @@ package struct LocalCatalog: GameCatalog {
     func perform(full: Bool, progress: @escaping @Sendable (RefreshProgress) -> Void) async throws -> RefreshSummary {
         if let igdb {
             let state = refreshState
-            let summary = try await igdb.run(full: full) { value in
-                state.report(value)
-                progress(value)
-            }
+            let summary = try await igdb.run(
+                full: full,
+                progress: { value in
+                    state.report(value)
+                    progress(value)
+                }, shouldStop: { state.stopRequested })
             try index.vocabulary.load(from: database)
             return summary
         }
@@ -265,13 +312,20 @@ final class RefreshState: @unchecked Sendable {
     private var last: RefreshSummary?
     private var current: RefreshProgress?
 
+    private var stopping = false
+
     func begin() -> Bool {
         lock.withLock {
-            if running { return false }
+            if running || stopping { return false }
             running = true
             return true
         }
     }
+
+    /// Asks a running refresh to stop after its current page, and refuses new ones.
+    func requestStop() { lock.withLock { stopping = true } }
+    var stopRequested: Bool { lock.withLock { stopping } }
+    var isRunning: Bool { lock.withLock { running } }
 
     func end(_ summary: RefreshSummary?) {
         lock.withLock {

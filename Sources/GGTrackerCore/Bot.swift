@@ -37,6 +37,8 @@ package struct GGTrackerBot: Sendable {
     package var store: any BotStore
     package var info: BotInfo
     package var now: @Sendable () -> Date
+    /// Per-user and per-server rate limits; nil for none.
+    package var floodGuard: FloodGuard?
 
     package static let pageSize = 10
 
@@ -63,6 +65,12 @@ package struct GGTrackerBot: Sendable {
 
     /// Validates and runs an invocation. User mistakes become private replies; other errors are thrown.
     package func respond(to invocation: CommandInvocation, from invoker: Invoker) async throws -> Reply {
+        if let floodGuard,
+            let wait = floodGuard.admit(user: invoker.player.rawValue, server: invoker.community, at: now())
+        {
+            return .notice(
+                "Easy there — that is a lot of commands in a short time. Try again in \(wait) s; nothing was changed.")
+        }
         do {
             let command = try BotCommand(invocation)
             let context = try await makeContext(invocation: invocation, invoker: invoker)

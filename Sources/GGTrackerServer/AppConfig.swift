@@ -1,5 +1,6 @@
 @preconcurrency import Crypto
 import Foundation
+import GGTrackerCore
 import TOMLKit
 
 /// Every setting of the server, built and validated once at start-up: the TOML file, then the environment,
@@ -33,6 +34,8 @@ package struct AppConfig: Sendable {
     package var adminIDs: Set<String> = []
     /// How long a Discord command may run before its answer is deferred (Discord allows 3 seconds).
     package var discordDeferAfter: Duration = .milliseconds(2500)
+    /// Commands a minute per user and per server before the friendly "slow down" answer.
+    package var limits = FloodGuard.Limits()
 
     package init() {}
 
@@ -71,6 +74,15 @@ package struct AppConfig: Sendable {
         .init(table: "igdb", key: "oauth_base", env: "TWITCH_OAUTH_BASE"),
         .init(table: "giantbomb", key: "api_key", env: "GIANTBOMB_API_KEY"),
         .init(table: "giantbomb", key: "api_base", env: "GIANTBOMB_API_BASE"),
+        .init(table: "limits", key: "user_per_minute", env: "GGTRACKER_USER_RATE"),
+        .init(table: "limits", key: "server_per_minute", env: "GGTRACKER_SERVER_RATE"),
+    ]
+
+    /// Settings that are secrets: each may instead be read from the file named by `NAME_FILE`
+    /// (a Docker or systemd secret), so it never has to sit in the environment or the config file.
+    static let secrets: Set<String> = [
+        "DISCORD_BOT_TOKEN", "MATRIX_AS_TOKEN", "MATRIX_HS_TOKEN", "SLACK_SIGNING_SECRET", "IGDB_CLIENT_SECRET",
+        "GIANTBOMB_API_KEY",
     ]
 
     /// Builds the configuration. `file` nil means `config/ggtracker.toml` when it exists.
@@ -107,6 +119,13 @@ package struct AppConfig: Sendable {
         }
         for setting in settings {
             if let value = environment[setting.env], !value.isEmpty { values[setting.env] = value }
+            if Self.secrets.contains(setting.env), let file = environment[setting.env + "_FILE"], !file.isEmpty {
+                do {
+                    values[setting.env] = try String(contentsOfFile: file, encoding: .utf8)
+                } catch {
+                    throw Invalid("\(setting.env)_FILE: cannot read \(file): \(error.localizedDescription)")
+                }
+            }
         }
         for (key, value) in overrides { values[key] = value }
         return try AppConfig(values: values)
@@ -177,6 +196,16 @@ package struct AppConfig: Sendable {
         if let ids = text("GGTRACKER_ADMIN_IDS") {
             self.adminIDs = Set(
                 ids.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        }
+        for (env, keyPath) in [
+            ("GGTRACKER_USER_RATE", \FloodGuard.Limits.userPerMinute),
+            ("GGTRACKER_SERVER_RATE", \FloodGuard.Limits.serverPerMinute),
+        ] {
+            guard let value = text(env) else { continue }
+            guard let number = Int(value), number >= 0 else {
+                throw Invalid("\(env) must be a whole number of commands a minute, 0 for no limit (got “\(value)”)")
+            }
+            limits[keyPath: keyPath] = number
         }
         switch catalog {
         case .offline: break

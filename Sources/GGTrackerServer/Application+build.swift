@@ -12,13 +12,17 @@ package struct AppServices: Sendable {
     package var database: AppDatabase
     package var catalog: LocalCatalog
     package var bot: GGTrackerBot
+    /// Counters, histograms and gauges for `GET /metrics`.
+    package var metrics: RequestMetrics
 
     package static let version = "0.1.0"
 
     package init(
-        config: AppConfig, database: AppDatabase, catalog: LocalCatalog, now: @escaping @Sendable () -> Date = Date.init
+        config: AppConfig, database: AppDatabase, catalog: LocalCatalog, metrics: RequestMetrics = RequestMetrics(),
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.config = config
+        self.metrics = metrics
         self.database = database
         self.catalog = catalog
         self.bot = GGTrackerBot(
@@ -27,23 +31,28 @@ package struct AppServices: Sendable {
                 version: Self.version, homepage: config.publicURL,
                 publicBaseURL: config.publicURL ?? "http://\(config.host):\(config.port)"),
             now: now)
+        self.bot.floodGuard = FloodGuard(config.limits)
     }
 
     /// Opens the database file (creating it and running migrations) and, in offline mode, loads the bundled
     /// catalog into an empty catalog.
     package static func open(config: AppConfig, logger: Logger) throws -> AppServices {
         let database = try AppDatabase.open(path: config.databasePath)
+        let metrics = RequestMetrics()
         var catalog = try LocalCatalog(database: database, providerName: config.catalog.rawValue)
         if config.catalog == .igdb, let id = config.igdbClientID, let secret = config.igdbClientSecret {
             // The catalog starts empty and fills from IGDB (`catalog refresh`), so counts and ids are IGDB's.
-            let client = IGDBClient(
+            var client = IGDBClient(
                 apiBase: config.igdbAPIBase, oauthBase: config.twitchOAuthBase, clientID: id, clientSecret: secret,
                 database: database, logger: logger)
+            client.metrics = metrics.factory
             catalog.igdb = IGDBRefresh(client: client, database: database)
             catalog.provider = client
         }
         if config.catalog == .giantbomb, let key = config.giantBombAPIKey {
-            catalog.provider = GiantBombClient(apiBase: config.giantBombAPIBase, apiKey: key, logger: logger)
+            var client = GiantBombClient(apiBase: config.giantBombAPIBase, apiKey: key, logger: logger)
+            client.metrics = metrics.factory
+            catalog.provider = client
         }
         if config.catalog == .offline {
             let start = Date()
@@ -56,7 +65,7 @@ package struct AppServices: Sendable {
                     ])
             }
         }
-        return AppServices(config: config, database: database, catalog: catalog)
+        return AppServices(config: config, database: database, catalog: catalog, metrics: metrics)
     }
 }
 
@@ -72,7 +81,8 @@ package func buildApplication(_ services: AppServices, logger: Logger) -> some A
 
 package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext> {
     let router = Router()
-    let metrics = RequestMetrics()
+    let metrics = services.metrics
+    router.add(middleware: BodyLimitMiddleware())
     let discord = DiscordInteractionController(
         bot: services.bot, database: services.database,
         verifier: services.config.discordPublicKey.map(DiscordSignatureVerifier.init(publicKey:)),
@@ -117,17 +127,40 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
             body: .init(byteBuffer: ByteBuffer(string: html)))
     }
     router.get("/healthz") { _, _ in
+        // Alive: the process answers HTTP.
         Response(
             status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
     }
-    router.get("/metrics") { _, _ in
-        let games = try await services.database.reader.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM games") ?? 0
+    router.get("/readyz") { _, context in
+        // Ready: the database answers and its schema is this version's.
+        let ready: Bool
+        do { ready = try await services.database.isReady() } catch {
+            context.logger.error("database not reachable", metadata: ["error": "\(error)"])
+            ready = false
         }
-        let text = metrics.render(gauges: [("ggtracker_catalog_games", "Games in the local catalog.", Double(games))])
         return Response(
-            status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-            body: .init(byteBuffer: ByteBuffer(string: text)))
+            status: ready ? .ok : .serviceUnavailable, headers: [.contentType: "text/plain"],
+            body: .init(byteBuffer: ByteBuffer(string: ready ? "ready\n" : "not ready: database unavailable\n")))
+    }
+    router.get("/metrics") { _, _ in
+        let status = try await services.catalog.status()
+        metrics.gauge("ggtracker_catalog_games", "Games in the local catalog.", Double(status.games))
+        metrics.gauge(
+            "ggtracker_database_bytes", "Size of the database file and its write-ahead log.",
+            Double(services.database.fileSize()))
+        let progress = services.catalog.refreshProgress
+        metrics.gauge("ggtracker_catalog_refresh_running", "1 while a catalog refresh runs.", status.refreshing ? 1 : 0)
+        metrics.gauge(
+            "ggtracker_catalog_refresh_done_games", "Games stored by the running refresh.", Double(progress?.done ?? 0))
+        metrics.gauge(
+            "ggtracker_catalog_refresh_total_games", "Games the running refresh will store, when known.",
+            Double(progress?.total ?? 0))
+        metrics.gauge(
+            "ggtracker_provider_circuit_open", "1 while the catalog provider is not asked after repeated failures.",
+            services.catalog.breaker.isOpen ? 1 : 0)
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
     }
     return router
 }

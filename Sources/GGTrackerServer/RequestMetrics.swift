@@ -1,31 +1,64 @@
 import Foundation
+import GGTrackerCore
+import Logging
+import Metrics
+import Prometheus
 
-/// Counts handled requests by platform, command and outcome, for `GET /metrics` (Prometheus text format).
-package final class RequestMetrics: @unchecked Sendable {
-    private let lock = NSLock()
-    private var counts: [String: Int] = [:]
+/// The server's metrics, in its own Prometheus registry (served at `GET /metrics`), and the one log line
+/// written for every handled request.
+package struct RequestMetrics: Sendable {
+    package let registry: PrometheusCollectorRegistry
+    /// A swift-metrics factory writing into `registry`; handed to the catalog providers.
+    package let factory: PrometheusMetricsFactory
 
-    package init() {}
-
-    package func record(platform: String, command: String, outcome: String) {
-        let key = "platform=\"\(platform)\",command=\"\(command)\",outcome=\"\(outcome)\""
-        lock.withLock { counts[key, default: 0] += 1 }
-    }
-
-    package func render(gauges: [(name: String, help: String, value: Double)]) -> String {
-        var lines = [
-            "# HELP ggtracker_requests_total Requests handled, by platform, command and outcome.",
-            "# TYPE ggtracker_requests_total counter",
+    package init() {
+        registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // Most answers take well under a millisecond; a deferred Discord command takes seconds.
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
+            .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+            .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
         ]
-        let snapshot = lock.withLock { counts }
-        for (labels, value) in snapshot.sorted(by: { $0.key < $1.key }) {
-            lines.append("ggtracker_requests_total{\(labels)} \(value)")
-        }
-        for gauge in gauges {
-            lines.append("# HELP \(gauge.name) \(gauge.help)")
-            lines.append("# TYPE \(gauge.name) gauge")
-            lines.append("\(gauge.name) \(gauge.value)")
-        }
-        return lines.joined(separator: "\n") + "\n"
+        self.factory = factory
     }
+
+    /// Label values a request may carry for its command; anything else (a typo in a Matrix or Slack line) is
+    /// counted as `unknown`, so users cannot grow the number of series.
+    static let commands: Set<String> = Set(CommandName.allCases.map(\.rawValue)).union([
+        "ping", "autocomplete", "component", "modal", "-", "unknown",
+    ])
+
+    /// Counts one handled request and, given when it started, records its latency and logs one line:
+    /// platform, command, outcome and milliseconds, never tokens, signatures or what the user wrote.
+    package func record(
+        platform: String, command: String, outcome: String, started: ContinuousClock.Instant? = nil,
+        logger: Logger? = nil
+    ) {
+        let command = Self.commands.contains(command) ? command : "unknown"
+        Counter(
+            label: "ggtracker_requests_total",
+            dimensions: [("platform", platform), ("command", command), ("outcome", outcome)], factory: factory
+        ).increment()
+        guard let started else { return }
+        let elapsed = ContinuousClock.now - started
+        Metrics.Timer(
+            label: "ggtracker_request_duration_seconds", dimensions: [("platform", platform), ("command", command)],
+            factory: factory
+        ).recordNanoseconds(Int64(elapsed.milliseconds * 1_000_000))
+        logger?.info(
+            "interaction",
+            metadata: [
+                "platform": .string(platform), "command": .string(command), "outcome": .string(outcome),
+                "ms": .stringConvertible(elapsed.milliseconds),
+            ])
+    }
+
+    /// Sets a gauge read at scrape time (database size, catalog size, refresh progress).
+    package func gauge(_ name: String, _ help: String, _ value: Double) {
+        registry.makeGauge(name: name, labels: [], help: help).set(to: value)
+    }
+
+    /// The Prometheus text exposition of everything recorded.
+    package func render() -> String { registry.emitToString() }
 }

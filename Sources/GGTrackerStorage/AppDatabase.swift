@@ -237,6 +237,31 @@ package final class AppDatabase: Sendable {
 }
 
 extension AppDatabase {
+    /// Whether the database answers and every migration this version knows has run (`GET /readyz`).
+    package func isReady() async throws -> Bool {
+        try await reader.read { db in try Self.migrator.hasCompletedMigrations(db) }
+    }
+
+    /// Bytes on disk: the database file and its write-ahead log (0 in memory).
+    package func fileSize() -> Int64 {
+        guard let path = (writer as? DatabasePool)?.path else { return 0 }
+        return [path, path + "-wal"].reduce(0) { total, file in
+            total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64) ?? 0)
+        }
+    }
+
+    /// Moves everything in the write-ahead log into the main file and empties the log.
+    package func checkpoint() throws {
+        guard writer is DatabasePool else { return }
+        try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+    }
+
+    /// Checkpoints and closes the connections; for shutdown.
+    package func close() throws {
+        try checkpoint()
+        try writer.close()
+    }
+
     /// An online, consistent copy of the whole database (SQLite's backup API), safe while serving.
     package func backup(to path: String) throws {
         guard !FileManager.default.fileExists(atPath: path) else {

@@ -68,7 +68,7 @@ struct Serve: AsyncParsableCommand {
                 "address": "\(config.host):\(config.port)", "database": "\(config.databasePath)",
                 "catalog": "\(config.catalog.rawValue)",
             ])
-        try await buildApplication(services, logger: logger).runService()
+        try await serve(services, logger: logger)
     }
 }
 

@@ -23,7 +23,7 @@ func fakeGiantBomb(key: String, received: Received) -> some ApplicationProtocol 
         "developers": [["name": "Mobius Digital"]], "publishers": [["name": "Annapurna Interactive"]],
         "original_game_rating": [["name": "ESRB: E10+"]], "date_last_updated": "2024-01-02 10:00:00",
     ]
-    func envelope(_ status: Int, _ error: String, _ results: Any) -> Response {
+    @Sendable func envelope(_ status: Int, _ error: String, _ results: Any) -> Response {
         let body: [String: Any] = [
             "error": error, "limit": 10, "offset": 0, "number_of_page_results": (results as? [Any])?.count ?? 1,
             "number_of_total_results": (results as? [Any])?.count ?? 1, "status_code": status, "results": results,

@@ -1,7 +1,14 @@
 import Foundation
+import GGTrackerCatalog
+import GGTrackerCore
 import GGTrackerServer
 import GGTrackerStorage
 import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
 import Testing
 
 @Suite("Exactly-once delivery")
@@ -94,5 +101,136 @@ struct ExactlyOnceTests {
         #expect(removed == 1)
         #expect(try await database.deliverySeen("recent"))
         #expect(try await !database.deliverySeen("old"))
+    }
+}
+
+@Suite("Limits and back-pressure")
+struct LimitsTests {
+    @Test func anOversizedBodyIs413BeforeItIsRead() async throws {
+        let harness = try TestHarness()
+        try await harness.withClient { client in
+            let big = ByteBuffer(repeating: UInt8(ascii: "x"), count: (1 << 20) + 1)
+            let status = try await client.client.execute(
+                uri: "/discord/interactions", method: .post,
+                headers: [.contentType: "application/json", .contentLength: "\(big.readableBytes)"], body: big
+            ) { $0.status }
+            #expect(status == .contentTooLarge)
+            let slack = try await client.client.execute(
+                uri: "/slack/commands", method: .post, headers: [.contentLength: "\(big.readableBytes)"], body: big
+            ) { $0.status }
+            #expect(slack == .contentTooLarge)
+        }
+        #expect(try await harness.services.database.deliverySeen("anything") == false)
+    }
+
+    @Test func aUserFloodingCommandsIsAskedToSlowDownAndNothingChanges() async throws {
+        let harness = try TestHarness { $0.limits = .init(userPerMinute: 3, serverPerMinute: 0) }
+        try await harness.withClient { client in
+            for title in ["Hades", "Celeste", "Undertale"] {
+                let answer = try await client.send(I.command("add", [I.option("title", title)]))
+                #expect(answer.text.contains("added \(title)"))
+            }
+            let fourth = try await client.send(I.command("add", [I.option("title", "Hollow Knight")]))
+            #expect(
+                fourth.ephemeral && fourth.content.contains("Try again in ")
+                    && fourth.content.contains("nothing was changed"))
+            // Someone else in the same server is not held up by Alice.
+            let bob = try await client.send(I.command("add", [I.option("title", "Hollow Knight")], as: .bob))
+            #expect(bob.text.contains("added Hollow Knight"))
+        }
+        let entries = try await harness.services.database.reader.read { db in
+            try String.fetchAll(db, sql: "SELECT player_id FROM library_entries ORDER BY player_id")
+        }
+        #expect(entries.count == 4)
+    }
+
+    @Test func aServerOverItsRateIsSlowedDownAsAWhole() async throws {
+        let limits = FloodGuard(.init(userPerMinute: 0, serverPerMinute: 2))
+        let now = Date()
+        #expect(limits.admit(user: "a", server: "guild", at: now) == nil)
+        #expect(limits.admit(user: "b", server: "guild", at: now) == nil)
+        #expect(limits.admit(user: "c", server: "guild", at: now) == 30)
+        #expect(limits.admit(user: "c", server: "other", at: now) == nil)
+        // The bucket refills evenly: one command every 30 seconds.
+        #expect(limits.admit(user: "c", server: "guild", at: now.addingTimeInterval(30)) == nil)
+    }
+
+    @Test func aFailingProviderOpensTheCircuitAndIsNotAskedUntilTheCooldownEnds() async throws {
+        let state = FakeIGDBState(games: try fakeGames(count: 5))
+        await state.setGarbage(true)
+        try await fakeIGDB(state, clientID: "client", secret: "secret").test(.live) { fake in
+            let port = try #require(fake.port)
+            let harness = try TestHarness(emptyCatalog: true)
+            var logger = Logger(label: "igdb")
+            logger.logLevel = .critical
+            var client = IGDBClient(
+                apiBase: "http://127.0.0.1:\(port)/v4", oauthBase: "http://127.0.0.1:\(port)/oauth2",
+                clientID: "client", clientSecret: "secret", database: harness.services.database,
+                limiter: RateLimiter(perSecond: 100, maxInFlight: 8), logger: logger)
+            client.metrics = harness.services.metrics.factory
+            var services = harness.services
+            services.catalog.provider = client
+            services.catalog.breaker = CircuitBreaker(threshold: 3, cooldown: 60)
+            try await TestHarness(services: services, key: harness.key).withClient { bot in
+                for query in ["alpha quest", "beta quest", "gamma quest"] {
+                    let answer = try await bot.send(I.command("search", [I.option("query", query)]))
+                    #expect(answer.text.contains("unreachable right now"))
+                }
+                #expect(await state.apiRequests == 3)
+                let fast = try await bot.send(I.command("search", [I.option("query", "delta quest")]))
+                #expect(fast.text.contains("unreachable right now; try again in 60 s"))
+                #expect(await state.apiRequests == 3, "an open circuit makes no call")
+                let scrape = try await bot.client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+                #expect(scrape.contains(#"ggtracker_provider_requests_total{provider="igdb",status="200"} 3"#))
+                #expect(scrape.contains("ggtracker_provider_circuit_open 1"))
+            }
+        }
+    }
+}
+
+@Suite("Health, readiness and metrics")
+struct OperationsEndpointTests {
+    @Test func readyzAndMetricsDescribeTheRunningBot() async throws {
+        let harness = try TestHarness()
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Hades")]))
+            _ = try await client.send(I.command("list"))
+            let ready = try await client.client.execute(uri: "/readyz", method: .get) { $0.status }
+            #expect(ready == .ok)
+            let (status, type, text) = try await client.client.execute(uri: "/metrics", method: .get) {
+                ($0.status, $0.headers[.contentType] ?? "", String(buffer: $0.body))
+            }
+            #expect(status == .ok && type.hasPrefix("text/plain; version=0.0.4"))
+            #expect(text.contains(#"ggtracker_requests_total{platform="discord",command="add",outcome="ok"} 1"#))
+            #expect(text.contains("# TYPE ggtracker_request_duration_seconds histogram"))
+            #expect(text.contains(#"ggtracker_request_duration_seconds_count{platform="discord",command="list"} 1"#))
+            #expect(text.contains("ggtracker_catalog_games 34"))
+            #expect(!text.contains("tok-"), "interaction tokens never reach the metrics")
+        }
+    }
+
+    @Test func readyzIs503UntilTheSchemaIsThisVersions() async throws {
+        let harness = try TestHarness()
+        // As if the newest migration had not run.
+        try await harness.services.database.writer.write { db in
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v4%'")
+        }
+        try await harness.withClient { client in
+            let ready = try await client.client.execute(uri: "/readyz", method: .get) { $0.status }
+            #expect(ready == .serviceUnavailable)
+        }
+    }
+
+    @Test func secretsCanBeReadFromFiles() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gg-secret-\(UUID().uuidString)")
+        let toml = file.appendingPathExtension("toml")
+        try "s3cr3t\n".write(to: file, atomically: true, encoding: .utf8)
+        try "[slack]\nsigning_secret = \"from-the-file\"\n".write(to: toml, atomically: true, encoding: .utf8)
+        defer {
+            try? FileManager.default.removeItem(at: file)
+            try? FileManager.default.removeItem(at: toml)
+        }
+        let config = try AppConfig.load(file: toml.path, environment: ["SLACK_SIGNING_SECRET_FILE": file.path])
+        #expect(config.slackSigningSecret == "s3cr3t")
     }
 }

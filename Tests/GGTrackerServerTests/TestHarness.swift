@@ -19,7 +19,8 @@ struct TestHarness {
 
     /// A harness around services built elsewhere (a catalog with a provider), signing with `key`.
     init(services: AppServices, key: Curve25519.Signing.PrivateKey) {
-        self.services = AppServices(config: services.config, database: services.database, catalog: services.catalog)
+        self.services = AppServices(
+            config: services.config, database: services.database, catalog: services.catalog, metrics: services.metrics)
         self.key = key
     }
 
@@ -32,6 +33,8 @@ struct TestHarness {
         config.adminIDs = adminIDs
         // Replies are awaited in full unless a test is about deferral: a loaded machine must not change answers.
         config.discordDeferAfter = .seconds(120)
+        // Tests send bursts from one user; the rate limits have their own tests.
+        config.limits = .init(userPerMinute: 0, serverPerMinute: 0)
         configure(&config)
         let database = try databasePath.map(AppDatabase.open(path:)) ?? AppDatabase.inMemory()
         let catalog = try LocalCatalog(database: database)

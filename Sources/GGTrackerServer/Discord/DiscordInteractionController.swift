@@ -41,13 +41,8 @@ struct DiscordInteractionController: Sendable {
             return Self.plain(.badRequest, "malformed interaction JSON\n")
         }
         let (data, command, outcome) = try await respond(to: interaction, logger: context.logger)
-        metrics.record(platform: "discord", command: command, outcome: outcome)
-        context.logger.info(
-            "interaction",
-            metadata: [
-                "platform": "discord", "command": .string(command), "outcome": .string(outcome),
-                "ms": .stringConvertible((ContinuousClock.now - started).milliseconds),
-            ])
+        metrics.record(
+            platform: "discord", command: command, outcome: outcome, started: started, logger: context.logger)
         return Response(
             status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data)))
     }

@@ -131,13 +131,9 @@ struct MatrixController: Sendable {
                 reply.matrixContent(replyTo: eventID, privateFor: privateName), to: room,
                 transaction: "gg-\(eventID)")
             let command = (try? TextCommandParser.parse(text).path.first) ?? "unknown"
-            metrics.record(platform: "matrix", command: command, outcome: privateName == nil ? "ok" : "private")
-            logger.info(
-                "interaction",
-                metadata: [
-                    "platform": "matrix", "command": .string(command),
-                    "ms": .stringConvertible((ContinuousClock.now - started).milliseconds),
-                ])
+            metrics.record(
+                platform: "matrix", command: command, outcome: privateName == nil ? "ok" : "private", started: started,
+                logger: logger)
         default:
             return
         }

@@ -72,6 +72,7 @@ struct SlackController: Sendable {
     }
 
     func command(_ request: Request, context: some RequestContext) async throws -> Response {
+        let started = ContinuousClock.now
         let body = try await request.body.collect(upTo: 1 << 20)
         guard let delivery = try await verify(request, body: body) else {
             metrics.record(platform: "slack", command: "-", outcome: "unauthorized")
@@ -90,12 +91,15 @@ struct SlackController: Sendable {
         else { return Self.plain(.unauthorized, "replayed request\n") }
         try await database.recordProcessed(delivery, response: Data())
         let name = (try? TextCommandParser.parse(line).path.first) ?? "unknown"
-        metrics.record(platform: "slack", command: name, outcome: reply.visibility == .invokerOnly ? "private" : "ok")
+        metrics.record(
+            platform: "slack", command: name, outcome: reply.visibility == .invokerOnly ? "private" : "ok",
+            started: started, logger: context.logger)
         return Self.json(reply.slackMessage())
     }
 
     /// A button or select: answered at once, the result posted to the `response_url` Slack gives.
     func interaction(_ request: Request, context: some RequestContext) async throws -> Response {
+        let started = ContinuousClock.now
         let body = try await request.body.collect(upTo: 1 << 20)
         guard let delivery = try await verify(request, body: body) else {
             return Self.plain(.unauthorized, "invalid request signature\n")
@@ -118,6 +122,9 @@ struct SlackController: Sendable {
             )
         else { return Self.plain(.unauthorized, "replayed request\n") }
         try await database.recordProcessed(delivery, response: Data())
+        metrics.record(
+            platform: "slack", command: (try? TextCommandParser.parse(line).path.first) ?? "component",
+            outcome: "ok", started: started, logger: context.logger)
         if let responseURL = payload["response_url"] as? String,
             responseURL.hasPrefix("https://") || responseURL.hasPrefix("http://127.0.0.1")
         {

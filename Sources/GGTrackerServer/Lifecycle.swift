@@ -1,0 +1,91 @@
+import Foundation
+import GGTrackerStorage
+import HTTPTypes
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// Refuses a request body over the route's limit with 413 as soon as its declared length says so, before
+/// reading it; a body sent in chunks is cut off at the same limit while it is read.
+struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Matrix transactions carry up to 100 events; chat platforms' requests are a few kilobytes.
+    static func limit(for path: String) -> Int {
+        path.hasPrefix("/_matrix/") || path.hasPrefix("/transactions/") ? 8 << 20 : 1 << 20
+    }
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    )
+        async throws -> Response
+    {
+        let limit = Self.limit(for: request.uri.path)
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
+            return Response(
+                status: .contentTooLarge, headers: [.contentType: "text/plain", .connection: "close"],
+                body: .init(byteBuffer: ByteBuffer(string: "request body over \(limit) bytes\n")))
+        }
+        return try await next(request, context)
+    }
+}
+
+/// Housekeeping next to the HTTP server: forgets old delivery ids every hour, and at shutdown (after the
+/// server has finished its in-flight requests) lets a catalog refresh store its current page, then
+/// checkpoints and closes the database.
+package struct Maintenance: Service {
+    let services: AppServices
+    let logger: Logger
+    var interval: Duration = .seconds(3600)
+
+    package init(services: AppServices, logger: Logger, interval: Duration = .seconds(3600)) {
+        self.services = services
+        self.logger = logger
+        self.interval = interval
+    }
+
+    func tidy() async {
+        do {
+            let removed = try await services.database.prune()
+            try services.database.checkpoint()
+            logger.debug("pruned delivery ids", metadata: ["rows": "\(removed)"])
+        } catch {
+            logger.warning("maintenance failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    package func run() async throws {
+        await tidy()
+        let interval = self.interval
+        let ticker = Task {
+            while !Task.isCancelled {
+                try await Task.sleep(for: interval)
+                await tidy()
+            }
+        }
+        defer { ticker.cancel() }
+        try? await gracefulShutdown()
+        ticker.cancel()
+        logger.info("shutting down: waiting for a running catalog refresh to store its current page")
+        await services.catalog.stopRefreshing()
+        do {
+            try services.database.close()
+            logger.info("database checkpointed and closed")
+        } catch {
+            logger.error("closing the database failed", metadata: ["error": "\(error)"])
+        }
+    }
+}
+
+/// Runs the HTTP server and the housekeeping until SIGTERM or SIGINT: the server stops accepting, finishes the
+/// requests it has, then the housekeeping closes the database.
+package func serve(_ services: AppServices, logger: Logger) async throws {
+    let app = buildApplication(services, logger: logger)
+    let group = ServiceGroup(
+        configuration: .init(
+            services: [
+                .init(service: Maintenance(services: services, logger: logger)),
+                .init(service: app),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+    try await group.run()
+}
