@@ -12,15 +12,20 @@ package final class AppDatabase: Sendable {
         try Self.migrator.migrate(writer)
     }
 
-    /// The on-disk database used when serving: WAL mode, so readers never wait for the writer, and
-    /// `synchronous = NORMAL`, durable across process crashes (a committed transaction is in the WAL).
+    /// The on-disk database used when serving:
+    /// - `journal_mode = WAL`: readers never wait for the writer, and a commit appends to the log;
+    /// - `synchronous = FULL`: each commit is flushed to disk (fsync of the log) before it returns, so a write
+    ///   the bot has acknowledged survives the process being killed and the machine losing power;
+    /// - a busy timeout of 5 s, so a command waits for a long catalog write rather than failing;
+    /// - SQLite's automatic checkpoint (every 1000 pages of log), plus a truncating checkpoint every hour and
+    ///   at shutdown, so the log stays small.
     package static func open(path: String) throws -> AppDatabase {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var config = Configuration()
         config.busyMode = .timeout(5)
         config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA synchronous = FULL")
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
         let pool = try DatabasePool(path: path, configuration: config)

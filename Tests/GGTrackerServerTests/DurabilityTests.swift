@@ -1,0 +1,242 @@
+import AsyncHTTPClient
+@preconcurrency import Crypto
+import Foundation
+import GRDB
+import NIOCore
+import Testing
+
+/// The real `ggtracker` binary, started and killed like a server on a real machine.
+final class ServerProcess: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    let log: URL
+
+    /// The binary built next to this test bundle (`swift build --build-tests` builds both).
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["GGTRACKER_BINARY"] { return path }
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        return bundle.appendingPathComponent("ggtracker").path
+    }
+
+    static var binaryExists: Bool { FileManager.default.isExecutableFile(atPath: binary) }
+
+    init(database: String, port: Int, publicKey: String, log: URL) throws {
+        self.port = port
+        self.log = log
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["serve", "--port", String(port), "--database", database]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISCORD_PUBLIC_KEY"] = publicKey
+        environment["GGTRACKER_USER_RATE"] = "0"
+        environment["GGTRACKER_SERVER_RATE"] = "0"
+        environment["GGTRACKER_CATALOG"] = "offline"
+        environment["DISCORD_API_BASE"] = "http://127.0.0.1:9/api/v10"
+        process.environment = environment
+        if !FileManager.default.fileExists(atPath: log.path) {
+            FileManager.default.createFile(atPath: log.path, contents: nil)
+        }
+        let handle = try FileHandle(forWritingTo: log)
+        handle.seekToEndOfFile()
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+    }
+
+    /// Waits until `/readyz` answers 200.
+    func waitUntilReady(_ http: HTTPClient) async throws {
+        for _ in 0..<600 {
+            if let response = try? await http.execute(
+                HTTPClientRequest(url: "http://127.0.0.1:\(port)/readyz"), timeout: .seconds(1)),
+                response.status == .ok
+            {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw CancellationError()
+    }
+
+    func kill(_ signal: Int32) { _ = Foundation.kill(process.processIdentifier, signal) }
+
+    func waitForExit() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// Sends signed interactions to a server process over a real socket.
+struct SignedSender: Sendable {
+    let http: HTTPClient
+    let key: Curve25519.Signing.PrivateKey
+    let port: Int
+
+    /// The answer's status and body, or nil when the connection failed (the server was killed).
+    func send(_ interaction: [String: Any]) async -> (UInt, Data)? {
+        do {
+            let body = try JSONSerialization.data(withJSONObject: interaction)
+            let stamp = String(Int(Date().timeIntervalSince1970))
+            let signature = try key.signature(for: Data(stamp.utf8) + body).map { String(format: "%02x", $0) }
+                .joined()
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/discord/interactions")
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.headers.add(name: "X-Signature-Ed25519", value: signature)
+            request.headers.add(name: "X-Signature-Timestamp", value: stamp)
+            request.body = .bytes(ByteBuffer(data: body))
+            let response = try await http.execute(request, timeout: .seconds(30))
+            let bytes = try await response.body.collect(upTo: 1 << 20)
+            return (response.status.code, Data(bytes.readableBytesView))
+        } catch {
+            return nil
+        }
+    }
+}
+
+@Suite("Durability of the real server", .serialized)
+struct DurabilityTests {
+    static let clients = 50
+    /// Seconds of load before the kill; `GGTRACKER_SOAK_SECONDS=60` for the long run.
+    static let seconds = Double(ProcessInfo.processInfo.environment["GGTRACKER_SOAK_SECONDS"] ?? "") ?? 6
+
+    static func person(_ n: Int) -> Interaction.Person {
+        Interaction.Person(id: String(400_000_000_000_000_000 + n), name: "player\(n)")
+    }
+
+    static func progress(_ n: Int, id: String) -> [String: Any] {
+        Interaction.command(
+            "challenge",
+            [Interaction.sub("progress", [Interaction.option("name", "Soak"), Interaction.option("amount", 1.0)])],
+            as: person(n), id: id)
+    }
+
+    static func progressByPlayer(_ path: String) throws -> [String: Double] {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT player_id, custom_progress FROM challenge_participants").reduce(
+                into: [:]
+            ) { $0[$1["player_id"] as String] = $1["custom_progress"] as Double }
+        }
+    }
+
+    @Test(.enabled(if: ServerProcess.binaryExists), .timeLimit(.minutes(10)))
+    func acknowledgedWritesSurviveSIGKILLAndRetriesApplyOnce() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gg-soak-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("ggtracker.sqlite").path
+        let log = directory.appendingPathComponent("server.log")
+        // A small catalog, so start-up does not load the bundled one.
+        let importer = Process()
+        importer.executableURL = URL(fileURLWithPath: ServerProcess.binary)
+        importer.arguments = ["catalog", "import", TestHarness.fixturePath, "--database", database]
+        importer.standardOutput = FileHandle.nullDevice
+        try importer.run()
+        importer.waitUntilExit()
+        #expect(importer.terminationStatus == 0)
+
+        let key = Curve25519.Signing.PrivateKey()
+        let publicKey = key.publicKey.rawRepresentation.map { String(format: "%02x", $0) }.joined()
+        let port = 19_000 + Int.random(in: 0..<900)
+        let http = HTTPClient.shared
+        let sender = SignedSender(http: http, key: key, port: port)
+
+        var server = try ServerProcess(database: database, port: port, publicKey: publicKey, log: log)
+        try await server.waitUntilReady(http)
+        let create = Interaction.command(
+            "challenge",
+            [
+                Interaction.sub(
+                    "create",
+                    [
+                        Interaction.option("name", "Soak"), Interaction.option("goal", 1_000_000.0),
+                        Interaction.option("unit", "custom"), Interaction.option("ends", "2099-01-01"),
+                    ])
+            ], as: Self.person(0))
+        #expect(await sender.send(create)?.0 == 200)
+        for n in 1..<Self.clients {
+            let join = Interaction.command(
+                "challenge", [Interaction.sub("join", [Interaction.option("name", "Soak")])], as: Self.person(n))
+            #expect(await sender.send(join)?.0 == 200)
+        }
+
+        // 50 clients, each a player adding 1 to the challenge per request, until the server is killed.
+        actor Ledger {
+            var sent: [(client: Int, id: String)] = []
+            var acknowledged: [String: Data] = [:]
+            func send(_ client: Int, _ id: String) { sent.append((client, id)) }
+            func ack(_ id: String, _ body: Data) { acknowledged[id] = body }
+        }
+        let ledger = Ledger()
+        let stop = Date().addingTimeInterval(Self.seconds)
+        let killer = Task {
+            try await Task.sleep(for: .seconds(Self.seconds))
+            server.kill(SIGKILL)
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for n in 0..<Self.clients {
+                group.addTask {
+                    var i = 0
+                    while Date() < stop.addingTimeInterval(1) {
+                        i += 1
+                        let id = String(1_400_000_000_000_000_000 + n * 10_000_000 + i)
+                        await ledger.send(n, id)
+                        guard let (status, body) = await sender.send(Self.progress(n, id: id)) else { return }
+                        if status == 200 { await ledger.ack(id, body) }
+                    }
+                }
+            }
+        }
+        try await killer.value
+        #expect(server.waitForExit() == SIGKILL)
+        let sent = await ledger.sent
+        let acknowledged = await ledger.acknowledged
+        #expect(acknowledged.count > Self.clients)
+
+        // Everything acknowledged before the kill is on disk.
+        let afterKill = try Self.progressByPlayer(database)
+        var ackedByPlayer: [String: Int] = [:]
+        var sentByPlayer: [String: Int] = [:]
+        for (client, id) in sent {
+            sentByPlayer["discord:\(Self.person(client).id)", default: 0] += 1
+            if acknowledged[id] != nil { ackedByPlayer["discord:\(Self.person(client).id)", default: 0] += 1 }
+        }
+        for (player, count) in ackedByPlayer {
+            #expect((afterKill[player] ?? 0) >= Double(count), "acknowledged progress of \(player) is stored")
+        }
+
+        // Restarted, every delivery is retried: acknowledged ones get the very same answer, and each delivery is
+        // applied exactly once in all.
+        server = try ServerProcess(database: database, port: port, publicKey: publicKey, log: log)
+        try await server.waitUntilReady(http)
+        let retried = sent
+        await withTaskGroup(of: Void.self) { group in
+            for chunk in stride(from: 0, to: retried.count, by: max(1, retried.count / Self.clients + 1)) {
+                group.addTask {
+                    for (client, id) in retried[chunk..<min(chunk + retried.count / Self.clients + 1, retried.count)] {
+                        let answer = await sender.send(Self.progress(client, id: id))
+                        #expect(answer?.0 == 200)
+                        if let before = acknowledged[id] { #expect(answer?.1 == before, "the stored answer to \(id)") }
+                    }
+                }
+            }
+        }
+        let final = try Self.progressByPlayer(database)
+        for (player, count) in sentByPlayer {
+            #expect(final[player] == Double(count), "\(player): every delivery applied exactly once")
+        }
+
+        // SIGTERM: in-flight requests finish, the database is checkpointed and closed, the exit is clean.
+        let inFlight = Task { await sender.send(Self.progress(1, id: "1499999999999999999")) }
+        try await Task.sleep(for: .milliseconds(5))
+        server.kill(SIGTERM)
+        let last = await inFlight.value
+        #expect(server.waitForExit() == 0)
+        if let last { #expect(last.0 == 200) }
+        let logText = try String(contentsOf: log, encoding: .utf8)
+        #expect(logText.contains("database checkpointed and closed"))
+        print(
+            "durability: \(Self.clients) clients, \(Int(Self.seconds)) s, \(sent.count) sent, \(acknowledged.count) acknowledged before SIGKILL, all retried once"
+        )
+    }
+}
