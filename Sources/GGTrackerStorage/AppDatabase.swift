@@ -274,5 +274,44 @@ extension AppDatabase {
         }
         let destination = try DatabaseQueue(path: path)
         try writer.backup(to: destination)
+        try destination.close()
+    }
+
+    /// Why a file cannot be restored.
+    package struct RestoreError: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// Replaces this database's whole content with a backup's, after checking the backup is a sound GGTracker
+    /// database of this version or an older one (whose schema is then brought up to date). Meant for a stopped
+    /// server: a running one keeps what it had cached.
+    package func restore(from path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw RestoreError(description: "\(path) does not exist")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let source: DatabaseQueue
+        do { source = try DatabaseQueue(path: path, configuration: configuration) } catch {
+            throw RestoreError(description: "\(path) is not a SQLite database: \(error)")
+        }
+        defer { try? source.close() }
+        try source.read { db in
+            guard (try? String.fetchOne(db, sql: "PRAGMA quick_check")) == "ok" else {
+                throw RestoreError(description: "\(path) is damaged (SQLite's check failed)")
+            }
+            guard try db.tableExists("grdb_migrations"), try db.tableExists("library_entries") else {
+                throw RestoreError(description: "\(path) is not a GGTracker database")
+            }
+            let known = Set(Self.migrator.migrations)
+            let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+            if let unknown = applied.first(where: { !known.contains($0) }) {
+                throw RestoreError(
+                    description: "\(path) comes from a newer GGTracker (migration “\(unknown)”); upgrade first")
+            }
+        }
+        try source.backup(to: writer)
+        try Self.migrator.migrate(writer)
+        try checkpoint()
     }
 }

@@ -221,7 +221,7 @@ func progressBar(_ progress: RefreshProgress) -> String {
 
 struct DB: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "db", abstract: "The database.", subcommands: [Migrate.self, Backup.self])
+        commandName: "db", abstract: "The database.", subcommands: [Migrate.self, Backup.self, Restore.self])
 
     struct Migrate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create the database or bring its schema up to date.")
@@ -245,6 +245,26 @@ struct DB: AsyncParsableCommand {
             let database = try AppDatabase.open(path: config.databasePath)
             try database.backup(to: file)
             print("Backed up \(config.databasePath) to \(file).")
+        }
+    }
+
+    struct Restore: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace the database with a backup made by `db backup`. Stop the server first.")
+        @OptionGroup var options: ConfigOptions
+        @Argument(help: "The backup file.") var file: String
+
+        func run() async throws {
+            let config = try options.load()
+            let database = try AppDatabase.open(path: config.databasePath)
+            do {
+                try database.restore(from: file)
+            } catch let error as AppDatabase.RestoreError {
+                FileHandle.standardError.write(
+                    Data("Cannot restore: \(error.description). The database was not changed.\n".utf8))
+                throw ExitCode.failure
+            }
+            print("Restored \(config.databasePath) from \(file).")
         }
     }
 }
