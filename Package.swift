@@ -5,7 +5,8 @@ let package = Package(
     name: "GGTracker",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "ggtracker", targets: ["ggtracker"])
+        .executable(name: "ggtracker", targets: ["ggtracker"]),
+        .executable(name: "ggtracker-fuzz", targets: ["GGTrackerFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -19,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib"),
@@ -67,6 +69,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "GGTrackerFuzz", dependencies: ["GGTrackerServer"]),
         .testTarget(
             name: "GGTrackerCoreTests", dependencies: ["GGTrackerCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
@@ -81,6 +84,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: [.swiftLanguageMode(.v5)]

@@ -40,7 +40,16 @@ struct DiscordInteractionController: Sendable {
             metrics.record(platform: "discord", command: "-", outcome: "bad_request")
             return Self.plain(.badRequest, "malformed interaction JSON\n")
         }
-        let (data, command, outcome) = try await respond(to: interaction, logger: context.logger)
+        let data: Data
+        let command: String
+        let outcome: String
+        do {
+            (data, command, outcome) = try await respond(to: interaction, logger: context.logger)
+        } catch let error as UsageError {
+            // Signed, but missing what every interaction of its type carries (a user, data).
+            metrics.record(platform: "discord", command: "-", outcome: "bad_request")
+            return Self.plain(.badRequest, "malformed interaction: \(error.message)\n")
+        }
         metrics.record(
             platform: "discord", command: command, outcome: outcome, started: started, logger: context.logger)
         return Response(

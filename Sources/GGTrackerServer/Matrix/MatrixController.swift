@@ -76,26 +76,55 @@ struct MatrixController: Sendable {
         if try await database.processedResponse(key) != nil {
             return Self.json(.ok, [:])  // a retried transaction: acknowledged, not processed again
         }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
-            let events = object["events"] as? [Any]
-        else {
+        guard let events = Self.events(in: Data(buffer: body)) else {
             return Self.error(.badRequest, "M_NOT_JSON", "A transaction is a JSON object with `events`")
         }
         for (index, item) in events.enumerated() {
-            guard let event = item as? [String: Any], let type = event["type"] as? String,
-                let room = event["room_id"] as? String, let sender = event["sender"] as? String
-            else {
+            guard let item else {
                 context.logger.warning("skipped a malformed event", metadata: ["txn": "\(txnID)", "index": "\(index)"])
                 continue
             }
             do {
-                try await handle(event, type: type, room: room, sender: sender, logger: context.logger)
+                try await handle(
+                    item.event, type: item.type, room: item.room, sender: item.sender, logger: context.logger)
             } catch {
                 context.logger.error("event failed", metadata: ["txn": "\(txnID)", "error": "\(error)"])
             }
         }
         try await database.recordProcessed(key, response: Data("{}".utf8))
         return Self.json(.ok, [:])
+    }
+
+    /// One event of a transaction, with the fields every event must have.
+    struct Event {
+        var event: [String: Any]
+        var type: String
+        var room: String
+        var sender: String
+    }
+
+    /// Decodes a transaction body: nil when it is not a JSON object with `events`; a nil element for an event
+    /// that lacks `type`, `room_id` or `sender`.
+    static func events(in body: Data) -> [Event?]? {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+            let events = object["events"] as? [Any]
+        else { return nil }
+        return events.map { item in
+            guard let event = item as? [String: Any], let type = event["type"] as? String,
+                let room = event["room_id"] as? String, let sender = event["sender"] as? String
+            else { return nil }
+            return Event(event: event, type: type, room: room, sender: sender)
+        }
+    }
+
+    /// The `!gg` command line of a text message, if it is one.
+    static func commandLine(of event: [String: Any]) -> String? {
+        let content = event["content"] as? [String: Any] ?? [:]
+        guard event["state_key"] == nil, content["msgtype"] as? String == "m.text",
+            let text = content["body"] as? String,
+            text.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("!gg")
+        else { return nil }
+        return text
     }
 
     func handle(_ event: [String: Any], type: String, room: String, sender: String, logger: Logger) async throws {
@@ -109,10 +138,7 @@ struct MatrixController: Sendable {
             try await client?.join(room)
             logger.info("joined a room", metadata: ["room": "\(room)"])
         case "m.room.message":
-            guard event["state_key"] == nil, !isBot(sender), content["msgtype"] as? String == "m.text",
-                let text = content["body"] as? String,
-                text.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("!gg")
-            else { return }
+            guard !isBot(sender), let text = Self.commandLine(of: event) else { return }
             let eventID = event["event_id"] as? String ?? UUID().uuidString
             // An event delivered again in another transaction is answered once.
             let key = "matrix:event:\(eventID)"

@@ -65,6 +65,32 @@ struct SlackController: Sendable {
         return fields
     }
 
+    /// A button press or menu choice, from the `payload` field of an interaction request.
+    struct Press {
+        var user: String
+        var userName: String?
+        var team: String
+        var channel: String?
+        var line: String
+        var responseURL: String?
+    }
+
+    static func press(in form: [String: String]) -> Press? {
+        guard let payloadText = form["payload"],
+            let payload = try? JSONSerialization.jsonObject(with: Data(payloadText.utf8)) as? [String: Any],
+            let user = payload["user"] as? [String: Any], let userID = user["id"] as? String,
+            let team = (payload["team"] as? [String: Any])?["id"] as? String,
+            let action = (payload["actions"] as? [[String: Any]])?.first
+        else { return nil }
+        let line =
+            (action["value"] as? String) ?? ((action["selected_option"] as? [String: Any])?["value"] as? String)
+            ?? "/help"
+        return Press(
+            user: userID, userName: user["username"] as? String ?? user["name"] as? String, team: team,
+            channel: (payload["channel"] as? [String: Any])?["id"] as? String, line: line,
+            responseURL: payload["response_url"] as? String)
+    }
+
     func invoker(user: String, name: String?, team: String, channel: String?) -> Invoker {
         Invoker(
             platform: .slack, userID: user, displayName: name ?? user, community: "slack:\(team)", channel: channel,
@@ -104,18 +130,11 @@ struct SlackController: Sendable {
         guard let delivery = try await verify(request, body: body) else {
             return Self.plain(.unauthorized, "invalid request signature\n")
         }
-        guard let payloadText = Self.form(body)["payload"],
-            let payload = try? JSONSerialization.jsonObject(with: Data(payloadText.utf8)) as? [String: Any],
-            let user = payload["user"] as? [String: Any], let userID = user["id"] as? String,
-            let team = (payload["team"] as? [String: Any])?["id"] as? String,
-            let action = (payload["actions"] as? [[String: Any]])?.first
-        else { return Self.plain(.badRequest, "malformed interaction payload\n") }
-        let line =
-            (action["value"] as? String) ?? ((action["selected_option"] as? [String: Any])?["value"] as? String)
-            ?? "/help"
-        let invoker = invoker(
-            user: userID, name: user["username"] as? String ?? user["name"] as? String, team: team,
-            channel: (payload["channel"] as? [String: Any])?["id"] as? String)
+        guard let press = Self.press(in: Self.form(body)) else {
+            return Self.plain(.badRequest, "malformed interaction payload\n")
+        }
+        let line = press.line
+        let invoker = invoker(user: press.user, name: press.userName, team: press.team, channel: press.channel)
         guard
             let reply = try await bot.respondOnce(
                 delivery, database: database, { try await $0.respond(toLine: line, from: invoker, fromComponent: true) }
@@ -125,7 +144,7 @@ struct SlackController: Sendable {
         metrics.record(
             platform: "slack", command: (try? TextCommandParser.parse(line).path.first) ?? "component",
             outcome: "ok", started: started, logger: context.logger)
-        if let responseURL = payload["response_url"] as? String,
+        if let responseURL = press.responseURL,
             responseURL.hasPrefix("https://") || responseURL.hasPrefix("http://127.0.0.1")
         {
             var message = reply.slackMessage()

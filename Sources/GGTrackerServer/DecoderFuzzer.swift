@@ -1,0 +1,66 @@
+import Foundation
+import GGTrackerCatalog
+import GGTrackerCore
+import GGTrackerStorage
+import NIOCore
+
+/// Feeds untrusted bytes to every decoder that runs once a request's signature has been checked, the way the
+/// endpoints call them: the Discord interaction (decoded, turned into an invoker and a command, validated),
+/// the Matrix transaction (events and `!gg` lines), the Slack form (slash command text and button payloads),
+/// and the text command parser. Used by the property tests and by the libFuzzer target.
+package struct DecoderFuzzer: Sendable {
+    let discord: DiscordInteractionController
+
+    package init() throws {
+        let database = try AppDatabase.inMemory()
+        let services = AppServices(
+            config: AppConfig(), database: database, catalog: try LocalCatalog(database: database))
+        discord = DiscordInteractionController(
+            bot: services.bot, database: database, verifier: nil, config: services.config, metrics: services.metrics,
+            announcer: nil)
+    }
+
+    /// What the decoders made of one input.
+    package struct Outcome: Sendable {
+        package var discordCommand: String?
+        package var matrixEvents = 0
+        package var slackLine: String?
+        package var parsedCommand: String?
+    }
+
+    package func run(_ data: Data) async -> Outcome {
+        var outcome = Outcome()
+        if let interaction = try? JSONDecoder().decode(DiscordInteraction.self, from: data) {
+            _ = try? discord.invoker(for: interaction)
+            if let (invocation, name) = try? await discord.invocation(for: interaction) {
+                _ = try? BotCommand(invocation)
+                outcome.discordCommand = name
+            }
+        }
+        if let events = MatrixController.events(in: data) {
+            for event in events.compactMap({ $0 }) {
+                outcome.matrixEvents += 1
+                if let line = MatrixController.commandLine(of: event.event) { Self.command(line) }
+            }
+        }
+        let form = SlackController.form(ByteBuffer(data: data))
+        if let text = form["text"] { Self.command(text) }
+        if let press = SlackController.press(in: form) {
+            outcome.slackLine = press.line
+            Self.command(press.line, fromComponent: true)
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        outcome.parsedCommand = Self.command(text)
+        Self.command(text, fromComponent: true)
+        return outcome
+    }
+
+    /// Parses and validates a command line; the command's name when it is valid.
+    @discardableResult
+    static func command(_ line: String, fromComponent: Bool = false) -> String? {
+        guard let invocation = try? TextCommandParser.parse(line, fromComponent: fromComponent),
+            (try? BotCommand(invocation)) != nil
+        else { return nil }
+        return invocation.path.first
+    }
+}

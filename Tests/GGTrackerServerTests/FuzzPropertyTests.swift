@@ -1,0 +1,198 @@
+@preconcurrency import Crypto
+import Foundation
+import GGTrackerCore
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import PropertyBased
+import Testing
+
+@testable import GGTrackerServer
+
+/// Random and mutated input against every decoder behind a signature, and the whole bot behind the text parser.
+/// Each property states what any input must get: an answer, never a crash or a server error.
+@Suite("Fuzzing the decoders")
+struct FuzzPropertyTests {
+    static let fuzzer = try! DecoderFuzzer()
+
+    /// Pieces a command line is made of: real words, options, and awkward text.
+    static let pieces = [
+        "/add", "/progress", "/rate", "/review", "/list", "/search", "/challenge", "create", "join", "progress",
+        "/admin", "catalog", "refresh", "/help", "!gg", "title:", "title:Hades", "score:", "score:11", "score:-1",
+        "hours:1e308", "hours:NaN", "percent:101", "status:completed", "page:0", "page:99999999999999999999",
+        "user:<@123>", "user:<@!>", "name:\"", "\"", "\"\"", "'", "\\", "\\\"", ":", "::", "=", "query:zeldda",
+        "ends:2099-02-30", "goal:0", "unit:custom", "tag:", "text:" + String(repeating: "x", count: 5000), "é", "ﬁ",
+        "🎮", "\u{0}", "\u{202E}", "\n", "\t", "<script>", "@everyone", "`", "```", "*", "||", "%", "%00",
+    ]
+
+    static let line = Gen.element(of: pieces).array(of: 0...10).map { $0.compactMap { $0 }.joined(separator: " ") }
+
+    static let bytes = Gen<UInt8>.value(in: 0...255).array(of: 0...600)
+
+    /// Splits a seed into a stream of random numbers, so a mutation is reproducible from its seed.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// A JSON value with a few of its leaves replaced by values of other types, removed, or made huge.
+    static func mutate(_ value: Any, _ rng: inout SplitMix, depth: Int = 0) -> Any? {
+        let roll = Int.random(in: 0..<100, using: &rng)
+        if depth > 0 && roll < 6 { return nil }
+        if roll < 14 {
+            let replacements: [Any] = [
+                NSNull(), 0, -1, Int64.max, 1.5e300, true, "", String(repeating: "ж", count: 3000), [Any](),
+                [String: Any](), "not a snowflake", ["nested": ["deeper": [1, 2, 3]]],
+            ]
+            return replacements[Int.random(in: 0..<replacements.count, using: &rng)]
+        }
+        if let object = value as? [String: Any] {
+            var out: [String: Any] = [:]
+            for (key, child) in object { out[key] = mutate(child, &rng, depth: depth + 1) }
+            return out
+        }
+        if let array = value as? [Any] {
+            var out = array.compactMap { mutate($0, &rng, depth: depth + 1) }
+            if roll > 95, let first = out.first { out += Array(repeating: first, count: 30) }
+            return out
+        }
+        return value
+    }
+
+    static let templates: [[String: Any]] = [
+        Interaction.command(
+            "progress", [Interaction.option("title", "Hades"), Interaction.option("hours", 3.0)]),
+        Interaction.command(
+            "challenge",
+            [
+                Interaction.sub(
+                    "create",
+                    [
+                        Interaction.option("name", "Laps"), Interaction.option("goal", 10.0),
+                        Interaction.option("unit", "custom"), Interaction.option("ends", "2099-01-01"),
+                    ])
+            ]),
+        Interaction.command("compare", [Interaction.user("user", .bob)], resolvedUsers: [.bob]),
+        Interaction.button("gg:/list page:2"),
+        Interaction.modal("gg:/review title:Celeste", fields: ["text": "Lovely"]),
+        Interaction.autocomplete("add", [Interaction.option("title", "hol", focused: true)]),
+    ]
+
+    static let mutatedInteraction = Gen<Int>.value(in: 0...Int.max).map { seed -> Data in
+        var rng = SplitMix(state: UInt64(seed))
+        let template = templates[Int.random(in: 0..<templates.count, using: &rng)]
+        var mutated = mutate(template, &rng) as? [String: Any] ?? [:]
+        mutated["id"] = String(1_500_000_000_000_000_000 + seed % 1_000_000_000)
+        return (try? JSONSerialization.data(withJSONObject: mutated)) ?? Data("{}".utf8)
+    }
+
+    @Test func randomBytesNeverCrashADecoder() async {
+        await propertyCheck(count: 2500, input: Self.bytes) { bytes in
+            _ = await Self.fuzzer.run(Data(bytes))
+        }
+    }
+
+    @Test func commandLinesAreParsedOrRefusedWithUsage() async {
+        await propertyCheck(count: 4000, input: Self.line) { line in
+            do {
+                _ = try BotCommand(try TextCommandParser.parse(line))
+            } catch is UsageError {
+                // Refused with a message for the user.
+            } catch {
+                Issue.record("\(line) threw \(error)")
+            }
+        }
+    }
+
+    @Test func everyCommandLineGetsAReplyFromTheBot() async throws {
+        let harness = try TestHarness()
+        let bot = harness.services.bot
+        let alice = Invoker(
+            platform: .slack, userID: "U1", displayName: "alice", community: "slack:T1", isAdmin: false)
+        await propertyCheck(count: 600, input: Self.line) { line in
+            do {
+                let reply = try await bot.respond(toLine: line, from: alice)
+                #expect(!reply.plainText().isEmpty, "an empty reply to \(line)")
+            } catch {
+                Issue.record("\(line) threw \(error)")
+            }
+        }
+    }
+
+    @Test func mutatedSignedInteractionsGetAnAnswerNeverAServerError() async throws {
+        let harness = try TestHarness()
+        try await harness.withClient { client in
+            await propertyCheck(count: 500, input: Self.mutatedInteraction) { body in
+                let stamp = String(Int(Date().timeIntervalSince1970))
+                let answer = try await client.post(
+                    body, signature: client.sign(body, timestamp: stamp), timestamp: stamp)
+                #expect(
+                    answer.status == .ok || answer.status == .badRequest,
+                    "\(answer.status) for \(String(decoding: body, as: UTF8.self))")
+            }
+        }
+    }
+
+    @Test func randomMatrixTransactionsAndSlackFormsAreAnsweredNeverAServerError() async throws {
+        let secret = "fuzz-secret"
+        let harness = try TestHarness { config in
+            config.matrixHSToken = "hs-secret"
+            config.matrixASToken = "as-secret"
+            config.slackSigningSecret = secret
+        }
+        let matrixBody = Gen<Int>.value(in: 0...Int.max).map { seed -> Data in
+            var rng = SplitMix(state: UInt64(seed))
+            let event: [String: Any] = [
+                "type": "m.room.message", "room_id": "!r:localhost", "sender": "@alice:localhost",
+                "event_id": "$e\(seed)", "content": ["msgtype": "m.text", "body": "!gg add title:Hades"],
+            ]
+            let mutated = Self.mutate(["events": [event, event]], &rng) ?? [:]
+            guard JSONSerialization.isValidJSONObject(mutated) else { return Data("[]".utf8) }
+            return (try? JSONSerialization.data(withJSONObject: mutated)) ?? Data()
+        }
+        try await harness.withClient { client in
+            await propertyCheck(count: 300, input: matrixBody) { body in
+                let status = try await client.client.execute(
+                    uri: "/_matrix/app/v1/transactions/\(UUID().uuidString)", method: .put,
+                    headers: [.authorization: "Bearer hs-secret", .contentType: "application/json"],
+                    body: ByteBuffer(data: body)
+                ) { $0.status }
+                #expect(status == .ok || status == .badRequest)
+            }
+            await propertyCheck(count: 300, input: Self.bytes, Self.line) { bytes, line in
+                // Random bytes, then a form with a random command line and a random button payload.
+                for body in [
+                    // Slack sends a fresh trigger_id with each request; the same signed body twice is a replay.
+                    String(decoding: bytes, as: UTF8.self) + "&trigger_id=\(UUID().uuidString)",
+                    "trigger_id=\(UUID().uuidString)&user_id=U1&team_id=T1&text="
+                        + (line.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""),
+                    "trigger_id=\(UUID().uuidString)&payload="
+                        + ("{\"user\":{\"id\":\"U1\"},\"team\":{\"id\":\"T1\"},\"actions\":[{\"value\":\"\(line)\"}]}"
+                            .addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""),
+                ] {
+                    let stamp = String(Int(Date().timeIntervalSince1970))
+                    let mac = HMAC<SHA256>.authenticationCode(
+                        for: Data("v0:\(stamp):\(body)".utf8), using: SymmetricKey(data: Data(secret.utf8)))
+                    let path = body.contains("payload=") ? "/slack/interactions" : "/slack/commands"
+                    let status = try await client.client.execute(
+                        uri: path, method: .post,
+                        headers: [
+                            .contentType: "application/x-www-form-urlencoded",
+                            HTTPField.Name("X-Slack-Request-Timestamp")!: stamp,
+                            HTTPField.Name("X-Slack-Signature")!: "v0="
+                                + mac.map { String(format: "%02x", $0) }.joined(),
+                        ], body: ByteBuffer(string: body)
+                    ) { $0.status }
+                    #expect(status == .ok || status == .badRequest, "\(status) for \(body.prefix(200))")
+                }
+            }
+        }
+    }
+}
