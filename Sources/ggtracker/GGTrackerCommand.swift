@@ -35,8 +35,11 @@ struct ConfigOptions: ParsableArguments {
     }
 }
 
-/// Logs go to standard error, so `run` and `commands export -` print only their answer on standard output.
-private let loggingBootstrap: Void = LoggingSystem.bootstrap(StreamLogHandler.standardError)
+/// Logs go to standard error, so `run` and `commands export -` print only their answer on standard output:
+/// one JSON object per line with `LOG_FORMAT=json`, readable text otherwise.
+private let loggingBootstrap: Void =
+    ProcessInfo.processInfo.environment["LOG_FORMAT"]?.lowercased() == "json"
+    ? LoggingSystem.bootstrap(JSONLogHandler.init(label:)) : LoggingSystem.bootstrap(StreamLogHandler.standardError)
 
 func makeLogger() -> Logger {
     _ = loggingBootstrap

@@ -234,3 +234,61 @@ struct OperationsEndpointTests {
         #expect(config.slackSigningSecret == "s3cr3t")
     }
 }
+
+@Suite("Structured logs")
+struct LogTests {
+    @Test func aLogLineIsOneJSONObjectWithTheRecordsFields() throws {
+        let data = JSONLogHandler.line(
+            level: .info, label: "ggtracker", message: "interaction",
+            metadata: ["platform": "discord", "command": "add", "ms": .stringConvertible(1.25)],
+            at: Date(timeIntervalSince1970: 0))
+        #expect(data.last == 0x0A && data.filter { $0 == 0x0A }.count == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["message"] as? String == "interaction")
+        #expect(object["platform"] as? String == "discord" && object["command"] as? String == "add")
+        #expect(object["ms"] as? String == "1.25" && object["level"] as? String == "info")
+        #expect((object["time"] as? String)?.hasPrefix("1970-01-01T00:00:00") == true)
+    }
+}
+
+@Suite("Requests that fail verification")
+struct UnverifiedRequestTests {
+    @Test func aRequestWithoutAValidSignatureOrTokenNeverReachesTheDatabase() async throws {
+        let harness = try TestHarness { config in
+            config.slackSigningSecret = "slack-secret"
+            config.matrixHSToken = "hs-secret"
+            config.matrixASToken = "as-secret"
+        }
+        try await harness.withClient { client in
+            let body = try JSONSerialization.data(withJSONObject: I.command("add", [I.option("title", "Hades")]))
+            let stamp = String(Int(Date().timeIntervalSince1970))
+            let forged = try await client.post(body, signature: String(repeating: "ab", count: 64), timestamp: stamp)
+            #expect(forged.status == .unauthorized)
+            let stale = String(Int(Date().timeIntervalSince1970) - 301)
+            let old = try await client.post(body, signature: try client.sign(body, timestamp: stale), timestamp: stale)
+            #expect(old.status == .unauthorized)
+            let slack = try await client.client.execute(
+                uri: "/slack/commands", method: .post,
+                headers: [
+                    HTTPField.Name("X-Slack-Request-Timestamp")!: stamp,
+                    HTTPField.Name("X-Slack-Signature")!: "v0=" + String(repeating: "0", count: 64),
+                ], body: ByteBuffer(string: "user_id=U1&team_id=T1&text=add+title%3AHades")
+            ) { $0.status }
+            #expect(slack == .unauthorized)
+            let matrix = try await client.client.execute(
+                uri: "/_matrix/app/v1/transactions/1", method: .put, headers: [.authorization: "Bearer wrong"],
+                body: ByteBuffer(string: #"{"events":[]}"#)
+            ) { $0.status }
+            #expect(matrix == .forbidden)
+        }
+        let rows = try await harness.services.database.reader.read { db in
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT (SELECT count(*) FROM players) + (SELECT count(*) FROM processed_interactions)
+                        + (SELECT count(*) FROM library_entries)
+                    """)
+        }
+        #expect(rows == 0)
+    }
+}
