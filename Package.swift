@@ -67,6 +67,9 @@ let package = Package(
             dependencies: [
                 "GGTrackerServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(name: "GGTrackerFuzz", dependencies: ["GGTrackerServer"]),

@@ -15,7 +15,7 @@ package enum IGDBGameMapping {
             throw Failure(message: "a game needs a `name`")
         }
         let ref: GameRef
-        if let id = int(object["id"]) {
+        if let id = int(object["id"]) ?? int(object["igdb_id"]) {
             ref = GameRef(provider: "igdb", id: String(id))
         } else if let slug = object["slug"] as? String, !slug.isEmpty {
             ref = GameRef(provider: "local", id: slug)
@@ -25,7 +25,7 @@ package enum IGDBGameMapping {
         var game = Game(id: 0, ref: ref, name: name)
         game.slug = object["slug"] as? String
         game.summary = (object["summary"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-        if let seconds = double(object["first_release_date"]) {
+        if let seconds = double(object["first_release_date"]) ?? double(object["release_date"]) {
             game.releaseDate = Date(timeIntervalSince1970: seconds)
             // A release date known only to the year (IGDB date_format/category 2 = YYYY).
             let dates = object["release_dates"] as? [[String: Any]] ?? []
@@ -42,6 +42,9 @@ package enum IGDBGameMapping {
             if company["developer"] as? Bool == true, !game.developers.contains(name) { game.developers.append(name) }
             if company["publisher"] as? Bool == true, !game.publishers.contains(name) { game.publishers.append(name) }
         }
+        // The flattened export shape: companies as plain names.
+        for name in names(object["developers"]) where !game.developers.contains(name) { game.developers.append(name) }
+        for name in names(object["publishers"]) where !game.publishers.contains(name) { game.publishers.append(name) }
         let aggregated = double(object["aggregated_rating"])
         let total = double(object["total_rating"])
         let aggregatedCount = int(object["aggregated_rating_count"])
@@ -50,6 +53,11 @@ package enum IGDBGameMapping {
         game.ratingCount = aggregated != nil ? aggregatedCount : totalCount
         if let cover = object["cover"] as? [String: Any], let imageID = cover["image_id"] as? String {
             game.coverImageID = imageID
+        } else if let url = object["cover_url"] as? String, let file = url.split(separator: "/").last,
+            let imageID = file.split(separator: ".").first, !imageID.isEmpty
+        {
+            // `//images.igdb.com/igdb/image/upload/t_thumb/co20gb.jpg` → `co20gb`
+            game.coverImageID = String(imageID)
         }
         let ages = ageRating(object["age_ratings"])
         game.ageRating = ages.label
@@ -88,9 +96,9 @@ package enum IGDBGameMapping {
     static func names(_ value: Any?) -> [String] {
         var out: [String] = []
         for item in value as? [Any] ?? [] {
-            if let object = item as? [String: Any], let name = object["name"] as? String, !out.contains(name) {
-                out.append(name)
-            }
+            // `{"name": "Platform"}` as IGDB expands it, or the bare name of the flattened export shape.
+            let name = (item as? [String: Any])?["name"] as? String ?? item as? String
+            if let name, !name.isEmpty, !out.contains(name) { out.append(name) }
         }
         return out
     }

@@ -13,7 +13,7 @@ struct GGTrackerCommand: AsyncParsableCommand {
         commandName: "ggtracker",
         abstract: "A game-tracking bot for Discord: keep your game library with your friends.",
         version: AppServices.version,
-        subcommands: [Serve.self, Run.self, Commands.self, Catalog.self, DB.self, Matrix.self])
+        subcommands: [Serve.self, Run.self, Commands.self, Catalog.self, DB.self, Matrix.self, Bench.self])
 }
 
 /// Options shared by every subcommand that reads the configuration.

@@ -130,6 +130,19 @@ struct ImportTests {
         #expect(try database.gameCount() == 2)
     }
 
+    @Test func theFlattenedExportShapeIsReadToo() throws {
+        let database = try AppDatabase.inMemory()
+        let line = """
+            {"igdb_id":5,"name":"Baldur's Gate","release_date":914198400,"genres":["Role-playing (RPG)"],"platforms":["Linux","Mac"],"developers":["BioWare"],"publishers":["Interplay Entertainment"],"aggregated_rating":null,"cover_url":"//images.igdb.com/igdb/image/upload/t_thumb/co20gb.jpg"}
+            """
+        let report = try CatalogImporter(database: database).importData(Data(line.utf8))
+        #expect(report.added == 1 && report.problems.isEmpty)
+        let game = try #require(try database.game(GameRef(provider: "igdb", id: "5")))
+        #expect(game.genres == ["Role-playing (RPG)"] && game.platforms == ["Linux", "Mac"])
+        #expect(game.developers == ["BioWare"] && game.publishers == ["Interplay Entertainment"])
+        #expect(game.coverImageID == "co20gb" && game.releaseYear == 1998)
+    }
+
     @Test func reRunningAnImportUpdatesInsteadOfDuplicating() throws {
         let database = try AppDatabase.inMemory()
         let importer = CatalogImporter(database: database)
