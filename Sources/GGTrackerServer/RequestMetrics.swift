@@ -56,7 +56,9 @@ package struct RequestMetrics: Sendable {
 
     /// Sets a gauge read at scrape time (database size, catalog size, refresh progress).
     package func gauge(_ name: String, _ help: String, _ value: Double) {
-        registry.makeGauge(name: name, labels: [], help: help).set(to: value)
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(metricName: name, unitName: "", helpText: help), labels: []
+        ).set(to: value)
     }
 
     /// The Prometheus text exposition of everything recorded.

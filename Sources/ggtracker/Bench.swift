@@ -279,6 +279,7 @@ struct Interactions: AsyncParsableCommand {
     }
 
     func run() async throws {
+        setvbuf(stdout, nil, _IOLBF, 0)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ggtracker-bench-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -425,6 +426,7 @@ struct CatalogBench: AsyncParsableCommand {
     ]
 
     func run() async throws {
+        setvbuf(stdout, nil, _IOLBF, 0)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ggtracker-bench-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
