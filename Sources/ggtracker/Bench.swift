@@ -32,6 +32,12 @@ struct Samples {
     var median: Double { percentile(50) }
 }
 
+/// Prints a line at once, also when standard output is a pipe.
+func say(_ line: String) {
+    print(line)
+    fflush(nil)
+}
+
 func format(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
 
 extension Duration {
@@ -76,7 +82,7 @@ struct Verify: AsyncParsableCommand {
 
     func run() async throws {
         let rate = Self.rate(seconds: seconds)
-        print(quiet ? format(rate, 0) : "Ed25519 verifications per second on one thread: \(format(rate, 0))")
+        say(quiet ? format(rate, 0) : "Ed25519 verifications per second on one thread: \(format(rate, 0))")
     }
 }
 
@@ -133,7 +139,7 @@ struct Load: AsyncParsableCommand {
             rate > 0
             ? try await openLoop(client, prepared) : try await closedLoop(client, prepared)
         try await client.shutdown()
-        print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
+        say(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
     }
 
     static func send(_ client: HTTPClient, _ request: HTTPClientRequest) async -> Bool {
@@ -279,7 +285,6 @@ struct Interactions: AsyncParsableCommand {
     }
 
     func run() async throws {
-        setvbuf(stdout, nil, _IOLBF, 0)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ggtracker-bench-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -287,7 +292,7 @@ struct Interactions: AsyncParsableCommand {
         let key = Curve25519.Signing.PrivateKey()
         let port = 18_700 + Int(getpid() % 200)
         let me = Self.executable
-        print(
+        say(
             "Server on core \(serverCore), load generator on core \(clientCore); \(ProcessInfo.processInfo.processorCount) cores."
         )
         let server = try Self.spawn(
@@ -336,7 +341,7 @@ struct Interactions: AsyncParsableCommand {
         let idle = memory(of: server.processIdentifier)
         let ceiling =
             Double(try Self.capture(["-c", "\(serverCore)", me, "bench", "verify", "--quiet", "--seconds", "3"])) ?? 0
-        print("Ed25519 verifications per second on core \(serverCore): \(format(ceiling, 0))")
+        say("Ed25519 verifications per second on core \(serverCore): \(format(ceiling, 0))")
 
         let peak = Mutex<Double>(idle.rss)
         let sampler = Task {
@@ -364,7 +369,7 @@ struct Interactions: AsyncParsableCommand {
                 let output = try Self.capture(arguments)
                 let result = try JSONDecoder().decode(LoadResult.self, from: Data(output.utf8))
                 try? FileManager.default.removeItem(at: file)
-                print(
+                say(
                     "  \(name) run \(run): \(result.requests) answered, \(result.failures) failed, \(format(result.rate, 0))/s, p50 \(format(result.p50, 3)) ms, p99 \(format(result.p99, 3)) ms, p99.9 \(format(result.p999, 3)) ms"
                 )
                 results.append(result)
@@ -389,7 +394,7 @@ struct Interactions: AsyncParsableCommand {
         let listRate = Samples(values: list.map(\.rate)).median
         let progressRate = Samples(values: progress.map(\.rate)).median
         let latency = open[0]
-        print(
+        say(
             """
 
             | measure | result | target |
@@ -426,7 +431,6 @@ struct CatalogBench: AsyncParsableCommand {
     ]
 
     func run() async throws {
-        setvbuf(stdout, nil, _IOLBF, 0)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ggtracker-bench-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -441,14 +445,14 @@ struct CatalogBench: AsyncParsableCommand {
             let elapsed = (ContinuousClock.now - start).seconds
             games = report.added + report.updated
             rates.add(Double(games) / elapsed)
-            print(
+            say(
                 "  import run \(run): \(games) games in \(format(elapsed)) s = \(format(Double(games) / elapsed, 0))/s, \(report.skipped) skipped, peak memory \(format(memory().peak, 0)) MB"
             )
         }
         let start = ContinuousClock.now
         let catalog = try LocalCatalog(database: database)
         let vocabularySeconds = (ContinuousClock.now - start).seconds
-        print("  typo-correction vocabulary loaded in \(format(vocabularySeconds)) s")
+        say("  typo-correction vocabulary loaded in \(format(vocabularySeconds)) s")
 
         func time(_ samples: inout Samples, _ work: () async throws -> Void) async rethrows {
             let start = ContinuousClock.now
@@ -481,10 +485,10 @@ struct CatalogBench: AsyncParsableCommand {
             let top = try await catalog.search(query, filter: CatalogFilter(), limit: 10).first?.game.name ?? "nothing"
             let hit = top.localizedCaseInsensitiveContains(meant)
             if hit { found += 1 }
-            print("  “\(query)” → \(top)\(hit ? "" : "  (meant \(meant))")")
+            say("  “\(query)” → \(top)\(hit ? "" : "  (meant \(meant))")")
         }
         let all = Samples(values: search.values + typoSearch.values)
-        print(
+        say(
             """
 
             | measure (\(games) games) | p50 | p99 | target |
