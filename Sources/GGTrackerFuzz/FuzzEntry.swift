@@ -5,7 +5,7 @@ import GGTrackerServer
 ///
 ///     swift build -c release --scratch-path .build-fuzz --product ggtracker-fuzz \
 ///         -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
-///     .build-fuzz/release/ggtracker-fuzz -runs=1000000 Fuzz/corpus
+///     .build-fuzz/release/ggtracker-fuzz -runs=1000000 -max_len=4096 -detect_leaks=0 Fuzz/corpus
 ///
 /// Built normally (without `FUZZING`), the same program replays the files it is given, so a crashing input
 /// found by the fuzzer can be run under a debugger.
