@@ -38,7 +38,7 @@ package struct LocalCatalog: GameCatalog {
         self.database = database
         self.index = SearchIndex(database: database, vocabulary: Vocabulary())
         self.providerName = providerName
-        try index.vocabulary.load(from: database)
+        try index.reload()
     }
 
     /// The bundled catalog file shipped with the binary.
@@ -59,13 +59,13 @@ package struct LocalCatalog: GameCatalog {
         }
         let report = try CatalogImporter(database: database).importFile(path)
         try database.setCatalogMeta("last_refresh", String(Date().timeIntervalSince1970))
-        try index.vocabulary.load(from: database)
+        try index.reload()
         return report
     }
 
     /// Call after games were imported from elsewhere, so typo correction knows their words.
     package func reloadVocabulary() throws {
-        try index.vocabulary.load(from: database)
+        try index.reload()
     }
 
     package func search(_ query: String, filter: CatalogFilter, limit: Int) async throws -> [SearchHit] {
@@ -86,7 +86,7 @@ package struct LocalCatalog: GameCatalog {
         do {
             let records = try await ask(provider) { try await provider.search(query, limit: 20) }
             try database.recordProviderLookup(provider: provider.name, query: key, records: records, at: Date())
-            if !records.isEmpty { try index.vocabulary.load(from: database) }
+            if !records.isEmpty { try index.reload() }
             return Lookup(hits: try index.search(query, filter: filter, limit: limit))
         } catch let error as ProviderUnavailable {
             return Lookup(
@@ -285,7 +285,7 @@ package struct LocalCatalog: GameCatalog {
                     state.report(value)
                     progress(value)
                 }, shouldStop: { state.stopRequested })
-            try index.vocabulary.load(from: database)
+            try index.reload()
             return summary
         }
         if let provider {

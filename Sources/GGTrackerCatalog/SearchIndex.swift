@@ -11,16 +11,13 @@ package final class Vocabulary: @unchecked Sendable {
 
     package init() {}
 
-    package func load(from database: AppDatabase) throws {
-        let rows = try database.reader.read { db in
-            try Row.fetchAll(db, sql: "SELECT term, doc FROM games_vocab WHERE col = 'name'")
-        }
+    /// The words of the names in the index, with how many names use each.
+    func load(from names: NameIndex.Snapshot) {
         var grouped: [[(word: [UInt8], count: Int)]] = Array(repeating: [], count: 41)
-        for row in rows {
-            let term: String = row["term"]
+        for (term, count) in zip(names.terms, names.nameCounts) where count > 0 {
             let bytes = Array(term.utf8)
             guard bytes.count >= 2, bytes.count <= 40 else { continue }
-            grouped[bytes.count].append((bytes, row["doc"]))
+            grouped[bytes.count].append((bytes, Int(count)))
         }
         lock.withLock { byLength = grouped }
     }
@@ -57,10 +54,45 @@ package final class Vocabulary: @unchecked Sendable {
 package struct SearchIndex: Sendable {
     package var database: AppDatabase
     package var vocabulary: Vocabulary
+    package var names = NameIndex()
 
     package init(database: AppDatabase, vocabulary: Vocabulary) {
         self.database = database
         self.vocabulary = vocabulary
+    }
+
+    /// Rebuilds the in-memory name index and the typo vocabulary from the catalog.
+    package func reload() throws {
+        try names.load(from: database)
+        vocabulary.load(from: names.snapshot)
+    }
+
+    /// The term ranges one query word matches: as a prefix (numbers whole), its numeral twin, its corrections.
+    func ranges(_ word: QueryWord, in index: NameIndex.Snapshot) -> [Range<Int32>] {
+        let isNumber = word.text.allSatisfy(\.isNumber)
+        var ranges = [
+            word.text.count >= 2 && !isNumber ? index.range(prefix: word.text) : index.range(exact: word.text)
+        ]
+        if let twin = word.twin { ranges.append(index.range(exact: twin)) }
+        ranges += word.corrections.map { index.range(exact: $0) }
+        return ranges.filter { !$0.isEmpty }
+    }
+
+    /// Candidates from memory: games matching every group (or, with `any`, one of them), most popular first.
+    func memoryCandidates(
+        _ groups: [[Range<Int32>]], in index: NameIndex.Snapshot, includeMature: Bool, any: Bool, limit: Int
+    ) -> [Int32] {
+        let mature = index.mature
+        if any {
+            return index.merged(groups.flatMap { $0 }, limit: limit) { includeMature || !mature[Int($0)] }
+        }
+        guard let driver = groups.indices.min(by: { index.size(groups[$0]) < index.size(groups[$1]) }) else {
+            return []
+        }
+        let others = groups.indices.filter { $0 != driver }.map { groups[$0] }
+        return index.merged(groups[driver], limit: limit) { rank in
+            (includeMature || !mature[Int(rank)]) && others.allSatisfy { index.has(rank, $0) }
+        }
     }
 
     /// How one query word may match: as typed (prefix), its numeral twin, or a typo correction.
@@ -89,6 +121,10 @@ package struct SearchIndex: Sendable {
     }
 
     package func search(_ query: String, filter: CatalogFilter, limit: Int) throws -> [SearchHit] {
+        let index = names.snapshot
+        if index.count > 0, filter.platform == nil, filter.genre == nil, filter.year == nil {
+            return try memorySearch(query, in: index, includeMature: filter.includeMature, limit: limit)
+        }
         let words = queryWords(query)
         let required = words.filter { !$0.isStopWord }
         let groups = (required.isEmpty ? words : required).map(\.ftsGroup)
@@ -100,8 +136,58 @@ package struct SearchIndex: Sendable {
             candidates += try fetchCandidates(match: groups.joined(separator: " OR "), filter: filter, limit: 100)
                 .filter { !seen.contains($0.id) }
         }
-        let ranked = candidates.map { ($0.id, score(name: $0.name, popularity: $0.popularity, words: words)) }
-            .sorted { ($0.1.score, -$0.0) > ($1.1.score, -$1.0) }.prefix(limit)
+        let ranked = candidates.map {
+            ($0.id, score(nameWords: TextNormalizer.words($0.name), popularity: $0.popularity, words: words))
+        }
+        .sorted { ($0.1.score, -$0.0) > ($1.1.score, -$1.0) }.prefix(limit)
+        return try hits(ranked)
+    }
+
+    /// The search over the in-memory index: the same words, groups and ranking as the full-text one.
+    func memorySearch(
+        _ query: String, in index: NameIndex.Snapshot, includeMature: Bool, limit: Int
+    ) throws
+        -> [SearchHit]
+    {
+        let words = queryWords(query)
+        let required = words.filter { !$0.isStopWord }
+        let chosen = required.isEmpty ? words : required
+        guard !chosen.isEmpty else { return [] }
+        let groups = chosen.map { ranges($0, in: index) }
+        var candidates: [Int32] = []
+        if groups.allSatisfy({ !$0.isEmpty }) {
+            candidates = memoryCandidates(groups, in: index, includeMature: includeMature, any: false, limit: 300)
+        }
+        // A game named exactly as the query is always considered, however many more popular games match.
+        let mature = index.mature
+        var seen = Set(candidates)
+        for rank in required.isEmpty ? [] : index.exactlyNamed(required.map(\.text)) where !seen.contains(rank) {
+            if includeMature || !mature[Int(rank)] {
+                candidates.append(rank)
+                seen.insert(rank)
+            }
+        }
+        if candidates.count < min(limit, 3) && groups.count > 1 {
+            // Hardly any game has every word: let any word match, for suggestions.
+            candidates += memoryCandidates(
+                groups.filter { !$0.isEmpty }, in: index, includeMature: includeMature, any: true, limit: 100
+            ).filter { !seen.contains($0) }
+        }
+        let ranked = candidates.map { rank in
+            (
+                index.ids[Int(rank)],
+                score(nameWords: index.nameWords(rank), popularity: Double(index.popularity[Int(rank)]), words: words)
+            )
+        }
+        .sorted { ($0.1.score, -$0.0) > ($1.1.score, -$1.0) }.prefix(limit)
+        return try hits(ranked)
+    }
+
+    func hits(
+        _ ranked: some Collection<(Int64, (score: Double, matchedAll: Bool, exactName: Bool))>
+    ) throws
+        -> [SearchHit]
+    {
         // Only the games shown are read in full.
         let games = try self.games(ranked.map(\.0))
         return ranked.compactMap { id, match in
@@ -124,11 +210,25 @@ package struct SearchIndex: Sendable {
                 ).map(AppDatabase.game(from:))
             }
         }
-        let match = words.map { "\"\($0)\"*" }.joined(separator: " AND ")
-        let found = try fetchCandidates(match: match, filter: CatalogFilter(includeMature: includeMature), limit: 200)
+        let found: [(id: Int64, name: [String], popularity: Double)]
+        let index = names.snapshot
+        if index.count > 0 {
+            let groups = words.map { [index.range(prefix: $0)] }
+            let ranks =
+                groups.allSatisfy { !$0[0].isEmpty }
+                ? memoryCandidates(groups, in: index, includeMature: includeMature, any: false, limit: 200) : []
+            found = ranks.map {
+                (index.ids[Int($0)], index.nameWords($0), Double(index.popularity[Int($0)]))
+            }
+        } else {
+            let match = words.map { "\"\($0)\"*" }.joined(separator: " AND ")
+            found = try fetchCandidates(
+                match: match, filter: CatalogFilter(includeMature: includeMature), limit: 200
+            ).map { ($0.id, TextNormalizer.words($0.name), $0.popularity) }
+        }
         let prefix = words.joined(separator: " ")
         let ranked = found.map { candidate -> (Int64, Double) in
-            let name = TextNormalizer.words(candidate.name)
+            let name = candidate.name
             let joined = name.joined(separator: " ")
             var score = candidate.popularity
             if joined.hasPrefix(prefix) { score += 6 }
@@ -190,9 +290,8 @@ package struct SearchIndex: Sendable {
     /// Ranks a candidate: words matched exactly beat prefixes, which beat typo corrections; an exact name and
     /// a name that starts with the query win; extra words in the name cost a little; popularity breaks ties.
     func score(
-        name: String, popularity: Double, words: [QueryWord]
+        nameWords: [String], popularity: Double, words: [QueryWord]
     ) -> (score: Double, matchedAll: Bool, exactName: Bool) {
-        let nameWords = TextNormalizer.words(name)
         let nameSet = Set(nameWords)
         var exact = 0.0
         var prefix = 0.0

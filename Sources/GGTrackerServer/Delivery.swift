@@ -8,8 +8,15 @@ extension GGTrackerBot {
     func respondOnce(
         _ id: String, database: AppDatabase, _ work: (GGTrackerBot) async throws -> Reply
     ) async throws -> Reply? {
+        try await respondOnce(DeliveryClaim(id: id), database: database, work)
+    }
+
+    /// The same, with the claim given, so the caller can tell whether anything was written for it.
+    func respondOnce(
+        _ claim: DeliveryClaim, database: AppDatabase, _ work: (GGTrackerBot) async throws -> Reply
+    ) async throws -> Reply? {
         do {
-            return try await AppDatabase.$delivery.withValue(DeliveryClaim(id: id)) { try await work(self) }
+            return try await AppDatabase.$delivery.withValue(claim) { try await work(self) }
         } catch is DeliveryAlreadyApplied {
             return nil
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The delivery (a Discord interaction, a Matrix event, a Slack request) whose command is being run.
 /// A write made on its behalf claims its id in the same transaction as the change, so a retry of a
@@ -8,10 +9,19 @@ package struct DeliveryClaim: Sendable {
     package let id: String
     /// Distinguishes this attempt from an earlier one of the same delivery.
     package let attempt: String
+    private let wrote = Flag()
 
     package init(id: String) {
         self.id = id
         self.attempt = UUID().uuidString
+    }
+
+    /// Whether a write was made on behalf of this delivery (its id is claimed in the database).
+    package var changedSomething: Bool { wrote.value.load(ordering: .relaxed) }
+    func markWritten() { wrote.value.store(true, ordering: .relaxed) }
+
+    final class Flag: Sendable {
+        let value = Atomic<Bool>(false)
     }
 }
 
@@ -43,6 +53,7 @@ extension AppDatabase {
             sql:
                 "INSERT OR IGNORE INTO processed_interactions (id, attempt, response, created_at) VALUES (?, ?, NULL, ?)",
             arguments: [claim.id, claim.attempt, now.timeIntervalSince1970])
+        claim.markWritten()
         if db.changesCount > 0 { return }
         let owner = try String.fetchOne(
             db, sql: "SELECT attempt FROM processed_interactions WHERE id = ?", arguments: [claim.id])

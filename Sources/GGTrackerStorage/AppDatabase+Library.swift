@@ -11,8 +11,13 @@ extension AppDatabase: LibraryStore {
             avatarURL: row["avatar_url"], bio: row["bio"], createdAt: Date(timeIntervalSince1970: row["created_at"]))
     }
 
+    /// The player behind a command, recorded with their server membership. A player seen in the same server
+    /// under the same name within `RecentlySeen.interval` is only read: a command that changes nothing
+    /// writes nothing, so last-seen times are accurate to that interval.
     package func recordPlayer(_ invoker: Invoker, at now: Date) async throws -> Player {
-        try await writer.write { db in
+        let key = "\(invoker.player.rawValue)\u{1F}\(invoker.community)\u{1F}\(invoker.displayName)"
+        if recentlySeen.isFresh(key, at: now), let player = try await player(invoker.player) { return player }
+        let player = try await writer.write { db in
             let t = now.timeIntervalSince1970
             try db.execute(
                 sql: """
@@ -31,6 +36,8 @@ extension AppDatabase: LibraryStore {
                 db, sql: "SELECT * FROM players WHERE id = ?", arguments: [invoker.player.rawValue])!
             return Self.player(from: row)
         }
+        recentlySeen.saw(key, at: now)
+        return player
     }
 
     package func player(_ id: PlayerID) async throws -> Player? {

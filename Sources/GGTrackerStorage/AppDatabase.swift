@@ -1,11 +1,14 @@
 import Foundation
 import GGTrackerCore
 import GRDB
+import Synchronization
 
 /// The database: owns the connection, the schema migrations, and the domain-speaking reads and writes.
 /// Every write is one transaction, committed before the caller replies.
 package final class AppDatabase: Sendable {
     package let writer: any DatabaseWriter
+    /// Players recorded lately, so a command does not write just to say they were seen.
+    let recentlySeen = RecentlySeen()
 
     package init(_ writer: any DatabaseWriter) throws {
         self.writer = writer
@@ -313,5 +316,22 @@ extension AppDatabase {
         try source.backup(to: writer)
         try Self.migrator.migrate(writer)
         try checkpoint()
+    }
+}
+
+/// Who was recorded when, kept in memory for `recordPlayer`.
+final class RecentlySeen: Sendable {
+    static let interval: TimeInterval = 600
+    private let seen = Mutex<[String: Date]>([:])
+
+    func isFresh(_ key: String, at now: Date) -> Bool {
+        seen.withLock { ($0[key]).map { now.timeIntervalSince($0) < Self.interval && $0 <= now } ?? false }
+    }
+
+    func saw(_ key: String, at now: Date) {
+        seen.withLock { seen in
+            if seen.count > 100_000 { seen.removeAll(keepingCapacity: true) }
+            seen[key] = now
+        }
     }
 }

@@ -114,6 +114,7 @@ struct DiscordInteractionController: Sendable {
 
     /// Runs a command, button or modal submit to its stored, encoded answer.
     func run(_ interaction: DiscordInteraction, logger: Logger) async throws -> Handled {
+        let claim = DeliveryClaim(id: interaction.id)
         var command = interaction.data?.name ?? "component"
         let reply: Reply
         do {
@@ -122,7 +123,7 @@ struct DiscordInteractionController: Sendable {
             let invoker = try invoker(for: interaction)
             reply =
                 try await bot.respondOnce(
-                    interaction.id, database: database, { try await $0.respond(to: invocation, from: invoker) })
+                    claim, database: database, { try await $0.respond(to: invocation, from: invoker) })
                 ?? .alreadyApplied
         } catch let error as UsageError {
             reply = .notice(error.message)
@@ -133,7 +134,9 @@ struct DiscordInteractionController: Sendable {
                 data: try await encode(failure, interaction: interaction), command: command, outcome: "error")
         }
         let data = try await encode(reply, interaction: interaction)
-        try await database.recordProcessed(interaction.id, response: data)
+        // The answer to a command that changed something is kept for its retries; one that only read is
+        // simply answered again.
+        if claim.changedSomething { try await database.recordProcessed(interaction.id, response: data) }
         if let announcement = reply.announcement { announcer?.postInBackground(announcement, logger: logger) }
         if let updates = reply.updates {
             // Progress of a long task: each update replaces the original message.

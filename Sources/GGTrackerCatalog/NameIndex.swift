@@ -1,0 +1,222 @@
+import Foundation
+import GGTrackerStorage
+import GRDB
+import Synchronization
+
+/// The words of every catalog name, tokenised once and kept in memory in flat arrays, so a search or an
+/// autocomplete over hundreds of thousands of games reads no table: games are numbered by popularity (rank 0 is
+/// the most popular), every word lists the ranks of the games that have it, and a query walks those lists in
+/// rank order until it has enough candidates. Only the games finally shown are read from the database.
+package final class NameIndex: Sendable {
+    struct Snapshot: Sendable {
+        /// Every distinct word of names and keywords, sorted, so the words with a prefix are one range.
+        var terms: [String] = []
+        /// Ranks of the games having term `t`: `postings[postingStart[t] ..< postingStart[t + 1]]`, ascending.
+        var postingStart: [Int32] = [0]
+        var postings: [Int32] = []
+        /// The words of a game's name, as term ids, in order: `nameWords[nameStart[r] ..< nameStart[r + 1]]`.
+        var nameStart: [Int32] = [0]
+        var nameWords: [Int32] = []
+        /// All of a game's terms (name words and keywords), sorted: `gameTerms[termStart[r] ..< termStart[r + 1]]`.
+        var termStart: [Int32] = [0]
+        var gameTerms: [Int32] = []
+        var ids: [Int64] = []
+        var popularity: [Float] = []
+        var mature: [Bool] = []
+        /// How many names use each term (for typo correction).
+        var nameCounts: [Int32] = []
+        /// (hash of the name's words, rank), sorted, to find games named exactly as a query.
+        var exactNames: [(hash: UInt64, rank: Int32)] = []
+
+        var count: Int { ids.count }
+    }
+
+    private let current = Mutex(Snapshot())
+
+    package init() {}
+
+    var snapshot: Snapshot { current.withLock { $0 } }
+
+    package var isEmpty: Bool { current.withLock { $0.count == 0 } }
+
+    /// FNV-1a over the words joined by spaces.
+    static func hash(_ words: some Sequence<String>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var first = true
+        for word in words {
+            if !first {
+                hash = (hash ^ 0x20) &* 0x100_0000_01b3
+            }
+            first = false
+            for byte in word.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        return hash
+    }
+
+    /// Reads every game's name and builds a new index, then swaps it in; searches meanwhile use the old one.
+    package func load(from database: AppDatabase) throws {
+        let rows = try database.reader.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT id, name, keywords, popularity, mature FROM games ORDER BY popularity DESC, id")
+        }
+        var snapshot = Snapshot()
+        snapshot.ids.reserveCapacity(rows.count)
+        var names: [[String]] = []
+        var extras: [[String]] = []
+        names.reserveCapacity(rows.count)
+        extras.reserveCapacity(rows.count)
+        var vocabulary = Set<String>()
+        for row in rows {
+            let words = TextNormalizer.words(row["name"] as String)
+            let keywords = (row["keywords"] as String? ?? "").split(separator: " ").map(String.init)
+            names.append(words)
+            extras.append(keywords)
+            vocabulary.formUnion(words)
+            vocabulary.formUnion(keywords)
+            snapshot.ids.append(row["id"])
+            snapshot.popularity.append(Float(row["popularity"] as Double? ?? 0))
+            snapshot.mature.append(row["mature"] as Bool? ?? false)
+        }
+        snapshot.terms = vocabulary.sorted()
+        var termID: [String: Int32] = [:]
+        termID.reserveCapacity(snapshot.terms.count)
+        for (index, term) in snapshot.terms.enumerated() { termID[term] = Int32(index) }
+        var lists = [[Int32]](repeating: [], count: snapshot.terms.count)
+        snapshot.nameCounts = [Int32](repeating: 0, count: snapshot.terms.count)
+        for rank in 0..<rows.count {
+            let nameIDs = names[rank].map { termID[$0]! }
+            snapshot.nameWords += nameIDs
+            snapshot.nameStart.append(Int32(snapshot.nameWords.count))
+            let all = Set(nameIDs + extras[rank].map { termID[$0]! }).sorted()
+            snapshot.gameTerms += all
+            snapshot.termStart.append(Int32(snapshot.gameTerms.count))
+            for term in all { lists[Int(term)].append(Int32(rank)) }
+            for term in Set(nameIDs) { snapshot.nameCounts[Int(term)] += 1 }
+            let core = names[rank].filter { !TextNormalizer.stopWords.contains($0) }
+            snapshot.exactNames.append((Self.hash(core), Int32(rank)))
+        }
+        snapshot.postings.reserveCapacity(lists.reduce(0) { $0 + $1.count })
+        for list in lists {
+            snapshot.postings += list
+            snapshot.postingStart.append(Int32(snapshot.postings.count))
+        }
+        snapshot.exactNames.sort { ($0.hash, $0.rank) < ($1.hash, $1.rank) }
+        current.withLock { $0 = snapshot }
+    }
+}
+
+extension NameIndex.Snapshot {
+    /// The term ids starting with `prefix`.
+    func range(prefix: String) -> Range<Int32> {
+        let low = lowerBound(prefix)
+        var high = low
+        // The words with the prefix follow it; find their end by searching for the prefix's successor.
+        if let last = prefix.unicodeScalars.last, let next = Unicode.Scalar(last.value + 1) {
+            var successor = String(prefix.unicodeScalars.dropLast())
+            successor.unicodeScalars.append(next)
+            high = lowerBound(successor)
+        } else {
+            high = Int32(terms.count)
+        }
+        return low..<max(low, high)
+    }
+
+    /// The id of exactly this term, as a range of one (or none).
+    func range(exact word: String) -> Range<Int32> {
+        let low = lowerBound(word)
+        return Int(low) < terms.count && terms[Int(low)] == word ? low..<(low + 1) : low..<low
+    }
+
+    func lowerBound(_ word: String) -> Int32 {
+        var low = 0
+        var high = terms.count
+        while low < high {
+            let mid = (low + high) / 2
+            if terms[mid] < word { low = mid + 1 } else { high = mid }
+        }
+        return Int32(low)
+    }
+
+    /// How many games the ranges list, duplicates counted.
+    func size(_ ranges: [Range<Int32>]) -> Int {
+        ranges.reduce(0) { $0 + Int(postingStart[Int($1.upperBound)] - postingStart[Int($1.lowerBound)]) }
+    }
+
+    /// Whether the game has a term in one of the ranges.
+    func has(_ rank: Int32, _ ranges: [Range<Int32>]) -> Bool {
+        for index in Int(termStart[Int(rank)])..<Int(termStart[Int(rank) + 1]) {
+            let term = gameTerms[index]
+            for range in ranges where range.contains(term) { return true }
+        }
+        return false
+    }
+
+    /// The games listed by any term in `ranges`, most popular first, each once, passing `accept`, at most
+    /// `limit` of them: a merge of the terms' lists that stops as soon as it has enough.
+    func merged(_ ranges: [Range<Int32>], limit: Int, accept: (Int32) -> Bool) -> [Int32] {
+        // Heads of every list: (rank, term, position).
+        var heap: [(rank: Int32, end: Int32, position: Int32)] = []
+        for range in ranges {
+            for term in range {
+                let start = postingStart[Int(term)]
+                let end = postingStart[Int(term) + 1]
+                if start < end { heap.append((postings[Int(start)], end, start)) }
+            }
+        }
+        func less(_ a: Int, _ b: Int) -> Bool { heap[a].rank < heap[b].rank }
+        func siftDown(_ start: Int) {
+            var parent = start
+            while true {
+                let left = 2 * parent + 1
+                guard left < heap.count else { return }
+                var child = left
+                if left + 1 < heap.count, less(left + 1, left) { child = left + 1 }
+                guard less(child, parent) else { return }
+                heap.swapAt(child, parent)
+                parent = child
+            }
+        }
+        if heap.count > 1 { for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) } }
+        var out: [Int32] = []
+        var last: Int32 = -1
+        while !heap.isEmpty && out.count < limit {
+            let rank = heap[0].rank
+            let next = heap[0].position + 1
+            if next < heap[0].end {
+                heap[0].position = next
+                heap[0].rank = postings[Int(next)]
+            } else {
+                heap[0] = heap[heap.count - 1]
+                heap.removeLast()
+            }
+            if !heap.isEmpty { siftDown(0) }
+            if rank != last {
+                last = rank
+                if accept(rank) { out.append(rank) }
+            }
+        }
+        return out
+    }
+
+    /// The words of a game's name.
+    func nameWords(_ rank: Int32) -> [String] {
+        (Int(nameStart[Int(rank)])..<Int(nameStart[Int(rank) + 1])).map { terms[Int(nameWords[$0])] }
+    }
+
+    /// Games whose name, stop words aside, is exactly these words.
+    func exactlyNamed(_ core: [String]) -> [Int32] {
+        let hash = NameIndex.hash(core)
+        var low = 0
+        var high = exactNames.count
+        while low < high {
+            let mid = (low + high) / 2
+            if exactNames[mid].hash < hash { low = mid + 1 } else { high = mid }
+        }
+        var out: [Int32] = []
+        while low < exactNames.count, exactNames[low].hash == hash, out.count < 20 {
+            out.append(exactNames[low].rank)
+            low += 1
+        }
+        return out
+    }
+}
