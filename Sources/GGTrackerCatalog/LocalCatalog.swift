@@ -166,9 +166,12 @@ package struct LocalCatalog: GameCatalog {
     ) throws -> Page<Game> {
         try database.reader.read { db in
             let total =
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM \(from)", arguments: StatementArguments(arguments)) ?? 0
+                try Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT count(*) FROM \(from)"), arguments: StatementArguments(arguments))
+                ?? 0
             let rows = try Row.fetchAll(
-                db, sql: "SELECT \(AppDatabase.gameColumns) FROM \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
+                db.cachedStatement(
+                    sql: "SELECT \(AppDatabase.gameColumns) FROM \(from) ORDER BY \(order) LIMIT ? OFFSET ?"),
                 arguments: StatementArguments(arguments + [pageSize, (page - 1) * pageSize]))
             return Page(
                 items: rows.map(AppDatabase.game(from:)), page: page,
@@ -193,11 +196,11 @@ package struct LocalCatalog: GameCatalog {
             .replacingOccurrences(of: "_", with: "\\_")
         return try await database.reader.read { db in
             try String.fetchAll(
-                db,
-                sql: """
-                    SELECT name FROM game_facets WHERE kind = ? AND name LIKE ? ESCAPE '\\'
-                    GROUP BY name ORDER BY name LIKE ? ESCAPE '\\' DESC, count(*) DESC, name LIMIT ?
-                    """, arguments: [kind.rawValue, "%\(escaped)%", "\(escaped)%", limit])
+                db.cachedStatement(
+                    sql: """
+                        SELECT name FROM game_facets WHERE kind = ? AND name LIKE ? ESCAPE '\\'
+                        GROUP BY name ORDER BY name LIKE ? ESCAPE '\\' DESC, count(*) DESC, name LIMIT ?
+                        """), arguments: [kind.rawValue, "%\(escaped)%", "\(escaped)%", limit])
         }
     }
 

@@ -57,7 +57,8 @@ package final class NameIndex: Sendable {
     package func load(from database: AppDatabase) throws {
         let rows = try database.reader.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT id, name, keywords, popularity, mature FROM games ORDER BY popularity DESC, id")
+                db.cachedStatement(
+                    sql: "SELECT id, name, keywords, popularity, mature FROM games ORDER BY popularity DESC, id"))
         }
         var snapshot = Snapshot()
         snapshot.ids.reserveCapacity(rows.count)

@@ -6,20 +6,44 @@ import GRDB
 /// The words of every catalog name, kept in memory to correct typos in queries ("zeldda" → "zelda").
 package final class Vocabulary: @unchecked Sendable {
     private let lock = NSLock()
-    /// Words grouped by length, each with how many games use it.
-    private var byLength: [[(word: [UInt8], count: Int)]] = []
+    typealias Entry = (word: [UInt8], count: Int, letters: UInt64)
+    /// Words grouped by length and first byte, and by length and last byte (`length << 8 | byte`), each with how
+    /// many games use it and the set of its letters and digits. Typos rarely touch both the first and the last
+    /// letter, so only the words sharing one of them are compared.
+    private var byFirst: [Int: [Entry]] = [:]
+    private var byLast: [Int: [Entry]] = [:]
+
+    /// One bit for each letter and digit a word contains. An edit changes at most two of these bits, so words
+    /// whose sets differ by more than twice the allowed distance are skipped without computing it.
+    static func letters(_ word: [UInt8]) -> UInt64 {
+        var mask: UInt64 = 0
+        for byte in word {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): mask |= 1 << UInt64(byte - UInt8(ascii: "a"))
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): mask |= 1 << UInt64(26 + byte - UInt8(ascii: "0"))
+            default: mask |= 1 << 63
+            }
+        }
+        return mask
+    }
 
     package init() {}
 
     /// The words of the names in the index, with how many names use each.
     func load(from names: NameIndex.Snapshot) {
-        var grouped: [[(word: [UInt8], count: Int)]] = Array(repeating: [], count: 41)
+        var first: [Int: [Entry]] = [:]
+        var last: [Int: [Entry]] = [:]
         for (term, count) in zip(names.terms, names.nameCounts) where count > 0 {
             let bytes = Array(term.utf8)
             guard bytes.count >= 2, bytes.count <= 40 else { continue }
-            grouped[bytes.count].append((bytes, Int(count)))
+            let entry = (bytes, Int(count), Self.letters(bytes))
+            first[bytes.count << 8 | Int(bytes[0]), default: []].append(entry)
+            last[bytes.count << 8 | Int(bytes[bytes.count - 1]), default: []].append(entry)
         }
-        lock.withLock { byLength = grouped }
+        lock.withLock {
+            byFirst = first
+            byLast = last
+        }
     }
 
     /// Known words within a small edit distance of `word` (1 for 4–7 letters, 2 for longer), most used first.
@@ -28,20 +52,19 @@ package final class Vocabulary: @unchecked Sendable {
         guard bytes.count >= 4 else { return [] }
         let maxDistance = bytes.count >= 8 ? 2 : 1
         var found: [(word: [UInt8], distance: Int, count: Int)] = []
-        lock.withLock {
-            let low = max(2, bytes.count - maxDistance)
-            let high = min(byLength.count - 1, bytes.count + maxDistance)
-            guard low <= high else { return }
-            for length in low...high {
-                for entry in byLength[length] where entry.word != bytes {
-                    // Cheap filter: typos rarely touch both the first and the last letter.
-                    if entry.word[0] != bytes[0] && entry.word[entry.word.count - 1] != bytes[bytes.count - 1] {
-                        continue
-                    }
-                    if let distance = boundedLevenshtein(bytes, entry.word, limit: maxDistance) {
-                        found.append((entry.word, distance, entry.count))
-                    }
+        let letters = Self.letters(bytes)
+        let (first, last) = lock.withLock { (byFirst, byLast) }
+        for length in max(2, bytes.count - maxDistance)...min(40, bytes.count + maxDistance) {
+            func consider(_ entry: Entry) {
+                guard entry.word != bytes, (entry.letters ^ letters).nonzeroBitCount <= 2 * maxDistance else { return }
+                if let distance = boundedLevenshtein(bytes, entry.word, limit: maxDistance) {
+                    found.append((entry.word, distance, entry.count))
                 }
+            }
+            for entry in first[length << 8 | Int(bytes[0])] ?? [] { consider(entry) }
+            // Words that share only the last letter: those sharing the first were compared already.
+            for entry in last[length << 8 | Int(bytes[bytes.count - 1])] ?? [] where entry.word[0] != bytes[0] {
+                consider(entry)
             }
         }
         found.sort { ($0.distance, -$0.count) < ($1.distance, -$1.count) }
@@ -203,9 +226,10 @@ package struct SearchIndex: Sendable {
         guard !words.isEmpty else {
             return try database.reader.read { db in
                 try Row.fetchAll(
-                    db,
-                    sql:
-                        "SELECT \(AppDatabase.gameColumns) FROM games g \(includeMature ? "" : "WHERE g.mature = 0") ORDER BY g.popularity DESC LIMIT ?",
+                    db.cachedStatement(
+                        sql:
+                            "SELECT \(AppDatabase.gameColumns) FROM games g \(includeMature ? "" : "WHERE g.mature = 0") ORDER BY g.popularity DESC LIMIT ?"
+                    ),
                     arguments: [limit]
                 ).map(AppDatabase.game(from:))
             }
@@ -260,7 +284,8 @@ package struct SearchIndex: Sendable {
         let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
         return try database.reader.read { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT \(AppDatabase.gameColumns) FROM games g WHERE g.id IN (\(placeholders))",
+                db.cachedStatement(
+                    sql: "SELECT \(AppDatabase.gameColumns) FROM games g WHERE g.id IN (\(placeholders))"),
                 arguments: StatementArguments(ids))
             return Dictionary(
                 uniqueKeysWithValues: rows.map { row in
@@ -277,12 +302,12 @@ package struct SearchIndex: Sendable {
         arguments.append(limit)
         return try database.reader.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT g.id, g.name, g.popularity FROM games_fts JOIN games g ON g.id = games_fts.rowid
-                    WHERE \(conditions.joined(separator: " AND "))
-                    ORDER BY bm25(games_fts, 10.0, 2.0) - g.popularity * 0.5 LIMIT ?
-                    """, arguments: StatementArguments(arguments)
+                db.cachedStatement(
+                    sql: """
+                        SELECT g.id, g.name, g.popularity FROM games_fts JOIN games g ON g.id = games_fts.rowid
+                        WHERE \(conditions.joined(separator: " AND "))
+                        ORDER BY bm25(games_fts, 10.0, 2.0) - g.popularity * 0.5 LIMIT ?
+                        """), arguments: StatementArguments(arguments)
             ).map { Candidate(id: $0["id"], name: $0["name"], popularity: $0["popularity"]) }
         }
     }

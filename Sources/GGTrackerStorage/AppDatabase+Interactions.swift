@@ -56,21 +56,23 @@ extension AppDatabase {
         claim.markWritten()
         if db.changesCount > 0 { return }
         let owner = try String.fetchOne(
-            db, sql: "SELECT attempt FROM processed_interactions WHERE id = ?", arguments: [claim.id])
+            db.cachedStatement(sql: "SELECT attempt FROM processed_interactions WHERE id = ?"), arguments: [claim.id])
         if owner != claim.attempt { throw DeliveryAlreadyApplied(id: claim.id) }
     }
 
     /// Whether a delivery with this id was seen before (claimed by a change, or answered).
     package func deliverySeen(_ id: String) async throws -> Bool {
-        try await reader.read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM processed_interactions WHERE id = ?", arguments: [id]) ?? false
+        try readNow { db in
+            try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT 1 FROM processed_interactions WHERE id = ?"), arguments: [id]) ?? false
         }
     }
 
     /// The response already given to a delivery with this id (Discord interaction id, Matrix transaction id…).
     package func processedResponse(_ id: String) async throws -> Data? {
-        try await reader.read { db in
-            try Data.fetchOne(db, sql: "SELECT response FROM processed_interactions WHERE id = ?", arguments: [id])
+        try readNow { db in
+            try Data.fetchOne(
+                db.cachedStatement(sql: "SELECT response FROM processed_interactions WHERE id = ?"), arguments: [id])
         }
     }
 
@@ -128,8 +130,9 @@ extension AppDatabase {
     }
 
     package func pendingCommand(_ key: String) async throws -> String? {
-        try await reader.read { db in
-            try String.fetchOne(db, sql: "SELECT command FROM pending_commands WHERE id = ?", arguments: [key])
+        try readNow { db in
+            try String.fetchOne(
+                db.cachedStatement(sql: "SELECT command FROM pending_commands WHERE id = ?"), arguments: [key])
         }
     }
 }

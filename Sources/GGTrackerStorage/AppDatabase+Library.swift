@@ -33,7 +33,7 @@ extension AppDatabase: LibraryStore {
                     ON CONFLICT DO UPDATE SET last_seen_at = excluded.last_seen_at
                     """, arguments: [invoker.community, invoker.player.rawValue, t])
             let row = try Row.fetchOne(
-                db, sql: "SELECT * FROM players WHERE id = ?", arguments: [invoker.player.rawValue])!
+                db.cachedStatement(sql: "SELECT * FROM players WHERE id = ?"), arguments: [invoker.player.rawValue])!
             return Self.player(from: row)
         }
         recentlySeen.saw(key, at: now)
@@ -41,40 +41,46 @@ extension AppDatabase: LibraryStore {
     }
 
     package func player(_ id: PlayerID) async throws -> Player? {
-        try await reader.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM players WHERE id = ?", arguments: [id.rawValue]).map(
-                Self.player(from:))
+        try readNow { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM players WHERE id = ?"), arguments: [id.rawValue])
+                .map(
+                    Self.player(from:))
         }
     }
 
     static let entrySelect = "SELECT e.*, \(gameColumns) FROM library_entries e JOIN games g ON g.id = e.game_id"
 
+    /// Reads an entry from a row of `entrySelect`: the entry's columns first, in table order (by position, as
+    /// `game(from:)` explains), the game's last.
     static func entry(from row: Row) -> LibraryEntry {
+        // player_id, game_id, status, hours, percent, score, review, reviewed_at, favorite, tags, note, added_at,
+        // started_at, finished_at, updated_at
         var entry = LibraryEntry(
-            game: game(from: row), status: GameStatus(rawValue: row["status"]) ?? .backlog,
-            at: Date(timeIntervalSince1970: row["added_at"]))
-        entry.hours = row["hours"]
-        entry.percent = row["percent"]
-        entry.score = row["score"]
-        entry.review = row["review"]
-        entry.reviewedAt = date(row["reviewed_at"])
-        entry.favorite = row["favorite"]
-        entry.tags = list(row["tags"])
-        entry.note = row["note"]
-        entry.startedAt = date(row["started_at"])
-        entry.finishedAt = date(row["finished_at"])
-        entry.updatedAt = Date(timeIntervalSince1970: row["updated_at"])
+            game: game(from: row), status: GameStatus(rawValue: row[2]) ?? .backlog,
+            at: Date(timeIntervalSince1970: row[11]))
+        entry.hours = row[3]
+        entry.percent = row[4]
+        entry.score = row[5]
+        entry.review = row[6]
+        entry.reviewedAt = date(row[7])
+        entry.favorite = row[8]
+        entry.tags = list(row[9])
+        entry.note = row[10]
+        entry.startedAt = date(row[12])
+        entry.finishedAt = date(row[13])
+        entry.updatedAt = Date(timeIntervalSince1970: row[14])
         return entry
     }
 
     static func fetchEntry(_ db: Database, player: PlayerID, game: Int64) throws -> LibraryEntry? {
         try Row.fetchOne(
-            db, sql: "\(entrySelect) WHERE e.player_id = ? AND e.game_id = ?", arguments: [player.rawValue, game]
+            db.cachedStatement(sql: "\(entrySelect) WHERE e.player_id = ? AND e.game_id = ?"),
+            arguments: [player.rawValue, game]
         ).map(entry(from:))
     }
 
     package func entry(of player: PlayerID, game: Int64) async throws -> LibraryEntry? {
-        try await reader.read { db in try Self.fetchEntry(db, player: player, game: game) }
+        try readNow { db in try Self.fetchEntry(db, player: player, game: game) }
     }
 
     package func updateEntry(
@@ -134,7 +140,7 @@ extension AppDatabase: LibraryStore {
     ) async throws -> WishlistAddResult {
         try await effect { db in
             if let status = try String.fetchOne(
-                db, sql: "SELECT status FROM library_entries WHERE player_id = ? AND game_id = ?",
+                db.cachedStatement(sql: "SELECT status FROM library_entries WHERE player_id = ? AND game_id = ?"),
                 arguments: [player.rawValue, game.id])
             {
                 return .inLibrary(GameStatus(rawValue: status) ?? .backlog)
@@ -150,9 +156,9 @@ extension AppDatabase: LibraryStore {
     }
 
     package func isWishlisted(_ player: PlayerID, game: Int64) async throws -> Bool {
-        try await reader.read { db in
+        try readNow { db in
             try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM wishlist WHERE player_id = ? AND game_id = ?)",
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM wishlist WHERE player_id = ? AND game_id = ?)"),
                 arguments: [player.rawValue, game]) ?? false
         }
     }
@@ -170,20 +176,21 @@ extension AppDatabase: LibraryStore {
     package func wishlist(
         of player: PlayerID, includeMature: Bool, page: Int, pageSize: Int
     ) async throws -> Page<WishlistItem> {
-        try await reader.read { db in
+        try readNow { db in
             let mature = includeMature ? "" : " AND g.mature = 0"
             let total =
                 try Int.fetchOne(
-                    db,
-                    sql:
-                        "SELECT count(*) FROM wishlist w JOIN games g ON g.id = w.game_id WHERE w.player_id = ?\(mature)",
+                    db.cachedStatement(
+                        sql:
+                            "SELECT count(*) FROM wishlist w JOIN games g ON g.id = w.game_id WHERE w.player_id = ?\(mature)"
+                    ),
                     arguments: [player.rawValue]) ?? 0
             let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT w.added_at AS wished_at, \(Self.gameColumns) FROM wishlist w JOIN games g ON g.id = w.game_id
-                    WHERE w.player_id = ?\(mature) ORDER BY w.added_at DESC, g.name LIMIT ? OFFSET ?
-                    """, arguments: [player.rawValue, pageSize, (page - 1) * pageSize])
+                db.cachedStatement(
+                    sql: """
+                        SELECT w.added_at AS wished_at, \(Self.gameColumns) FROM wishlist w JOIN games g ON g.id = w.game_id
+                        WHERE w.player_id = ?\(mature) ORDER BY w.added_at DESC, g.name LIMIT ? OFFSET ?
+                        """), arguments: [player.rawValue, pageSize, (page - 1) * pageSize])
             let items = rows.map {
                 WishlistItem(game: Self.game(from: $0), addedAt: Date(timeIntervalSince1970: $0["wished_at"]))
             }
@@ -206,15 +213,15 @@ extension AppDatabase: LibraryStore {
     package func library(
         of player: PlayerID, status: GameStatus?, sort: LibrarySort, includeMature: Bool, page: Int, pageSize: Int
     ) async throws -> LibraryPage {
-        try await reader.read { db in
+        try readNow { db in
             var counts: [GameStatus: Int] = [:]
             var hidden = 0
             for row in try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT e.status, g.mature, count(*) AS n FROM library_entries e JOIN games g ON g.id = e.game_id
-                    WHERE e.player_id = ? GROUP BY e.status, g.mature
-                    """, arguments: [player.rawValue])
+                db.cachedStatement(
+                    sql: """
+                        SELECT e.status, g.mature, count(*) AS n FROM library_entries e JOIN games g ON g.id = e.game_id
+                        WHERE e.player_id = ? GROUP BY e.status, g.mature
+                        """), arguments: [player.rawValue])
             {
                 let mature: Bool = row["mature"]
                 let n: Int = row["n"]
@@ -240,9 +247,10 @@ extension AppDatabase: LibraryStore {
                 }
             let total = status.map { counts[$0] ?? 0 } ?? counts.values.reduce(0, +)
             let rows = try Row.fetchAll(
-                db,
-                sql:
-                    "\(Self.entrySelect) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ? OFFSET ?",
+                db.cachedStatement(
+                    sql:
+                        "\(Self.entrySelect) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ? OFFSET ?"
+                ),
                 arguments: StatementArguments(arguments + [pageSize, (page - 1) * pageSize]))
             return LibraryPage(
                 page: Page(
@@ -253,56 +261,61 @@ extension AppDatabase: LibraryStore {
     }
 
     package func stats(of player: PlayerID) async throws -> PlayerStats {
-        try await reader.read { db in
+        try readNow { db in
             var stats = PlayerStats()
             let p = player.rawValue
             for row in try Row.fetchAll(
-                db, sql: "SELECT status, count(*) AS n FROM library_entries WHERE player_id = ? GROUP BY status",
+                db.cachedStatement(
+                    sql: "SELECT status, count(*) AS n FROM library_entries WHERE player_id = ? GROUP BY status"),
                 arguments: [p])
             {
                 if let s = GameStatus(rawValue: row["status"]) { stats.statusCounts[s] = row["n"] }
             }
             stats.genreCounts = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT f.name, count(*) AS n FROM library_entries e
-                    JOIN game_facets f ON f.game_id = e.game_id AND f.kind = 'genre'
-                    WHERE e.player_id = ? GROUP BY f.name ORDER BY n DESC, f.name LIMIT 10
-                    """, arguments: [p]
+                db.cachedStatement(
+                    sql: """
+                        SELECT f.name, count(*) AS n FROM library_entries e
+                        JOIN game_facets f ON f.game_id = e.game_id AND f.kind = 'genre'
+                        WHERE e.player_id = ? GROUP BY f.name ORDER BY n DESC, f.name LIMIT 10
+                        """), arguments: [p]
             ).map { ($0["name"], $0["n"]) }
             for row in try Row.fetchAll(
-                db,
-                sql:
-                    "SELECT score, count(*) AS n FROM library_entries WHERE player_id = ? AND score IS NOT NULL GROUP BY score",
+                db.cachedStatement(
+                    sql:
+                        "SELECT score, count(*) AS n FROM library_entries WHERE player_id = ? AND score IS NOT NULL GROUP BY score"
+                ),
                 arguments: [p])
             {
                 stats.scoreCounts[row["score"]] = row["n"]
             }
             stats.totalHours =
                 try Double.fetchOne(
-                    db, sql: "SELECT coalesce(sum(hours), 0) FROM library_entries WHERE player_id = ?", arguments: [p])
+                    db.cachedStatement(sql: "SELECT coalesce(sum(hours), 0) FROM library_entries WHERE player_id = ?"),
+                    arguments: [p])
                 ?? 0
             if let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT g.name, e.hours FROM library_entries e JOIN games g ON g.id = e.game_id
-                    WHERE e.player_id = ? AND e.hours > 0 ORDER BY e.hours DESC LIMIT 1
-                    """, arguments: [p])
+                db.cachedStatement(
+                    sql: """
+                        SELECT g.name, e.hours FROM library_entries e JOIN games g ON g.id = e.game_id
+                        WHERE e.player_id = ? AND e.hours > 0 ORDER BY e.hours DESC LIMIT 1
+                        """), arguments: [p])
             {
                 stats.mostPlayed = (row["name"], row["hours"])
             }
             stats.reviews =
                 try Int.fetchOne(
-                    db, sql: "SELECT count(*) FROM library_entries WHERE player_id = ? AND review IS NOT NULL",
+                    db.cachedStatement(
+                        sql: "SELECT count(*) FROM library_entries WHERE player_id = ? AND review IS NOT NULL"),
                     arguments: [p]) ?? 0
             stats.favorites = try String.fetchAll(
-                db,
-                sql: """
-                    SELECT g.name FROM library_entries e JOIN games g ON g.id = e.game_id
-                    WHERE e.player_id = ? AND e.favorite ORDER BY e.score DESC, e.updated_at DESC LIMIT 10
-                    """, arguments: [p])
+                db.cachedStatement(
+                    sql: """
+                        SELECT g.name FROM library_entries e JOIN games g ON g.id = e.game_id
+                        WHERE e.player_id = ? AND e.favorite ORDER BY e.score DESC, e.updated_at DESC LIMIT 10
+                        """), arguments: [p])
             stats.wishlist =
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM wishlist WHERE player_id = ?", arguments: [p]) ?? 0
+                try Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT count(*) FROM wishlist WHERE player_id = ?"), arguments: [p]) ?? 0
             return stats
         }
     }
@@ -316,7 +329,8 @@ extension AppDatabase: LibraryStore {
                     UPDATE players SET nickname = coalesce(?, nickname), avatar_url = coalesce(?, avatar_url),
                         bio = coalesce(?, bio) WHERE id = ?
                     """, arguments: [nickname, avatarURL, bio, player.rawValue])
-            let row = try Row.fetchOne(db, sql: "SELECT * FROM players WHERE id = ?", arguments: [player.rawValue])!
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM players WHERE id = ?"), arguments: [player.rawValue])!
             return Self.player(from: row)
         }
     }
@@ -340,10 +354,11 @@ extension AppDatabase: LibraryStore {
     }
 
     package func settings(of community: String) async throws -> CommunitySettings {
-        try await reader.read { db in
+        try readNow { db in
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT age_gate, announce_channel FROM communities WHERE id = ?", arguments: [community])
+                    db.cachedStatement(sql: "SELECT age_gate, announce_channel FROM communities WHERE id = ?"),
+                    arguments: [community])
             else { return CommunitySettings() }
             return CommunitySettings(
                 announceChannel: row["announce_channel"], ageGate: AgeGate(rawValue: row["age_gate"]) ?? .strict)
@@ -365,22 +380,23 @@ extension AppDatabase: LibraryStore {
                     announceChannel,
                 ])
             let row = try Row.fetchOne(
-                db, sql: "SELECT age_gate, announce_channel FROM communities WHERE id = ?", arguments: [community])!
+                db.cachedStatement(sql: "SELECT age_gate, announce_channel FROM communities WHERE id = ?"),
+                arguments: [community])!
             return CommunitySettings(
                 announceChannel: row["announce_channel"], ageGate: AgeGate(rawValue: row["age_gate"]) ?? .strict)
         }
     }
 
     package func owners(of game: Int64, in community: String) async throws -> [GameOwner] {
-        try await reader.read { db in
+        try readNow { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT p.*, e.status AS entry_status, e.score AS entry_score FROM library_entries e
-                    JOIN memberships m ON m.player_id = e.player_id AND m.community_id = ?
-                    JOIN players p ON p.id = e.player_id
-                    WHERE e.game_id = ? ORDER BY e.score IS NULL, e.score DESC, p.display_name
-                    """, arguments: [community, game]
+                db.cachedStatement(
+                    sql: """
+                        SELECT p.*, e.status AS entry_status, e.score AS entry_score FROM library_entries e
+                        JOIN memberships m ON m.player_id = e.player_id AND m.community_id = ?
+                        JOIN players p ON p.id = e.player_id
+                        WHERE e.game_id = ? ORDER BY e.score IS NULL, e.score DESC, p.display_name
+                        """), arguments: [community, game]
             ).map {
                 GameOwner(
                     player: Self.player(from: $0), status: GameStatus(rawValue: $0["entry_status"]) ?? .backlog,

@@ -28,17 +28,18 @@ extension AppDatabase: SocialStore {
     static func progress(_ db: Database, challenge: Challenge, player: PlayerID) throws -> Double {
         guard let event = challenge.unit.event else {
             return try Double.fetchOne(
-                db, sql: "SELECT custom_progress FROM challenge_participants WHERE challenge_id = ? AND player_id = ?",
+                db.cachedStatement(
+                    sql: "SELECT custom_progress FROM challenge_participants WHERE challenge_id = ? AND player_id = ?"),
                 arguments: [challenge.id, player.rawValue]) ?? 0
         }
         // Hours add up; a game completed or reviewed twice counts once.
         let measure = event == .hours ? "coalesce(sum(amount), 0)" : "count(DISTINCT game_id)"
         return try Double.fetchOne(
-            db,
-            sql: """
-                SELECT \(measure) FROM events
-                WHERE player_id = ? AND kind = ? AND created_at >= ? AND created_at < ?
-                """,
+            db.cachedStatement(
+                sql: """
+                    SELECT \(measure) FROM events
+                    WHERE player_id = ? AND kind = ? AND created_at >= ? AND created_at < ?
+                    """),
             arguments: [
                 player.rawValue, event.rawValue, challenge.startsAt.timeIntervalSince1970,
                 challenge.endsAt.timeIntervalSince1970,
@@ -49,12 +50,12 @@ extension AppDatabase: SocialStore {
     static func awardMedals(_ db: Database, player: PlayerID, at now: Date) throws -> [String] {
         let t = now.timeIntervalSince1970
         let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT c.*, c.community_id AS community FROM challenges c
-                JOIN challenge_participants p ON p.challenge_id = c.id
-                WHERE p.player_id = ? AND p.medal_at IS NULL AND c.starts_at <= ? AND c.ends_at > ?
-                """, arguments: [player.rawValue, t, t])
+            db.cachedStatement(
+                sql: """
+                    SELECT c.*, c.community_id AS community FROM challenges c
+                    JOIN challenge_participants p ON p.challenge_id = c.id
+                    WHERE p.player_id = ? AND p.medal_at IS NULL AND c.starts_at <= ? AND c.ends_at > ?
+                    """), arguments: [player.rawValue, t, t])
         var won: [String] = []
         for row in rows {
             let challenge = challenge(from: row)
@@ -73,7 +74,7 @@ extension AppDatabase: SocialStore {
     package func activity(
         in community: String, of player: PlayerID?, friendsOf viewer: PlayerID, limit: Int
     ) async throws -> [ActivityEvent] {
-        try await reader.read { db in
+        try readNow { db in
             var sql = """
                 SELECT e.kind, e.amount, e.detail, e.created_at AS event_at, e.game_id,
                     p.id AS p_id, p.display_name, p.nickname, p.avatar_url, p.bio, p.created_at AS p_created,
@@ -88,13 +89,13 @@ extension AppDatabase: SocialStore {
             }
             sql += " ORDER BY is_friend DESC, e.created_at DESC, e.id DESC LIMIT ?"
             arguments.append(limit)
-            let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
+            let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
             let gameIDs = Set(rows.compactMap { $0["game_id"] as Int64? })
             var games: [Int64: Game] = [:]
             if !gameIDs.isEmpty {
                 let placeholders = Array(repeating: "?", count: gameIDs.count).joined(separator: ",")
                 for row in try Row.fetchAll(
-                    db, sql: "SELECT \(Self.gameColumns) FROM games g WHERE g.id IN (\(placeholders))",
+                    db.cachedStatement(sql: "SELECT \(Self.gameColumns) FROM games g WHERE g.id IN (\(placeholders))"),
                     arguments: StatementArguments(Array(gameIDs)))
                 {
                     let game = Self.game(from: row)
@@ -135,22 +136,22 @@ extension AppDatabase: SocialStore {
     }
 
     package func friends(of player: PlayerID) async throws -> [Player] {
-        try await reader.read { db in
+        try readNow { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT p.* FROM friends f JOIN players p ON p.id = f.friend_id
-                    WHERE f.player_id = ? ORDER BY coalesce(p.nickname, p.display_name)
-                    """, arguments: [player.rawValue]
+                db.cachedStatement(
+                    sql: """
+                        SELECT p.* FROM friends f JOIN players p ON p.id = f.friend_id
+                        WHERE f.player_id = ? ORDER BY coalesce(p.nickname, p.display_name)
+                        """), arguments: [player.rawValue]
             ).map(Self.player(from:))
         }
     }
 
     package func compare(_ left: PlayerID, _ right: PlayerID) async throws -> LibraryComparison {
-        try await reader.read { db in
+        try readNow { db in
             func entries(_ player: PlayerID) throws -> [Int64: LibraryEntry] {
                 let rows = try Row.fetchAll(
-                    db, sql: "\(Self.entrySelect) WHERE e.player_id = ?", arguments: [player.rawValue])
+                    db.cachedStatement(sql: "\(Self.entrySelect) WHERE e.player_id = ?"), arguments: [player.rawValue])
                 return Dictionary(
                     uniqueKeysWithValues: rows.map { row in
                         let entry = Self.entry(from: row)
@@ -159,13 +160,13 @@ extension AppDatabase: SocialStore {
             }
             func finishedButWished(_ finisher: PlayerID, _ wisher: PlayerID) throws -> [Game] {
                 try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT \(Self.gameColumns) FROM library_entries e
-                        JOIN wishlist w ON w.game_id = e.game_id AND w.player_id = ?
-                        JOIN games g ON g.id = e.game_id
-                        WHERE e.player_id = ? AND e.status = 'completed' ORDER BY e.score IS NULL, e.score DESC, g.name
-                        """, arguments: [wisher.rawValue, finisher.rawValue]
+                    db.cachedStatement(
+                        sql: """
+                            SELECT \(Self.gameColumns) FROM library_entries e
+                            JOIN wishlist w ON w.game_id = e.game_id AND w.player_id = ?
+                            JOIN games g ON g.id = e.game_id
+                            WHERE e.player_id = ? AND e.status = 'completed' ORDER BY e.score IS NULL, e.score DESC, g.name
+                            """), arguments: [wisher.rawValue, finisher.rawValue]
                 ).map(Self.game(from:))
             }
             let l = try entries(left)
@@ -181,7 +182,7 @@ extension AppDatabase: SocialStore {
     package func leaderboard(
         in community: String, metric: LeaderboardMetric, since: Date?
     ) async throws -> [(Player, Double)] {
-        try await reader.read { db in
+        try readNow { db in
             let value: String
             var arguments: [any DatabaseValueConvertible] = []
             if let since {
@@ -207,11 +208,11 @@ extension AppDatabase: SocialStore {
             }
             arguments.append(community)
             return try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT p.*, \(value) AS metric_value FROM memberships m JOIN players p ON p.id = m.player_id
-                    WHERE m.community_id = ?
-                    """, arguments: StatementArguments(arguments)
+                db.cachedStatement(
+                    sql: """
+                        SELECT p.*, \(value) AS metric_value FROM memberships m JOIN players p ON p.id = m.player_id
+                        WHERE m.community_id = ?
+                        """), arguments: StatementArguments(arguments)
             ).map { (Self.player(from: $0), $0["metric_value"] as Double? ?? 0) }
         }
     }
@@ -238,24 +239,25 @@ extension AppDatabase: SocialStore {
                 sql: "INSERT INTO challenge_participants (challenge_id, player_id, joined_at) VALUES (?, ?, ?)",
                 arguments: [id, createdBy.rawValue, startsAt.timeIntervalSince1970])
             _ = try Self.awardMedals(db, player: createdBy, at: startsAt)
-            let row = try Row.fetchOne(db, sql: "SELECT * FROM challenges WHERE id = ?", arguments: [id])!
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM challenges WHERE id = ?"), arguments: [id])!
             return .created(Self.challenge(from: row))
         }
     }
 
     package func challenge(in community: String, named name: String) async throws -> Challenge? {
-        try await reader.read { db in
+        try readNow { db in
             try Row.fetchOne(
-                db, sql: "SELECT * FROM challenges WHERE community_id = ? AND name_key = ?",
+                db.cachedStatement(sql: "SELECT * FROM challenges WHERE community_id = ? AND name_key = ?"),
                 arguments: [community, name.lowercased()]
             ).map(Self.challenge(from:))
         }
     }
 
     package func challenges(in community: String) async throws -> [Challenge] {
-        try await reader.read { db in
+        try readNow { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM challenges WHERE community_id = ? ORDER BY ends_at DESC, name",
+                db.cachedStatement(sql: "SELECT * FROM challenges WHERE community_id = ? ORDER BY ends_at DESC, name"),
                 arguments: [community]
             ).map(Self.challenge(from:))
         }
@@ -300,11 +302,11 @@ extension AppDatabase: SocialStore {
 
     static func standings(_ db: Database, _ challenge: Challenge) throws -> [ChallengeStanding] {
         let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT pl.*, cp.medal_at FROM challenge_participants cp JOIN players pl ON pl.id = cp.player_id
-                WHERE cp.challenge_id = ?
-                """, arguments: [challenge.id])
+            db.cachedStatement(
+                sql: """
+                    SELECT pl.*, cp.medal_at FROM challenge_participants cp JOIN players pl ON pl.id = cp.player_id
+                    WHERE cp.challenge_id = ?
+                    """), arguments: [challenge.id])
         return try rows.map { row in
             let player = Self.player(from: row)
             return ChallengeStanding(
@@ -315,25 +317,26 @@ extension AppDatabase: SocialStore {
     }
 
     package func standings(_ challenge: Challenge) async throws -> [ChallengeStanding] {
-        try await reader.read { db in try Self.standings(db, challenge) }
+        try readNow { db in try Self.standings(db, challenge) }
     }
 
     package func medals(of player: PlayerID) async throws -> [Medal] {
-        try await reader.read { db in
+        try readNow { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT c.name, cp.medal_at FROM challenge_participants cp JOIN challenges c ON c.id = cp.challenge_id
-                    WHERE cp.player_id = ? AND cp.medal_at IS NOT NULL ORDER BY cp.medal_at
-                    """, arguments: [player.rawValue]
+                db.cachedStatement(
+                    sql: """
+                        SELECT c.name, cp.medal_at FROM challenge_participants cp JOIN challenges c ON c.id = cp.challenge_id
+                        WHERE cp.player_id = ? AND cp.medal_at IS NOT NULL ORDER BY cp.medal_at
+                        """), arguments: [player.rawValue]
             ).map { Medal(challenge: $0["name"], at: Date(timeIntervalSince1970: $0["medal_at"])) }
         }
     }
 
     package func shareToken(of player: PlayerID) async throws -> String? {
-        try await reader.read { db in
+        try readNow { db in
             try String.fetchOne(
-                db, sql: "SELECT token FROM share_tokens WHERE player_id = ?", arguments: [player.rawValue])
+                db.cachedStatement(sql: "SELECT token FROM share_tokens WHERE player_id = ?"),
+                arguments: [player.rawValue])
         }
     }
 
@@ -355,15 +358,16 @@ extension AppDatabase: SocialStore {
 
     /// The player a share link belongs to, and their whole library, for the shared page: two queries.
     package func sharedLibrary(token: String) async throws -> (player: Player, entries: [LibraryEntry])? {
-        try await reader.read { db in
+        try readNow { db in
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT p.* FROM share_tokens s JOIN players p ON p.id = s.player_id WHERE s.token = ?",
+                    db.cachedStatement(
+                        sql: "SELECT p.* FROM share_tokens s JOIN players p ON p.id = s.player_id WHERE s.token = ?"),
                     arguments: [token])
             else { return nil }
             let player = Self.player(from: row)
             let entries = try Row.fetchAll(
-                db, sql: "\(Self.entrySelect) WHERE e.player_id = ? ORDER BY e.updated_at DESC",
+                db.cachedStatement(sql: "\(Self.entrySelect) WHERE e.player_id = ? ORDER BY e.updated_at DESC"),
                 arguments: [player.id.rawValue]
             ).map(Self.entry(from:))
             return (player, entries)

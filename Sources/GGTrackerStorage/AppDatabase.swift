@@ -44,6 +44,12 @@ package final class AppDatabase: Sendable {
 
     package var reader: any DatabaseReader { writer }
 
+    /// Reads on the calling thread. The reads a command makes take microseconds; handing each one to another
+    /// thread and back costs more than the read itself, most of all when the server has a single core.
+    package func readNow<T>(_ body: (Database) throws -> T) throws -> T {
+        try reader.read(body)
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: players, communities, catalog, library") { db in
@@ -300,14 +306,14 @@ extension AppDatabase {
         }
         defer { try? source.close() }
         try source.read { db in
-            guard (try? String.fetchOne(db, sql: "PRAGMA quick_check")) == "ok" else {
+            guard (try? String.fetchOne(db.cachedStatement(sql: "PRAGMA quick_check"))) == "ok" else {
                 throw RestoreError(description: "\(path) is damaged (SQLite's check failed)")
             }
             guard try db.tableExists("grdb_migrations"), try db.tableExists("library_entries") else {
                 throw RestoreError(description: "\(path) is not a GGTracker database")
             }
             let known = Set(Self.migrator.migrations)
-            let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+            let applied = try String.fetchAll(db.cachedStatement(sql: "SELECT identifier FROM grdb_migrations"))
             if let unknown = applied.first(where: { !known.contains($0) }) {
                 throw RestoreError(
                     description: "\(path) comes from a newer GGTracker (migration “\(unknown)”); upgrade first")

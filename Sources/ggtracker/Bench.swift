@@ -418,6 +418,8 @@ struct CatalogBench: AsyncParsableCommand {
     var file = "../shared/data/igdb_unifidb_games.jsonl.gz"
     @Option(help: "Import runs, each into an empty database.") var runs = 3
     @Option(help: "Times each query is run.") var repeats = 30
+    @Option(help: "Search this existing catalog database instead of importing (to profile searches).")
+    var database: String?
 
     static let broad = ["witch", "super mario", "zelda", "final fantasy", "pokemon", "call of duty", "star wars"]
     static let multiWord = [
@@ -437,7 +439,11 @@ struct CatalogBench: AsyncParsableCommand {
         var rates = Samples()
         var database: AppDatabase!
         var games = 0
-        for run in 1...runs {
+        if let path = self.database {
+            database = try AppDatabase.open(path: path)
+            games = try database.gameCount()
+        }
+        for run in (1..<(runs + 1)).filter({ _ in self.database == nil }) {
             let path = directory.appendingPathComponent("catalog-\(run).sqlite").path
             database = try AppDatabase.open(path: path)
             let start = ContinuousClock.now
