@@ -7,6 +7,11 @@ package enum TextNormalizer {
     package static let stopWords: Set<String> = ["the", "of", "a", "an", "and", "in", "on", "to", "for"]
 
     package static func words(_ text: String) -> [String] {
+        asciiWords(text) ?? foldedWords(text)
+    }
+
+    /// Any text: accents folded by Foundation, then split.
+    package static func foldedWords(_ text: String) -> [String] {
         let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
             .lowercased()
         var words: [String] = []
@@ -29,6 +34,39 @@ package enum TextNormalizer {
                 current.unicodeScalars.append(scalar)
                 lastWasDigit = isDigit
             } else {
+                flush()
+            }
+        }
+        flush()
+        return words
+    }
+
+    /// The same rules for text that is all ASCII (most names and queries), without Foundation's folding.
+    package static func asciiWords(_ text: String) -> [String]? {
+        var words: [String] = []
+        var current: [UInt8] = []
+        current.reserveCapacity(16)
+        var lastWasDigit: Bool?
+        func flush() {
+            if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
+            current.removeAll(keepingCapacity: true)
+            lastWasDigit = nil
+        }
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return nil }
+            switch byte {
+            case UInt8(ascii: "&"):
+                flush()
+                words.append("and")
+            case UInt8(ascii: "'"):
+                continue
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                let isDigit = byte <= UInt8(ascii: "9")
+                if let lastWasDigit, lastWasDigit != isDigit { flush() }
+                current.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+                lastWasDigit = isDigit
+            default:
                 flush()
             }
         }

@@ -213,13 +213,23 @@ package enum Format {
 
     /// Escapes Discord-style markdown in text from users or the catalog, so it cannot break a layout.
     package static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for ch in text {
-            if "\\*_~`|>[]#".contains(ch) { out.append("\\") }
-            out.append(ch)
+        // Markdown's special characters are all ASCII, so bytes can be checked; most names have none of them.
+        func special(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "\\"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "`"),
+                UInt8(ascii: "|"), UInt8(ascii: ">"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "#"):
+                true
+            default: false
+            }
         }
-        return out
+        guard text.utf8.contains(where: special) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            if special(byte) { out.append(UInt8(ascii: "\\")) }
+            out.append(byte)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Shortens to `limit` characters, ending with an ellipsis when cut.

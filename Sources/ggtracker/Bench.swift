@@ -316,11 +316,14 @@ struct Interactions: AsyncParsableCommand {
         }
         guard ready else { throw ValidationError("the server did not start; see its log") }
 
-        // A player with 10 games: the most popular of the bundled catalog.
+        // A player with 10 games: the most popular of the bundled catalog that any channel may show.
         let user = "555555555555555555"
         let refs = try await AppDatabase.open(path: database).reader.read { db in
             try String.fetchAll(
-                db, sql: "SELECT provider || ':' || provider_id FROM games ORDER BY popularity DESC LIMIT 10")
+                db,
+                sql:
+                    "SELECT provider || ':' || provider_id FROM games WHERE mature = 0 ORDER BY popularity DESC LIMIT 10"
+            )
         }
         var sequence = 0
         for ref in refs {
@@ -354,12 +357,13 @@ struct Interactions: AsyncParsableCommand {
         func measure(_ name: String, rate: Int, make: (Int) -> [String: Any]) async throws -> [LoadResult] {
             var results: [LoadResult] = []
             for run in 1...(rate > 0 ? 1 : runs) {
-                let count = rate > 0 ? Int(Double(rate) * seconds) + 10 : Int(25_000 * seconds)
+                let count = rate > 0 ? Int(Double(rate) * seconds) + 10 : Int(10_000 * seconds)
                 let requests = try (0..<count).map { _ in
                     sequence += 1
                     return try Self.sign(make(sequence), key: key)
                 }
-                let file = directory.appendingPathComponent("\(name)-\(run).json")
+                let file = directory.appendingPathComponent(
+                    "\(name.filter { $0.isLetter || $0.isNumber })-\(run).json")
                 try JSONEncoder().encode(requests).write(to: file)
                 var arguments = [
                     "-c", "\(clientCore)", me, "bench", "load", "--port", "\(port)", "--file", file.path, "--seconds",

@@ -70,3 +70,23 @@ struct CatalogSearchTests {
         #expect(hits.allSatisfy { $0.game.platforms.contains("Nintendo Switch") })
     }
 }
+
+@Suite("Text normalisation")
+struct TextNormalizerTests {
+    @Test func theASCIIPathSplitsExactlyLikeTheFoldingOne() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("abcXYZ019 -:&'!.,/()é")
+        for _ in 0..<5_000 {
+            let length = Int.random(in: 0...24, using: &generator)
+            let text = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+            guard let fast = TextNormalizer.asciiWords(text) else {
+                #expect(text.unicodeScalars.contains { !$0.isASCII })
+                continue
+            }
+            #expect(fast == TextNormalizer.foldedWords(text), "“\(text)”")
+        }
+        #expect(TextNormalizer.words("The Witcher 3: Wild Hunt") == ["the", "witcher", "3", "wild", "hunt"])
+        #expect(TextNormalizer.words("Baldur's Gate & Friends") == ["baldurs", "gate", "and", "friends"])
+        #expect(TextNormalizer.words("Pokémon") == ["pokemon"])
+    }
+}
