@@ -103,6 +103,10 @@ package final class NameIndex: Sendable {
         }
         snapshot.exactNames.sort { ($0.hash, $0.rank) < ($1.hash, $1.rank) }
         current.withLock { $0 = snapshot }
+        #if os(Linux)
+            // Building took several times the index's size in temporary arrays; give that memory back.
+            _ = releaseFreeMemory(0)
+        #endif
     }
 }
 
@@ -221,3 +225,9 @@ extension NameIndex.Snapshot {
         return out
     }
 }
+
+#if os(Linux)
+    /// glibc's `malloc_trim`: returns freed heap memory to the system.
+    @_silgen_name("malloc_trim")
+    private func releaseFreeMemory(_ pad: Int) -> Int32
+#endif

@@ -190,6 +190,18 @@ package struct SearchIndex: Sendable {
                 seen.insert(rank)
             }
         }
+        if candidates.count < min(limit, 3) && groups.count > 2 {
+            // No game has every word (a typo too short to correct, a word too many): games with all words but
+            // one come first.
+            for skipped in groups.indices {
+                let rest = groups.indices.filter { $0 != skipped }.map { groups[$0] }
+                guard rest.allSatisfy({ !$0.isEmpty }) else { continue }
+                for rank in memoryCandidates(rest, in: index, includeMature: includeMature, any: false, limit: 50)
+                where seen.insert(rank).inserted {
+                    candidates.append(rank)
+                }
+            }
+        }
         if candidates.count < min(limit, 3) && groups.count > 1 {
             // Hardly any game has every word: let any word match, for suggestions.
             candidates += memoryCandidates(
@@ -338,8 +350,10 @@ package struct SearchIndex: Sendable {
                 exact += 1
                 used.insert(nameWords[joined])
                 used.insert(nameWords[joined + 1])
-            } else if let fix = word.corrections.first(where: nameSet.contains) {
-                typo += 1
+            } else if let position = word.corrections.firstIndex(where: nameSet.contains) {
+                let fix = word.corrections[position]
+                // Corrections come closest and most used first: the likeliest reading earns the most.
+                typo += position == 0 ? 1 : 0.75
                 used.insert(fix)
                 matchedAll = false
             } else {

@@ -229,6 +229,8 @@ struct Interactions: AsyncParsableCommand {
     @Option var serverCore = 0
     @Option var clientCore = 1
     @Option(help: "The server's LOG_LEVEL.") var logLevel = "info"
+    @Option(help: "Serve a copy of this catalog database (for example the 333k-game one) instead of the bundled.")
+    var catalog: String?
 
     static var executable: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -289,6 +291,9 @@ struct Interactions: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("bench.sqlite").path
+        if let catalog {
+            try AppDatabase.open(path: catalog).backup(to: database)
+        }
         let key = Curve25519.Signing.PrivateKey()
         let port = 18_700 + Int(getpid() % 200)
         let me = Self.executable
@@ -432,8 +437,9 @@ struct CatalogBench: AsyncParsableCommand {
     ]
     /// Typos with the game the user meant.
     static let typos = [
-        ("zeldda", "Zelda"), ("mincraft", "Minecraft"), ("skyrm", "Skyrim"), ("witcher 3 wild hnt", "Witcher 3"),
-        ("fnal fantasy vii", "Final Fantasy VII"), ("halo infinte", "Halo Infinite"), ("portl 2", "Portal 2"),
+        ("zeldda", "Zelda"), ("mincraft", "Minecraft"), ("skyrm", "Skyrim"), ("stardew vally", "Stardew Valley"),
+        ("fnal fantasy vii", "Final Fantasy VII"), ("hollow knigt", "Hollow Knight"), ("portl 2", "Portal 2"),
+        ("super maro odyssey", "Super Mario Odyssey"), ("half lfe 2", "Half-Life 2"),
     ]
 
     func run() async throws {
