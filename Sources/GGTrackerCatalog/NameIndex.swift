@@ -55,51 +55,79 @@ package final class NameIndex: Sendable {
 
     /// Reads every game's name and builds a new index, then swaps it in; searches meanwhile use the old one.
     package func load(from database: AppDatabase) throws {
-        let rows = try database.reader.read { db in
-            try Row.fetchAll(
+        var snapshot = Snapshot()
+        // One pass over the games, streamed: words get provisional ids in order of appearance.
+        var provisional: [String: Int32] = [:]
+        var words: [String] = []
+        var nameWords: [Int32] = []
+        var nameStart: [Int32] = [0]
+        var gameTerms: [Int32] = []
+        var termStart: [Int32] = [0]
+        func id(_ word: String) -> Int32 {
+            if let id = provisional[word] { return id }
+            let id = Int32(words.count)
+            provisional[word] = id
+            words.append(word)
+            return id
+        }
+        try database.reader.read { db in
+            let rows = try Row.fetchCursor(
                 db.cachedStatement(
                     sql: "SELECT id, name, keywords, popularity, mature FROM games ORDER BY popularity DESC, id"))
+            while let row = try rows.next() {
+                let name = TextNormalizer.words(row[1] as String)
+                let ids = name.map(id)
+                nameWords += ids
+                nameStart.append(Int32(nameWords.count))
+                var all = ids
+                for keyword in (row[2] as String? ?? "").split(separator: " ") { all.append(id(String(keyword))) }
+                gameTerms += Set(all)
+                termStart.append(Int32(gameTerms.count))
+                let core = name.filter { !TextNormalizer.stopWords.contains($0) }
+                snapshot.exactNames.append((Self.hash(core), Int32(snapshot.ids.count)))
+                snapshot.ids.append(row[0])
+                snapshot.popularity.append(Float(row[3] as Double? ?? 0))
+                snapshot.mature.append(row[4] as Bool? ?? false)
+            }
         }
-        var snapshot = Snapshot()
-        snapshot.ids.reserveCapacity(rows.count)
-        var names: [[String]] = []
-        var extras: [[String]] = []
-        names.reserveCapacity(rows.count)
-        extras.reserveCapacity(rows.count)
-        var vocabulary = Set<String>()
-        for row in rows {
-            let words = TextNormalizer.words(row["name"] as String)
-            let keywords = (row["keywords"] as String? ?? "").split(separator: " ").map(String.init)
-            names.append(words)
-            extras.append(keywords)
-            vocabulary.formUnion(words)
-            vocabulary.formUnion(keywords)
-            snapshot.ids.append(row["id"])
-            snapshot.popularity.append(Float(row["popularity"] as Double? ?? 0))
-            snapshot.mature.append(row["mature"] as Bool? ?? false)
-        }
-        snapshot.terms = vocabulary.sorted()
-        var termID: [String: Int32] = [:]
-        termID.reserveCapacity(snapshot.terms.count)
-        for (index, term) in snapshot.terms.enumerated() { termID[term] = Int32(index) }
-        var lists = [[Int32]](repeating: [], count: snapshot.terms.count)
+        // Sorted words, so a prefix is a range; provisional ids are mapped to sorted ones.
+        let order = words.indices.sorted { words[$0] < words[$1] }
+        var renumbered = [Int32](repeating: 0, count: words.count)
+        for (sortedID, old) in order.enumerated() { renumbered[old] = Int32(sortedID) }
+        snapshot.terms = order.map { words[$0] }
+        provisional = [:]
+        words = []
+        snapshot.nameWords = nameWords.map { renumbered[Int($0)] }
+        snapshot.nameStart = nameStart
+        snapshot.termStart = termStart
+        snapshot.gameTerms = gameTerms.map { renumbered[Int($0)] }
+        nameWords = []
+        gameTerms = []
+        let count = snapshot.ids.count
         snapshot.nameCounts = [Int32](repeating: 0, count: snapshot.terms.count)
-        for rank in 0..<rows.count {
-            let nameIDs = names[rank].map { termID[$0]! }
-            snapshot.nameWords += nameIDs
-            snapshot.nameStart.append(Int32(snapshot.nameWords.count))
-            let all = Set(nameIDs + extras[rank].map { termID[$0]! }).sorted()
-            snapshot.gameTerms += all
-            snapshot.termStart.append(Int32(snapshot.gameTerms.count))
-            for term in all { lists[Int(term)].append(Int32(rank)) }
-            for term in Set(nameIDs) { snapshot.nameCounts[Int(term)] += 1 }
-            let core = names[rank].filter { !TextNormalizer.stopWords.contains($0) }
-            snapshot.exactNames.append((Self.hash(core), Int32(rank)))
+        var listCount = [Int32](repeating: 0, count: snapshot.terms.count)
+        for rank in 0..<count {
+            let range = Int(snapshot.termStart[rank])..<Int(snapshot.termStart[rank + 1])
+            snapshot.gameTerms[range].sort()
+            for term in snapshot.gameTerms[range] { listCount[Int(term)] += 1 }
+            var counted = Set<Int32>()
+            for index in Int(snapshot.nameStart[rank])..<Int(snapshot.nameStart[rank + 1])
+            where counted.insert(snapshot.nameWords[index]).inserted {
+                snapshot.nameCounts[Int(snapshot.nameWords[index])] += 1
+            }
         }
-        snapshot.postings.reserveCapacity(lists.reduce(0) { $0 + $1.count })
-        for list in lists {
-            snapshot.postings += list
-            snapshot.postingStart.append(Int32(snapshot.postings.count))
+        // Every word's list of games, ranks ascending, in one flat array.
+        snapshot.postingStart = [0]
+        snapshot.postingStart.reserveCapacity(snapshot.terms.count + 1)
+        for n in listCount { snapshot.postingStart.append(snapshot.postingStart.last! + n) }
+        var fill = Array(snapshot.postingStart.dropLast())
+        snapshot.postings = [Int32](repeating: 0, count: Int(snapshot.postingStart.last!))
+        for rank in 0..<count {
+            for index in Int(snapshot.termStart[rank])..<Int(snapshot.termStart[rank + 1]) {
+                let term = Int(snapshot.gameTerms[index])
+                snapshot.postings[Int(fill[term])] = Int32(rank)
+                fill[term] += 1
+            }
         }
         snapshot.exactNames.sort { ($0.hash, $0.rank) < ($1.hash, $1.rank) }
         current.withLock { $0 = snapshot }
