@@ -6,16 +6,18 @@ import GRDB
 /// The words of every catalog name, kept in memory to correct typos in queries ("zeldda" → "zelda").
 package final class Vocabulary: @unchecked Sendable {
     private let lock = NSLock()
-    typealias Entry = (word: [UInt8], count: Int, letters: UInt64)
-    /// Words grouped by length and first byte, and by length and last byte (`length << 8 | byte`), each with how
-    /// many games use it and the set of its letters and digits. Typos rarely touch both the first and the last
-    /// letter, so only the words sharing one of them are compared.
+    /// A word: where its bytes are in `bytes`, how many names use it, and the set of its letters and digits.
+    typealias Entry = (start: Int32, length: Int32, count: Int32, letters: UInt64)
+    /// Every word's bytes, one after another: one buffer instead of an array for each of 100,000s of words.
+    private var bytes: [UInt8] = []
+    /// Words grouped by length and first byte, and by length and last byte (`length << 8 | byte`). Typos rarely
+    /// touch both the first and the last letter, so only the words sharing one of them are compared.
     private var byFirst: [Int: [Entry]] = [:]
     private var byLast: [Int: [Entry]] = [:]
 
     /// One bit for each letter and digit a word contains. An edit changes at most two of these bits, so words
     /// whose sets differ by more than twice the allowed distance are skipped without computing it.
-    static func letters(_ word: [UInt8]) -> UInt64 {
+    static func letters(_ word: some Sequence<UInt8>) -> UInt64 {
         var mask: UInt64 = 0
         for byte in word {
             switch byte {
@@ -31,16 +33,19 @@ package final class Vocabulary: @unchecked Sendable {
 
     /// The words of the names in the index, with how many names use each.
     func load(from names: NameIndex.Snapshot) {
+        var flat: [UInt8] = []
         var first: [Int: [Entry]] = [:]
         var last: [Int: [Entry]] = [:]
         for (term, count) in zip(names.terms, names.nameCounts) where count > 0 {
-            let bytes = Array(term.utf8)
-            guard bytes.count >= 2, bytes.count <= 40 else { continue }
-            let entry = (bytes, Int(count), Self.letters(bytes))
-            first[bytes.count << 8 | Int(bytes[0]), default: []].append(entry)
-            last[bytes.count << 8 | Int(bytes[bytes.count - 1]), default: []].append(entry)
+            let word = term.utf8
+            guard word.count >= 2, word.count <= 40 else { continue }
+            let entry = (Int32(flat.count), Int32(word.count), count, Self.letters(word))
+            flat += word
+            first[word.count << 8 | Int(word.first!), default: []].append(entry)
+            last[word.count << 8 | Int(flat[flat.count - 1]), default: []].append(entry)
         }
         lock.withLock {
+            bytes = flat
             byFirst = first
             byLast = last
         }
@@ -48,27 +53,36 @@ package final class Vocabulary: @unchecked Sendable {
 
     /// Known words within a small edit distance of `word` (1 for 4–7 letters, 2 for longer), most used first.
     package func corrections(for word: String, limit: Int = 6) -> [String] {
-        let bytes = Array(word.utf8)
-        guard bytes.count >= 4 else { return [] }
-        let maxDistance = bytes.count >= 8 ? 2 : 1
-        var found: [(word: [UInt8], distance: Int, count: Int)] = []
-        let letters = Self.letters(bytes)
-        let (first, last) = lock.withLock { (byFirst, byLast) }
-        for length in max(2, bytes.count - maxDistance)...min(40, bytes.count + maxDistance) {
+        let query = Array(word.utf8)
+        guard query.count >= 4 else { return [] }
+        let maxDistance = query.count >= 8 ? 2 : 1
+        let letters = Self.letters(query)
+        let (flat, first, last) = lock.withLock { (bytes, byFirst, byLast) }
+        return flat.withUnsafeBufferPointer { buffer -> [String] in
+            func word(_ entry: Entry) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(
+                    rebasing: buffer[Int(entry.start)..<Int(entry.start) + Int(entry.length)])
+            }
+            var found: [(entry: Entry, distance: Int)] = []
             func consider(_ entry: Entry) {
-                guard entry.word != bytes, (entry.letters ^ letters).nonzeroBitCount <= 2 * maxDistance else { return }
-                if let distance = boundedLevenshtein(bytes, entry.word, limit: maxDistance) {
-                    found.append((entry.word, distance, entry.count))
+                guard (entry.letters ^ letters).nonzeroBitCount <= 2 * maxDistance else { return }
+                let candidate = word(entry)
+                guard !candidate.elementsEqual(query) else { return }
+                if let distance = boundedLevenshtein(query, candidate, limit: maxDistance) {
+                    found.append((entry, distance))
                 }
             }
-            for entry in first[length << 8 | Int(bytes[0])] ?? [] { consider(entry) }
-            // Words that share only the last letter: those sharing the first were compared already.
-            for entry in last[length << 8 | Int(bytes[bytes.count - 1])] ?? [] where entry.word[0] != bytes[0] {
-                consider(entry)
+            for length in max(2, query.count - maxDistance)...min(40, query.count + maxDistance) {
+                for entry in first[length << 8 | Int(query[0])] ?? [] { consider(entry) }
+                // Words that share only the last letter: those sharing the first were compared already.
+                for entry in last[length << 8 | Int(query[query.count - 1])] ?? []
+                where buffer[Int(entry.start)] != query[0] {
+                    consider(entry)
+                }
             }
+            found.sort { ($0.distance, -$0.entry.count) < ($1.distance, -$1.entry.count) }
+            return found.prefix(limit).map { String(decoding: word($0.entry), as: UTF8.self) }
         }
-        found.sort { ($0.distance, -$0.count) < ($1.distance, -$1.count) }
-        return found.prefix(limit).map { String(decoding: $0.word, as: UTF8.self) }
     }
 }
 

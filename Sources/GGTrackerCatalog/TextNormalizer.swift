@@ -97,7 +97,8 @@ package enum TextNormalizer {
 
 /// Edit distance (insertions, deletions, substitutions and swaps of neighbours, each one edit) with a cut-off:
 /// returns nil as soon as the distance must exceed `limit`.
-package func boundedLevenshtein(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int? {
+package func boundedLevenshtein<B: RandomAccessCollection<UInt8>>(_ a: [UInt8], _ b: B, limit: Int) -> Int?
+where B.Index == Int {
     if abs(a.count - b.count) > limit { return nil }
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
@@ -108,9 +109,12 @@ package func boundedLevenshtein(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int? 
         current[0] = i
         var rowMin = i
         for j in 1...b.count {
-            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            let bj = b[b.startIndex + j - 1]
+            let cost = a[i - 1] == bj ? 0 : 1
             var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { value = min(value, twoBack[j - 2] + 1) }
+            if i > 1, j > 1, a[i - 1] == b[b.startIndex + j - 2], a[i - 2] == bj {
+                value = min(value, twoBack[j - 2] + 1)
+            }
             current[j] = value
             rowMin = min(rowMin, value)
         }
