@@ -74,6 +74,8 @@ package func buildApplication(_ services: AppServices, logger: Logger) -> some A
     let router = buildRouter(services)
     return Application(
         router: router,
+        // Keep-alive connections with nothing to say are closed after a minute.
+        server: .http1(configuration: .init(idleTimeout: .seconds(60))),
         configuration: .init(
             address: .hostname(services.config.host, port: services.config.port), serverName: "GGTracker"),
         logger: logger)

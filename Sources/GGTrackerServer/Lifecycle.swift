@@ -79,13 +79,35 @@ package struct Maintenance: Service {
 /// requests it has, then the housekeeping closes the database.
 package func serve(_ services: AppServices, logger: Logger) async throws {
     let app = buildApplication(services, logger: logger)
-    let group = ServiceGroup(
-        configuration: .init(
-            services: [
-                .init(service: Maintenance(services: services, logger: logger)),
-                .init(service: app),
-            ],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger))
+    var configuration = ServiceGroupConfiguration(
+        services: [
+            .init(service: Maintenance(services: services, logger: logger)),
+            .init(service: app),
+        ],
+        gracefulShutdownSignals: [.sigterm, .sigint],
+        logger: logger)
+    // A client that stops sending in the middle of a request must not hold the shutdown forever.
+    configuration.maximumGracefulShutdownDuration = .seconds(30)
+    configuration.maximumCancellationDuration = .seconds(5)
+    let group = ServiceGroup(configuration: configuration)
     try await group.run()
+}
+
+extension Request {
+    /// How long a client may take to send a request's body.
+    static let bodyTimeout: Duration = .seconds(10)
+
+    /// The whole body, at most `limit` bytes, within `bodyTimeout`; a client that stalls gets 408.
+    func collectBody(upTo limit: Int) async throws -> ByteBuffer {
+        let body = self.body
+        return try await withThrowingTaskGroup(of: ByteBuffer.self) { group in
+            group.addTask { try await body.collect(upTo: limit) }
+            group.addTask {
+                try await Task.sleep(for: Self.bodyTimeout)
+                throw HTTPError(.requestTimeout, message: "the request body did not arrive in time")
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
 }

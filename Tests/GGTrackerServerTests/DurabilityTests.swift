@@ -5,6 +5,10 @@ import GRDB
 import NIOCore
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The real `ggtracker` binary, started and killed like a server on a real machine.
 final class ServerProcess: @unchecked Sendable {
     let process = Process()
@@ -238,5 +242,53 @@ struct DurabilityTests {
         print(
             "durability: \(Self.clients) clients, \(Int(Self.seconds)) s, \(sent.count) sent, \(acknowledged.count) acknowledged before SIGKILL, all retried once"
         )
+    }
+
+    /// A client that sends headers and half a body, then nothing: it gets 408 after the body timeout, and a
+    /// SIGTERM meanwhile still ends the server.
+    @Test(.enabled(if: ServerProcess.binaryExists), .timeLimit(.minutes(2)))
+    func aStalledClientGets408AndDoesNotHoldTheShutdown() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gg-stall-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let importer = Process()
+        importer.executableURL = URL(fileURLWithPath: ServerProcess.binary)
+        let database = directory.appendingPathComponent("db.sqlite").path
+        importer.arguments = ["catalog", "import", TestHarness.fixturePath, "--database", database]
+        importer.standardOutput = FileHandle.nullDevice
+        try importer.run()
+        importer.waitUntilExit()
+        let key = Curve25519.Signing.PrivateKey()
+        let port = 19_000 + Int.random(in: 900..<990)
+        let server = try ServerProcess(
+            database: database, port: port,
+            publicKey: key.publicKey.rawRepresentation.map { String(format: "%02x", $0) }.joined(),
+            log: directory.appendingPathComponent("server.log"))
+        try await server.waitUntilReady(HTTPClient.shared)
+
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        #expect(connected == 0)
+        let partial = "POST /discord/interactions HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\n{\"id\":"
+        _ = partial.withCString { send(fd, $0, strlen($0), 0) }
+        try await Task.sleep(for: .milliseconds(300))
+        server.kill(SIGTERM)
+        let started = Date()
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        let answer = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 408"), "got “\(answer)”")
+        #expect(server.waitForExit() == 0)
+        #expect(Date().timeIntervalSince(started) < 30)
     }
 }

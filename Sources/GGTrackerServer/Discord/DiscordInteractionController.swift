@@ -23,7 +23,7 @@ struct DiscordInteractionController: Sendable {
 
     func handle(_ request: Request, context: some RequestContext) async throws -> Response {
         let started = ContinuousClock.now
-        let body = try await request.body.collect(upTo: Self.maxBody)
+        let body = try await request.collectBody(upTo: Self.maxBody)
         guard let verifier else {
             return Self.plain(.serviceUnavailable, "Discord is not configured: set DISCORD_PUBLIC_KEY.\n")
         }
