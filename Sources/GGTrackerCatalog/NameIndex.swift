@@ -27,17 +27,42 @@ package final class NameIndex: Sendable {
         var nameCounts: [Int32] = []
         /// (hash of the name's words, rank), sorted, to find games named exactly as a query.
         var exactNames: [(hash: UInt64, rank: Int32)] = []
+        /// The catalog's generation the index was built from.
+        var generation = -1
 
         var count: Int { ids.count }
     }
 
     private let current = Mutex(Snapshot())
+    private let rebuilding = Mutex(false)
 
     package init() {}
 
     var snapshot: Snapshot { current.withLock { $0 } }
 
     package var isEmpty: Bool { current.withLock { $0.count == 0 } }
+
+    /// Whether the catalog changed since the index was built (another process imported or refreshed it).
+    func isStale(_ database: AppDatabase) -> Bool {
+        let built = current.withLock { $0.generation }
+        return (try? database.catalogGeneration()).map { $0 != built } ?? false
+    }
+
+    /// Rebuilds in the background when the catalog changed; searches use the current index meanwhile.
+    func refreshIfStale(_ database: AppDatabase, then done: @escaping @Sendable () -> Void) {
+        guard isStale(database) else { return }
+        let start = rebuilding.withLock { busy -> Bool in
+            if busy { return false }
+            busy = true
+            return true
+        }
+        guard start else { return }
+        Task.detached(priority: .utility) { [self] in
+            try? load(from: database)
+            done()
+            rebuilding.withLock { $0 = false }
+        }
+    }
 
     /// FNV-1a over the words joined by spaces.
     static func hash(_ words: some Sequence<String>) -> UInt64 {
@@ -71,6 +96,9 @@ package final class NameIndex: Sendable {
             return id
         }
         try database.reader.read { db in
+            snapshot.generation =
+                try Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT value FROM catalog_meta WHERE key = 'catalog.generation'")) ?? 0
             let rows = try Row.fetchCursor(
                 db.cachedStatement(
                     sql: "SELECT id, name, keywords, popularity, mature FROM games ORDER BY popularity DESC, id"))

@@ -104,6 +104,14 @@ package struct SearchIndex: Sendable {
         vocabulary.load(from: names.snapshot)
     }
 
+    /// The name index, first starting a rebuild if another process changed the catalog.
+    var currentNames: NameIndex.Snapshot {
+        let names = self.names
+        let vocabulary = self.vocabulary
+        names.refreshIfStale(database) { vocabulary.load(from: names.snapshot) }
+        return names.snapshot
+    }
+
     /// The term ranges one query word matches: as a prefix (numbers whole), its numeral twin, its corrections.
     func ranges(_ word: QueryWord, in index: NameIndex.Snapshot) -> [Range<Int32>] {
         let isNumber = word.text.allSatisfy(\.isNumber)
@@ -158,7 +166,7 @@ package struct SearchIndex: Sendable {
     }
 
     package func search(_ query: String, filter: CatalogFilter, limit: Int) throws -> [SearchHit] {
-        let index = names.snapshot
+        let index = currentNames
         if index.count > 0, filter.platform == nil, filter.genre == nil, filter.year == nil {
             return try memorySearch(query, in: index, includeMature: filter.includeMature, limit: limit)
         }
@@ -261,7 +269,7 @@ package struct SearchIndex: Sendable {
             }
         }
         let found: [(id: Int64, name: [String], popularity: Double)]
-        let index = names.snapshot
+        let index = currentNames
         if index.count > 0 {
             let groups = words.map { [index.range(prefix: $0)] }
             let ranks =

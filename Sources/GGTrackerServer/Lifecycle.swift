@@ -63,7 +63,6 @@ package struct Maintenance: Service {
         }
         defer { ticker.cancel() }
         try? await gracefulShutdown()
-        ticker.cancel()
         logger.info("shutting down: waiting for a running catalog refresh to store its current page")
         await services.catalog.stopRefreshing()
         do {
@@ -97,9 +96,11 @@ extension Request {
     /// How long a client may take to send a request's body.
     static let bodyTimeout: Duration = .seconds(10)
 
-    /// The whole body, at most `limit` bytes, within `bodyTimeout`; a client that stalls gets 408.
-    func collectBody(upTo limit: Int) async throws -> ByteBuffer {
+    /// The whole body, at most the route's limit (`BodyLimitMiddleware.limit(for:)`), within `bodyTimeout`;
+    /// a client that stalls gets 408.
+    func collectBody() async throws -> ByteBuffer {
         let body = self.body
+        let limit = BodyLimitMiddleware<BasicRequestContext>.limit(for: uri.path)
         return try await withThrowingTaskGroup(of: ByteBuffer.self) { group in
             group.addTask { try await body.collect(upTo: limit) }
             group.addTask {

@@ -37,7 +37,7 @@ extension AppDatabase {
         """
 
     /// How many columns `gameColumns` selects.
-    static let gameColumnCount = 21
+    static let gameColumnCount = gameColumns.split(separator: ",").count
 
     /// Reads a `Game` from a row that ends with `gameColumns`. Columns are read by position: GRDB finds a column
     /// by name with a case-insensitive scan of the row, which costs more than the rest of a `/list` together.
@@ -131,6 +131,13 @@ extension AppDatabase {
 
     package static func upsertGames(_ records: [CatalogRecord], in db: Database) throws -> UpsertCounts {
         var counts = UpsertCounts()
+        guard !records.isEmpty else { return counts }
+        // Any process that changes the catalog moves its generation on, so in-memory indexes know to rebuild.
+        try db.execute(
+            sql: """
+                INSERT INTO catalog_meta (key, value) VALUES ('catalog.generation', '1')
+                ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
+                """)
         let find = try db.cachedStatement(sql: "SELECT id FROM games WHERE provider = ? AND provider_id = ?")
         let insert = try db.cachedStatement(
             sql: """
@@ -199,6 +206,11 @@ extension AppDatabase {
 
     package func gameCount() throws -> Int {
         try reader.read { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM games")) ?? 0 }
+    }
+
+    /// How many times the catalog was changed, by any process.
+    package func catalogGeneration() throws -> Int {
+        try catalogMeta("catalog.generation").flatMap(Int.init) ?? 0
     }
 
     package func catalogMeta(_ key: String) throws -> String? {

@@ -88,17 +88,6 @@ extension AppDatabase {
         }
     }
 
-    /// Claims a delivery id on its own (a delivery with no other effect, such as a Slack request being
-    /// checked for a replay); false when it was claimed before.
-    package func claimOnce(_ id: String, at now: Date = Date()) async throws -> Bool {
-        try await writer.write { db in
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO processed_interactions (id, response, created_at) VALUES (?, NULL, ?)",
-                arguments: [id, now.timeIntervalSince1970])
-            return db.changesCount > 0
-        }
-    }
-
     /// Forgets delivery ids older than a day and long-button commands older than 30 days; returns how
     /// many rows went.
     @discardableResult

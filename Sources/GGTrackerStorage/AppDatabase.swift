@@ -235,13 +235,16 @@ package final class AppDatabase: Sendable {
             // afterwards, so `response` is empty while a claimed delivery is being answered.
             try db.execute(
                 sql: """
-                    DROP TABLE processed_interactions;
-                    CREATE TABLE processed_interactions (
+                    CREATE TABLE processed_interactions_v4 (
                         id TEXT PRIMARY KEY NOT NULL,
                         attempt TEXT,
                         response BLOB,
                         created_at DOUBLE NOT NULL
                     );
+                    INSERT INTO processed_interactions_v4 (id, response, created_at)
+                        SELECT id, response, created_at FROM processed_interactions;
+                    DROP TABLE processed_interactions;
+                    ALTER TABLE processed_interactions_v4 RENAME TO processed_interactions;
                     CREATE INDEX processed_interactions_created ON processed_interactions(created_at);
                     CREATE INDEX pending_commands_created ON pending_commands(created_at);
                     """)

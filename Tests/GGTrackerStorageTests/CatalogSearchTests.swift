@@ -90,3 +90,23 @@ struct TextNormalizerTests {
         #expect(TextNormalizer.words("Pokémon") == ["pokemon"])
     }
 }
+
+@Suite("The in-memory name index")
+struct NameIndexFreshnessTests {
+    @Test func gamesImportedBehindTheCatalogsBackAreFoundAfterARebuild() async throws {
+        let database = try AppDatabase.inMemory()
+        _ = try CatalogImporter(database: database).importData(Data(#"{"id":1,"name":"Celeste"}"#.utf8))
+        let catalog = try LocalCatalog(database: database)
+        #expect(try await catalog.search("outer wilds", filter: CatalogFilter(), limit: 5).isEmpty)
+        // Another process (`ggtracker catalog import`) adds a game to the same database.
+        _ = try CatalogImporter(database: database).importData(Data(#"{"id":2,"name":"Outer Wilds"}"#.utf8))
+        var found: [String] = []
+        for _ in 0..<100 where found.isEmpty {
+            found = try await catalog.search("outer wilds", filter: CatalogFilter(), limit: 5).map(\.game.name)
+            if found.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(found == ["Outer Wilds"])
+        let typo = try await catalog.search("outer wilsd", filter: CatalogFilter(), limit: 5).map(\.game.name)
+        #expect(typo.first == "Outer Wilds", "the typo vocabulary was rebuilt too")
+    }
+}

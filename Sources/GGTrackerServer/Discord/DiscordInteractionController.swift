@@ -19,11 +19,9 @@ struct DiscordInteractionController: Sendable {
     /// How long a command may run before the answer is deferred.
     var deferAfter: Duration { config.discordDeferAfter }
 
-    static let maxBody = 1 << 20
-
     func handle(_ request: Request, context: some RequestContext) async throws -> Response {
         let started = ContinuousClock.now
-        let body = try await request.collectBody(upTo: Self.maxBody)
+        let body = try await request.collectBody()
         guard let verifier else {
             return Self.plain(.serviceUnavailable, "Discord is not configured: set DISCORD_PUBLIC_KEY.\n")
         }

@@ -71,7 +71,7 @@ struct MatrixController: Sendable {
     func transaction(_ request: Request, context: some RequestContext) async throws -> Response {
         if let refusal = authorize(request) { return refusal }
         let txnID = context.parameters.get("txnId")?.removingPercentEncoding ?? ""
-        let body = try await request.collectBody(upTo: 8 << 20)
+        let body = try await request.collectBody()
         let key = "matrix:txn:\(txnID)"
         if try await database.processedResponse(key) != nil {
             return Self.json(.ok, [:])  // a retried transaction: acknowledged, not processed again

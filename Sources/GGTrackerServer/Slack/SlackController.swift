@@ -99,7 +99,7 @@ struct SlackController: Sendable {
 
     func command(_ request: Request, context: some RequestContext) async throws -> Response {
         let started = ContinuousClock.now
-        let body = try await request.collectBody(upTo: 1 << 20)
+        let body = try await request.collectBody()
         guard let delivery = try await verify(request, body: body) else {
             metrics.record(platform: "slack", command: "-", outcome: "unauthorized")
             return Self.plain(.unauthorized, "invalid request signature\n")
@@ -126,7 +126,7 @@ struct SlackController: Sendable {
     /// A button or select: answered at once, the result posted to the `response_url` Slack gives.
     func interaction(_ request: Request, context: some RequestContext) async throws -> Response {
         let started = ContinuousClock.now
-        let body = try await request.collectBody(upTo: 1 << 20)
+        let body = try await request.collectBody()
         guard let delivery = try await verify(request, body: body) else {
             return Self.plain(.unauthorized, "invalid request signature\n")
         }
