@@ -86,8 +86,8 @@ package final class Vocabulary: @unchecked Sendable {
     }
 }
 
-/// Full-text search over the local catalog: FTS5 with prefixes, typo correction from the vocabulary,
-/// and a ranking by match quality, then popularity.
+/// Search over the local catalog's names in memory: prefixes, typo correction from the vocabulary, filters
+/// checked in the database, and a ranking by match quality, then popularity.
 package struct SearchIndex: Sendable {
     package var database: AppDatabase
     package var vocabulary: Vocabulary
@@ -147,14 +147,6 @@ package struct SearchIndex: Sendable {
         var corrections: [String]
         var isStopWord: Bool
 
-        var ftsGroup: String {
-            // Numbers match whole ("3" is not "300"); words also match as prefixes.
-            let isNumber = text.allSatisfy(\.isNumber)
-            var terms = ["\"\(text)\"" + (text.count >= 2 && !isNumber ? "*" : "")]
-            if let twin { terms.append("\"\(twin)\"") }
-            terms += corrections.map { "\"\($0)\"" }
-            return "(" + terms.joined(separator: " OR ") + ")"
-        }
     }
 
     func queryWords(_ query: String) -> [QueryWord] {
@@ -166,34 +158,30 @@ package struct SearchIndex: Sendable {
     }
 
     package func search(_ query: String, filter: CatalogFilter, limit: Int) throws -> [SearchHit] {
-        let index = currentNames
-        if index.count > 0, filter.platform == nil, filter.genre == nil, filter.year == nil {
-            return try memorySearch(query, in: index, includeMature: filter.includeMature, limit: limit)
-        }
-        let words = queryWords(query)
-        let required = words.filter { !$0.isStopWord }
-        let groups = (required.isEmpty ? words : required).map(\.ftsGroup)
-        guard !groups.isEmpty else { return [] }
-        var candidates = try fetchCandidates(match: groups.joined(separator: " AND "), filter: filter, limit: 300)
-        if candidates.count < min(limit, 3) && groups.count > 1 {
-            // Hardly any game has every word: let any word match, for suggestions.
-            let seen = Set(candidates.map(\.id))
-            candidates += try fetchCandidates(match: groups.joined(separator: " OR "), filter: filter, limit: 100)
-                .filter { !seen.contains($0.id) }
-        }
-        let ranked = candidates.map {
-            ($0.id, score(nameWords: TextNormalizer.words($0.name), popularity: $0.popularity, words: words))
-        }
-        .sorted { ($0.1.score, -$0.0) > ($1.1.score, -$1.0) }.prefix(limit)
-        return try hits(ranked)
+        try memorySearch(query, in: currentNames, filter: filter, limit: limit)
     }
 
-    /// The search over the in-memory index: the same words, groups and ranking as the full-text one.
+    /// Games matching a platform, genre or release-year filter are found among the word matches, most popular
+    /// first: at most this many of those are checked against the filter.
+    static let filteredCandidates = 20_000
+
+    /// The search over the in-memory index: words, corrections and a ranking by match quality, then popularity.
     func memorySearch(
-        _ query: String, in index: NameIndex.Snapshot, includeMature: Bool, limit: Int
+        _ query: String, in index: NameIndex.Snapshot, filter: CatalogFilter, limit: Int
     ) throws
         -> [SearchHit]
     {
+        let includeMature = filter.includeMature
+        let filtered = filter.platform != nil || filter.genre != nil || filter.year != nil
+        /// Keeps the candidates that pass the filter, in order.
+        func passing(_ ranks: [Int32]) throws -> [Int32] {
+            guard filtered, !ranks.isEmpty else { return ranks }
+            let allowed = try database.reader.read { db in
+                try filter.matchingIDs(Array(ranks.map { index.ids[Int($0)] }), in: db)
+            }
+            return ranks.filter { allowed.contains(index.ids[Int($0)]) }
+        }
+        let wide = filtered ? Self.filteredCandidates : 300
         let words = queryWords(query)
         let required = words.filter { !$0.isStopWord }
         let chosen = required.isEmpty ? words : required
@@ -201,12 +189,15 @@ package struct SearchIndex: Sendable {
         let groups = chosen.map { ranges($0, in: index) }
         var candidates: [Int32] = []
         if groups.allSatisfy({ !$0.isEmpty }) {
-            candidates = memoryCandidates(groups, in: index, includeMature: includeMature, any: false, limit: 300)
+            candidates = try passing(
+                memoryCandidates(groups, in: index, includeMature: includeMature, any: false, limit: wide)
+            ).prefix(300).map { $0 }
         }
         // A game named exactly as the query is always considered, however many more popular games match.
         let mature = index.mature
         var seen = Set(candidates)
-        for rank in required.isEmpty ? [] : index.exactlyNamed(required.map(\.text)) where !seen.contains(rank) {
+        for rank in try passing(required.isEmpty ? [] : index.exactlyNamed(required.map(\.text)))
+        where !seen.contains(rank) {
             if includeMature || !mature[Int(rank)] {
                 candidates.append(rank)
                 seen.insert(rank)
@@ -218,7 +209,9 @@ package struct SearchIndex: Sendable {
             for skipped in groups.indices {
                 let rest = groups.indices.filter { $0 != skipped }.map { groups[$0] }
                 guard rest.allSatisfy({ !$0.isEmpty }) else { continue }
-                for rank in memoryCandidates(rest, in: index, includeMature: includeMature, any: false, limit: 50)
+                for rank in try passing(
+                    memoryCandidates(rest, in: index, includeMature: includeMature, any: false, limit: wide)
+                ).prefix(50)
                 where seen.insert(rank).inserted {
                     candidates.append(rank)
                 }
@@ -226,9 +219,10 @@ package struct SearchIndex: Sendable {
         }
         if candidates.count < min(limit, 3) && groups.count > 1 {
             // Hardly any game has every word: let any word match, for suggestions.
-            candidates += memoryCandidates(
-                groups.filter { !$0.isEmpty }, in: index, includeMature: includeMature, any: true, limit: 100
-            ).filter { !seen.contains($0) }
+            candidates += try passing(
+                memoryCandidates(
+                    groups.filter { !$0.isEmpty }, in: index, includeMature: includeMature, any: true, limit: wide)
+            ).prefix(100).filter { !seen.contains($0) }
         }
         let ranked = candidates.map { rank in
             (
@@ -268,21 +262,13 @@ package struct SearchIndex: Sendable {
                 ).map(AppDatabase.game(from:))
             }
         }
-        let found: [(id: Int64, name: [String], popularity: Double)]
         let index = currentNames
-        if index.count > 0 {
-            let groups = words.map { [index.range(prefix: $0)] }
-            let ranks =
-                groups.allSatisfy { !$0[0].isEmpty }
-                ? memoryCandidates(groups, in: index, includeMature: includeMature, any: false, limit: 200) : []
-            found = ranks.map {
-                (index.ids[Int($0)], index.nameWords($0), Double(index.popularity[Int($0)]))
-            }
-        } else {
-            let match = words.map { "\"\($0)\"*" }.joined(separator: " AND ")
-            found = try fetchCandidates(
-                match: match, filter: CatalogFilter(includeMature: includeMature), limit: 200
-            ).map { ($0.id, TextNormalizer.words($0.name), $0.popularity) }
+        let groups = words.map { [index.range(prefix: $0)] }
+        let ranks =
+            groups.allSatisfy { !$0[0].isEmpty }
+            ? memoryCandidates(groups, in: index, includeMature: includeMature, any: false, limit: 200) : []
+        let found = ranks.map {
+            (id: index.ids[Int($0)], name: index.nameWords($0), popularity: Double(index.popularity[Int($0)]))
         }
         let prefix = words.joined(separator: " ")
         let ranked = found.map { candidate -> (Int64, Double) in
@@ -305,13 +291,6 @@ package struct SearchIndex: Sendable {
         return Array(results)
     }
 
-    /// A game that matched the full-text query: only what ranking needs.
-    struct Candidate {
-        var id: Int64
-        var name: String
-        var popularity: Double
-    }
-
     /// Full games by id, in one query.
     func games(_ ids: [Int64]) throws -> [Int64: Game] {
         guard !ids.isEmpty else { return [:] }
@@ -326,23 +305,6 @@ package struct SearchIndex: Sendable {
                     let game = AppDatabase.game(from: row)
                     return (game.id, game)
                 })
-        }
-    }
-
-    func fetchCandidates(match: String, filter: CatalogFilter, limit: Int) throws -> [Candidate] {
-        var conditions = ["games_fts MATCH ?"]
-        var arguments: [any DatabaseValueConvertible] = [match]
-        filter.appendSQL(to: &conditions, &arguments)
-        arguments.append(limit)
-        return try database.reader.read { db in
-            try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT g.id, g.name, g.popularity FROM games_fts JOIN games g ON g.id = games_fts.rowid
-                        WHERE \(conditions.joined(separator: " AND "))
-                        ORDER BY bm25(games_fts, 10.0, 2.0) - g.popularity * 0.5 LIMIT ?
-                        """), arguments: StatementArguments(arguments)
-            ).map { Candidate(id: $0["id"], name: $0["name"], popularity: $0["popularity"]) }
         }
     }
 
@@ -410,6 +372,17 @@ extension CatalogFilter {
             conditions.append("g.release_date >= ? AND g.release_date < ?")
             arguments += [AppDatabaseColumns.yearStart(year), AppDatabaseColumns.yearStart(year + 1)]
         }
+    }
+
+    /// Which of these games pass the filter.
+    func matchingIDs(_ ids: [Int64], in db: Database) throws -> Set<Int64> {
+        var conditions = ["g.id IN (SELECT value FROM json_each(?))"]
+        var arguments: [any DatabaseValueConvertible] = ["[" + ids.map(String.init).joined(separator: ",") + "]"]
+        appendSQL(to: &conditions, &arguments)
+        return try Set(
+            Int64.fetchCursor(
+                db.cachedStatement(sql: "SELECT g.id FROM games g WHERE \(conditions.joined(separator: " AND "))"),
+                arguments: StatementArguments(arguments)))
     }
 }
 

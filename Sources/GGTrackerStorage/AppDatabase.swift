@@ -249,6 +249,17 @@ package final class AppDatabase: Sendable {
                     CREATE INDEX pending_commands_created ON pending_commands(created_at);
                     """)
         }
+        migrator.registerMigration("v5: names searched in memory") { db in
+            // Searches go through the in-memory name index; the full-text table only cost imports time and disk.
+            try db.execute(
+                sql: """
+                    DROP TRIGGER games_ai;
+                    DROP TRIGGER games_ad;
+                    DROP TRIGGER games_au;
+                    DROP TABLE games_vocab;
+                    DROP TABLE games_fts;
+                    """)
+        }
         return migrator
     }
 }

@@ -69,6 +69,19 @@ struct CatalogSearchTests {
         #expect(!hits.isEmpty)
         #expect(hits.allSatisfy { $0.game.platforms.contains("Nintendo Switch") })
     }
+
+    @Test func yearAndGenreFiltersApplyToCorrectedWordsToo() async throws {
+        let hits = try await catalog.search("zeldda", filter: CatalogFilter(year: 1998), limit: 10)
+        #expect(hits.first?.game.name == "The Legend of Zelda: Ocarina of Time")
+        #expect(
+            hits.allSatisfy { hit in
+                hit.game.releaseDate.map { Calendar.utc.component(.year, from: $0) } == 1998
+            })
+        let shooters = try await catalog.search("doom", filter: CatalogFilter(genre: "Shooter"), limit: 10)
+        #expect(!shooters.isEmpty)
+        #expect(shooters.allSatisfy { $0.game.genres.contains("Shooter") })
+        #expect(try await catalog.search("doom", filter: CatalogFilter(genre: "Puzzle", year: 1993), limit: 10).isEmpty)
+    }
 }
 
 @Suite("Text normalisation")
