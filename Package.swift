@@ -30,6 +30,7 @@ let package = Package(
             dependencies: [
                 "GGTrackerCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         .target(

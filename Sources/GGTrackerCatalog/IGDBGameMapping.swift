@@ -9,8 +9,16 @@ package enum IGDBGameMapping {
         package var message: String
     }
 
+    /// Every field `record(from:)` reads; an import skips the others without building their values.
+    package static let fields: Set<String> = [
+        "id", "igdb_id", "name", "slug", "summary", "first_release_date", "release_date", "release_dates", "genres",
+        "platforms", "game_modes", "game_engines", "involved_companies", "developers", "publishers",
+        "aggregated_rating", "total_rating", "aggregated_rating_count", "total_rating_count", "cover", "cover_url",
+        "age_ratings", "url", "game_type", "updated_at",
+    ]
+
     package static func record(from object: [String: Any]) throws(Failure) -> CatalogRecord {
-        guard let name = (object["name"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty
+        guard let name = (object["name"] as? String).map(trimmed), !name.isEmpty
         else {
             throw Failure(message: "a game needs a `name`")
         }
@@ -75,6 +83,14 @@ package enum IGDBGameMapping {
             game: game, keywords: TextNormalizer.keywords(for: name), popularity: popularity, updatedAt: updated)
     }
 
+    /// The text without surrounding white space; names nearly never have any, and then nothing is copied.
+    static func trimmed(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
+            first.properties.isWhitespace || last.properties.isWhitespace
+        else { return text }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     static func int(_ value: Any?) -> Int? {
         switch value {
         case let n as Int: n
@@ -97,7 +113,7 @@ package enum IGDBGameMapping {
         var out: [String] = []
         for item in value as? [Any] ?? [] {
             // `{"name": "Platform"}` as IGDB expands it, or the bare name of the flattened export shape.
-            let name = (item as? [String: Any])?["name"] as? String ?? item as? String
+            let name = item as? String ?? (item as? [String: Any])?["name"] as? String
             if let name, !name.isEmpty, !out.contains(name) { out.append(name) }
         }
         return out

@@ -154,7 +154,7 @@ package struct LocalCatalog: GameCatalog {
     ) async throws -> Page<Game> {
         try pageOfGames(
             from: """
-                game_facets f JOIN games g ON g.id = f.game_id
+                facets f JOIN game_facets gf ON gf.facet_id = f.id JOIN games g ON g.id = gf.game_id
                 WHERE f.kind = ? AND f.name = ?\(includeMature ? "" : " AND g.mature = 0")
                 """,
             order: "g.popularity DESC, g.critic_rating DESC, g.name", arguments: [kind.rawValue, name], page: page,
@@ -198,8 +198,9 @@ package struct LocalCatalog: GameCatalog {
             try String.fetchAll(
                 db.cachedStatement(
                     sql: """
-                        SELECT name FROM game_facets WHERE kind = ? AND name LIKE ? ESCAPE '\\'
-                        GROUP BY name ORDER BY name LIKE ? ESCAPE '\\' DESC, count(*) DESC, name LIMIT ?
+                        SELECT f.name FROM facets f JOIN game_facets gf ON gf.facet_id = f.id
+                        WHERE f.kind = ? AND f.name LIKE ? ESCAPE '\\'
+                        GROUP BY f.id ORDER BY f.name LIKE ? ESCAPE '\\' DESC, count(*) DESC, f.name LIMIT ?
                         """), arguments: [kind.rawValue, "%\(escaped)%", "\(escaped)%", limit])
         }
     }

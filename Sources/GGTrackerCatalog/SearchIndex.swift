@@ -365,7 +365,10 @@ extension CatalogFilter {
         for (kind, value) in [("platform", platform), ("genre", genre)] {
             guard let value else { continue }
             conditions.append(
-                "EXISTS (SELECT 1 FROM game_facets f WHERE f.kind = '\(kind)' AND f.name = ? AND f.game_id = g.id)")
+                """
+                EXISTS (SELECT 1 FROM facets f JOIN game_facets gf ON gf.facet_id = f.id
+                    WHERE f.kind = '\(kind)' AND f.name = ? AND gf.game_id = g.id)
+                """)
             arguments.append(value)
         }
         if let year {

@@ -7,7 +7,7 @@ import NIOCore
 /// Feeds untrusted bytes to every decoder that runs once a request's signature has been checked, the way the
 /// endpoints call them: the Discord interaction (decoded, turned into an invoker and a command, validated),
 /// the Matrix transaction (events and `!gg` lines), the Slack form (slash command text and button payloads),
-/// and the text command parser. Used by the property tests and by the libFuzzer target.
+/// the text command parser, and the catalog import's line reader and game mapping. Used by the property tests and by the libFuzzer target.
 package struct DecoderFuzzer: Sendable {
     let discord: DiscordInteractionController
 
@@ -26,6 +26,7 @@ package struct DecoderFuzzer: Sendable {
         package var matrixEvents = 0
         package var slackLine: String?
         package var parsedCommand: String?
+        package var importedGame: String?
     }
 
     package func run(_ data: Data) async -> Outcome {
@@ -48,6 +49,9 @@ package struct DecoderFuzzer: Sendable {
         if let press = SlackController.press(in: form) {
             outcome.slackLine = press.line
             Self.command(press.line, fromComponent: true)
+        }
+        if let object = try? JSONLineReader(keep: IGDBGameMapping.fields).object(data) {
+            outcome.importedGame = (try? IGDBGameMapping.record(from: object))?.game.name
         }
         let text = String(decoding: data, as: UTF8.self)
         outcome.parsedCommand = Self.command(text)

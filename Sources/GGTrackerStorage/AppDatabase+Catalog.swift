@@ -155,8 +155,12 @@ extension AppDatabase {
                 WHERE id = ?
                 """)
         let clearFacets = try db.cachedStatement(sql: "DELETE FROM game_facets WHERE game_id = ?")
+        let addFacetName = try db.cachedStatement(
+            sql: "INSERT INTO facets (kind, name) VALUES (?, ?) ON CONFLICT DO NOTHING")
         let addFacet = try db.cachedStatement(
-            sql: "INSERT OR IGNORE INTO game_facets (kind, name, game_id) VALUES (?, ?, ?)")
+            sql:
+                "INSERT OR IGNORE INTO game_facets (facet_id, game_id) SELECT id, ? FROM facets WHERE kind = ? AND name = ?"
+        )
         for record in records {
             let g = record.game
             let values: [(any DatabaseValueConvertible)?] = [
@@ -176,10 +180,12 @@ extension AppDatabase {
                 id = db.lastInsertedRowID
                 counts.added += 1
             }
-            for (kind, names) in [
-                (FacetKind.genre, g.genres), (.platform, g.platforms), (.mode, g.modes), (.engine, g.engines),
-            ] {
-                for name in names { try addFacet.execute(arguments: [kind.rawValue, name, id]) }
+            for (kind, names) in facetLists(of: g) {
+                for name in names {
+                    let kind = facetKinds[Int(kind)].rawValue
+                    try addFacetName.execute(arguments: [kind, name])
+                    try addFacet.execute(arguments: [id, kind, name])
+                }
             }
         }
         return counts

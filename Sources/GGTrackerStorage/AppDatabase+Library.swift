@@ -275,7 +275,7 @@ extension AppDatabase: LibraryStore {
                 db.cachedStatement(
                     sql: """
                         SELECT f.name, count(*) AS n FROM library_entries e
-                        JOIN game_facets f ON f.game_id = e.game_id AND f.kind = 'genre'
+                        JOIN game_facets gf ON gf.game_id = e.game_id JOIN facets f ON f.id = gf.facet_id AND f.kind = 'genre'
                         WHERE e.player_id = ? GROUP BY f.name ORDER BY n DESC, f.name LIMIT 10
                         """), arguments: [p]
             ).map { ($0["name"], $0["n"]) }

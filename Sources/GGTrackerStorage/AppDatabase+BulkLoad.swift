@@ -1,0 +1,247 @@
+import Foundation
+import GGTrackerCore
+import GRDB
+import GRDBSQLite
+
+extension AppDatabase {
+    /// Loads games into an empty catalog in one transaction, several times faster than one upsert per game: the
+    /// secondary indexes are dropped first and built once at the end, games get their ids from the loader and go in
+    /// many rows to a statement, facets go in key order, values are bound straight to SQLite, and foreign keys
+    /// (which the loader's own ids satisfy) are not looked up row by row. `batches` is called until it returns nil.
+    /// Returns what it stored, or nil, without calling `batches`, when the catalog is not empty: then games must
+    /// be upserted.
+    package func loadIntoEmptyCatalog(_ batches: () throws -> [CatalogRecord]?) throws -> UpsertCounts? {
+        try writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+            // A page cache large enough for the whole load: otherwise changed pages spill to the log mid-way and
+            // are written again and again.
+            let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+            try db.execute(sql: "PRAGMA cache_size = -262144")
+            defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
+            var counts: UpsertCounts?
+            try db.inTransaction {
+                counts = try Self.bulkLoad(batches, in: db)
+                return .commit
+            }
+            return counts
+        }
+    }
+
+    static let rowsPerInsert = 32
+
+    static func bulkLoad(_ batches: () throws -> [CatalogRecord]?, in db: Database) throws -> UpsertCounts? {
+        guard try Int.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM games)") == 0 else { return nil }
+        try db.execute(
+            sql: """
+                DROP INDEX games_rating;
+                DROP INDEX games_popularity;
+                DROP INDEX game_facets_game;
+                """)
+        // Ids continue where the catalog's last game was: ids of games deleted earlier are never reused.
+        var nextID = (try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'games'") ?? 0) + 1
+        func insertStatement(rows: Int) throws -> Statement {
+            let row = "(" + Array(repeating: "?", count: 24).joined(separator: ", ") + ")"
+            return try db.makeStatement(
+                sql: """
+                    INSERT INTO games (id, provider, provider_id, slug, name, keywords, summary, release_date,
+                        release_year_only, platforms, genres, modes, engines, developers, publishers, critic_rating,
+                        rating_count, cover_image_id, age_rating, mature, url, game_type, popularity, updated_at)
+                    VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
+                    """)
+        }
+        let many = try insertStatement(rows: rowsPerInsert)
+        let one = try insertStatement(rows: 1)
+        var pending: [(Int64, CatalogRecord)] = []
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            if pending.count == rowsPerInsert {
+                var binder = Binder(many)
+                for (id, record) in pending { bindGame(record, id: id, to: &binder) }
+                try binder.step(in: db)
+            } else {
+                for (id, record) in pending {
+                    var binder = Binder(one)
+                    bindGame(record, id: id, to: &binder)
+                    try binder.step(in: db)
+                }
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
+        // Facets as (facet number, game): numbers for the few hundred distinct (kind, name) pairs.
+        var facets: [(facet: Int32, game: Int64)] = []
+        var facetNumbers = [[String: Int32]](repeating: [:], count: facetKinds.count)
+        var facetKeys: [(kind: Int, name: String)] = []
+        var seen: [String: Set<String>] = [:]
+        var again: [CatalogRecord] = []
+        var counts = UpsertCounts()
+        while let batch = try batches() {
+            for record in batch {
+                guard seen[record.game.ref.provider, default: []].insert(record.game.ref.id).inserted else {
+                    // The same game twice in one file: stored once the load is done, the later one winning.
+                    again.append(record)
+                    continue
+                }
+                let id = nextID
+                nextID += 1
+                counts.added += 1
+                pending.append((id, record))
+                if pending.count == rowsPerInsert { try flush() }
+                for (kind, list) in facetLists(of: record.game) {
+                    for name in list {
+                        let number =
+                            facetNumbers[Int(kind)][name]
+                            ?? {
+                                facetKeys.append((Int(kind), name))
+                                facetNumbers[Int(kind)][name] = Int32(facetKeys.count - 1)
+                                return Int32(facetKeys.count - 1)
+                            }()
+                        facets.append((number, id))
+                    }
+                }
+            }
+        }
+        try flush()
+        if nextID > 1 {
+            try db.execute(
+                sql: """
+                    INSERT INTO sqlite_sequence (name, seq) SELECT 'games', ?
+                    WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'games');
+                    UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'games';
+                    """, arguments: [nextID - 1, nextID - 1])
+        }
+        let addName = try db.makeStatement(sql: "INSERT INTO facets (kind, name) VALUES (?, ?) ON CONFLICT DO NOTHING")
+        let findName = try db.makeStatement(sql: "SELECT id FROM facets WHERE kind = ? AND name = ?")
+        var facetIDs: [Int64] = []
+        for (kind, name) in facetKeys {
+            let arguments: StatementArguments = [facetKinds[kind].rawValue, name]
+            try addName.execute(arguments: arguments)
+            facetIDs.append(try Int64.fetchOne(findName, arguments: arguments)!)
+        }
+        facets.sort { (facetIDs[Int($0.facet)], $0.game) < (facetIDs[Int($1.facet)], $1.game) }
+        // In key order, a facet's id is bound once for all its games.
+        let addFacet = try db.makeStatement(sql: "INSERT OR IGNORE INTO game_facets (facet_id, game_id) VALUES (?, ?)")
+        let handle = addFacet.sqliteStatement
+        var bound: Int64 = -1
+        for facet in facets {
+            sqlite3_reset(handle)
+            let id = facetIDs[Int(facet.facet)]
+            if id != bound {
+                sqlite3_bind_int64(handle, 1, id)
+                bound = id
+            }
+            sqlite3_bind_int64(handle, 2, facet.game)
+            try step(handle, in: db)
+        }
+        for record in again {
+            let upserted = try upsertGames([record], in: db)
+            counts.added += upserted.added
+            counts.updated += upserted.updated
+        }
+        try db.execute(
+            sql: """
+                CREATE INDEX games_rating ON games(critic_rating DESC) WHERE critic_rating IS NOT NULL;
+                CREATE INDEX games_popularity ON games(popularity DESC);
+                CREATE INDEX game_facets_game ON game_facets(game_id);
+                INSERT INTO catalog_meta (key, value) VALUES ('catalog.generation', '1')
+                ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;
+                """)
+        return counts
+    }
+
+    /// The kinds of facets a game is filed under, in the order of `facetLists`.
+    static let facetKinds: [FacetKind] = [.genre, .platform, .mode, .engine]
+
+    static func facetLists(of game: Game) -> [(UInt8, [String])] {
+        [(0, game.genres), (1, game.platforms), (2, game.modes), (3, game.engines)]
+    }
+
+    /// Binds a game's columns in the order of the bulk insert.
+    static func bindGame(_ record: CatalogRecord, id: Int64, to binder: inout Binder) {
+        let g = record.game
+        binder.bind(id)
+        for value: String? in [g.ref.provider, g.ref.id, g.slug, g.name, record.keywords, g.summary] {
+            binder.bind(value)
+        }
+        binder.bind(g.releaseDate?.timeIntervalSince1970)
+        binder.bind(g.releaseYearOnly)
+        for list in [g.platforms, g.genres, g.modes, g.engines, g.developers, g.publishers] { binder.bind(json(list)) }
+        binder.bind(g.criticRating)
+        binder.bind(g.ratingCount)
+        binder.bind(g.coverImageID)
+        binder.bind(g.ageRating)
+        binder.bind(g.isMature)
+        binder.bind(g.url)
+        binder.bind(g.gameType)
+        binder.bind(record.popularity)
+        binder.bind(record.updatedAt?.timeIntervalSince1970)
+    }
+}
+
+extension AppDatabase {
+    /// Runs a statement whose values are bound; throws what SQLite says when it fails.
+    static func step(_ handle: OpaquePointer, in db: Database) throws {
+        let code = sqlite3_step(handle)
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+    }
+}
+
+/// A value bound straight to an SQLite statement.
+protocol DirectValue {
+    func bindDirect(to statement: OpaquePointer, at index: Int32)
+}
+
+extension String: DirectValue {
+    func bindDirect(to statement: OpaquePointer, at index: Int32) {
+        var text = self
+        text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                _ = sqlite3_bind_text(statement, index, "", 0, transientDestructor)
+                return
+            }
+            _ = sqlite3_bind_text(
+                statement, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                transientDestructor)
+        }
+    }
+}
+
+extension Double: DirectValue {
+    func bindDirect(to statement: OpaquePointer, at index: Int32) { sqlite3_bind_double(statement, index, self) }
+}
+
+extension Int: DirectValue {
+    func bindDirect(to statement: OpaquePointer, at index: Int32) { sqlite3_bind_int64(statement, index, Int64(self)) }
+}
+
+extension Int64: DirectValue {
+    func bindDirect(to statement: OpaquePointer, at index: Int32) { sqlite3_bind_int64(statement, index, self) }
+}
+
+extension Bool: DirectValue {
+    func bindDirect(to statement: OpaquePointer, at index: Int32) { sqlite3_bind_int64(statement, index, self ? 1 : 0) }
+}
+
+/// Binds values in order to a reset statement, then runs it.
+struct Binder {
+    let handle: OpaquePointer
+    var index: Int32 = 0
+
+    init(_ statement: Statement) {
+        handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    mutating func bind<Value: DirectValue>(_ value: Value?) {
+        index += 1
+        value?.bindDirect(to: handle, at: index)
+    }
+
+    func step(in db: Database) throws { try AppDatabase.step(handle, in: db) }
+}
+/// SQLite copies a value bound with this destructor before the call returns.
+private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
