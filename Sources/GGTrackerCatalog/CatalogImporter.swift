@@ -69,57 +69,110 @@ package struct CatalogImporter: Sendable {
         }
     }
 
+    /// Imports a file, plain or gzip-compressed. JSON Lines are read a few megabytes at a time, so memory stays
+    /// bounded however large the file.
     package func importFile(_ path: String, progress: (@Sendable (Int) -> Void)? = nil) throws -> ImportReport {
-        try importData(try Self.readFile(path), progress: progress)
+        let chunks = try LineChunks(path: path)
+        if chunks.startsWithArray {
+            return try importData(try Self.readFile(path), progress: progress)
+        }
+        return try importLines(next: chunks.next, progress: progress)
     }
 
     package func importData(_ data: Data, progress: (@Sendable (Int) -> Void)? = nil) throws -> ImportReport {
-        var report = ImportReport()
-        let items: Int
-        let parse: @Sendable (Int) -> Result<CatalogRecord, ImportReport.Problem>?
         let firstByte = data.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
-        if firstByte == UInt8(ascii: "[") {
-            let array: [Any]
-            do {
-                guard let parsed = try JSONSerialization.jsonObject(with: data) as? [Any] else {
-                    throw ReadError(description: "expected a JSON array")
-                }
-                array = parsed
-            } catch {
-                report.problems.append(.init(line: 1, message: "malformed JSON array: \(error)"))
-                return report
-            }
-            let box = UncheckedBox(array)
-            items = array.count
-            parse = { index in
-                guard let object = box.value[index] as? [String: Any] else {
-                    return .failure(.init(line: index + 1, message: "item \(index + 1) is not a JSON object"))
-                }
-                return Self.record(object, line: index + 1, label: "item \(index + 1)")
-            }
-        } else {
+        guard firstByte == UInt8(ascii: "[") else {
+            // Lines, handed out in pieces of about a thousand lines.
             let lines = Self.lineRanges(data)
-            let reader = JSONLineReader(keep: IGDBGameMapping.fields)
-            items = lines.count
-            parse = { index in
-                let line = data[lines[index]]
-                if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { return nil }
-                guard let object = try? reader.object(line) else {
-                    return .failure(.init(line: index + 1, message: "line \(index + 1) is not a JSON object"))
-                }
-                return Self.record(object, line: index + 1, label: "line \(index + 1)")
-            }
+            var start = 0
+            return try importLines(
+                next: {
+                    guard start < lines.count else { return nil }
+                    let end = min(lines.count, start + 1_000)
+                    defer { start = end }
+                    return (data[lines[start].lowerBound..<lines[end - 1].upperBound], start + 1)
+                }, progress: progress)
         }
-        // Lines are parsed on every core, a batch at a time, while the batches before are being stored.
-        let parser = ParallelBatches(items: items, batchSize: batchSize, parse: parse)
+        let array: [Any]
+        do {
+            guard let parsed = try JSONSerialization.jsonObject(with: data) as? [Any] else {
+                throw ReadError(description: "expected a JSON array")
+            }
+            array = parsed
+        } catch {
+            var report = ImportReport()
+            report.problems.append(.init(line: 1, message: "malformed JSON array: \(error)"))
+            return report
+        }
+        let box = UncheckedBox(array)
+        var start = 0
+        let batchSize = self.batchSize
+        return try importBatches(
+            ParallelBatches<Range<Int>>(
+                source: {
+                    guard start < box.value.count else { return nil }
+                    let end = min(box.value.count, start + batchSize)
+                    defer { start = end }
+                    return start..<end
+                },
+                parse: { (range: Range<Int>) in
+                    var batch = ParallelBatches<Range<Int>>.Batch()
+                    for index in range {
+                        guard let object = box.value[index] as? [String: Any] else {
+                            batch.problems.append(
+                                .init(line: index + 1, message: "item \(index + 1) is not a JSON object"))
+                            continue
+                        }
+                        batch.add(Self.record(object, line: index + 1, label: "item \(index + 1)"))
+                    }
+                    return batch
+                }), progress: progress)
+    }
+
+    /// Imports JSON Lines given as pieces of whole lines with the number of their first line.
+    func importLines(
+        next: @escaping () throws -> (Data, Int)?, progress: (@Sendable (Int) -> Void)?
+    ) throws -> ImportReport {
+        let reader = JSONLineReader(keep: IGDBGameMapping.fields)
+        return try importBatches(
+            ParallelBatches<(Data, Int)>(
+                source: next,
+                parse: { piece in
+                    let (data, firstLine) = piece
+                    var batch = ParallelBatches<(Data, Int)>.Batch()
+                    for (offset, range) in Self.lineRanges(data).enumerated() {
+                        let line = data[range]
+                        if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+                        let number = firstLine + offset
+                        guard let object = try? reader.object(line) else {
+                            batch.problems.append(.init(line: number, message: "line \(number) is not a JSON object"))
+                            continue
+                        }
+                        batch.add(Self.record(object, line: number, label: "line \(number)"))
+                    }
+                    return batch
+                }), progress: progress)
+    }
+
+    /// Stores parsed batches in order: in one bulk load when the catalog is empty, else as upserts.
+    func importBatches<Work>(
+        _ parser: ParallelBatches<Work>, progress: (@Sendable (Int) -> Void)?
+    ) throws -> ImportReport {
         defer { parser.stop() }
+        var report = ImportReport()
         var seen = 0
+        var failure: (any Error)?
         func next() -> [CatalogRecord]? {
-            guard let batch = parser.next() else { return nil }
-            report.problems += batch.problems
-            seen += batch.records.count
-            progress?(seen)
-            return batch.records
+            do {
+                guard let batch = try parser.next() else { return nil }
+                report.problems += batch.problems
+                seen += batch.records.count
+                progress?(seen)
+                return batch.records
+            } catch {
+                failure = error
+                return nil
+            }
         }
         if let counts = try database.loadIntoEmptyCatalog(next) {
             report.added = counts.added
@@ -131,6 +184,8 @@ package struct CatalogImporter: Sendable {
                 report.updated += counts.updated
             }
         }
+        if let failure { throw failure }
+        report.problems.sort { $0.line < $1.line }
         return report
     }
 
@@ -153,39 +208,91 @@ private struct UncheckedBox<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-/// Parses items on background threads, one batch per task, and hands the batches out in order; at most a few
-/// batches wait parsed, so memory stays bounded however large the file.
-final class ParallelBatches: @unchecked Sendable {
+/// A compressed or plain file read in pieces of whole lines.
+final class LineChunks: @unchecked Sendable {
+    private let file: gzFile
+    private let path: String
+    private var carry = Data()
+    private var nextLine = 1
+    private var finished = false
+    /// Whether the file's first non-blank byte opens a JSON array.
+    let startsWithArray: Bool
+
+    init(path: String) throws {
+        guard let file = gzopen(path, "rb") else { throw CatalogImporter.ReadError(description: "cannot open \(path)") }
+        self.file = file
+        self.path = path
+        gzbuffer(file, 1 << 20)
+        var first: Int32
+        repeat { first = gzgetc(file) } while first == 0x20 || first == 0x0A || first == 0x0D || first == 0x09
+        startsWithArray = first == Int32(UInt8(ascii: "["))
+        gzrewind(file)
+    }
+
+    deinit { gzclose(file) }
+
+    /// The next piece of about 4 MB of whole lines and the number of its first line; nil at the end.
+    func next() throws -> (Data, Int)? {
+        guard !finished else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4 << 20)
+        let n = gzread(file, &buffer, UInt32(buffer.count))
+        if n < 0 { throw CatalogImporter.ReadError(description: "\(path) is not readable (corrupt compressed data?)") }
+        var piece = carry
+        piece.append(buffer, count: Int(n))
+        if n == 0 {
+            finished = true
+            carry = Data()
+            return piece.isEmpty ? nil : (piece, nextLine)
+        }
+        // Whole lines only: the bytes after the last newline start the next piece.
+        guard let lastNewline = piece.lastIndex(of: 0x0A) else {
+            carry = piece
+            return try next()
+        }
+        carry = piece[(lastNewline + 1)...]
+        let lines = piece[..<(lastNewline + 1)]
+        let whole = Data(lines)
+        defer { nextLine += CatalogImporter.lineRanges(whole).count }
+        return (whole, nextLine)
+    }
+}
+
+/// Parses pieces of work on background threads and hands their batches out in order; at most a few batches
+/// wait parsed, so memory stays bounded however large the input. `source` is called on one thread at a time.
+final class ParallelBatches<Work: Sendable>: @unchecked Sendable {
     struct Batch {
         var records: [CatalogRecord] = []
         var problems: [ImportReport.Problem] = []
+
+        mutating func add(_ result: Result<CatalogRecord, ImportReport.Problem>) {
+            switch result {
+            case .success(let record): records.append(record)
+            case .failure(let problem): problems.append(problem)
+            }
+        }
     }
 
     private let condition = NSCondition()
     private var parsed: [Int: Batch] = [:]
     private var claimed = 0
     private var consumed = 0
+    /// How many pieces the source had, once it has run out.
+    private var total: Int?
+    private var failure: (any Error)?
     private var stopped = false
-    private let batches: Int
     private let window: Int
+    private let source: () throws -> Work?
 
     init(
-        items: Int, batchSize: Int, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
-        parse: @escaping @Sendable (Int) -> Result<CatalogRecord, ImportReport.Problem>?
+        workers: Int = ProcessInfo.processInfo.activeProcessorCount, source: @escaping () throws -> Work?,
+        parse: @escaping @Sendable (Work) -> Batch
     ) {
-        batches = (items + batchSize - 1) / batchSize
+        self.source = source
         window = 2 * max(1, workers)
         for _ in 0..<max(1, workers) {
             let thread = Thread { [self] in
-                while let index = claim() {
-                    var batch = Batch()
-                    for item in (index * batchSize)..<min(items, (index + 1) * batchSize) {
-                        switch parse(item) {
-                        case .success(let record): batch.records.append(record)
-                        case .failure(let problem): batch.problems.append(problem)
-                        case nil: break
-                        }
-                    }
+                while let (index, work) = claim() {
+                    let batch = parse(work)
                     condition.withLock {
                         parsed[index] = batch
                         condition.broadcast()
@@ -196,21 +303,35 @@ final class ParallelBatches: @unchecked Sendable {
         }
     }
 
-    private func claim() -> Int? {
+    private func claim() -> (Int, Work)? {
         condition.withLock {
-            while !stopped, claimed < batches, claimed >= consumed + window { condition.wait() }
-            guard !stopped, claimed < batches else { return nil }
-            claimed += 1
-            return claimed - 1
+            while !stopped, total == nil, claimed >= consumed + window { condition.wait() }
+            guard !stopped, total == nil else { return nil }
+            do {
+                guard let work = try source() else {
+                    total = claimed
+                    condition.broadcast()
+                    return nil
+                }
+                claimed += 1
+                return (claimed - 1, work)
+            } catch {
+                failure = error
+                total = claimed
+                condition.broadcast()
+                return nil
+            }
         }
     }
 
     /// The next batch in order, waiting for it to be parsed; nil after the last.
-    func next() -> Batch? {
-        condition.withLock {
-            guard consumed < batches, !stopped else { return nil }
-            while parsed[consumed] == nil { condition.wait() }
-            let batch = parsed.removeValue(forKey: consumed)
+    func next() throws -> Batch? {
+        try condition.withLock {
+            while !stopped, parsed[consumed] == nil, total.map({ consumed < $0 }) ?? true { condition.wait() }
+            guard !stopped, let batch = parsed.removeValue(forKey: consumed) else {
+                if let failure { throw failure }
+                return nil
+            }
             consumed += 1
             condition.broadcast()
             return batch

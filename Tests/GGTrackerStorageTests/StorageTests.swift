@@ -179,6 +179,24 @@ struct ImportTests {
         #expect(throws: JSONLineReader.Malformed.self) { try JSONLineReader().object(Data(json.utf8)) }
     }
 
+    @Test func aLargeFileIsReadInPiecesAndProblemsKeepTheirLineNumbers() throws {
+        let padding = String(repeating: "x", count: 200)
+        var text = ""
+        for id in 1...30_000 {
+            text +=
+                id == 25_000
+                ? "{\"id\": oops}\n" : "{\"id\":\(id),\"name\":\"Game \(id)\",\"summary\":\"\(padding)\"}\n"
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID()).jsonl").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let database = try AppDatabase.inMemory()
+        let report = try CatalogImporter(database: database).importFile(path)
+        #expect(report.added == 29_999)
+        #expect(report.problems.map(\.line) == [25_000])
+        #expect(try database.game(GameRef(provider: "igdb", id: "30000"))?.name == "Game 30000")
+    }
+
     @Test func aBulkLoadKeepsTheLastCopyOfAGameAndFilesItsFacets() async throws {
         let database = try AppDatabase.inMemory()
         let lines = """
