@@ -25,8 +25,9 @@ package final class NameIndex: Sendable {
         var mature: [Bool] = []
         /// How many names use each term (for typo correction).
         var nameCounts: [Int32] = []
-        /// (hash of the name's words, rank), sorted, to find games named exactly as a query.
-        var exactNames: [(hash: UInt64, rank: Int32)] = []
+        /// (hash of the name's words, rank), sorted, to find games named exactly as a query. A 32-bit hash keeps
+        /// this at 8 bytes a game; a rare collision only adds a candidate, which is ranked like the others.
+        var exactNames: [(hash: UInt32, rank: Int32)] = []
         /// The catalog's generation the index was built from.
         var generation = -1
 
@@ -64,8 +65,8 @@ package final class NameIndex: Sendable {
         }
     }
 
-    /// FNV-1a over the words joined by spaces.
-    static func hash(_ words: some Sequence<String>) -> UInt64 {
+    /// FNV-1a over the words joined by spaces, folded to 32 bits.
+    static func hash(_ words: some Sequence<String>) -> UInt32 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         var first = true
         for word in words {
@@ -75,7 +76,7 @@ package final class NameIndex: Sendable {
             first = false
             for byte in word.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         }
-        return hash
+        return UInt32(truncatingIfNeeded: hash ^ (hash >> 32))
     }
 
     /// Reads every game's name and builds a new index, then swaps it in; searches meanwhile use the old one.

@@ -10,10 +10,12 @@ package final class Vocabulary: @unchecked Sendable {
     typealias Entry = (start: Int32, length: Int32, count: Int32, letters: UInt64)
     /// Every word's bytes, one after another: one buffer instead of an array for each of 100,000s of words.
     private var bytes: [UInt8] = []
-    /// Words grouped by length and first byte, and by length and last byte (`length << 8 | byte`). Typos rarely
-    /// touch both the first and the last letter, so only the words sharing one of them are compared.
-    private var byFirst: [Int: [Entry]] = [:]
-    private var byLast: [Int: [Entry]] = [:]
+    private var entries: [Entry] = []
+    /// Words (positions in `entries`) grouped by length and first byte, and by length and last byte
+    /// (`length << 8 | byte`). Typos rarely touch both the first and the last letter, so only the words sharing
+    /// one of them are compared.
+    private var byFirst: [Int: [Int32]] = [:]
+    private var byLast: [Int: [Int32]] = [:]
 
     /// One bit for each letter and digit a word contains. An edit changes at most two of these bits, so words
     /// whose sets differ by more than twice the allowed distance are skipped without computing it.
@@ -34,18 +36,20 @@ package final class Vocabulary: @unchecked Sendable {
     /// The words of the names in the index, with how many names use each.
     func load(from names: NameIndex.Snapshot) {
         var flat: [UInt8] = []
-        var first: [Int: [Entry]] = [:]
-        var last: [Int: [Entry]] = [:]
+        var all: [Entry] = []
+        var first: [Int: [Int32]] = [:]
+        var last: [Int: [Int32]] = [:]
         for (term, count) in zip(names.terms, names.nameCounts) where count > 0 {
             let word = term.utf8
             guard word.count >= 2, word.count <= 40 else { continue }
-            let entry = (Int32(flat.count), Int32(word.count), count, Self.letters(word))
+            all.append((Int32(flat.count), Int32(word.count), count, Self.letters(word)))
             flat += word
-            first[word.count << 8 | Int(word.first!), default: []].append(entry)
-            last[word.count << 8 | Int(flat[flat.count - 1]), default: []].append(entry)
+            first[word.count << 8 | Int(word.first!), default: []].append(Int32(all.count - 1))
+            last[word.count << 8 | Int(flat[flat.count - 1]), default: []].append(Int32(all.count - 1))
         }
         lock.withLock {
             bytes = flat
+            entries = all
             byFirst = first
             byLast = last
         }
@@ -57,7 +61,7 @@ package final class Vocabulary: @unchecked Sendable {
         guard query.count >= 4 else { return [] }
         let maxDistance = query.count >= 8 ? 2 : 1
         let letters = Self.letters(query)
-        let (flat, first, last) = lock.withLock { (bytes, byFirst, byLast) }
+        let (flat, entries, first, last) = lock.withLock { (bytes, self.entries, byFirst, byLast) }
         return flat.withUnsafeBufferPointer { buffer -> [String] in
             func word(_ entry: Entry) -> UnsafeBufferPointer<UInt8> {
                 UnsafeBufferPointer(
@@ -73,11 +77,11 @@ package final class Vocabulary: @unchecked Sendable {
                 }
             }
             for length in max(2, query.count - maxDistance)...min(40, query.count + maxDistance) {
-                for entry in first[length << 8 | Int(query[0])] ?? [] { consider(entry) }
+                for position in first[length << 8 | Int(query[0])] ?? [] { consider(entries[Int(position)]) }
                 // Words that share only the last letter: those sharing the first were compared already.
-                for entry in last[length << 8 | Int(query[query.count - 1])] ?? []
-                where buffer[Int(entry.start)] != query[0] {
-                    consider(entry)
+                for position in last[length << 8 | Int(query[query.count - 1])] ?? []
+                where buffer[Int(entries[Int(position)].start)] != query[0] {
+                    consider(entries[Int(position)])
                 }
             }
             found.sort { ($0.distance, -$0.entry.count) < ($1.distance, -$1.entry.count) }

@@ -19,6 +19,7 @@ package final class AppDatabase: Sendable {
     /// - `journal_mode = WAL`: readers never wait for the writer, and a commit appends to the log;
     /// - `synchronous = FULL`: each commit is flushed to disk (fsync of the log) before it returns, so a write
     ///   the bot has acknowledged survives the process being killed and the machine losing power;
+    /// - one reader connection per core (and one more),
     /// - a busy timeout of 5 s, so a command waits for a long catalog write rather than failing;
     /// - SQLite's automatic checkpoint (every 1000 pages of log), plus a truncating checkpoint every hour and
     ///   at shutdown, so the log stays small.
@@ -27,7 +28,13 @@ package final class AppDatabase: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var config = Configuration()
         config.busyMode = .timeout(5)
+        // Reads run on the calling thread and the server runs about one task per core, so more readers than cores
+        // would only hold more page caches in memory.
+        config.maximumReaderCount = ProcessInfo.processInfo.activeProcessorCount + 1
         config.prepareDatabase { db in
+            // 1 MB of page cache a connection: the pages a command reads are few, and the catalog is searched in
+            // memory.
+            try db.execute(sql: "PRAGMA cache_size = -1000")
             try db.execute(sql: "PRAGMA synchronous = FULL")
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
