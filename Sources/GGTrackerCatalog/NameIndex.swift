@@ -17,9 +17,10 @@ package final class NameIndex: Sendable {
         /// The words of a game's name, as term ids, in order: `nameWords[nameStart[r] ..< nameStart[r + 1]]`.
         var nameStart: [Int32] = [0]
         var nameWords: [Int32] = []
-        /// All of a game's terms (name words and keywords), sorted: `gameTerms[termStart[r] ..< termStart[r + 1]]`.
-        var termStart: [Int32] = [0]
-        var gameTerms: [Int32] = []
+        /// A game's keywords that are not words of its name (numeral twins, joined pairs):
+        /// `keywordTerms[keywordStart[r] ..< keywordStart[r + 1]]`. With the name's words, all the game's terms.
+        var keywordStart: [Int32] = [0]
+        var keywordTerms: [Int32] = []
         var ids: [Int64] = []
         var popularity: [Float] = []
         var mature: [Bool] = []
@@ -87,8 +88,8 @@ package final class NameIndex: Sendable {
         var words: [String] = []
         var nameWords: [Int32] = []
         var nameStart: [Int32] = [0]
-        var gameTerms: [Int32] = []
-        var termStart: [Int32] = [0]
+        var keywordTerms: [Int32] = []
+        var keywordStart: [Int32] = [0]
         func id(_ word: String) -> Int32 {
             if let id = provisional[word] { return id }
             let id = Int32(words.count)
@@ -108,10 +109,10 @@ package final class NameIndex: Sendable {
                 let ids = name.map(id)
                 nameWords += ids
                 nameStart.append(Int32(nameWords.count))
-                var all = ids
-                for keyword in (row[2] as String? ?? "").split(separator: " ") { all.append(id(String(keyword))) }
-                gameTerms += Set(all)
-                termStart.append(Int32(gameTerms.count))
+                var extra = Set<Int32>()
+                for keyword in (row[2] as String? ?? "").split(separator: " ") { extra.insert(id(String(keyword))) }
+                keywordTerms += extra.subtracting(ids)
+                keywordStart.append(Int32(keywordTerms.count))
                 let core = name.filter { !TextNormalizer.stopWords.contains($0) }
                 snapshot.exactNames.append((Self.hash(core), Int32(snapshot.ids.count)))
                 snapshot.ids.append(row[0])
@@ -128,42 +129,39 @@ package final class NameIndex: Sendable {
         words = []
         snapshot.nameWords = nameWords.map { renumbered[Int($0)] }
         snapshot.nameStart = nameStart
-        snapshot.termStart = termStart
-        snapshot.gameTerms = gameTerms.map { renumbered[Int($0)] }
+        snapshot.keywordStart = keywordStart
+        snapshot.keywordTerms = keywordTerms.map { renumbered[Int($0)] }
         nameWords = []
-        gameTerms = []
+        keywordTerms = []
         let count = snapshot.ids.count
-        snapshot.nameCounts = [Int32](repeating: 0, count: snapshot.terms.count)
         var listCount = [Int32](repeating: 0, count: snapshot.terms.count)
+        var nameCounts = [Int32](repeating: 0, count: snapshot.terms.count)
         for rank in 0..<count {
-            let range = Int(snapshot.termStart[rank])..<Int(snapshot.termStart[rank + 1])
-            snapshot.gameTerms[range].sort()
-            for term in snapshot.gameTerms[range] { listCount[Int(term)] += 1 }
-            var counted = Set<Int32>()
-            for index in Int(snapshot.nameStart[rank])..<Int(snapshot.nameStart[rank + 1])
-            where counted.insert(snapshot.nameWords[index]).inserted {
-                snapshot.nameCounts[Int(snapshot.nameWords[index])] += 1
+            snapshot.forEachTerm(of: Int32(rank)) { listCount[Int($0)] += 1 }
+            let words = Int(snapshot.nameStart[rank])..<Int(snapshot.nameStart[rank + 1])
+            for index in words where !snapshot.nameWords[words.lowerBound..<index].contains(snapshot.nameWords[index]) {
+                nameCounts[Int(snapshot.nameWords[index])] += 1
             }
         }
+        snapshot.nameCounts = nameCounts
         // Every word's list of games, ranks ascending, in one flat array.
         snapshot.postingStart = [0]
         snapshot.postingStart.reserveCapacity(snapshot.terms.count + 1)
         for n in listCount { snapshot.postingStart.append(snapshot.postingStart.last! + n) }
         var fill = Array(snapshot.postingStart.dropLast())
-        snapshot.postings = [Int32](repeating: 0, count: Int(snapshot.postingStart.last!))
+        // Filled in a local array: writing through `snapshot` while reading it would copy the array.
+        var postings = [Int32](repeating: 0, count: Int(snapshot.postingStart.last!))
         for rank in 0..<count {
-            for index in Int(snapshot.termStart[rank])..<Int(snapshot.termStart[rank + 1]) {
-                let term = Int(snapshot.gameTerms[index])
-                snapshot.postings[Int(fill[term])] = Int32(rank)
-                fill[term] += 1
+            snapshot.forEachTerm(of: Int32(rank)) { term in
+                postings[Int(fill[Int(term)])] = Int32(rank)
+                fill[Int(term)] += 1
             }
         }
+        snapshot.postings = postings
         snapshot.exactNames.sort { ($0.hash, $0.rank) < ($1.hash, $1.rank) }
         current.withLock { $0 = snapshot }
-        #if os(Linux)
-            // Building took several times the index's size in temporary arrays; give that memory back.
-            _ = releaseFreeMemory(0)
-        #endif
+        // Building took several times the index's size in temporary arrays; give that memory back.
+        returnFreeMemory()
     }
 }
 
@@ -204,10 +202,25 @@ extension NameIndex.Snapshot {
         ranges.reduce(0) { $0 + Int(postingStart[Int($1.upperBound)] - postingStart[Int($1.lowerBound)]) }
     }
 
+    /// Every distinct term of a game: its name's words, then its other keywords.
+    func forEachTerm(of rank: Int32, _ body: (Int32) -> Void) {
+        let words = Int(nameStart[Int(rank)])..<Int(nameStart[Int(rank) + 1])
+        for index in words {
+            let term = nameWords[index]
+            // Names seldom repeat a word; a repeat is skipped.
+            if !nameWords[words.lowerBound..<index].contains(term) { body(term) }
+        }
+        for index in Int(keywordStart[Int(rank)])..<Int(keywordStart[Int(rank) + 1]) { body(keywordTerms[index]) }
+    }
+
     /// Whether the game has a term in one of the ranges.
     func has(_ rank: Int32, _ ranges: [Range<Int32>]) -> Bool {
-        for index in Int(termStart[Int(rank)])..<Int(termStart[Int(rank) + 1]) {
-            let term = gameTerms[index]
+        for index in Int(nameStart[Int(rank)])..<Int(nameStart[Int(rank) + 1]) {
+            let term = nameWords[index]
+            for range in ranges where range.contains(term) { return true }
+        }
+        for index in Int(keywordStart[Int(rank)])..<Int(keywordStart[Int(rank) + 1]) {
+            let term = keywordTerms[index]
             for range in ranges where range.contains(term) { return true }
         }
         return false
@@ -283,8 +296,16 @@ extension NameIndex.Snapshot {
     }
 }
 
+/// Returns memory the process has freed to the system. The C allocator keeps freed memory for reuse, and after a
+/// burst of requests or an index build that can be megabytes nobody uses.
+package func returnFreeMemory() {
+    #if os(Linux)
+        _ = mallocTrim(0)
+    #endif
+}
+
 #if os(Linux)
-    /// glibc's `malloc_trim`: returns freed heap memory to the system.
+    /// glibc's `malloc_trim`.
     @_silgen_name("malloc_trim")
-    private func releaseFreeMemory(_ pad: Int) -> Int32
+    private func mallocTrim(_ pad: Int) -> Int32
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import GGTrackerCatalog
 import GGTrackerStorage
 import HTTPTypes
 import Hummingbird
@@ -62,6 +63,14 @@ package struct Maintenance: Service {
             }
         }
         defer { ticker.cancel() }
+        // Memory freed after a burst of requests goes back to the system within seconds.
+        let trimmer = Task {
+            while !Task.isCancelled {
+                try await Task.sleep(for: .seconds(5))
+                returnFreeMemory()
+            }
+        }
+        defer { trimmer.cancel() }
         try? await gracefulShutdown()
         logger.info("shutting down: waiting for a running catalog refresh to store its current page")
         await services.catalog.stopRefreshing()
