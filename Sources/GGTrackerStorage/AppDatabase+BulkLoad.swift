@@ -17,7 +17,7 @@ extension AppDatabase {
             // A page cache large enough for the whole load: otherwise changed pages spill to the log mid-way and
             // are written again and again.
             let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
-            try db.execute(sql: "PRAGMA cache_size = -262144")
+            try db.execute(sql: "PRAGMA cache_size = -65536")
             defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
             var counts: UpsertCounts?
             try db.inTransaction {
