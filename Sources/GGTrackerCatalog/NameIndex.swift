@@ -9,8 +9,8 @@ import Synchronization
 /// rank order until it has enough candidates. Only the games finally shown are read from the database.
 package final class NameIndex: Sendable {
     struct Snapshot: Sendable {
-        /// Every distinct word of names and keywords, sorted, so the words with a prefix are one range.
-        var terms: [String] = []
+        /// Every distinct word of names and keywords, sorted by bytes, so the words with a prefix are one range.
+        var terms = TermList()
         /// Ranks of the games having term `t`: `postings[postingStart[t] ..< postingStart[t + 1]]`, ascending.
         var postingStart: [Int32] = [0]
         var postings: [Int32] = []
@@ -121,12 +121,12 @@ package final class NameIndex: Sendable {
             }
         }
         // Sorted words, so a prefix is a range; provisional ids are mapped to sorted ones.
-        let order = words.indices.sorted { words[$0] < words[$1] }
-        var renumbered = [Int32](repeating: 0, count: words.count)
-        for (sortedID, old) in order.enumerated() { renumbered[old] = Int32(sortedID) }
-        snapshot.terms = order.map { words[$0] }
         provisional = [:]
+        let (terms, order) = TermList.sorting(words)
         words = []
+        snapshot.terms = terms
+        var renumbered = [Int32](repeating: 0, count: order.count)
+        for (sortedID, old) in order.enumerated() { renumbered[old] = Int32(sortedID) }
         snapshot.nameWords = nameWords.map { renumbered[Int($0)] }
         snapshot.nameStart = nameStart
         snapshot.keywordStart = keywordStart
@@ -168,33 +168,16 @@ package final class NameIndex: Sendable {
 extension NameIndex.Snapshot {
     /// The term ids starting with `prefix`.
     func range(prefix: String) -> Range<Int32> {
-        let low = lowerBound(prefix)
-        var high = low
-        // The words with the prefix follow it; find their end by searching for the prefix's successor.
-        if let last = prefix.unicodeScalars.last, let next = Unicode.Scalar(last.value + 1) {
-            var successor = String(prefix.unicodeScalars.dropLast())
-            successor.unicodeScalars.append(next)
-            high = lowerBound(successor)
-        } else {
-            high = Int32(terms.count)
-        }
-        return low..<max(low, high)
+        let bytes = Array(prefix.utf8)
+        return Int32(terms.lowerBound(bytes))..<Int32(terms.end(ofPrefix: bytes))
     }
 
     /// The id of exactly this term, as a range of one (or none).
     func range(exact word: String) -> Range<Int32> {
-        let low = lowerBound(word)
-        return Int(low) < terms.count && terms[Int(low)] == word ? low..<(low + 1) : low..<low
-    }
-
-    func lowerBound(_ word: String) -> Int32 {
-        var low = 0
-        var high = terms.count
-        while low < high {
-            let mid = (low + high) / 2
-            if terms[mid] < word { low = mid + 1 } else { high = mid }
-        }
-        return Int32(low)
+        let bytes = Array(word.utf8)
+        let low = terms.lowerBound(bytes)
+        return low < terms.count && terms.compare(low, bytes) == 0
+            ? Int32(low)..<Int32(low + 1) : Int32(low)..<Int32(low)
     }
 
     /// How many games the ranges list, duplicates counted.
@@ -275,7 +258,7 @@ extension NameIndex.Snapshot {
 
     /// The words of a game's name.
     func nameWords(_ rank: Int32) -> [String] {
-        (Int(nameStart[Int(rank)])..<Int(nameStart[Int(rank) + 1])).map { terms[Int(nameWords[$0])] }
+        (Int(nameStart[Int(rank)])..<Int(nameStart[Int(rank) + 1])).map { terms.word(Int(nameWords[$0])) }
     }
 
     /// Games whose name, stop words aside, is exactly these words.
@@ -293,6 +276,87 @@ extension NameIndex.Snapshot {
             low += 1
         }
         return out
+    }
+}
+
+/// Sorted words in one byte buffer — word `t` is `bytes[start[t] ..< start[t + 1]]` — ordered by their UTF-8
+/// bytes: half the memory of an array of strings, and no allocation for each long word.
+struct TermList: Sendable {
+    var bytes: [UInt8] = []
+    var start: [Int32] = [0]
+
+    var count: Int { start.count - 1 }
+
+    /// The words sorted, and for each position the index in `words` it came from.
+    static func sorting(_ words: [String]) -> (TermList, [Int]) {
+        var unsorted = TermList()
+        for word in words { unsorted.append(word.utf8) }
+        let order = unsorted.bytes.withUnsafeBufferPointer { buffer in
+            words.indices.sorted { unsorted.compare($0, $1, in: buffer) < 0 }
+        }
+        var sorted = TermList()
+        sorted.bytes.reserveCapacity(unsorted.bytes.count)
+        sorted.start.reserveCapacity(unsorted.start.count)
+        for index in order {
+            sorted.append(unsorted.bytes[Int(unsorted.start[index])..<Int(unsorted.start[index + 1])])
+        }
+        return (sorted, order)
+    }
+
+    mutating func append(_ word: some Collection<UInt8>) {
+        bytes += word
+        start.append(Int32(bytes.count))
+    }
+
+    func word(_ t: Int) -> String {
+        String(decoding: bytes[Int(start[t])..<Int(start[t + 1])], as: UTF8.self)
+    }
+
+    /// The bytes of word `t`.
+    func utf8(_ t: Int) -> ArraySlice<UInt8> { bytes[Int(start[t])..<Int(start[t + 1])] }
+
+    private func compare(_ a: Int, _ b: Int, in buffer: UnsafeBufferPointer<UInt8>) -> Int32 {
+        let aStart = Int(start[a])
+        let aLength = Int(start[a + 1]) - aStart
+        let bStart = Int(start[b])
+        let bLength = Int(start[b + 1]) - bStart
+        let common = memcmp(buffer.baseAddress! + aStart, buffer.baseAddress! + bStart, min(aLength, bLength))
+        return common != 0 ? common : Int32(aLength - bLength).signum()
+    }
+
+    /// Word `t` against `word` by bytes: negative, zero or positive.
+    func compare(_ t: Int, _ word: [UInt8]) -> Int32 {
+        bytes.withUnsafeBufferPointer { buffer in
+            word.withUnsafeBufferPointer { other in
+                let length = Int(start[t + 1] - start[t])
+                let common = min(length, other.count)
+                let result =
+                    common == 0 ? 0 : memcmp(buffer.baseAddress! + Int(start[t]), other.baseAddress!, common)
+                return result != 0 ? result : Int32(length - other.count).signum()
+            }
+        }
+    }
+
+    /// The first word not ordered before `word`.
+    func lowerBound(_ word: [UInt8]) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if compare(mid, word) < 0 { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The first word after every word starting with `prefix`.
+    func end(ofPrefix prefix: [UInt8]) -> Int {
+        var low = lowerBound(prefix)
+        var high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if utf8(mid).starts(with: prefix) { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 }
 

@@ -39,8 +39,8 @@ package final class Vocabulary: @unchecked Sendable {
         var all: [Entry] = []
         var first: [Int: [Int32]] = [:]
         var last: [Int: [Int32]] = [:]
-        for (term, count) in zip(names.terms, names.nameCounts) where count > 0 {
-            let word = term.utf8
+        for (term, count) in names.nameCounts.enumerated() where count > 0 {
+            let word = names.terms.utf8(term)
             guard word.count >= 2, word.count <= 40 else { continue }
             all.append((Int32(flat.count), Int32(word.count), count, Self.letters(word)))
             flat += word
