@@ -20,6 +20,12 @@ package struct LocalCatalog: GameCatalog {
     /// Opens after repeated provider failures, so a dead API is not waited on by every command.
     package var breaker = CircuitBreaker()
     let refreshState = RefreshState()
+    /// Who this catalog is when it takes the refresh lease: one refresh runs across every process sharing the
+    /// database. The holder renews the lease while it works; if it dies, the lease expires and another process
+    /// may refresh, resuming from the checkpoint stored with the games.
+    let leaseHolder = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))"
+    package var leaseDuration: TimeInterval = 60
+    static let refreshLease = "catalog.refresh"
 
     /// The provider is not being asked for now, after failing again and again.
     package struct ProviderUnavailable: Error, CustomStringConvertible {
@@ -208,9 +214,10 @@ package struct LocalCatalog: GameCatalog {
     package func status() async throws -> CatalogStatus {
         let last = try database.catalogMeta("last_refresh").flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
         let (running, summary) = refreshState.snapshot
+        let elsewhere = try database.leaseHolder(Self.refreshLease, at: Date()).map { $0 != leaseHolder } ?? false
         var status = CatalogStatus(
             provider: providerName, games: try database.gameCount(), lastRefresh: last, attribution: Self.attribution,
-            refreshing: running, lastSummary: summary)
+            refreshing: running || elsewhere, lastSummary: summary)
         if let current = refreshState.progress {
             status.details["Progress"] = "\(current.done)" + (current.total.map { " of \($0)" } ?? "") + " games"
         }
@@ -251,6 +258,9 @@ package struct LocalCatalog: GameCatalog {
         guard refreshState.begin() else {
             throw CatalogImporter.ReadError(description: "a catalog refresh is already running")
         }
+        guard try takeRefreshLease() else {
+            throw CatalogImporter.ReadError(description: "a catalog refresh is already running in another process")
+        }
         do {
             let summary = try await perform(full: full, progress: progress)
             refreshState.end(summary)
@@ -266,6 +276,7 @@ package struct LocalCatalog: GameCatalog {
         finished: @escaping @Sendable (Result<RefreshSummary, any Error>) -> Void
     ) async throws -> Bool {
         guard refreshState.begin() else { return false }
+        guard try takeRefreshLease() else { return false }
         let catalog = self
         Task.detached(priority: .utility) {
             do {
@@ -280,7 +291,42 @@ package struct LocalCatalog: GameCatalog {
         return true
     }
 
+    /// Takes the refresh lease for this process; false (and the in-process refresh state ended) when another
+    /// process holds it.
+    func takeRefreshLease() throws -> Bool {
+        do {
+            if try database.acquireLease(Self.refreshLease, holder: leaseHolder, for: leaseDuration, at: Date()) {
+                return true
+            }
+        } catch {
+            refreshState.end(nil)
+            throw error
+        }
+        refreshState.end(nil)
+        return false
+    }
+
+    /// Runs a refresh holding the lease: it is renewed a few times a lifetime, and the refresh stops after its
+    /// current page if the lease was lost (this process stalled and another took over).
     func perform(full: Bool, progress: @escaping @Sendable (RefreshProgress) -> Void) async throws -> RefreshSummary {
+        let (database, holder, duration, state) = (database, leaseHolder, leaseDuration, refreshState)
+        let renewal = Task {
+            while !Task.isCancelled {
+                try await Task.sleep(for: .seconds(duration / 3))
+                let kept = try? database.acquireLease(Self.refreshLease, holder: holder, for: duration, at: Date())
+                if kept != true { state.loseLease() }
+            }
+        }
+        defer {
+            renewal.cancel()
+            try? database.releaseLease(Self.refreshLease, holder: holder)
+        }
+        return try await performHoldingLease(full: full, progress: progress)
+    }
+
+    func performHoldingLease(
+        full: Bool, progress: @escaping @Sendable (RefreshProgress) -> Void
+    ) async throws -> RefreshSummary {
         if let igdb {
             let state = refreshState
             let summary = try await igdb.run(
@@ -288,7 +334,7 @@ package struct LocalCatalog: GameCatalog {
                 progress: { value in
                     state.report(value)
                     progress(value)
-                }, shouldStop: { state.stopRequested })
+                }, shouldStop: { state.stopRequested || state.lostLease })
             try index.reload()
             return summary
         }
@@ -318,13 +364,20 @@ final class RefreshState: @unchecked Sendable {
 
     private var stopping = false
 
+    private var lost = false
+
     func begin() -> Bool {
         lock.withLock {
             if running || stopping { return false }
             running = true
+            lost = false
             return true
         }
     }
+
+    /// The refresh lease went to another process: this refresh stops after its current page.
+    func loseLease() { lock.withLock { lost = true } }
+    var lostLease: Bool { lock.withLock { lost } }
 
     /// Asks a running refresh to stop after its current page, and refuses new ones.
     func requestStop() { lock.withLock { stopping = true } }

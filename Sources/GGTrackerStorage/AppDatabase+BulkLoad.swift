@@ -121,17 +121,20 @@ extension AppDatabase {
         facets.sort { (facetIDs[Int($0.facet)], $0.game) < (facetIDs[Int($1.facet)], $1.game) }
         // In key order, a facet's id is bound once for all its games.
         let addFacet = try db.makeStatement(sql: "INSERT OR IGNORE INTO game_facets (facet_id, game_id) VALUES (?, ?)")
-        let handle = addFacet.sqliteStatement
-        var bound: Int64 = -1
-        for facet in facets {
-            sqlite3_reset(handle)
-            let id = facetIDs[Int(facet.facet)]
-            if id != bound {
-                sqlite3_bind_int64(handle, 1, id)
-                bound = id
+        // The statement must outlive every use of its handle (a local can be released after its last use).
+        try withExtendedLifetime(addFacet) {
+            let handle = addFacet.sqliteStatement
+            var bound: Int64 = -1
+            for facet in facets {
+                sqlite3_reset(handle)
+                let id = facetIDs[Int(facet.facet)]
+                if id != bound {
+                    sqlite3_bind_int64(handle, 1, id)
+                    bound = id
+                }
+                sqlite3_bind_int64(handle, 2, facet.game)
+                try step(handle, in: db)
             }
-            sqlite3_bind_int64(handle, 2, facet.game)
-            try step(handle, in: db)
         }
         for record in again {
             let upserted = try upsertGames([record], in: db)
@@ -227,10 +230,13 @@ extension Bool: DirectValue {
 
 /// Binds values in order to a reset statement, then runs it.
 struct Binder {
+    /// Held so the statement cannot be finalized while its handle is in use.
+    let statement: Statement
     let handle: OpaquePointer
     var index: Int32 = 0
 
     init(_ statement: Statement) {
+        self.statement = statement
         handle = statement.sqliteStatement
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
@@ -241,7 +247,9 @@ struct Binder {
         value?.bindDirect(to: handle, at: index)
     }
 
-    func step(in db: Database) throws { try AppDatabase.step(handle, in: db) }
+    func step(in db: Database) throws {
+        try withExtendedLifetime(statement) { try AppDatabase.step(handle, in: db) }
+    }
 }
 /// SQLite copies a value bound with this destructor before the call returns.
 private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -285,6 +285,18 @@ package final class AppDatabase: Sendable {
                     CREATE INDEX game_facets_game ON game_facets(game_id);
                     """)
         }
+        migrator.registerMigration("v6: leases") { db in
+            // Work that must run in one process at a time however many share the database (a catalog
+            // refresh): the holder renews its lease while it works; a lease not renewed in time expires.
+            try db.execute(
+                sql: """
+                    CREATE TABLE leases (
+                        name TEXT PRIMARY KEY NOT NULL,
+                        holder TEXT NOT NULL,
+                        expires_at DOUBLE NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }

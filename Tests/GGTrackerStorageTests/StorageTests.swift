@@ -268,3 +268,41 @@ struct ImportTests {
         #expect(game.releaseYear == 2015 && game.ratingCount == 60)
     }
 }
+
+@Suite("One catalog refresh across processes")
+struct RefreshLeaseTests {
+    @Test func aLeaseIsHeldByOneHolderUntilItExpiresOrIsReleased() throws {
+        let database = try AppDatabase.inMemory()
+        let now = Date()
+        #expect(try database.acquireLease("job", holder: "a", for: 60, at: now))
+        #expect(try !database.acquireLease("job", holder: "b", for: 60, at: now.addingTimeInterval(30)))
+        #expect(try database.acquireLease("job", holder: "a", for: 60, at: now.addingTimeInterval(30)), "renewed")
+        #expect(try !database.acquireLease("job", holder: "b", for: 60, at: now.addingTimeInterval(80)))
+        // A holder that stops renewing loses the lease when it expires.
+        #expect(try database.acquireLease("job", holder: "b", for: 60, at: now.addingTimeInterval(91)))
+        #expect(try !database.acquireLease("job", holder: "a", for: 60, at: now.addingTimeInterval(92)))
+        #expect(try database.leaseHolder("job", at: now.addingTimeInterval(92)) == "b")
+        try database.releaseLease("job", holder: "a")
+        #expect(try database.leaseHolder("job", at: now.addingTimeInterval(92)) == "b", "only the holder releases")
+        try database.releaseLease("job", holder: "b")
+        #expect(try database.leaseHolder("job", at: now.addingTimeInterval(92)) == nil)
+    }
+
+    @Test func aRefreshDoesNotStartWhileAnotherProcessHoldsTheLease() async throws {
+        let database = try AppDatabase.inMemory()
+        let catalog = try LocalCatalog(database: database)
+        // Another process sharing the database is refreshing.
+        #expect(try database.acquireLease("catalog.refresh", holder: "elsewhere", for: 60, at: Date()))
+        let started = try await catalog.startRefresh(full: false, progress: { _ in }, finished: { _ in })
+        #expect(!started)
+        await #expect(throws: (any Error).self) { try await catalog.refresh(full: false) }
+        #expect(try await catalog.status().refreshing)
+        #expect(try database.gameCount() == 0, "nothing was loaded")
+        // That process died: its lease expires and a refresh here runs, then gives the lease back.
+        #expect(try database.acquireLease("catalog.refresh", holder: "elsewhere", for: -1, at: Date()))
+        let summary = try await catalog.refresh(full: false)
+        #expect(summary.added >= 20_000)
+        #expect(try database.leaseHolder("catalog.refresh", at: Date()) == nil)
+        #expect(try await !catalog.status().refreshing)
+    }
+}
