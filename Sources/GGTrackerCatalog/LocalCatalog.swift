@@ -56,6 +56,12 @@ package struct LocalCatalog: GameCatalog {
     @discardableResult
     package func loadBundledIfEmpty() throws -> Int {
         guard try database.gameCount() == 0 else { return 0 }
+        // Another process starting on the same database may be filling it or refreshing: only the lease holder
+        // loads (the others' name indexes follow the catalog's generation).
+        guard try database.acquireLease(Self.refreshLease, holder: leaseHolder, for: leaseDuration, at: Date())
+        else { return 0 }
+        defer { try? database.releaseLease(Self.refreshLease, holder: leaseHolder) }
+        guard try database.gameCount() == 0 else { return 0 }
         return try loadBundled().added
     }
 

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 @preconcurrency import Crypto
 import Foundation
+import GGTrackerStorage
 import GRDB
 import NIOCore
 import Testing
@@ -290,5 +291,40 @@ struct DurabilityTests {
         #expect(answer.hasPrefix("HTTP/1.1 408"), "got “\(answer)”")
         #expect(server.waitForExit() == 0)
         #expect(Date().timeIntervalSince(started) < 30)
+    }
+
+    @Test(.enabled(if: ServerProcess.binaryExists), .timeLimit(.minutes(5)))
+    func aRefreshInAnotherProcessWaitsForTheLeaseToBeFree() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gg-lease-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("ggtracker.sqlite").path
+        let database = try AppDatabase.open(path: path)
+        // This process is refreshing.
+        #expect(try database.acquireLease("catalog.refresh", holder: "this test", for: 600, at: Date()))
+        func refresh() throws -> (status: Int32, output: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ServerProcess.binary)
+            process.arguments = ["catalog", "refresh", "--database", path]
+            var environment = ProcessInfo.processInfo.environment
+            environment["GGTRACKER_CATALOG"] = "offline"
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        let refused = try refresh()
+        #expect(refused.status != 0)
+        #expect(refused.output.contains("already running in another process"), "got “\(refused.output)”")
+        #expect(try database.gameCount() == 0)
+        try database.releaseLease("catalog.refresh", holder: "this test")
+        let ran = try refresh()
+        #expect(ran.status == 0, "got “\(ran.output)”")
+        #expect(try database.gameCount() >= 20_000)
+        #expect(try database.leaseHolder("catalog.refresh", at: Date()) == nil)
     }
 }
