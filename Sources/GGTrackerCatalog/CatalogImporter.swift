@@ -154,38 +154,31 @@ package struct CatalogImporter: Sendable {
                 }), progress: progress)
     }
 
-    /// Stores parsed batches in order: in one bulk load when the catalog is empty, else as upserts.
+    /// Stores parsed batches in order: in one bulk load when the catalog is empty (a file that cannot be read to
+    /// the end stores nothing), else as upserts, a transaction a batch.
     func importBatches<Work>(
         _ parser: ParallelBatches<Work>, progress: (@Sendable (Int) -> Void)?
     ) throws -> ImportReport {
         defer { parser.stop() }
         var report = ImportReport()
         var seen = 0
-        var failure: (any Error)?
-        func next() -> [CatalogRecord]? {
-            do {
-                guard let batch = try parser.next() else { return nil }
-                report.problems += batch.problems
-                seen += batch.records.count
-                progress?(seen)
-                return batch.records
-            } catch {
-                failure = error
-                return nil
-            }
+        func next() throws -> [CatalogRecord]? {
+            guard let batch = try parser.next() else { return nil }
+            report.problems += batch.problems
+            seen += batch.records.count
+            progress?(seen)
+            return batch.records
         }
         if let counts = try database.loadIntoEmptyCatalog(next) {
             report.added = counts.added
             report.updated = counts.updated
         } else {
-            while let batch = next() {
+            while let batch = try next() {
                 let counts = try database.upsertGames(batch)
                 report.added += counts.added
                 report.updated += counts.updated
             }
         }
-        if let failure { throw failure }
-        report.problems.sort { $0.line < $1.line }
         return report
     }
 
@@ -213,6 +206,7 @@ final class LineChunks: @unchecked Sendable {
     private let file: gzFile
     private let path: String
     private var carry = Data()
+    private var buffer = [UInt8](repeating: 0, count: 4 << 20)
     private var nextLine = 1
     private var finished = false
     /// Whether the file's first non-blank byte opens a JSON array.
@@ -234,7 +228,6 @@ final class LineChunks: @unchecked Sendable {
     /// The next piece of about 4 MB of whole lines and the number of its first line; nil at the end.
     func next() throws -> (Data, Int)? {
         guard !finished else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 4 << 20)
         let n = gzread(file, &buffer, UInt32(buffer.count))
         if n < 0 { throw CatalogImporter.ReadError(description: "\(path) is not readable (corrupt compressed data?)") }
         var piece = carry
@@ -252,7 +245,7 @@ final class LineChunks: @unchecked Sendable {
         carry = piece[(lastNewline + 1)...]
         let lines = piece[..<(lastNewline + 1)]
         let whole = Data(lines)
-        defer { nextLine += CatalogImporter.lineRanges(whole).count }
+        defer { nextLine += whole.withUnsafeBytes { bytes in bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } } }
         return (whole, nextLine)
     }
 }

@@ -9,7 +9,7 @@ package enum IGDBGameMapping {
         package var message: String
     }
 
-    /// Every field `record(from:)` reads; an import skips the others without building their values.
+    /// Every field `record(from:)` reads; an import does not keep the others.
     package static let fields: Set<String> = [
         "id", "igdb_id", "name", "slug", "summary", "first_release_date", "release_date", "release_dates", "genres",
         "platforms", "game_modes", "game_engines", "involved_companies", "developers", "publishers",

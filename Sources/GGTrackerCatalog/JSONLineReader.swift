@@ -3,8 +3,8 @@ import Foundation
 /// Reads one JSON object from bytes into native Swift values — `String`, `Int` (integer literals that fit),
 /// `Double`, `Bool`, `[Any]`, `[String: Any]`, and `NSNull` for null — the shape `IGDBGameMapping` reads.
 /// Foundation's `JSONSerialization` produces bridged `NSNumber`s and `NSString`s that cost more to cast than to
-/// parse; this reader is several times faster on catalog lines. Keys of the top-level object not in `keep` are
-/// skipped without building their values (a catalog line's store links are half its bytes).
+/// parse; this reader is several times faster on catalog lines. Values of top-level keys not in `keep` are read and
+/// checked like the others but not stored.
 package struct JSONLineReader {
     package struct Malformed: Error, CustomStringConvertible {
         var offset: Int
@@ -79,30 +79,6 @@ package struct JSONLineReader {
             }
         }
 
-        /// Passes over a value without building it.
-        mutating func skipValue() throws(Malformed) {
-            skipSpace()
-            guard let byte = peek else { throw fail() }
-            switch byte {
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                _ = try value()
-            case UInt8(ascii: "\""):
-                position += 1
-                while true {
-                    guard let next = peek else { throw fail() }
-                    position += 1
-                    if next == UInt8(ascii: "\"") { return }
-                    if next == UInt8(ascii: "\\") {
-                        guard peek != nil else { throw fail() }
-                        position += 1
-                    } else if next < 0x20 {
-                        throw fail()
-                    }
-                }
-            default: _ = try value()
-            }
-        }
-
         mutating func literal(_ word: StaticString) throws(Malformed) {
             let length = word.utf8CodeUnitCount
             guard position + length <= bytes.count else { throw fail() }
@@ -126,11 +102,8 @@ package struct JSONLineReader {
                 guard peek == UInt8(ascii: "\"") else { throw fail() }
                 let key = try string()
                 try expect(UInt8(ascii: ":"))
-                if let keep, !keep.contains(key) {
-                    try skipValue()
-                } else {
-                    out[key] = try value()
-                }
+                let value = try value()
+                if keep?.contains(key) ?? true { out[key] = value }
                 skipSpace()
                 guard let next = peek else { throw fail() }
                 position += 1

@@ -150,7 +150,6 @@ package struct SearchIndex: Sendable {
         var twin: String?
         var corrections: [String]
         var isStopWord: Bool
-
     }
 
     func queryWords(_ query: String) -> [QueryWord] {
@@ -161,27 +160,20 @@ package struct SearchIndex: Sendable {
         }
     }
 
-    package func search(_ query: String, filter: CatalogFilter, limit: Int) throws -> [SearchHit] {
-        try memorySearch(query, in: currentNames, filter: filter, limit: limit)
-    }
-
     /// Games matching a platform, genre or release-year filter are found among the word matches, most popular
     /// first: at most this many of those are checked against the filter.
     static let filteredCandidates = 20_000
 
     /// The search over the in-memory index: words, corrections and a ranking by match quality, then popularity.
-    func memorySearch(
-        _ query: String, in index: NameIndex.Snapshot, filter: CatalogFilter, limit: Int
-    ) throws
-        -> [SearchHit]
-    {
+    package func search(_ query: String, filter: CatalogFilter, limit: Int) throws -> [SearchHit] {
+        let index = currentNames
         let includeMature = filter.includeMature
         let filtered = filter.platform != nil || filter.genre != nil || filter.year != nil
         /// Keeps the candidates that pass the filter, in order.
         func passing(_ ranks: [Int32]) throws -> [Int32] {
             guard filtered, !ranks.isEmpty else { return ranks }
             let allowed = try database.reader.read { db in
-                try filter.matchingIDs(Array(ranks.map { index.ids[Int($0)] }), in: db)
+                try filter.matchingIDs(ranks.map { index.ids[Int($0)] }, in: db)
             }
             return ranks.filter { allowed.contains(index.ids[Int($0)]) }
         }

@@ -41,14 +41,7 @@ extension AppDatabase {
         // Ids continue where the catalog's last game was: ids of games deleted earlier are never reused.
         var nextID = (try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'games'") ?? 0) + 1
         func insertStatement(rows: Int) throws -> Statement {
-            let row = "(" + Array(repeating: "?", count: 24).joined(separator: ", ") + ")"
-            return try db.makeStatement(
-                sql: """
-                    INSERT INTO games (id, provider, provider_id, slug, name, keywords, summary, release_date,
-                        release_year_only, platforms, genres, modes, engines, developers, publishers, critic_rating,
-                        rating_count, cover_image_id, age_rating, mature, url, game_type, popularity, updated_at)
-                    VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
-                    """)
+            try db.makeStatement(sql: insertGamesSQL(columns: ["id"] + storedGameColumns, rows: rows))
         }
         let many = try insertStatement(rows: rowsPerInsert)
         let one = try insertStatement(rows: 1)
@@ -159,7 +152,7 @@ extension AppDatabase {
         [(0, game.genres), (1, game.platforms), (2, game.modes), (3, game.engines)]
     }
 
-    /// Binds a game's columns in the order of the bulk insert.
+    /// Binds a game's id, then its `storedGameColumns` in order.
     static func bindGame(_ record: CatalogRecord, id: Int64, to binder: inout Binder) {
         let g = record.game
         binder.bind(id)

@@ -129,6 +129,20 @@ extension AppDatabase {
         }
     }
 
+    /// The columns a catalog write stores, in the order of the values `upsertGames` and the bulk load bind.
+    static let storedGameColumns = [
+        "provider", "provider_id", "slug", "name", "keywords", "summary", "release_date", "release_year_only",
+        "platforms", "genres", "modes", "engines", "developers", "publishers", "critic_rating", "rating_count",
+        "cover_image_id", "age_rating", "mature", "url", "game_type", "popularity", "updated_at",
+    ]
+
+    /// `INSERT INTO games (columns) VALUES (?, …), …` for `rows` rows.
+    static func insertGamesSQL(columns: [String], rows: Int) -> String {
+        let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        return "INSERT INTO games (\(columns.joined(separator: ", "))) VALUES "
+            + Array(repeating: row, count: rows).joined(separator: ", ")
+    }
+
     package static func upsertGames(_ records: [CatalogRecord], in db: Database) throws -> UpsertCounts {
         var counts = UpsertCounts()
         guard !records.isEmpty else { return counts }
@@ -139,13 +153,7 @@ extension AppDatabase {
                 ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
                 """)
         let find = try db.cachedStatement(sql: "SELECT id FROM games WHERE provider = ? AND provider_id = ?")
-        let insert = try db.cachedStatement(
-            sql: """
-                INSERT INTO games (provider, provider_id, slug, name, keywords, summary, release_date, release_year_only,
-                    platforms, genres, modes, engines, developers, publishers, critic_rating, rating_count, cover_image_id,
-                    age_rating, mature, url, game_type, popularity, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+        let insert = try db.cachedStatement(sql: insertGamesSQL(columns: storedGameColumns, rows: 1))
         let update = try db.cachedStatement(
             sql: """
                 UPDATE games SET slug = ?, name = ?, keywords = ?, summary = ?, release_date = ?, release_year_only = ?,

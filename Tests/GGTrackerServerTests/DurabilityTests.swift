@@ -63,6 +63,24 @@ final class ServerProcess: @unchecked Sendable {
 
     func kill(_ signal: Int32) { _ = Foundation.kill(process.processIdentifier, signal) }
 
+    /// Runs a `ggtracker` command to its end, in the offline catalog mode; its exit status and everything it printed.
+    @discardableResult
+    static func command(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["GGTRACKER_CATALOG"] = "offline"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     func waitForExit() -> Int32 {
         process.waitUntilExit()
         return process.terminationStatus
@@ -132,13 +150,8 @@ struct DurabilityTests {
         let database = directory.appendingPathComponent("ggtracker.sqlite").path
         let log = directory.appendingPathComponent("server.log")
         // A small catalog, so start-up does not load the bundled one.
-        let importer = Process()
-        importer.executableURL = URL(fileURLWithPath: ServerProcess.binary)
-        importer.arguments = ["catalog", "import", TestHarness.fixturePath, "--database", database]
-        importer.standardOutput = FileHandle.nullDevice
-        try importer.run()
-        importer.waitUntilExit()
-        #expect(importer.terminationStatus == 0)
+        let imported = try ServerProcess.command(["catalog", "import", TestHarness.fixturePath, "--database", database])
+        #expect(imported.status == 0, "got “\(imported.output)”")
 
         let key = Curve25519.Signing.PrivateKey()
         let publicKey = key.publicKey.rawRepresentation.map { String(format: "%02x", $0) }.joined()
@@ -252,13 +265,9 @@ struct DurabilityTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gg-stall-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let importer = Process()
-        importer.executableURL = URL(fileURLWithPath: ServerProcess.binary)
         let database = directory.appendingPathComponent("db.sqlite").path
-        importer.arguments = ["catalog", "import", TestHarness.fixturePath, "--database", database]
-        importer.standardOutput = FileHandle.nullDevice
-        try importer.run()
-        importer.waitUntilExit()
+        let imported = try ServerProcess.command(["catalog", "import", TestHarness.fixturePath, "--database", database])
+        #expect(imported.status == 0, "got “\(imported.output)”")
         let key = Curve25519.Signing.PrivateKey()
         let port = 19_000 + Int.random(in: 900..<990)
         let server = try ServerProcess(
@@ -302,27 +311,12 @@ struct DurabilityTests {
         let database = try AppDatabase.open(path: path)
         // This process is refreshing.
         #expect(try database.acquireLease("catalog.refresh", holder: "this test", for: 600, at: Date()))
-        func refresh() throws -> (status: Int32, output: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ServerProcess.binary)
-            process.arguments = ["catalog", "refresh", "--database", path]
-            var environment = ProcessInfo.processInfo.environment
-            environment["GGTRACKER_CATALOG"] = "offline"
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-        }
-        let refused = try refresh()
+        let refused = try ServerProcess.command(["catalog", "refresh", "--database", path])
         #expect(refused.status != 0)
         #expect(refused.output.contains("already running in another process"), "got “\(refused.output)”")
         #expect(try database.gameCount() == 0)
         try database.releaseLease("catalog.refresh", holder: "this test")
-        let ran = try refresh()
+        let ran = try ServerProcess.command(["catalog", "refresh", "--database", path])
         #expect(ran.status == 0, "got “\(ran.output)”")
         #expect(try database.gameCount() >= 20_000)
         #expect(try database.leaseHolder("catalog.refresh", at: Date()) == nil)

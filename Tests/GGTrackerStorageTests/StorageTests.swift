@@ -197,6 +197,22 @@ struct ImportTests {
         #expect(try database.game(GameRef(provider: "igdb", id: "30000"))?.name == "Game 30000")
     }
 
+    @Test func aCompressedFileCorruptMidWayIsRefusedAndNothingIsStored() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try #require(LocalCatalog.bundledCatalogPath))))
+        // Past the first pieces of lines, the compressed stream is damaged.
+        for offset in stride(from: bytes.count / 2, to: bytes.count / 2 + 4_096, by: 7) { bytes[offset] ^= 0x5A }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("corrupt-\(UUID()).jsonl.gz").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let database = try AppDatabase.inMemory()
+        #expect {
+            try CatalogImporter(database: database).importFile(path)
+        } throws: { error in
+            "\(error)".contains("is not readable (corrupt compressed data?)")
+        }
+        #expect(try database.gameCount() == 0)
+    }
+
     @Test func aBulkLoadKeepsTheLastCopyOfAGameAndFilesItsFacets() async throws {
         let database = try AppDatabase.inMemory()
         let lines = """
