@@ -1,7 +1,6 @@
 import Foundation
 import GGTrackerCore
 import GGTrackerStorage
-import GRDB
 
 /// The catalog as the features see it, served from the local database. In `offline` mode the bundled data file
 /// fills it on first start, and a refresh loads that file again.
@@ -153,8 +152,8 @@ package struct LocalCatalog: GameCatalog {
 
     package func top(filter: CatalogFilter, minimumRatings: Int, page: Int, pageSize: Int) async throws -> Page<Game> {
         var conditions = ["g.critic_rating IS NOT NULL", "g.rating_count >= ?"]
-        var arguments: [any DatabaseValueConvertible] = [minimumRatings]
-        filter.appendSQL(to: &conditions, &arguments)
+        var arguments: [(any SQLBindable)?] = [minimumRatings]
+        filter.appendSQL(to: &conditions, &arguments, dialect: database.dialect)
         return try pageOfGames(
             from: "games g WHERE \(conditions.joined(separator: " AND "))",
             order: "g.critic_rating DESC, g.rating_count DESC, g.name", arguments: arguments, page: page,
@@ -167,24 +166,22 @@ package struct LocalCatalog: GameCatalog {
         try pageOfGames(
             from: """
                 facets f JOIN game_facets gf ON gf.facet_id = f.id JOIN games g ON g.id = gf.game_id
-                WHERE f.kind = ? AND f.name = ?\(includeMature ? "" : " AND g.mature = 0")
+                WHERE f.kind = ? AND \(database.dialect.equalsIgnoringCase("f.name"))\(includeMature ? "" : " AND g.mature = 0")
                 """,
             order: "g.popularity DESC, g.critic_rating DESC, g.name", arguments: [kind.rawValue, name], page: page,
             pageSize: pageSize)
     }
 
     func pageOfGames(
-        from: String, order: String, arguments: [any DatabaseValueConvertible], page: Int, pageSize: Int
+        from: String, order: String, arguments: [(any SQLBindable)?], page: Int, pageSize: Int
     ) throws -> Page<Game> {
-        try database.reader.read { db in
+        try database.readNow { db in
             let total =
-                try Int.fetchOne(
-                    db.cachedStatement(sql: "SELECT count(*) FROM \(from)"), arguments: StatementArguments(arguments))
+                try (db.value("SELECT count(*) FROM \(from)", SQLArguments(arguments)) as Int?)
                 ?? 0
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: "SELECT \(AppDatabase.gameColumns) FROM \(from) ORDER BY \(order) LIMIT ? OFFSET ?"),
-                arguments: StatementArguments(arguments + [pageSize, (page - 1) * pageSize]))
+            let rows = try db.fetchAll(
+                "SELECT \(AppDatabase.gameColumns) FROM \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
+                SQLArguments(arguments + [pageSize, (page - 1) * pageSize]))
             return Page(
                 items: rows.map(AppDatabase.game(from:)), page: page,
                 pageCount: max(1, (total + pageSize - 1) / pageSize),
@@ -206,14 +203,14 @@ package struct LocalCatalog: GameCatalog {
     func facetNames(_ kind: FacetKind, containing trimmed: String, limit: Int) async throws -> [String] {
         let escaped = trimmed.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
-        return try await database.reader.read { db in
-            try String.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT f.name FROM facets f JOIN game_facets gf ON gf.facet_id = f.id
-                        WHERE f.kind = ? AND f.name LIKE ? ESCAPE '\\'
-                        GROUP BY f.id ORDER BY f.name LIKE ? ESCAPE '\\' DESC, count(*) DESC, f.name LIMIT ?
-                        """), arguments: [kind.rawValue, "%\(escaped)%", "\(escaped)%", limit])
+        return try await database.read { db in
+            try
+                (db.values(
+                    """
+                    SELECT f.name FROM facets f JOIN game_facets gf ON gf.facet_id = f.id
+                    WHERE f.kind = ? AND f.name \(db.dialect.like) ? ESCAPE '\\'
+                    GROUP BY f.id ORDER BY f.name \(db.dialect.like) ? ESCAPE '\\' DESC, count(*) DESC, f.name LIMIT ?
+                    """, [kind.rawValue, "%\(escaped)%", "\(escaped)%", limit]) as [String])
         }
     }
 

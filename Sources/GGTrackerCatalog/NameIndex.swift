@@ -1,6 +1,5 @@
 import Foundation
 import GGTrackerStorage
-import GRDB
 import Synchronization
 
 /// The words of every catalog name, tokenised once and kept in memory in flat arrays, so a search or an
@@ -97,14 +96,12 @@ package final class NameIndex: Sendable {
             words.append(word)
             return id
         }
-        try database.reader.read { db in
+        try database.readNow { db in
             snapshot.generation =
-                try Int.fetchOne(
-                    db.cachedStatement(sql: "SELECT value FROM catalog_meta WHERE key = 'catalog.generation'")) ?? 0
-            let rows = try Row.fetchCursor(
-                db.cachedStatement(
-                    sql: "SELECT id, name, keywords, popularity, mature FROM games ORDER BY popularity DESC, id"))
-            while let row = try rows.next() {
+                try (db.value("SELECT value FROM catalog_meta WHERE key = 'catalog.generation'") as Int?) ?? 0
+            try db.forEach("SELECT id, name, keywords, popularity, mature FROM games ORDER BY popularity DESC, id", [])
+            {
+                row in
                 let name = TextNormalizer.words(row[1] as String)
                 let ids = name.map(id)
                 nameWords += ids

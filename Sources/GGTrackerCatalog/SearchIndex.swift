@@ -1,7 +1,6 @@
 import Foundation
 import GGTrackerCore
 import GGTrackerStorage
-import GRDB
 
 /// The words of every catalog name, kept in memory to correct typos in queries ("zeldda" → "zelda").
 package final class Vocabulary: @unchecked Sendable {
@@ -172,7 +171,7 @@ package struct SearchIndex: Sendable {
         /// Keeps the candidates that pass the filter, in order.
         func passing(_ ranks: [Int32]) throws -> [Int32] {
             guard filtered, !ranks.isEmpty else { return ranks }
-            let allowed = try database.reader.read { db in
+            let allowed = try database.readNow { db in
                 try filter.matchingIDs(ranks.map { index.ids[Int($0)] }, in: db)
             }
             return ranks.filter { allowed.contains(index.ids[Int($0)]) }
@@ -248,13 +247,10 @@ package struct SearchIndex: Sendable {
     package func autocomplete(_ text: String, includeMature: Bool, limit: Int) throws -> [Game] {
         let words = TextNormalizer.words(text).prefix(8)
         guard !words.isEmpty else {
-            return try database.reader.read { db in
-                try Row.fetchAll(
-                    db.cachedStatement(
-                        sql:
-                            "SELECT \(AppDatabase.gameColumns) FROM games g \(includeMature ? "" : "WHERE g.mature = 0") ORDER BY g.popularity DESC LIMIT ?"
-                    ),
-                    arguments: [limit]
+            return try database.readNow { db in
+                try db.fetchAll(
+                    "SELECT \(AppDatabase.gameColumns) FROM games g \(includeMature ? "" : "WHERE g.mature = 0") ORDER BY g.popularity DESC LIMIT ?",
+                    [limit]
                 ).map(AppDatabase.game(from:))
             }
         }
@@ -291,11 +287,9 @@ package struct SearchIndex: Sendable {
     func games(_ ids: [Int64]) throws -> [Int64: Game] {
         guard !ids.isEmpty else { return [:] }
         let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
-        return try database.reader.read { db in
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: "SELECT \(AppDatabase.gameColumns) FROM games g WHERE g.id IN (\(placeholders))"),
-                arguments: StatementArguments(ids))
+        return try database.readNow { db in
+            let rows = try db.fetchAll(
+                "SELECT \(AppDatabase.gameColumns) FROM games g WHERE g.id IN (\(placeholders))", SQLArguments(ids))
             return Dictionary(
                 uniqueKeysWithValues: rows.map { row in
                     let game = AppDatabase.game(from: row)
@@ -356,14 +350,14 @@ package struct SearchIndex: Sendable {
 
 extension CatalogFilter {
     /// Adds the filter's conditions on `games g` (maturity, platform, genre, release year) to a query.
-    func appendSQL(to conditions: inout [String], _ arguments: inout [any DatabaseValueConvertible]) {
+    func appendSQL(to conditions: inout [String], _ arguments: inout [(any SQLBindable)?], dialect: SQLDialect) {
         if !includeMature { conditions.append("g.mature = 0") }
         for (kind, value) in [("platform", platform), ("genre", genre)] {
             guard let value else { continue }
             conditions.append(
                 """
                 EXISTS (SELECT 1 FROM facets f JOIN game_facets gf ON gf.facet_id = f.id
-                    WHERE f.kind = '\(kind)' AND f.name = ? AND gf.game_id = g.id)
+                    WHERE f.kind = '\(kind)' AND \(dialect.equalsIgnoringCase("f.name")) AND gf.game_id = g.id)
                 """)
             arguments.append(value)
         }
@@ -374,14 +368,14 @@ extension CatalogFilter {
     }
 
     /// Which of these games pass the filter.
-    func matchingIDs(_ ids: [Int64], in db: Database) throws -> Set<Int64> {
-        var conditions = ["g.id IN (SELECT value FROM json_each(?))"]
-        var arguments: [any DatabaseValueConvertible] = ["[" + ids.map(String.init).joined(separator: ",") + "]"]
-        appendSQL(to: &conditions, &arguments)
+    func matchingIDs(_ ids: [Int64], in db: any SQLSession) throws -> Set<Int64> {
+        var conditions = [db.dialect.inJSONArray("g.id")]
+        var arguments: [(any SQLBindable)?] = ["[" + ids.map(String.init).joined(separator: ",") + "]"]
+        appendSQL(to: &conditions, &arguments, dialect: db.dialect)
         return try Set(
-            Int64.fetchCursor(
-                db.cachedStatement(sql: "SELECT g.id FROM games g WHERE \(conditions.joined(separator: " AND "))"),
-                arguments: StatementArguments(arguments)))
+            (db.values(
+                "SELECT g.id FROM games g WHERE \(conditions.joined(separator: " AND "))", SQLArguments(arguments))
+                as [Int64]))
     }
 }
 

@@ -1,6 +1,7 @@
 @preconcurrency import Crypto
 import Foundation
 import GGTrackerCore
+import GGTrackerStorage
 import TOMLKit
 
 /// Every setting of the server, built and validated once at start-up: the TOML file, then the environment,
@@ -12,7 +13,10 @@ package struct AppConfig: Sendable {
 
     package var host = "127.0.0.1"
     package var port = 8080
+    /// A SQLite file, or a `postgres://` URL when several replicas share one PostgreSQL database.
     package var databasePath = "data/ggtracker.sqlite"
+    /// The database for messages and logs: a PostgreSQL URL without its password.
+    package var databaseName: String { PostgresLocation(url: databasePath)?.description ?? databasePath }
     package var publicURL: String?
     package var catalog: CatalogProvider = .offline
     package var discordPublicKey: Curve25519.Signing.PublicKey?
@@ -150,11 +154,17 @@ package struct AppConfig: Sendable {
             self.port = number
         }
         if let database = text("GGTRACKER_DATABASE") {
-            if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
-                throw Invalid(
-                    "GGTRACKER_DATABASE: PostgreSQL is not supported by this version; give a SQLite file path")
+            if database.hasPrefix("postgres:") || database.hasPrefix("postgresql:") {
+                guard PostgresLocation(url: database) != nil else {
+                    throw Invalid(
+                        "GGTRACKER_DATABASE: “\(database)” is not a PostgreSQL URL; write postgres://user:password@host:port/database"
+                    )
+                }
+                self.databasePath = database
+            } else {
+                self.databasePath =
+                    database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
             }
-            self.databasePath = database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
         }
         self.publicURL = try url("GGTRACKER_PUBLIC_URL")
         if let provider = text("GGTRACKER_CATALOG") {

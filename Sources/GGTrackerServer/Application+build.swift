@@ -37,7 +37,7 @@ package struct AppServices: Sendable {
     /// Opens the database file (creating it and running migrations) and, in offline mode, loads the bundled
     /// catalog into an empty catalog.
     package static func open(config: AppConfig, logger: Logger) throws -> AppServices {
-        let database = try AppDatabase.open(path: config.databasePath)
+        let database = try AppDatabase.open(config.databasePath)
         let metrics = RequestMetrics()
         var catalog = try LocalCatalog(database: database, providerName: config.catalog.rawValue)
         if config.catalog == .igdb, let id = config.igdbClientID, let secret = config.igdbClientSecret {

@@ -11,7 +11,14 @@ extension AppDatabase {
     /// Returns what it stored, or nil, without calling `batches`, when the catalog is not empty: then games must
     /// be upserted.
     package func loadIntoEmptyCatalog(_ batches: () throws -> [CatalogRecord]?) throws -> UpsertCounts? {
-        try writer.writeWithoutTransaction { db in
+        if isPostgres {
+            return try writeNow { db in
+                let counts = try Self.postgresBulkLoad(batches, in: db)
+                if counts != nil { try Self.moveCatalogGeneration(db) }
+                return counts
+            }
+        }
+        return try writer.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
             // A page cache large enough for the whole load: otherwise changed pages spill to the log mid-way and
@@ -65,32 +72,23 @@ extension AppDatabase {
         var facets: [(facet: Int32, game: Int64)] = []
         var facetNumbers = [[String: Int32]](repeating: [:], count: facetKinds.count)
         var facetKeys: [(kind: Int, name: String)] = []
-        var seen: [String: Set<String>] = [:]
-        var again: [CatalogRecord] = []
         var counts = UpsertCounts()
-        while let batch = try batches() {
-            for record in batch {
-                guard seen[record.game.ref.provider, default: []].insert(record.game.ref.id).inserted else {
-                    // The same game twice in one file: stored once the load is done, the later one winning.
-                    again.append(record)
-                    continue
-                }
-                let id = nextID
-                nextID += 1
-                counts.added += 1
-                pending.append((id, record))
-                if pending.count == rowsPerInsert { try flush() }
-                for (kind, list) in facetLists(of: record.game) {
-                    for name in list {
-                        let number =
-                            facetNumbers[Int(kind)][name]
-                            ?? {
-                                facetKeys.append((Int(kind), name))
-                                facetNumbers[Int(kind)][name] = Int32(facetKeys.count - 1)
-                                return Int32(facetKeys.count - 1)
-                            }()
-                        facets.append((number, id))
-                    }
+        let again = try firstCopies(batches) { record in
+            let id = nextID
+            nextID += 1
+            counts.added += 1
+            pending.append((id, record))
+            if pending.count == rowsPerInsert { try flush() }
+            for (kind, list) in facetLists(of: record.game) {
+                for name in list {
+                    let number =
+                        facetNumbers[Int(kind)][name]
+                        ?? {
+                            facetKeys.append((Int(kind), name))
+                            facetNumbers[Int(kind)][name] = Int32(facetKeys.count - 1)
+                            return Int32(facetKeys.count - 1)
+                        }()
+                    facets.append((number, id))
                 }
             }
         }
@@ -130,7 +128,7 @@ extension AppDatabase {
             }
         }
         for record in again {
-            let upserted = try upsertGames([record], in: db)
+            let upserted = try upsertGames([record], in: SQLiteSession(db))
             counts.added += upserted.added
             counts.updated += upserted.updated
         }
@@ -139,10 +137,28 @@ extension AppDatabase {
                 CREATE INDEX games_rating ON games(critic_rating DESC) WHERE critic_rating IS NOT NULL;
                 CREATE INDEX games_popularity ON games(popularity DESC);
                 CREATE INDEX game_facets_game ON game_facets(game_id);
-                INSERT INTO catalog_meta (key, value) VALUES ('catalog.generation', '1')
-                ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;
                 """)
+        try moveCatalogGeneration(SQLiteSession(db))
         return counts
+    }
+
+    /// Hands `body` each game of the batches the first time it comes; returns the later copies of games that came
+    /// twice, to be stored once the load is done (the later one winning).
+    static func firstCopies(
+        _ batches: () throws -> [CatalogRecord]?, _ body: (CatalogRecord) throws -> Void
+    ) throws -> [CatalogRecord] {
+        var seen: [String: Set<String>] = [:]
+        var again: [CatalogRecord] = []
+        while let batch = try batches() {
+            for record in batch {
+                if seen[record.game.ref.provider, default: []].insert(record.game.ref.id).inserted {
+                    try body(record)
+                } else {
+                    again.append(record)
+                }
+            }
+        }
+        return again
     }
 
     /// The kinds of facets a game is filed under, in the order of `facetLists`.

@@ -1,6 +1,5 @@
 import Foundation
 import GGTrackerCore
-import GRDB
 
 /// A catalog game as written by imports and providers: the domain `Game` plus what only the index needs.
 package struct CatalogRecord: Sendable {
@@ -41,7 +40,7 @@ extension AppDatabase {
 
     /// Reads a `Game` from a row that ends with `gameColumns`. Columns are read by position: GRDB finds a column
     /// by name with a case-insensitive scan of the row, which costs more than the rest of a `/list` together.
-    package static func game(from row: Row) -> Game {
+    package static func game(from row: SQLRow) -> Game {
         let base = row.count - gameColumnCount
         let id: Int64 = row[base]
         let provider: String = row[base + 1]
@@ -100,7 +99,7 @@ extension AppDatabase {
     /// Inserts or updates catalog games by (provider, provider id), in one transaction; local ids stay stable.
     @discardableResult
     package func upsertGames(_ records: [CatalogRecord]) throws -> UpsertCounts {
-        try writer.write { db in try Self.upsertGames(records, in: db) }
+        try writeNow { db in try Self.upsertGames(records, in: db) }
     }
 
     /// Upserts a batch and records catalog state (a refresh checkpoint) in the same transaction, so the state never
@@ -109,23 +108,22 @@ extension AppDatabase {
     package func upsertGames(
         _ records: [CatalogRecord], settingMeta meta: (UpsertCounts) -> [String: String]
     ) throws -> UpsertCounts {
-        try writer.write { db in
+        try writeNow { db in
             let counts = try Self.upsertGames(records, in: db)
             for (key, value) in meta(counts) {
                 try db.execute(
-                    sql:
-                        "INSERT INTO catalog_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                    arguments: [key, value])
+                    "INSERT INTO catalog_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    [key, value])
             }
             return counts
         }
     }
 
     package func deleteCatalogMeta(prefix: String) throws {
-        try writer.write { db in
+        try writeNow { db in
             try db.execute(
-                sql: "DELETE FROM catalog_meta WHERE key LIKE ? ESCAPE '\\'",
-                arguments: [prefix.replacingOccurrences(of: "_", with: "\\_") + "%"])
+                "DELETE FROM catalog_meta WHERE key LIKE ? ESCAPE '\\'",
+                [prefix.replacingOccurrences(of: "_", with: "\\_") + "%"])
         }
     }
 
@@ -136,6 +134,17 @@ extension AppDatabase {
         "cover_image_id", "age_rating", "mature", "url", "game_type", "popularity", "updated_at",
     ]
 
+    /// A record's values for `storedGameColumns`, in order.
+    static func storedValues(_ record: CatalogRecord) -> [(any SQLBindable)?] {
+        let g = record.game
+        return [
+            g.ref.provider, g.ref.id, g.slug, g.name, record.keywords, g.summary, g.releaseDate?.timeIntervalSince1970,
+            g.releaseYearOnly, json(g.platforms), json(g.genres), json(g.modes), json(g.engines), json(g.developers),
+            json(g.publishers), g.criticRating, g.ratingCount, g.coverImageID, g.ageRating, g.isMature, g.url,
+            g.gameType, record.popularity, record.updatedAt?.timeIntervalSince1970,
+        ]
+    }
+
     /// `INSERT INTO games (columns) VALUES (?, …), …` for `rows` rows.
     static func insertGamesSQL(columns: [String], rows: Int) -> String {
         let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
@@ -143,56 +152,54 @@ extension AppDatabase {
             + Array(repeating: row, count: rows).joined(separator: ", ")
     }
 
-    package static func upsertGames(_ records: [CatalogRecord], in db: Database) throws -> UpsertCounts {
+    /// Any process that changes the catalog moves its generation on, so in-memory indexes know to rebuild.
+    static func moveCatalogGeneration(_ db: any SQLSession) throws {
+        try db.execute(
+            """
+            INSERT INTO catalog_meta (key, value) VALUES ('catalog.generation', '1')
+            ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(catalog_meta.value AS BIGINT) + 1 AS TEXT)
+            """)
+    }
+
+    package static func upsertGames(_ records: [CatalogRecord], in db: any SQLSession) throws -> UpsertCounts {
         var counts = UpsertCounts()
         guard !records.isEmpty else { return counts }
-        // Any process that changes the catalog moves its generation on, so in-memory indexes know to rebuild.
-        try db.execute(
-            sql: """
-                INSERT INTO catalog_meta (key, value) VALUES ('catalog.generation', '1')
-                ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
-                """)
-        let find = try db.cachedStatement(sql: "SELECT id FROM games WHERE provider = ? AND provider_id = ?")
-        let insert = try db.cachedStatement(sql: insertGamesSQL(columns: storedGameColumns, rows: 1))
-        let update = try db.cachedStatement(
-            sql: """
-                UPDATE games SET slug = ?, name = ?, keywords = ?, summary = ?, release_date = ?, release_year_only = ?,
-                    platforms = ?, genres = ?, modes = ?, engines = ?, developers = ?, publishers = ?, critic_rating = ?,
-                    rating_count = ?, cover_image_id = ?, age_rating = ?, mature = ?, url = ?, game_type = ?,
-                    popularity = ?, updated_at = ?
-                WHERE id = ?
-                """)
-        let clearFacets = try db.cachedStatement(sql: "DELETE FROM game_facets WHERE game_id = ?")
-        let addFacetName = try db.cachedStatement(
-            sql: "INSERT INTO facets (kind, name) VALUES (?, ?) ON CONFLICT DO NOTHING")
-        let addFacet = try db.cachedStatement(
-            sql:
-                "INSERT OR IGNORE INTO game_facets (facet_id, game_id) SELECT id, ? FROM facets WHERE kind = ? AND name = ?"
-        )
+        try moveCatalogGeneration(db)
+        let update = """
+            UPDATE games SET slug = ?, name = ?, keywords = ?, summary = ?, release_date = ?, release_year_only = ?,
+                platforms = ?, genres = ?, modes = ?, engines = ?, developers = ?, publishers = ?, critic_rating = ?,
+                rating_count = ?, cover_image_id = ?, age_rating = ?, mature = ?, url = ?, game_type = ?,
+                popularity = ?, updated_at = ?
+            WHERE id = ?
+            """
+        let insert = insertGamesSQL(columns: storedGameColumns, rows: 1) + " RETURNING id"
+        let addFacet = """
+            INSERT INTO game_facets (facet_id, game_id) SELECT id, ? FROM facets
+            WHERE kind = ? AND \(db.dialect.equalsIgnoringCase("name")) ON CONFLICT DO NOTHING
+            """
         for record in records {
             let g = record.game
-            let values: [(any DatabaseValueConvertible)?] = [
-                g.slug, g.name, record.keywords, g.summary, g.releaseDate?.timeIntervalSince1970, g.releaseYearOnly,
-                json(g.platforms), json(g.genres), json(g.modes), json(g.engines), json(g.developers),
-                json(g.publishers), g.criticRating, g.ratingCount, g.coverImageID, g.ageRating, g.isMature, g.url,
-                g.gameType, record.popularity, record.updatedAt?.timeIntervalSince1970,
-            ]
+            let values = Array(storedValues(record).dropFirst(2))
             let id: Int64
-            if let existing = try Int64.fetchOne(find, arguments: [g.ref.provider, g.ref.id]) {
-                try update.execute(arguments: StatementArguments(values + [existing]))
-                try clearFacets.execute(arguments: [existing])
+            if let existing: Int64 = try db.value(
+                "SELECT id FROM games WHERE provider = ? AND provider_id = ?", [g.ref.provider, g.ref.id])
+            {
+                try db.execute(update, SQLArguments(values + [existing]))
+                try db.execute("DELETE FROM game_facets WHERE game_id = ?", [existing])
                 id = existing
                 counts.updated += 1
             } else {
-                try insert.execute(arguments: StatementArguments([g.ref.provider, g.ref.id] + values))
-                id = db.lastInsertedRowID
+                guard let inserted: Int64 = try db.value(insert, SQLArguments([g.ref.provider, g.ref.id] + values))
+                else { throw PostgresUnavailable(description: "the database stored a game without an id") }
+                id = inserted
                 counts.added += 1
             }
             for (kind, names) in facetLists(of: g) {
                 for name in names {
                     let kind = facetKinds[Int(kind)].rawValue
-                    try addFacetName.execute(arguments: [kind, name])
-                    try addFacet.execute(arguments: [id, kind, name])
+                    try db.execute(
+                        "INSERT INTO facets (kind, name) VALUES (?, ?) ON CONFLICT DO NOTHING", [kind, name])
+                    try db.execute(addFacet, [id, kind, name])
                 }
             }
         }
@@ -200,26 +207,23 @@ extension AppDatabase {
     }
 
     package func game(_ ref: GameRef) throws -> Game? {
-        try reader.read { db in
+        try readNow { db in
             if ref.provider == "local", let id = Int64(ref.id) {
-                if let row = try Row.fetchOne(
-                    db.cachedStatement(
-                        sql: "SELECT \(Self.gameColumns) FROM games g WHERE g.id = ? AND g.provider = 'local'"),
-                    arguments: [id])
+                if let row = try db.fetchOne(
+                    "SELECT \(Self.gameColumns) FROM games g WHERE g.id = ? AND g.provider = 'local'", [id])
                 {
                     return Self.game(from: row)
                 }
             }
-            return try Row.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT \(Self.gameColumns) FROM games g WHERE g.provider = ? AND g.provider_id = ?"),
-                arguments: [ref.provider, ref.id]
+            return try db.fetchOne(
+                "SELECT \(Self.gameColumns) FROM games g WHERE g.provider = ? AND g.provider_id = ?",
+                [ref.provider, ref.id]
             ).map(Self.game(from:))
         }
     }
 
     package func gameCount() throws -> Int {
-        try reader.read { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM games")) ?? 0 }
+        try readNow { db in try (db.value("SELECT count(*) FROM games") as Int?) ?? 0 }
     }
 
     /// How many times the catalog was changed, by any process.
@@ -228,18 +232,16 @@ extension AppDatabase {
     }
 
     package func catalogMeta(_ key: String) throws -> String? {
-        try reader.read { db in
-            try String.fetchOne(
-                db.cachedStatement(sql: "SELECT value FROM catalog_meta WHERE key = ?"), arguments: [key])
+        try readNow { db in
+            try (db.value("SELECT value FROM catalog_meta WHERE key = ?", [key]) as String?)
         }
     }
 
     package func setCatalogMeta(_ key: String, _ value: String) throws {
-        try writer.write { db in
+        try writeNow { db in
             try db.execute(
-                sql:
-                    "INSERT INTO catalog_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                arguments: [key, value])
+                "INSERT INTO catalog_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [key, value])
         }
     }
 }
@@ -247,23 +249,23 @@ extension AppDatabase {
 extension AppDatabase {
     /// When the provider was last asked this query, so a repeated search is answered locally.
     package func providerLookup(provider: String, query: String) throws -> Date? {
-        try reader.read { db in
-            try Double.fetchOne(
-                db.cachedStatement(sql: "SELECT looked_up_at FROM provider_lookups WHERE provider = ? AND query = ?"),
-                arguments: [provider, query]
-            ).map(Date.init(timeIntervalSince1970:))
+        try readNow { db in
+            try
+                (db.value(
+                    "SELECT looked_up_at FROM provider_lookups WHERE provider = ? AND query = ?", [provider, query])
+                as Double?).map(Date.init(timeIntervalSince1970:))
         }
     }
 
     /// Stores what a provider answered and remembers the lookup, in one transaction.
     package func recordProviderLookup(provider: String, query: String, records: [CatalogRecord], at now: Date) throws {
-        try writer.write { db in
+        try writeNow { db in
             _ = try Self.upsertGames(records, in: db)
             try db.execute(
-                sql: """
-                    INSERT INTO provider_lookups (provider, query, looked_up_at) VALUES (?, ?, ?)
-                    ON CONFLICT DO UPDATE SET looked_up_at = excluded.looked_up_at
-                    """, arguments: [provider, query, now.timeIntervalSince1970])
+                """
+                INSERT INTO provider_lookups (provider, query, looked_up_at) VALUES (?, ?, ?)
+                ON CONFLICT (provider, query) DO UPDATE SET looked_up_at = excluded.looked_up_at
+                """, [provider, query, now.timeIntervalSince1970])
         }
     }
 }
@@ -271,12 +273,12 @@ extension AppDatabase {
 extension AppDatabase {
     /// Adds one to a request counter kept with the catalog's state.
     package func countCatalogRequest(_ key: String) throws {
-        try writer.write { db in
+        try writeNow { db in
             try db.execute(
-                sql: """
-                    INSERT INTO catalog_meta (key, value) VALUES (?, '1')
-                    ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
-                    """, arguments: [key])
+                """
+                INSERT INTO catalog_meta (key, value) VALUES (?, '1')
+                ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(catalog_meta.value AS BIGINT) + 1 AS TEXT)
+                """, [key])
         }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Synchronization
 
 /// The delivery (a Discord interaction, a Matrix event, a Slack request) whose command is being run.
@@ -40,51 +39,46 @@ extension AppDatabase {
     package static let pendingCommandRetention: TimeInterval = 30 * 86_400
 
     /// A write with an effect a user asked for: claims the current delivery in the same transaction.
-    func effect<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+    func effect<T: Sendable>(_ body: @Sendable (any SQLSession) throws -> T) async throws -> T {
         let claim = Self.delivery
-        return try await writer.write { db in
+        return try await write { db in
             if let claim { try Self.claim(claim, in: db) }
             return try body(db)
         }
     }
 
-    static func claim(_ claim: DeliveryClaim, in db: Database, at now: Date = Date()) throws {
+    static func claim(_ claim: DeliveryClaim, in db: any SQLSession, at now: Date = Date()) throws {
         try db.execute(
-            sql:
-                "INSERT OR IGNORE INTO processed_interactions (id, attempt, response, created_at) VALUES (?, ?, NULL, ?)",
-            arguments: [claim.id, claim.attempt, now.timeIntervalSince1970])
+            "INSERT INTO processed_interactions (id, attempt, response, created_at) VALUES (?, ?, NULL, ?) ON CONFLICT DO NOTHING",
+            [claim.id, claim.attempt, now.timeIntervalSince1970])
         claim.markWritten()
         if db.changesCount > 0 { return }
-        let owner = try String.fetchOne(
-            db.cachedStatement(sql: "SELECT attempt FROM processed_interactions WHERE id = ?"), arguments: [claim.id])
+        let owner = try (db.value("SELECT attempt FROM processed_interactions WHERE id = ?", [claim.id]) as String?)
         if owner != claim.attempt { throw DeliveryAlreadyApplied(id: claim.id) }
     }
 
     /// Whether a delivery with this id was seen before (claimed by a change, or answered).
     package func deliverySeen(_ id: String) async throws -> Bool {
-        try readNow { db in
-            try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT 1 FROM processed_interactions WHERE id = ?"), arguments: [id]) ?? false
+        try await read { db in
+            try (db.value("SELECT 1 FROM processed_interactions WHERE id = ?", [id]) as Bool?) ?? false
         }
     }
 
     /// The response already given to a delivery with this id (Discord interaction id, Matrix transaction id…).
     package func processedResponse(_ id: String) async throws -> Data? {
-        try readNow { db in
-            try Data.fetchOne(
-                db.cachedStatement(sql: "SELECT response FROM processed_interactions WHERE id = ?"), arguments: [id])
+        try await read { db in
+            try (db.value("SELECT response FROM processed_interactions WHERE id = ?", [id]) as Data?)
         }
     }
 
     /// Remembers the response given to a delivery, so a retry is answered the same and applied once.
     package func recordProcessed(_ id: String, response: Data, at now: Date = Date()) async throws {
-        try await writer.write { db in
+        try await write { db in
             try db.execute(
-                sql: """
-                    INSERT INTO processed_interactions (id, response, created_at) VALUES (?, ?, ?)
-                    ON CONFLICT (id) DO UPDATE SET response = excluded.response
-                    """,
-                arguments: [id, response, now.timeIntervalSince1970])
+                """
+                INSERT INTO processed_interactions (id, response, created_at) VALUES (?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET response = excluded.response
+                """, [id, response, now.timeIntervalSince1970])
         }
     }
 
@@ -92,14 +86,14 @@ extension AppDatabase {
     /// many rows went.
     @discardableResult
     package func prune(now: Date = Date()) async throws -> Int {
-        try await writer.write { db in
+        try await write { db in
             try db.execute(
-                sql: "DELETE FROM processed_interactions WHERE created_at < ?",
-                arguments: [now.timeIntervalSince1970 - Self.deliveryRetention])
+                "DELETE FROM processed_interactions WHERE created_at < ?",
+                [now.timeIntervalSince1970 - Self.deliveryRetention])
             var removed = db.changesCount
             try db.execute(
-                sql: "DELETE FROM pending_commands WHERE created_at < ?",
-                arguments: [now.timeIntervalSince1970 - Self.pendingCommandRetention])
+                "DELETE FROM pending_commands WHERE created_at < ?",
+                [now.timeIntervalSince1970 - Self.pendingCommandRetention])
             removed += db.changesCount
             return removed
         }
@@ -110,18 +104,17 @@ extension AppDatabase {
         var bytes = [UInt8](repeating: 0, count: 12)
         for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255) }
         let key = bytes.map { String(format: "%02x", $0) }.joined()
-        try await writer.write { db in
+        try await write { db in
             try db.execute(
-                sql: "INSERT INTO pending_commands (id, command, created_at) VALUES (?, ?, ?)",
-                arguments: [key, command, now.timeIntervalSince1970])
+                "INSERT INTO pending_commands (id, command, created_at) VALUES (?, ?, ?)",
+                [key, command, now.timeIntervalSince1970])
         }
         return key
     }
 
     package func pendingCommand(_ key: String) async throws -> String? {
-        try readNow { db in
-            try String.fetchOne(
-                db.cachedStatement(sql: "SELECT command FROM pending_commands WHERE id = ?"), arguments: [key])
+        try await read { db in
+            try (db.value("SELECT command FROM pending_commands WHERE id = ?", [key]) as String?)
         }
     }
 }

@@ -1,11 +1,10 @@
 import Foundation
 import GGTrackerCore
-import GRDB
 
 extension AppDatabase: LibraryStore {
     static func date(_ value: Double?) -> Date? { value.map(Date.init(timeIntervalSince1970:)) }
 
-    static func player(from row: Row) -> Player {
+    static func player(from row: SQLRow) -> Player {
         Player(
             id: PlayerID(row["id"] as String), displayName: row["display_name"], nickname: row["nickname"],
             avatarURL: row["avatar_url"], bio: row["bio"], createdAt: Date(timeIntervalSince1970: row["created_at"]))
@@ -17,23 +16,21 @@ extension AppDatabase: LibraryStore {
     package func recordPlayer(_ invoker: Invoker, at now: Date) async throws -> Player {
         let key = "\(invoker.player.rawValue)\u{1F}\(invoker.community)\u{1F}\(invoker.displayName)"
         if recentlySeen.isFresh(key, at: now), let player = try await player(invoker.player) { return player }
-        let player = try await writer.write { db in
+        let player = try await write { db in
             let t = now.timeIntervalSince1970
             try db.execute(
-                sql: """
-                    INSERT INTO players (id, display_name, created_at, last_seen_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET display_name = excluded.display_name, last_seen_at = excluded.last_seen_at
-                    """, arguments: [invoker.player.rawValue, invoker.displayName, t, t])
+                """
+                INSERT INTO players (id, display_name, created_at, last_seen_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET display_name = excluded.display_name, last_seen_at = excluded.last_seen_at
+                """, [invoker.player.rawValue, invoker.displayName, t, t])
             try db.execute(
-                sql: "INSERT OR IGNORE INTO communities (id, created_at) VALUES (?, ?)",
-                arguments: [invoker.community, t])
+                "INSERT INTO communities (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING", [invoker.community, t])
             try db.execute(
-                sql: """
-                    INSERT INTO memberships (community_id, player_id, last_seen_at) VALUES (?, ?, ?)
-                    ON CONFLICT DO UPDATE SET last_seen_at = excluded.last_seen_at
-                    """, arguments: [invoker.community, invoker.player.rawValue, t])
-            let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT * FROM players WHERE id = ?"), arguments: [invoker.player.rawValue])!
+                """
+                INSERT INTO memberships (community_id, player_id, last_seen_at) VALUES (?, ?, ?)
+                ON CONFLICT (community_id, player_id) DO UPDATE SET last_seen_at = excluded.last_seen_at
+                """, [invoker.community, invoker.player.rawValue, t])
+            let row = try db.fetchOne("SELECT * FROM players WHERE id = ?", [invoker.player.rawValue])!
             return Self.player(from: row)
         }
         recentlySeen.saw(key, at: now)
@@ -41,8 +38,8 @@ extension AppDatabase: LibraryStore {
     }
 
     package func player(_ id: PlayerID) async throws -> Player? {
-        try readNow { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM players WHERE id = ?"), arguments: [id.rawValue])
+        try await read { db in
+            try db.fetchOne("SELECT * FROM players WHERE id = ?", [id.rawValue])
                 .map(
                     Self.player(from:))
         }
@@ -52,7 +49,7 @@ extension AppDatabase: LibraryStore {
 
     /// Reads an entry from a row of `entrySelect`: the entry's columns first, in table order (by position, as
     /// `game(from:)` explains), the game's last.
-    static func entry(from row: Row) -> LibraryEntry {
+    static func entry(from row: SQLRow) -> LibraryEntry {
         // player_id, game_id, status, hours, percent, score, review, reviewed_at, favorite, tags, note, added_at,
         // started_at, finished_at, updated_at
         var entry = LibraryEntry(
@@ -72,15 +69,13 @@ extension AppDatabase: LibraryStore {
         return entry
     }
 
-    static func fetchEntry(_ db: Database, player: PlayerID, game: Int64) throws -> LibraryEntry? {
-        try Row.fetchOne(
-            db.cachedStatement(sql: "\(entrySelect) WHERE e.player_id = ? AND e.game_id = ?"),
-            arguments: [player.rawValue, game]
-        ).map(entry(from:))
+    static func fetchEntry(_ db: any SQLSession, player: PlayerID, game: Int64) throws -> LibraryEntry? {
+        try db.fetchOne("\(entrySelect) WHERE e.player_id = ? AND e.game_id = ?", [player.rawValue, game]).map(
+            entry(from:))
     }
 
     package func entry(of player: PlayerID, game: Int64) async throws -> LibraryEntry? {
-        try readNow { db in try Self.fetchEntry(db, player: player, game: game) }
+        try await read { db in try Self.fetchEntry(db, player: player, game: game) }
     }
 
     package func updateEntry(
@@ -94,23 +89,22 @@ extension AppDatabase: LibraryStore {
             guard let entry = after else {
                 if before != nil {
                     try db.execute(
-                        sql: "DELETE FROM library_entries WHERE player_id = ? AND game_id = ?",
-                        arguments: [player.rawValue, game.id])
+                        "DELETE FROM library_entries WHERE player_id = ? AND game_id = ?", [player.rawValue, game.id])
                 }
                 return EntryChange(before: before, after: nil)
             }
             try db.execute(
-                sql: """
-                    INSERT INTO library_entries (player_id, game_id, status, hours, percent, score, review, reviewed_at,
-                        favorite, tags, note, added_at, started_at, finished_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(player_id, game_id) DO UPDATE SET status = excluded.status, hours = excluded.hours,
-                        percent = excluded.percent, score = excluded.score, review = excluded.review,
-                        reviewed_at = excluded.reviewed_at, favorite = excluded.favorite, tags = excluded.tags,
-                        note = excluded.note, started_at = excluded.started_at, finished_at = excluded.finished_at,
-                        updated_at = excluded.updated_at
-                    """,
-                arguments: [
+                """
+                INSERT INTO library_entries (player_id, game_id, status, hours, percent, score, review, reviewed_at,
+                    favorite, tags, note, added_at, started_at, finished_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(player_id, game_id) DO UPDATE SET status = excluded.status, hours = excluded.hours,
+                    percent = excluded.percent, score = excluded.score, review = excluded.review,
+                    reviewed_at = excluded.reviewed_at, favorite = excluded.favorite, tags = excluded.tags,
+                    note = excluded.note, started_at = excluded.started_at, finished_at = excluded.finished_at,
+                    updated_at = excluded.updated_at
+                """,
+                [
                     player.rawValue, game.id, entry.status.rawValue, entry.hours, entry.percent, entry.score,
                     entry.review,
                     entry.reviewedAt?.timeIntervalSince1970, entry.favorite, Self.json(entry.tags), entry.note,
@@ -119,9 +113,7 @@ extension AppDatabase: LibraryStore {
                 ])
             if before == nil {
                 // A game in the library is no longer wished for.
-                try db.execute(
-                    sql: "DELETE FROM wishlist WHERE player_id = ? AND game_id = ?",
-                    arguments: [player.rawValue, game.id])
+                try db.execute("DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", [player.rawValue, game.id])
             }
             let saved = try Self.fetchEntry(db, player: player, game: game.id)
             let events = NewEvent.derive(before: before, after: saved)
@@ -139,15 +131,16 @@ extension AppDatabase: LibraryStore {
         _ player: PlayerID, game: Game, community: String, at now: Date
     ) async throws -> WishlistAddResult {
         try await effect { db in
-            if let status = try String.fetchOne(
-                db.cachedStatement(sql: "SELECT status FROM library_entries WHERE player_id = ? AND game_id = ?"),
-                arguments: [player.rawValue, game.id])
+            if let status = try
+                (db.value(
+                    "SELECT status FROM library_entries WHERE player_id = ? AND game_id = ?",
+                    [player.rawValue, game.id]) as String?)
             {
                 return .inLibrary(GameStatus(rawValue: status) ?? .backlog)
             }
             try db.execute(
-                sql: "INSERT OR IGNORE INTO wishlist (player_id, game_id, added_at) VALUES (?, ?, ?)",
-                arguments: [player.rawValue, game.id, now.timeIntervalSince1970])
+                "INSERT INTO wishlist (player_id, game_id, added_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                [player.rawValue, game.id, now.timeIntervalSince1970])
             guard db.changesCount > 0 else { return .alreadyWishlisted }
             try Self.recordEvent(
                 db, community: community, player: player, kind: .wishlisted, game: game.id, amount: nil, at: now)
@@ -156,17 +149,17 @@ extension AppDatabase: LibraryStore {
     }
 
     package func isWishlisted(_ player: PlayerID, game: Int64) async throws -> Bool {
-        try readNow { db in
-            try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM wishlist WHERE player_id = ? AND game_id = ?)"),
-                arguments: [player.rawValue, game]) ?? false
+        try await read { db in
+            try
+                (db.value(
+                    "SELECT EXISTS (SELECT 1 FROM wishlist WHERE player_id = ? AND game_id = ?)",
+                    [player.rawValue, game]) as Bool?) ?? false
         }
     }
 
     package func removeFromWishlist(_ player: PlayerID, game: Int64) async throws -> Bool {
         try await effect { db in
-            try db.execute(
-                sql: "DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", arguments: [player.rawValue, game])
+            try db.execute("DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", [player.rawValue, game])
             return db.changesCount > 0
         }
     }
@@ -176,21 +169,18 @@ extension AppDatabase: LibraryStore {
     package func wishlist(
         of player: PlayerID, includeMature: Bool, page: Int, pageSize: Int
     ) async throws -> Page<WishlistItem> {
-        try readNow { db in
+        try await read { db in
             let mature = includeMature ? "" : " AND g.mature = 0"
             let total =
-                try Int.fetchOne(
-                    db.cachedStatement(
-                        sql:
-                            "SELECT count(*) FROM wishlist w JOIN games g ON g.id = w.game_id WHERE w.player_id = ?\(mature)"
-                    ),
-                    arguments: [player.rawValue]) ?? 0
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT w.added_at AS wished_at, \(Self.gameColumns) FROM wishlist w JOIN games g ON g.id = w.game_id
-                        WHERE w.player_id = ?\(mature) ORDER BY w.added_at DESC, g.name LIMIT ? OFFSET ?
-                        """), arguments: [player.rawValue, pageSize, (page - 1) * pageSize])
+                try
+                (db.value(
+                    "SELECT count(*) FROM wishlist w JOIN games g ON g.id = w.game_id WHERE w.player_id = ?\(mature)",
+                    [player.rawValue]) as Int?) ?? 0
+            let rows = try db.fetchAll(
+                """
+                SELECT w.added_at AS wished_at, \(Self.gameColumns) FROM wishlist w JOIN games g ON g.id = w.game_id
+                WHERE w.player_id = ?\(mature) ORDER BY w.added_at DESC, g.name LIMIT ? OFFSET ?
+                """, [player.rawValue, pageSize, (page - 1) * pageSize])
             let items = rows.map {
                 WishlistItem(game: Self.game(from: $0), addedAt: Date(timeIntervalSince1970: $0["wished_at"]))
             }
@@ -200,12 +190,9 @@ extension AppDatabase: LibraryStore {
 
     package func removeEverywhere(_ player: PlayerID, game: Int64) async throws -> (library: Bool, wishlist: Bool) {
         try await effect { db in
-            try db.execute(
-                sql: "DELETE FROM library_entries WHERE player_id = ? AND game_id = ?",
-                arguments: [player.rawValue, game])
+            try db.execute("DELETE FROM library_entries WHERE player_id = ? AND game_id = ?", [player.rawValue, game])
             let library = db.changesCount > 0
-            try db.execute(
-                sql: "DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", arguments: [player.rawValue, game])
+            try db.execute("DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", [player.rawValue, game])
             return (library, db.changesCount > 0)
         }
     }
@@ -213,15 +200,14 @@ extension AppDatabase: LibraryStore {
     package func library(
         of player: PlayerID, status: GameStatus?, sort: LibrarySort, includeMature: Bool, page: Int, pageSize: Int
     ) async throws -> LibraryPage {
-        try readNow { db in
+        try await read { db in
             var counts: [GameStatus: Int] = [:]
             var hidden = 0
-            for row in try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT e.status, g.mature, count(*) AS n FROM library_entries e JOIN games g ON g.id = e.game_id
-                        WHERE e.player_id = ? GROUP BY e.status, g.mature
-                        """), arguments: [player.rawValue])
+            for row in try db.fetchAll(
+                """
+                SELECT e.status, g.mature, count(*) AS n FROM library_entries e JOIN games g ON g.id = e.game_id
+                WHERE e.player_id = ? GROUP BY e.status, g.mature
+                """, [player.rawValue])
             {
                 let mature: Bool = row["mature"]
                 let n: Int = row["n"]
@@ -232,7 +218,7 @@ extension AppDatabase: LibraryStore {
                 if let s = GameStatus(rawValue: row["status"]) { counts[s, default: 0] += n }
             }
             var conditions = ["e.player_id = ?"]
-            var arguments: [any DatabaseValueConvertible] = [player.rawValue]
+            var arguments: [(any SQLBindable)?] = [player.rawValue]
             if let status {
                 conditions.append("e.status = ?")
                 arguments.append(status.rawValue)
@@ -243,15 +229,12 @@ extension AppDatabase: LibraryStore {
                 case .recent: "e.updated_at DESC, g.name"
                 case .score: "e.score IS NULL, e.score DESC, g.name"
                 case .hours: "e.hours IS NULL, e.hours DESC, g.name"
-                case .name: "g.name COLLATE NOCASE, g.release_date"
+                case .name: "lower(g.name), g.name, g.release_date"
                 }
             let total = status.map { counts[$0] ?? 0 } ?? counts.values.reduce(0, +)
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql:
-                        "\(Self.entrySelect) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ? OFFSET ?"
-                ),
-                arguments: StatementArguments(arguments + [pageSize, (page - 1) * pageSize]))
+            let rows = try db.fetchAll(
+                "\(Self.entrySelect) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ? OFFSET ?",
+                SQLArguments(arguments + [pageSize, (page - 1) * pageSize]))
             return LibraryPage(
                 page: Page(
                     items: rows.map(Self.entry(from:)), page: page, pageCount: Self.pageCount(total, pageSize),
@@ -261,61 +244,52 @@ extension AppDatabase: LibraryStore {
     }
 
     package func stats(of player: PlayerID) async throws -> PlayerStats {
-        try readNow { db in
+        try await read { db in
             var stats = PlayerStats()
             let p = player.rawValue
-            for row in try Row.fetchAll(
-                db.cachedStatement(
-                    sql: "SELECT status, count(*) AS n FROM library_entries WHERE player_id = ? GROUP BY status"),
-                arguments: [p])
+            for row in try db.fetchAll(
+                "SELECT status, count(*) AS n FROM library_entries WHERE player_id = ? GROUP BY status", [p])
             {
                 if let s = GameStatus(rawValue: row["status"]) { stats.statusCounts[s] = row["n"] }
             }
-            stats.genreCounts = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT f.name, count(*) AS n FROM library_entries e
-                        JOIN game_facets gf ON gf.game_id = e.game_id JOIN facets f ON f.id = gf.facet_id AND f.kind = 'genre'
-                        WHERE e.player_id = ? GROUP BY f.name ORDER BY n DESC, f.name LIMIT 10
-                        """), arguments: [p]
+            stats.genreCounts = try db.fetchAll(
+                """
+                SELECT f.name, count(*) AS n FROM library_entries e
+                JOIN game_facets gf ON gf.game_id = e.game_id JOIN facets f ON f.id = gf.facet_id AND f.kind = 'genre'
+                WHERE e.player_id = ? GROUP BY f.name ORDER BY n DESC, f.name LIMIT 10
+                """, [p]
             ).map { ($0["name"], $0["n"]) }
-            for row in try Row.fetchAll(
-                db.cachedStatement(
-                    sql:
-                        "SELECT score, count(*) AS n FROM library_entries WHERE player_id = ? AND score IS NOT NULL GROUP BY score"
-                ),
-                arguments: [p])
+            for row in try db.fetchAll(
+                "SELECT score, count(*) AS n FROM library_entries WHERE player_id = ? AND score IS NOT NULL GROUP BY score",
+                [p])
             {
                 stats.scoreCounts[row["score"]] = row["n"]
             }
             stats.totalHours =
-                try Double.fetchOne(
-                    db.cachedStatement(sql: "SELECT coalesce(sum(hours), 0) FROM library_entries WHERE player_id = ?"),
-                    arguments: [p])
+                try
+                (db.value("SELECT coalesce(sum(hours), 0) FROM library_entries WHERE player_id = ?", [p]) as Double?)
                 ?? 0
-            if let row = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT g.name, e.hours FROM library_entries e JOIN games g ON g.id = e.game_id
-                        WHERE e.player_id = ? AND e.hours > 0 ORDER BY e.hours DESC LIMIT 1
-                        """), arguments: [p])
+            if let row = try db.fetchOne(
+                """
+                SELECT g.name, e.hours FROM library_entries e JOIN games g ON g.id = e.game_id
+                WHERE e.player_id = ? AND e.hours > 0 ORDER BY e.hours DESC LIMIT 1
+                """, [p])
             {
                 stats.mostPlayed = (row["name"], row["hours"])
             }
             stats.reviews =
-                try Int.fetchOne(
-                    db.cachedStatement(
-                        sql: "SELECT count(*) FROM library_entries WHERE player_id = ? AND review IS NOT NULL"),
-                    arguments: [p]) ?? 0
-            stats.favorites = try String.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT g.name FROM library_entries e JOIN games g ON g.id = e.game_id
-                        WHERE e.player_id = ? AND e.favorite ORDER BY e.score DESC, e.updated_at DESC LIMIT 10
-                        """), arguments: [p])
+                try
+                (db.value("SELECT count(*) FROM library_entries WHERE player_id = ? AND review IS NOT NULL", [p])
+                as Int?) ?? 0
+            stats.favorites =
+                try
+                (db.values(
+                    """
+                    SELECT g.name FROM library_entries e JOIN games g ON g.id = e.game_id
+                    WHERE e.player_id = ? AND e.favorite <> 0 ORDER BY e.score DESC, e.updated_at DESC LIMIT 10
+                    """, [p]) as [String])
             stats.wishlist =
-                try Int.fetchOne(
-                    db.cachedStatement(sql: "SELECT count(*) FROM wishlist WHERE player_id = ?"), arguments: [p]) ?? 0
+                try (db.value("SELECT count(*) FROM wishlist WHERE player_id = ?", [p]) as Int?) ?? 0
             return stats
         }
     }
@@ -325,12 +299,11 @@ extension AppDatabase: LibraryStore {
     ) async throws -> Player {
         try await effect { db in
             try db.execute(
-                sql: """
-                    UPDATE players SET nickname = coalesce(?, nickname), avatar_url = coalesce(?, avatar_url),
-                        bio = coalesce(?, bio) WHERE id = ?
-                    """, arguments: [nickname, avatarURL, bio, player.rawValue])
-            let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT * FROM players WHERE id = ?"), arguments: [player.rawValue])!
+                """
+                UPDATE players SET nickname = coalesce(?, nickname), avatar_url = coalesce(?, avatar_url),
+                    bio = coalesce(?, bio) WHERE id = ?
+                """, [nickname, avatarURL, bio, player.rawValue])
+            let row = try db.fetchOne("SELECT * FROM players WHERE id = ?", [player.rawValue])!
             return Self.player(from: row)
         }
     }
@@ -341,24 +314,22 @@ extension AppDatabase: LibraryStore {
             for table in [
                 "library_entries", "wishlist", "memberships", "events", "challenge_participants", "share_tokens",
             ] {
-                try db.execute(sql: "DELETE FROM \(table) WHERE player_id = ?", arguments: [player.rawValue])
+                try db.execute("DELETE FROM \(table) WHERE player_id = ?", [player.rawValue])
                 erased += db.changesCount
             }
             try db.execute(
-                sql: "DELETE FROM friends WHERE player_id = ? OR friend_id = ?",
-                arguments: [player.rawValue, player.rawValue])
+                "DELETE FROM friends WHERE player_id = ? OR friend_id = ?", [player.rawValue, player.rawValue])
             erased += db.changesCount
-            try db.execute(sql: "DELETE FROM players WHERE id = ?", arguments: [player.rawValue])
+            try db.execute("DELETE FROM players WHERE id = ?", [player.rawValue])
             return erased + db.changesCount
         }
     }
 
     package func settings(of community: String) async throws -> CommunitySettings {
-        try readNow { db in
+        try await read { db in
             guard
-                let row = try Row.fetchOne(
-                    db.cachedStatement(sql: "SELECT age_gate, announce_channel FROM communities WHERE id = ?"),
-                    arguments: [community])
+                let row = try db.fetchOne(
+                    "SELECT age_gate, announce_channel FROM communities WHERE id = ?", [community])
             else { return CommunitySettings() }
             return CommunitySettings(
                 announceChannel: row["announce_channel"], ageGate: AgeGate(rawValue: row["age_gate"]) ?? .strict)
@@ -370,33 +341,30 @@ extension AppDatabase: LibraryStore {
     ) async throws -> CommunitySettings {
         try await effect { db in
             try db.execute(
-                sql: """
-                    INSERT INTO communities (id, age_gate, announce_channel, created_at) VALUES (?, coalesce(?, 'strict'), ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET age_gate = coalesce(?, age_gate),
-                        announce_channel = coalesce(?, announce_channel)
-                    """,
-                arguments: [
+                """
+                INSERT INTO communities (id, age_gate, announce_channel, created_at) VALUES (?, coalesce(?, 'strict'), ?, ?)
+                ON CONFLICT(id) DO UPDATE SET age_gate = coalesce(?, communities.age_gate),
+                    announce_channel = coalesce(?, communities.announce_channel)
+                """,
+                [
                     community, ageGate?.rawValue, announceChannel, Date().timeIntervalSince1970, ageGate?.rawValue,
                     announceChannel,
                 ])
-            let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT age_gate, announce_channel FROM communities WHERE id = ?"),
-                arguments: [community])!
+            let row = try db.fetchOne("SELECT age_gate, announce_channel FROM communities WHERE id = ?", [community])!
             return CommunitySettings(
                 announceChannel: row["announce_channel"], ageGate: AgeGate(rawValue: row["age_gate"]) ?? .strict)
         }
     }
 
     package func owners(of game: Int64, in community: String) async throws -> [GameOwner] {
-        try readNow { db in
-            try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT p.*, e.status AS entry_status, e.score AS entry_score FROM library_entries e
-                        JOIN memberships m ON m.player_id = e.player_id AND m.community_id = ?
-                        JOIN players p ON p.id = e.player_id
-                        WHERE e.game_id = ? ORDER BY e.score IS NULL, e.score DESC, p.display_name
-                        """), arguments: [community, game]
+        try await read { db in
+            try db.fetchAll(
+                """
+                SELECT p.*, e.status AS entry_status, e.score AS entry_score FROM library_entries e
+                JOIN memberships m ON m.player_id = e.player_id AND m.community_id = ?
+                JOIN players p ON p.id = e.player_id
+                WHERE e.game_id = ? ORDER BY e.score IS NULL, e.score DESC, p.display_name
+                """, [community, game]
             ).map {
                 GameOwner(
                     player: Self.player(from: $0), status: GameStatus(rawValue: $0["entry_status"]) ?? .backlog,

@@ -1,21 +1,19 @@
 import Foundation
 import GGTrackerCore
-import GRDB
 
 extension AppDatabase: SocialStore {
     static func recordEvent(
-        _ db: Database, community: String, player: PlayerID, kind: EventKind, game: Int64?, amount: Double?,
+        _ db: any SQLSession, community: String, player: PlayerID, kind: EventKind, game: Int64?, amount: Double?,
         detail: String? = nil, at now: Date
     ) throws {
         try db.execute(
-            sql: """
-                INSERT INTO events (community_id, player_id, kind, game_id, amount, detail, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [community, player.rawValue, kind.rawValue, game, amount, detail, now.timeIntervalSince1970])
+            """
+            INSERT INTO events (community_id, player_id, kind, game_id, amount, detail, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, [community, player.rawValue, kind.rawValue, game, amount, detail, now.timeIntervalSince1970])
     }
 
-    static func challenge(from row: Row) -> Challenge {
+    static func challenge(from row: SQLRow) -> Challenge {
         Challenge(
             id: row["id"], name: row["name"], goal: row["goal"],
             unit: ChallengeUnit(rawValue: row["unit"]) ?? .custom,
@@ -25,44 +23,43 @@ extension AppDatabase: SocialStore {
     }
 
     /// A participant's progress: library events inside the window, or the custom amount.
-    static func progress(_ db: Database, challenge: Challenge, player: PlayerID) throws -> Double {
+    static func progress(_ db: any SQLSession, challenge: Challenge, player: PlayerID) throws -> Double {
         guard let event = challenge.unit.event else {
-            return try Double.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT custom_progress FROM challenge_participants WHERE challenge_id = ? AND player_id = ?"),
-                arguments: [challenge.id, player.rawValue]) ?? 0
+            return try
+                (db.value(
+                    "SELECT custom_progress FROM challenge_participants WHERE challenge_id = ? AND player_id = ?",
+                    [challenge.id, player.rawValue]) as Double?) ?? 0
         }
         // Hours add up; a game completed or reviewed twice counts once.
         let measure = event == .hours ? "coalesce(sum(amount), 0)" : "count(DISTINCT game_id)"
-        return try Double.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT \(measure) FROM events
-                    WHERE player_id = ? AND kind = ? AND created_at >= ? AND created_at < ?
-                    """),
-            arguments: [
-                player.rawValue, event.rawValue, challenge.startsAt.timeIntervalSince1970,
-                challenge.endsAt.timeIntervalSince1970,
-            ]) ?? 0
+        return try
+            (db.value(
+                """
+                SELECT \(measure) FROM events
+                WHERE player_id = ? AND kind = ? AND created_at >= ? AND created_at < ?
+                """,
+                [
+                    player.rawValue, event.rawValue, challenge.startsAt.timeIntervalSince1970,
+                    challenge.endsAt.timeIntervalSince1970,
+                ]) as Double?) ?? 0
     }
 
     /// Awards the medal of every running challenge of the player whose goal is now reached; returns their names.
-    static func awardMedals(_ db: Database, player: PlayerID, at now: Date) throws -> [String] {
+    static func awardMedals(_ db: any SQLSession, player: PlayerID, at now: Date) throws -> [String] {
         let t = now.timeIntervalSince1970
-        let rows = try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT c.*, c.community_id AS community FROM challenges c
-                    JOIN challenge_participants p ON p.challenge_id = c.id
-                    WHERE p.player_id = ? AND p.medal_at IS NULL AND c.starts_at <= ? AND c.ends_at > ?
-                    """), arguments: [player.rawValue, t, t])
+        let rows = try db.fetchAll(
+            """
+            SELECT c.*, c.community_id AS community FROM challenges c
+            JOIN challenge_participants p ON p.challenge_id = c.id
+            WHERE p.player_id = ? AND p.medal_at IS NULL AND c.starts_at <= ? AND c.ends_at > ?
+            """, [player.rawValue, t, t])
         var won: [String] = []
         for row in rows {
             let challenge = challenge(from: row)
             guard try progress(db, challenge: challenge, player: player) >= challenge.goal else { continue }
             try db.execute(
-                sql: "UPDATE challenge_participants SET medal_at = ? WHERE challenge_id = ? AND player_id = ?",
-                arguments: [t, challenge.id, player.rawValue])
+                "UPDATE challenge_participants SET medal_at = ? WHERE challenge_id = ? AND player_id = ?",
+                [t, challenge.id, player.rawValue])
             try recordEvent(
                 db, community: row["community"], player: player, kind: .medal, game: nil, amount: nil,
                 detail: challenge.name, at: now)
@@ -74,7 +71,7 @@ extension AppDatabase: SocialStore {
     package func activity(
         in community: String, of player: PlayerID?, friendsOf viewer: PlayerID, limit: Int
     ) async throws -> [ActivityEvent] {
-        try readNow { db in
+        try await read { db in
             var sql = """
                 SELECT e.kind, e.amount, e.detail, e.created_at AS event_at, e.game_id,
                     p.id AS p_id, p.display_name, p.nickname, p.avatar_url, p.bio, p.created_at AS p_created,
@@ -82,21 +79,21 @@ extension AppDatabase: SocialStore {
                 FROM events e JOIN players p ON p.id = e.player_id
                 WHERE e.community_id = ? AND e.kind != 'hours'
                 """
-            var arguments: [any DatabaseValueConvertible] = [viewer.rawValue, community]
+            var arguments: [(any SQLBindable)?] = [viewer.rawValue, community]
             if let player {
                 sql += " AND e.player_id = ?"
                 arguments.append(player.rawValue)
             }
             sql += " ORDER BY is_friend DESC, e.created_at DESC, e.id DESC LIMIT ?"
             arguments.append(limit)
-            let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
+            let rows = try db.fetchAll(sql, SQLArguments(arguments))
             let gameIDs = Set(rows.compactMap { $0["game_id"] as Int64? })
             var games: [Int64: Game] = [:]
             if !gameIDs.isEmpty {
                 let placeholders = Array(repeating: "?", count: gameIDs.count).joined(separator: ",")
-                for row in try Row.fetchAll(
-                    db.cachedStatement(sql: "SELECT \(Self.gameColumns) FROM games g WHERE g.id IN (\(placeholders))"),
-                    arguments: StatementArguments(Array(gameIDs)))
+                for row in try db.fetchAll(
+                    "SELECT \(Self.gameColumns) FROM games g WHERE g.id IN (\(placeholders))",
+                    SQLArguments(Array(gameIDs)))
                 {
                     let game = Self.game(from: row)
                     games[game.id] = game
@@ -120,8 +117,8 @@ extension AppDatabase: SocialStore {
     package func addFriend(_ player: PlayerID, _ friend: PlayerID, at now: Date) async throws -> Bool {
         try await effect { db in
             try db.execute(
-                sql: "INSERT OR IGNORE INTO friends (player_id, friend_id, created_at) VALUES (?, ?, ?)",
-                arguments: [player.rawValue, friend.rawValue, now.timeIntervalSince1970])
+                "INSERT INTO friends (player_id, friend_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                [player.rawValue, friend.rawValue, now.timeIntervalSince1970])
             return db.changesCount > 0
         }
     }
@@ -129,29 +126,26 @@ extension AppDatabase: SocialStore {
     package func removeFriend(_ player: PlayerID, _ friend: PlayerID) async throws -> Bool {
         try await effect { db in
             try db.execute(
-                sql: "DELETE FROM friends WHERE player_id = ? AND friend_id = ?",
-                arguments: [player.rawValue, friend.rawValue])
+                "DELETE FROM friends WHERE player_id = ? AND friend_id = ?", [player.rawValue, friend.rawValue])
             return db.changesCount > 0
         }
     }
 
     package func friends(of player: PlayerID) async throws -> [Player] {
-        try readNow { db in
-            try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT p.* FROM friends f JOIN players p ON p.id = f.friend_id
-                        WHERE f.player_id = ? ORDER BY coalesce(p.nickname, p.display_name)
-                        """), arguments: [player.rawValue]
+        try await read { db in
+            try db.fetchAll(
+                """
+                SELECT p.* FROM friends f JOIN players p ON p.id = f.friend_id
+                WHERE f.player_id = ? ORDER BY coalesce(p.nickname, p.display_name)
+                """, [player.rawValue]
             ).map(Self.player(from:))
         }
     }
 
     package func compare(_ left: PlayerID, _ right: PlayerID) async throws -> LibraryComparison {
-        try readNow { db in
+        try await read { db in
             func entries(_ player: PlayerID) throws -> [Int64: LibraryEntry] {
-                let rows = try Row.fetchAll(
-                    db.cachedStatement(sql: "\(Self.entrySelect) WHERE e.player_id = ?"), arguments: [player.rawValue])
+                let rows = try db.fetchAll("\(Self.entrySelect) WHERE e.player_id = ?", [player.rawValue])
                 return Dictionary(
                     uniqueKeysWithValues: rows.map { row in
                         let entry = Self.entry(from: row)
@@ -159,14 +153,13 @@ extension AppDatabase: SocialStore {
                     })
             }
             func finishedButWished(_ finisher: PlayerID, _ wisher: PlayerID) throws -> [Game] {
-                try Row.fetchAll(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT \(Self.gameColumns) FROM library_entries e
-                            JOIN wishlist w ON w.game_id = e.game_id AND w.player_id = ?
-                            JOIN games g ON g.id = e.game_id
-                            WHERE e.player_id = ? AND e.status = 'completed' ORDER BY e.score IS NULL, e.score DESC, g.name
-                            """), arguments: [wisher.rawValue, finisher.rawValue]
+                try db.fetchAll(
+                    """
+                    SELECT \(Self.gameColumns) FROM library_entries e
+                    JOIN wishlist w ON w.game_id = e.game_id AND w.player_id = ?
+                    JOIN games g ON g.id = e.game_id
+                    WHERE e.player_id = ? AND e.status = 'completed' ORDER BY e.score IS NULL, e.score DESC, g.name
+                    """, [wisher.rawValue, finisher.rawValue]
                 ).map(Self.game(from:))
             }
             let l = try entries(left)
@@ -182,9 +175,9 @@ extension AppDatabase: SocialStore {
     package func leaderboard(
         in community: String, metric: LeaderboardMetric, since: Date?
     ) async throws -> [(Player, Double)] {
-        try readNow { db in
+        try await read { db in
             let value: String
-            var arguments: [any DatabaseValueConvertible] = []
+            var arguments: [(any SQLBindable)?] = []
             if let since {
                 let (kind, measure) =
                     switch metric {
@@ -207,12 +200,11 @@ extension AppDatabase: SocialStore {
                 value = "(SELECT \(measure) FROM library_entries l WHERE l.player_id = p.id)"
             }
             arguments.append(community)
-            return try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT p.*, \(value) AS metric_value FROM memberships m JOIN players p ON p.id = m.player_id
-                        WHERE m.community_id = ?
-                        """), arguments: StatementArguments(arguments)
+            return try db.fetchAll(
+                """
+                SELECT p.*, \(value) AS metric_value FROM memberships m JOIN players p ON p.id = m.player_id
+                WHERE m.community_id = ?
+                """, SQLArguments(arguments)
             ).map { (Self.player(from: $0), $0["metric_value"] as Double? ?? 0) }
         }
     }
@@ -222,53 +214,46 @@ extension AppDatabase: SocialStore {
         createdBy: PlayerID
     ) async throws -> ChallengeCreation {
         try await effect { db in
-            try db.execute(
-                sql: """
-                    INSERT OR IGNORE INTO challenges (community_id, name, name_key, goal, unit, starts_at, ends_at,
-                        created_by, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
+            let inserted: Int64? = try db.value(
+                """
+                INSERT INTO challenges (community_id, name, name_key, goal, unit, starts_at, ends_at, created_by, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
+                """,
+                [
                     community, name, name.lowercased(), goal, unit.rawValue, startsAt.timeIntervalSince1970,
                     endsAt.timeIntervalSince1970, createdBy.rawValue, startsAt.timeIntervalSince1970,
                 ])
-            guard db.changesCount > 0 else { return .duplicateName }
-            let id = db.lastInsertedRowID
+            guard let id = inserted else { return .duplicateName }
             // The creator takes part from the start, in the same transaction as the challenge.
             try db.execute(
-                sql: "INSERT INTO challenge_participants (challenge_id, player_id, joined_at) VALUES (?, ?, ?)",
-                arguments: [id, createdBy.rawValue, startsAt.timeIntervalSince1970])
+                "INSERT INTO challenge_participants (challenge_id, player_id, joined_at) VALUES (?, ?, ?)",
+                [id, createdBy.rawValue, startsAt.timeIntervalSince1970])
             _ = try Self.awardMedals(db, player: createdBy, at: startsAt)
-            let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT * FROM challenges WHERE id = ?"), arguments: [id])!
+            let row = try db.fetchOne("SELECT * FROM challenges WHERE id = ?", [id])!
             return .created(Self.challenge(from: row))
         }
     }
 
     package func challenge(in community: String, named name: String) async throws -> Challenge? {
-        try readNow { db in
-            try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT * FROM challenges WHERE community_id = ? AND name_key = ?"),
-                arguments: [community, name.lowercased()]
+        try await read { db in
+            try db.fetchOne(
+                "SELECT * FROM challenges WHERE community_id = ? AND name_key = ?", [community, name.lowercased()]
             ).map(Self.challenge(from:))
         }
     }
 
     package func challenges(in community: String) async throws -> [Challenge] {
-        try readNow { db in
-            try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT * FROM challenges WHERE community_id = ? ORDER BY ends_at DESC, name"),
-                arguments: [community]
-            ).map(Self.challenge(from:))
+        try await read { db in
+            try db.fetchAll("SELECT * FROM challenges WHERE community_id = ? ORDER BY ends_at DESC, name", [community])
+                .map(Self.challenge(from:))
         }
     }
 
     package func join(_ challenge: Challenge, _ player: PlayerID, at now: Date) async throws -> Bool {
         try await effect { db in
             try db.execute(
-                sql:
-                    "INSERT OR IGNORE INTO challenge_participants (challenge_id, player_id, joined_at) VALUES (?, ?, ?)",
-                arguments: [challenge.id, player.rawValue, now.timeIntervalSince1970])
+                "INSERT INTO challenge_participants (challenge_id, player_id, joined_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                [challenge.id, player.rawValue, now.timeIntervalSince1970])
             let joined = db.changesCount > 0
             // Progress made earlier in the window counts, so joining may already reach the goal.
             if joined { _ = try Self.awardMedals(db, player: player, at: now) }
@@ -279,8 +264,8 @@ extension AppDatabase: SocialStore {
     package func leave(_ challenge: Challenge, _ player: PlayerID) async throws -> Bool {
         try await effect { db in
             try db.execute(
-                sql: "DELETE FROM challenge_participants WHERE challenge_id = ? AND player_id = ?",
-                arguments: [challenge.id, player.rawValue])
+                "DELETE FROM challenge_participants WHERE challenge_id = ? AND player_id = ?",
+                [challenge.id, player.rawValue])
             return db.changesCount > 0
         }
     }
@@ -290,23 +275,22 @@ extension AppDatabase: SocialStore {
     ) async throws -> ChallengeStanding? {
         try await effect { db in
             try db.execute(
-                sql: """
-                    UPDATE challenge_participants SET custom_progress = custom_progress + ?
-                    WHERE challenge_id = ? AND player_id = ?
-                    """, arguments: [amount, challenge.id, player.rawValue])
+                """
+                UPDATE challenge_participants SET custom_progress = custom_progress + ?
+                WHERE challenge_id = ? AND player_id = ?
+                """, [amount, challenge.id, player.rawValue])
             guard db.changesCount > 0 else { return nil }
             _ = try Self.awardMedals(db, player: player, at: now)
             return try Self.standings(db, challenge).first { $0.player.id == player }
         }
     }
 
-    static func standings(_ db: Database, _ challenge: Challenge) throws -> [ChallengeStanding] {
-        let rows = try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT pl.*, cp.medal_at FROM challenge_participants cp JOIN players pl ON pl.id = cp.player_id
-                    WHERE cp.challenge_id = ?
-                    """), arguments: [challenge.id])
+    static func standings(_ db: any SQLSession, _ challenge: Challenge) throws -> [ChallengeStanding] {
+        let rows = try db.fetchAll(
+            """
+            SELECT pl.*, cp.medal_at FROM challenge_participants cp JOIN players pl ON pl.id = cp.player_id
+            WHERE cp.challenge_id = ?
+            """, [challenge.id])
         return try rows.map { row in
             let player = Self.player(from: row)
             return ChallengeStanding(
@@ -317,58 +301,52 @@ extension AppDatabase: SocialStore {
     }
 
     package func standings(_ challenge: Challenge) async throws -> [ChallengeStanding] {
-        try readNow { db in try Self.standings(db, challenge) }
+        try await read { db in try Self.standings(db, challenge) }
     }
 
     package func medals(of player: PlayerID) async throws -> [Medal] {
-        try readNow { db in
-            try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT c.name, cp.medal_at FROM challenge_participants cp JOIN challenges c ON c.id = cp.challenge_id
-                        WHERE cp.player_id = ? AND cp.medal_at IS NOT NULL ORDER BY cp.medal_at
-                        """), arguments: [player.rawValue]
+        try await read { db in
+            try db.fetchAll(
+                """
+                SELECT c.name, cp.medal_at FROM challenge_participants cp JOIN challenges c ON c.id = cp.challenge_id
+                WHERE cp.player_id = ? AND cp.medal_at IS NOT NULL ORDER BY cp.medal_at
+                """, [player.rawValue]
             ).map { Medal(challenge: $0["name"], at: Date(timeIntervalSince1970: $0["medal_at"])) }
         }
     }
 
     package func shareToken(of player: PlayerID) async throws -> String? {
-        try readNow { db in
-            try String.fetchOne(
-                db.cachedStatement(sql: "SELECT token FROM share_tokens WHERE player_id = ?"),
-                arguments: [player.rawValue])
+        try await read { db in
+            try (db.value("SELECT token FROM share_tokens WHERE player_id = ?", [player.rawValue]) as String?)
         }
     }
 
     package func setShareToken(_ token: String, for player: PlayerID, at now: Date) async throws {
         try await effect { db in
-            try db.execute(sql: "DELETE FROM share_tokens WHERE player_id = ?", arguments: [player.rawValue])
+            try db.execute("DELETE FROM share_tokens WHERE player_id = ?", [player.rawValue])
             try db.execute(
-                sql: "INSERT INTO share_tokens (token, player_id, created_at) VALUES (?, ?, ?)",
-                arguments: [token, player.rawValue, now.timeIntervalSince1970])
+                "INSERT INTO share_tokens (token, player_id, created_at) VALUES (?, ?, ?)",
+                [token, player.rawValue, now.timeIntervalSince1970])
         }
     }
 
     package func revokeShareToken(of player: PlayerID) async throws -> Bool {
         try await effect { db in
-            try db.execute(sql: "DELETE FROM share_tokens WHERE player_id = ?", arguments: [player.rawValue])
+            try db.execute("DELETE FROM share_tokens WHERE player_id = ?", [player.rawValue])
             return db.changesCount > 0
         }
     }
 
     /// The player a share link belongs to, and their whole library, for the shared page: two queries.
     package func sharedLibrary(token: String) async throws -> (player: Player, entries: [LibraryEntry])? {
-        try readNow { db in
+        try await read { db in
             guard
-                let row = try Row.fetchOne(
-                    db.cachedStatement(
-                        sql: "SELECT p.* FROM share_tokens s JOIN players p ON p.id = s.player_id WHERE s.token = ?"),
-                    arguments: [token])
+                let row = try db.fetchOne(
+                    "SELECT p.* FROM share_tokens s JOIN players p ON p.id = s.player_id WHERE s.token = ?", [token])
             else { return nil }
             let player = Self.player(from: row)
-            let entries = try Row.fetchAll(
-                db.cachedStatement(sql: "\(Self.entrySelect) WHERE e.player_id = ? ORDER BY e.updated_at DESC"),
-                arguments: [player.id.rawValue]
+            let entries = try db.fetchAll(
+                "\(Self.entrySelect) WHERE e.player_id = ? ORDER BY e.updated_at DESC", [player.id.rawValue]
             ).map(Self.entry(from:))
             return (player, entries)
         }

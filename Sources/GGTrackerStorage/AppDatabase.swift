@@ -1,18 +1,49 @@
 import Foundation
 import GGTrackerCore
 import GRDB
+import Logging
 import Synchronization
 
-/// The database: owns the connection, the schema migrations, and the domain-speaking reads and writes.
-/// Every write is one transaction, committed before the caller replies.
+/// The database: owns the connections, the schema migrations, and the domain-speaking reads and writes.
+/// Every write is one transaction, committed before the caller replies. It is a SQLite file (one server) or a
+/// PostgreSQL database (several replicas sharing it); the SQL is written once, with the few differences in
+/// `SQLDialect`.
 package final class AppDatabase: Sendable {
-    package let writer: any DatabaseWriter
+    enum Backend: Sendable {
+        case sqlite(any DatabaseWriter)
+        case postgres(PostgresPool)
+    }
+
+    let backend: Backend
     /// Players recorded lately, so a command does not write just to say they were seen.
     let recentlySeen = RecentlySeen()
 
     package init(_ writer: any DatabaseWriter) throws {
-        self.writer = writer
+        backend = .sqlite(writer)
         try Self.migrator.migrate(writer)
+    }
+
+    init(postgres pool: PostgresPool) throws {
+        backend = .postgres(pool)
+        try pool.withConnection { connection in
+            try PostgresMigrations.migrate(
+                PostgresSession(connection, logger: Self.postgresLogger), schema: pool.location.schema)
+        }
+    }
+
+    static let postgresLogger = Logger(label: "ggtracker.postgres")
+
+    /// Opens the database named by `GGTRACKER_DATABASE` or `--database`: a `postgres://` URL, or a SQLite file
+    /// (a path, or `sqlite:` and a path).
+    package static func open(_ location: String, connections: Int = 10) throws -> AppDatabase {
+        if let postgres = PostgresLocation(url: location) {
+            return try AppDatabase(postgres: PostgresPool(location: postgres, maximumConnections: connections))
+        }
+        if location.hasPrefix("postgres:") || location.hasPrefix("postgresql:") {
+            throw PostgresUnavailable(
+                description: "\(location) is not a PostgreSQL URL; write postgres://user:password@host:port/database")
+        }
+        return try open(path: location.hasPrefix("sqlite:") ? String(location.dropFirst("sqlite:".count)) : location)
     }
 
     /// The on-disk database used when serving:
@@ -49,12 +80,63 @@ package final class AppDatabase: Sendable {
         return try AppDatabase(DatabaseQueue(configuration: config))
     }
 
+    package var dialect: SQLDialect {
+        switch backend {
+        case .sqlite: .sqlite
+        case .postgres: .postgres
+        }
+    }
+
+    package var isPostgres: Bool { dialect == .postgres }
+
+    /// The SQLite connection, for what only SQLite does (backups, the bulk catalog load, file checks).
+    package var writer: any DatabaseWriter {
+        guard case .sqlite(let writer) = backend else {
+            preconditionFailure("a SQLite-only operation was used on a PostgreSQL database")
+        }
+        return writer
+    }
+
     package var reader: any DatabaseReader { writer }
 
-    /// Reads on the calling thread. The reads a command makes take microseconds; handing each one to another
-    /// thread and back costs more than the read itself, most of all when the server has a single core.
-    package func readNow<T>(_ body: (Database) throws -> T) throws -> T {
-        try reader.read(body)
+    /// Reads in one snapshot. SQLite reads on the calling thread: the reads a command makes take microseconds, and
+    /// handing each one to another thread and back costs more than the read itself. PostgreSQL's wait on the
+    /// network on a thread of the connection pool.
+    package func read<T: Sendable>(_ body: (any SQLSession) throws -> T) async throws -> T {
+        switch backend {
+        case .sqlite: return try readNow(body)
+        case .postgres(let pool): return try await pool.run { try self.readNow(body) }
+        }
+    }
+
+    /// A read that waits on the calling thread (for code that is not async).
+    package func readNow<T>(_ body: (any SQLSession) throws -> T) throws -> T {
+        switch backend {
+        case .sqlite(let writer): return try writer.read { db in try body(SQLiteSession(db)) }
+        case .postgres(let pool):
+            return try pool.withConnection { connection in
+                try PostgresSession(connection, logger: Self.postgresLogger).transaction(readOnly: true, body)
+            }
+        }
+    }
+
+    /// One write transaction.
+    package func write<T: Sendable>(_ body: @Sendable (any SQLSession) throws -> T) async throws -> T {
+        switch backend {
+        case .sqlite(let writer): return try await writer.write { db in try body(SQLiteSession(db)) }
+        case .postgres(let pool): return try await pool.run { try self.writeNow(body) }
+        }
+    }
+
+    /// A write transaction that waits on the calling thread (for code that is not async).
+    package func writeNow<T>(_ body: (any SQLSession) throws -> T) throws -> T {
+        switch backend {
+        case .sqlite(let writer): return try writer.write { db in try body(SQLiteSession(db)) }
+        case .postgres(let pool):
+            return try pool.withConnection { connection in
+                try PostgresSession(connection, logger: Self.postgresLogger).transaction(readOnly: false, body)
+            }
+        }
     }
 
     static var migrator: DatabaseMigrator {
@@ -304,12 +386,15 @@ package final class AppDatabase: Sendable {
 extension AppDatabase {
     /// Whether the database answers and every migration this version knows has run (`GET /readyz`).
     package func isReady() async throws -> Bool {
-        try await reader.read { db in try Self.migrator.hasCompletedMigrations(db) }
+        switch backend {
+        case .sqlite(let writer): return try await writer.read { db in try Self.migrator.hasCompletedMigrations(db) }
+        case .postgres: return try await read { db in try PostgresMigrations.isComplete(db) }
+        }
     }
 
-    /// Bytes on disk: the database file and its write-ahead log (0 in memory).
+    /// Bytes on disk: the database file and its write-ahead log (0 in memory or on PostgreSQL).
     package func fileSize() -> Int64 {
-        guard let path = (writer as? DatabasePool)?.path else { return 0 }
+        guard case .sqlite(let writer) = backend, let path = (writer as? DatabasePool)?.path else { return 0 }
         return [path, path + "-wal"].reduce(0) { total, file in
             total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64) ?? 0)
         }
@@ -317,18 +402,25 @@ extension AppDatabase {
 
     /// Moves everything in the write-ahead log into the main file and empties the log.
     package func checkpoint() throws {
-        guard writer is DatabasePool else { return }
+        guard case .sqlite(let writer) = backend, writer is DatabasePool else { return }
         try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
     }
 
     /// Checkpoints and closes the connections; for shutdown.
     package func close() throws {
-        try checkpoint()
-        try writer.close()
+        switch backend {
+        case .sqlite(let writer):
+            try checkpoint()
+            try writer.close()
+        case .postgres(let pool): pool.close()
+        }
     }
 
     /// An online, consistent copy of the whole database (SQLite's backup API), safe while serving.
     package func backup(to path: String) throws {
+        guard !isPostgres else {
+            throw RestoreError(description: "`db backup` copies a SQLite database; back PostgreSQL up with pg_dump")
+        }
         guard !FileManager.default.fileExists(atPath: path) else {
             throw DatabaseError(message: "\(path) already exists; choose a new file")
         }
@@ -346,6 +438,9 @@ extension AppDatabase {
     /// database of this version or an older one (whose schema is then brought up to date). Meant for a stopped
     /// server: a running one keeps what it had cached.
     package func restore(from path: String) throws {
+        guard !isPostgres else {
+            throw RestoreError(description: "`db restore` fills a SQLite database; restore PostgreSQL with pg_restore")
+        }
         guard FileManager.default.fileExists(atPath: path) else {
             throw RestoreError(description: "\(path) does not exist")
         }

@@ -21,7 +21,10 @@ struct ConfigOptions: ParsableArguments {
     @Option(help: "The config file (default: config/ggtracker.toml when it exists).")
     var config: String?
 
-    @Option(help: "The SQLite database file (overrides GGTRACKER_DATABASE).")
+    @Option(
+        help:
+            "The database: a SQLite file (or sqlite:FILE), or postgres://user:password@host:port/db (overrides GGTRACKER_DATABASE)."
+    )
     var database: String?
 
     func load(_ extra: [String: String] = [:]) throws -> AppConfig {
@@ -68,7 +71,7 @@ struct Serve: AsyncParsableCommand {
         logger.info(
             "serving",
             metadata: [
-                "address": "\(config.host):\(config.port)", "database": "\(config.databasePath)",
+                "address": "\(config.host):\(config.port)", "database": "\(config.databaseName)",
                 "catalog": "\(config.catalog.rawValue)",
             ])
         try await serve(services, logger: logger)
@@ -164,7 +167,7 @@ struct Catalog: AsyncParsableCommand {
 
         func run() async throws {
             let config = try options.load()
-            let database = try AppDatabase.open(path: config.databasePath)
+            let database = try AppDatabase.open(config.databasePath)
             let start = Date()
             let report = try CatalogImporter(database: database).importFile(file) { seen in
                 FileHandle.standardError.write(Data("\rimported \(seen) games…".utf8))
@@ -224,7 +227,7 @@ func progressBar(_ progress: RefreshProgress) -> String {
 
 struct DB: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "db", abstract: "The database.", subcommands: [Migrate.self, Backup.self, Restore.self])
+        commandName: "db", abstract: "The database.", subcommands: [Migrate.self, Backup.self, Restore.self, Copy.self])
 
     struct Migrate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create the database or bring its schema up to date.")
@@ -232,8 +235,8 @@ struct DB: AsyncParsableCommand {
 
         func run() async throws {
             let config = try options.load()
-            _ = try AppDatabase.open(path: config.databasePath)
-            print("\(config.databasePath) is up to date.")
+            _ = try AppDatabase.open(config.databasePath)
+            print("\(config.databaseName) is up to date.")
         }
     }
 
@@ -245,7 +248,7 @@ struct DB: AsyncParsableCommand {
 
         func run() async throws {
             let config = try options.load()
-            let database = try AppDatabase.open(path: config.databasePath)
+            let database = try AppDatabase.open(config.databasePath)
             try database.backup(to: file)
             print("Backed up \(config.databasePath) to \(file).")
         }
@@ -259,7 +262,7 @@ struct DB: AsyncParsableCommand {
 
         func run() async throws {
             let config = try options.load()
-            let database = try AppDatabase.open(path: config.databasePath)
+            let database = try AppDatabase.open(config.databasePath)
             do {
                 try database.restore(from: file)
             } catch let error as AppDatabase.RestoreError {
@@ -268,6 +271,36 @@ struct DB: AsyncParsableCommand {
                 throw ExitCode.failure
             }
             print("Restored \(config.databasePath) from \(file).")
+        }
+    }
+}
+
+extension DB {
+    struct Copy: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Copy a whole installation between databases (SQLite ⇄ PostgreSQL), checked by counting rows.",
+            discussion: """
+                The target must be empty; its schema is created first. Stop the servers using the source while \
+                copying, or writes made during the copy are left behind.
+                """)
+        @Option(help: "The database to copy: sqlite:FILE, a file path, or postgres://user:password@host:port/db")
+        var from: String
+        @Option(help: "The empty database to fill, written the same way.") var to: String
+
+        func run() async throws {
+            do {
+                let source = try AppDatabase.open(from)
+                let target = try AppDatabase.open(to)
+                let start = Date()
+                let counts = try target.copy(from: source)
+                for (table, rows) in counts where rows > 0 { print("\(table): \(rows) rows") }
+                print(
+                    "Copied \(counts.map(\.rows).reduce(0, +)) rows in \(counts.count) tables in "
+                        + String(format: "%.1f s", Date().timeIntervalSince(start)) + "; every table's count matches.")
+            } catch let error as CopyError {
+                FileHandle.standardError.write(Data("Cannot copy: \(error.description).\n".utf8))
+                throw ExitCode.failure
+            }
         }
     }
 }

@@ -6,15 +6,15 @@ import Testing
 
 struct Refused: Error {}
 
-@Suite("Library storage on SQLite")
-struct StorageTests {
+/// A database with two catalog games, on one backend.
+struct LibraryFixture {
     let database: AppDatabase
     let celeste: Game
     let hades: Game
     let now = Date(timeIntervalSince1970: 1_760_000_000)
 
-    init() throws {
-        database = try AppDatabase.inMemory()
+    init(_ backend: Backend) throws {
+        database = try backend.open()
         let lines = """
             {"id":26226,"name":"Celeste","first_release_date":1516838400,"genres":[{"name":"Platform"}],"aggregated_rating":92,"aggregated_rating_count":30}
             {"id":113112,"name":"Hades","genres":[{"name":"Role-playing (RPG)"},{"name":"Indie"}],"age_ratings":[{"organization":1,"rating_category":5}]}
@@ -27,12 +27,17 @@ struct StorageTests {
     func invoker(_ id: String, community: String = "discord:1") -> Invoker {
         Invoker(platform: .discord, userID: id, displayName: id, community: community)
     }
+}
 
-    @Test func anErrorInsideAnUpdateChangesNothing() async throws {
-        let alice = try await database.recordPlayer(invoker("alice"), at: now)
-        let now = self.now
+@Suite("Library storage, on SQLite and PostgreSQL")
+struct StorageTests {
+    @Test(arguments: Backend.all)
+    func anErrorInsideAnUpdateChangesNothing(_ backend: Backend) async throws {
+        let f = try LibraryFixture(backend)
+        let (database, celeste, now) = (f.database, f.celeste, f.now)
+        let alice = try await database.recordPlayer(f.invoker("alice"), at: now)
         try await database.updateEntry(of: alice.id, game: celeste) {
-            $0 = LibraryEntry(game: self.celeste, status: .playing, at: now)
+            $0 = LibraryEntry(game: celeste, status: .playing, at: now)
         }
         await #expect(throws: Refused.self) {
             try await database.updateEntry(of: alice.id, game: celeste) { entry in
@@ -44,16 +49,18 @@ struct StorageTests {
         #expect(entry?.status == .playing && entry?.score == nil)
     }
 
-    @Test func addingAGameTakesItOffTheWishlist() async throws {
-        let alice = try await database.recordPlayer(invoker("alice"), at: now)
+    @Test(arguments: Backend.all)
+    func addingAGameTakesItOffTheWishlist(_ backend: Backend) async throws {
+        let f = try LibraryFixture(backend)
+        let (database, celeste, hades, now) = (f.database, f.celeste, f.hades, f.now)
+        let alice = try await database.recordPlayer(f.invoker("alice"), at: now)
         guard case .added = try await database.addToWishlist(alice.id, game: hades, at: now) else {
             Issue.record("not added")
             return
         }
         #expect(try await database.isWishlisted(alice.id, game: hades.id))
-        let now = self.now
         try await database.updateEntry(of: alice.id, game: hades) {
-            $0 = LibraryEntry(game: self.hades, status: .backlog, at: now)
+            $0 = LibraryEntry(game: hades, status: .backlog, at: now)
         }
         #expect(try await database.isWishlisted(alice.id, game: hades.id) == false)
         guard case .inLibrary(.backlog) = try await database.addToWishlist(alice.id, game: hades, at: now) else {
@@ -62,13 +69,15 @@ struct StorageTests {
         }
     }
 
-    @Test func ownersAreScopedToTheServer() async throws {
-        let alice = try await database.recordPlayer(invoker("alice", community: "discord:1"), at: now)
-        let bob = try await database.recordPlayer(invoker("bob", community: "discord:2"), at: now)
-        let now = self.now
+    @Test(arguments: Backend.all)
+    func ownersAreScopedToTheServer(_ backend: Backend) async throws {
+        let f = try LibraryFixture(backend)
+        let (database, celeste, hades, now) = (f.database, f.celeste, f.hades, f.now)
+        let alice = try await database.recordPlayer(f.invoker("alice", community: "discord:1"), at: now)
+        let bob = try await database.recordPlayer(f.invoker("bob", community: "discord:2"), at: now)
         for player in [alice, bob] {
             try await database.updateEntry(of: player.id, game: celeste) { entry in
-                var e = LibraryEntry(game: self.celeste, status: .completed, at: now)
+                var e = LibraryEntry(game: celeste, status: .completed, at: now)
                 e.score = 8
                 entry = e
             }
@@ -77,16 +86,18 @@ struct StorageTests {
         #expect(here.map(\.player.id) == [alice.id])
     }
 
-    @Test func libraryCountsAndSorting() async throws {
-        let alice = try await database.recordPlayer(invoker("alice"), at: now)
-        let now = self.now
+    @Test(arguments: Backend.all)
+    func libraryCountsAndSorting(_ backend: Backend) async throws {
+        let f = try LibraryFixture(backend)
+        let (database, celeste, hades, now) = (f.database, f.celeste, f.hades, f.now)
+        let alice = try await database.recordPlayer(f.invoker("alice"), at: now)
         try await database.updateEntry(of: alice.id, game: celeste) { entry in
-            var e = LibraryEntry(game: self.celeste, status: .completed, at: now)
+            var e = LibraryEntry(game: celeste, status: .completed, at: now)
             e.score = 9
             entry = e
         }
         try await database.updateEntry(of: alice.id, game: hades) { entry in
-            var e = LibraryEntry(game: self.hades, status: .playing, at: now)
+            var e = LibraryEntry(game: hades, status: .playing, at: now)
             e.score = 6
             entry = e
         }
@@ -99,11 +110,13 @@ struct StorageTests {
         #expect(stats.genreCounts.map(\.0).contains("Platform"))
     }
 
-    @Test func deletingAnAccountErasesEverything() async throws {
-        let alice = try await database.recordPlayer(invoker("alice"), at: now)
-        let now = self.now
+    @Test(arguments: Backend.all)
+    func deletingAnAccountErasesEverything(_ backend: Backend) async throws {
+        let f = try LibraryFixture(backend)
+        let (database, celeste, hades, now) = (f.database, f.celeste, f.hades, f.now)
+        let alice = try await database.recordPlayer(f.invoker("alice"), at: now)
         try await database.updateEntry(of: alice.id, game: celeste) {
-            $0 = LibraryEntry(game: self.celeste, status: .playing, at: now)
+            $0 = LibraryEntry(game: celeste, status: .playing, at: now)
         }
         _ = try await database.addToWishlist(alice.id, game: hades, at: now)
         let erased = try await database.deleteAccount(alice.id)
@@ -287,8 +300,9 @@ struct ImportTests {
 
 @Suite("One catalog refresh across processes")
 struct RefreshLeaseTests {
-    @Test func aLeaseIsHeldByOneHolderUntilItExpiresOrIsReleased() throws {
-        let database = try AppDatabase.inMemory()
+    @Test(arguments: Backend.all)
+    func aLeaseIsHeldByOneHolderUntilItExpiresOrIsReleased(_ backend: Backend) throws {
+        let database = try backend.open()
         let now = Date()
         #expect(try database.acquireLease("job", holder: "a", for: 60, at: now))
         #expect(try !database.acquireLease("job", holder: "b", for: 60, at: now.addingTimeInterval(30)))
@@ -304,8 +318,9 @@ struct RefreshLeaseTests {
         #expect(try database.leaseHolder("job", at: now.addingTimeInterval(92)) == nil)
     }
 
-    @Test func aRefreshDoesNotStartWhileAnotherProcessHoldsTheLease() async throws {
-        let database = try AppDatabase.inMemory()
+    @Test(arguments: Backend.all)
+    func aRefreshDoesNotStartWhileAnotherProcessHoldsTheLease(_ backend: Backend) async throws {
+        let database = try backend.open()
         let catalog = try LocalCatalog(database: database)
         // Another process sharing the database is refreshing.
         #expect(try database.acquireLease("catalog.refresh", holder: "elsewhere", for: 60, at: Date()))

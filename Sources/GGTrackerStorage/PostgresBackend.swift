@@ -1,0 +1,310 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import Synchronization
+
+/// Where a PostgreSQL database is: `postgres://user:password@host:port/database`.
+package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
+    package var host: String
+    package var port: Int
+    package var user: String
+    package var password: String?
+    package var database: String
+    /// The schema to keep the tables in (`?schema=NAME`), created when missing; PostgreSQL's default otherwise.
+    package var schema: String?
+
+    /// Reads a `postgres://` or `postgresql://` URL; nil when the text is not one.
+    package init?(url text: String) {
+        guard let url = URLComponents(string: text), url.scheme == "postgres" || url.scheme == "postgresql",
+            let host = url.host, !host.isEmpty
+        else { return nil }
+        self.host = host
+        port = url.port ?? 5432
+        user = url.user?.removingPercentEncoding ?? "postgres"
+        password = url.password?.removingPercentEncoding
+        let path = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
+        database = path.isEmpty ? user : path
+        schema = url.queryItems?.first { $0.name == "schema" }?.value
+        if let schema, schema.isEmpty || !schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+        {
+            return nil
+        }
+    }
+
+    /// The address without the password, for messages and logs.
+    package var description: String {
+        "postgres://\(user)@\(host):\(port)/\(database)" + (schema.map { "?schema=\($0)" } ?? "")
+    }
+}
+
+/// Why the PostgreSQL database could not be used.
+package struct PostgresUnavailable: Error, CustomStringConvertible {
+    package var description: String
+}
+
+/// Connections to one PostgreSQL database, for the storage code, which runs synchronously: each unit of work
+/// borrows a connection and runs on a thread of its own pool, so waiting on the network blocks neither the
+/// server's event loops nor Swift's cooperative threads. A connection that broke is dropped and the next
+/// borrower opens a new one.
+final class PostgresPool: Sendable {
+    let location: PostgresLocation
+    let maximumConnections: Int
+    private let idle = Mutex<[PostgresConnection]>([])
+    private let slots: DispatchSemaphore
+    /// Threads that wait on the database for async callers, shared by every pool of the process.
+    private static let threads: NIOThreadPool = {
+        let threads = NIOThreadPool(numberOfThreads: 32)
+        threads.start()
+        return threads
+    }()
+    private let nextID = Atomic<Int>(0)
+    private let logger = Logger(label: "ggtracker.postgres")
+
+    init(location: PostgresLocation, maximumConnections: Int) {
+        self.location = location
+        self.maximumConnections = maximumConnections
+        slots = DispatchSemaphore(value: maximumConnections)
+    }
+
+    deinit { close() }
+
+    var configuration: PostgresConnection.Configuration {
+        var configuration = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.user, password: location.password,
+            database: location.database, tls: .disable)
+        configuration.options.connectTimeout = .seconds(5)
+        if let schema = location.schema {
+            configuration.options.additionalStartupParameters = [("search_path", schema)]
+        }
+        return configuration
+    }
+
+    private func connect() throws -> PostgresConnection {
+        do {
+            return try PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration,
+                id: nextID.add(1, ordering: .relaxed).newValue, logger: logger
+            ).wait()
+        } catch {
+            throw PostgresUnavailable(
+                description: "cannot connect to the database at \(location): \(PostgresSession.describe(error))")
+        }
+    }
+
+    /// Runs `body` with a connection of the pool, on the calling thread.
+    func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        slots.wait()
+        defer { slots.signal() }
+        var connection = idle.withLock { $0.popLast() }
+        if let open = connection, open.isClosed { connection = nil }
+        let borrowed = try connection ?? connect()
+        do {
+            let result = try body(borrowed)
+            if !borrowed.isClosed { idle.withLock { $0.append(borrowed) } }
+            return result
+        } catch {
+            // Transactions end with a rollback whatever failed; a connection that lost the server is not lent again.
+            if borrowed.isClosed || error is PostgresUnavailable {
+                _ = borrowed.close() as EventLoopFuture<Void>
+            } else {
+                idle.withLock { $0.append(borrowed) }
+            }
+            throw error
+        }
+    }
+
+    /// Runs `body` on one of the pool's threads and waits for it without blocking the caller's thread.
+    func run<T: Sendable>(_ body: () throws -> T) async throws -> T {
+        try await withoutActuallyEscaping(body) { body in
+            let job = Job(body)
+            return try await withCheckedThrowingContinuation { continuation in
+                Self.threads.submit { state in
+                    let result: Result<T, any Error> =
+                        state == .active
+                        ? Result { try job.body!() } : .failure(PostgresUnavailable(description: "shutting down"))
+                    // The closure is let go before the caller resumes: it must not outlive the call.
+                    job.body = nil
+                    continuation.resume(with: result)
+                }
+            }
+        }
+    }
+
+    /// A closure lent to a pool thread for the length of one `run`.
+    final class Job<T>: @unchecked Sendable {
+        var body: (() throws -> T)?
+        init(_ body: @escaping () throws -> T) { self.body = body }
+    }
+
+    func close() {
+        let connections = idle.withLock { idle in
+            defer { idle.removeAll() }
+            return idle
+        }
+        for connection in connections { try? (connection.close() as EventLoopFuture<Void>).wait() }
+    }
+}
+
+/// A session on a PostgreSQL connection. Statements are written with `?` placeholders, as for SQLite, and
+/// numbered here.
+final class PostgresSession: SQLSession {
+    let connection: PostgresConnection
+    let logger: Logger
+    var dialect: SQLDialect { .postgres }
+    private(set) var changesCount = 0
+
+    /// An error the server reported (the connection is still sound).
+    struct ServerError: Error, CustomStringConvertible {
+        var state: String
+        var message: String
+        var description: String { "\(message) (\(state))" }
+    }
+
+    init(_ connection: PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    private static let translated = Mutex<[String: String]>([:])
+
+    /// `?` → `$1`, `$2`… outside quoted text.
+    static func numbered(_ sql: String) -> String {
+        if let known = translated.withLock({ $0[sql] }) { return known }
+        var out = ""
+        out.reserveCapacity(sql.utf8.count + 8)
+        var number = 0
+        var quote: Character?
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                out.append(character)
+            } else if character == "'" || character == "\"" {
+                quote = character
+                out.append(character)
+            } else if character == "?" {
+                number += 1
+                out += "$\(number)"
+            } else {
+                out.append(character)
+            }
+        }
+        translated.withLock { cache in
+            if cache.count > 4_000 { cache.removeAll() }
+            cache[sql] = out
+        }
+        return out
+    }
+
+    static func bindings(_ arguments: SQLArguments) -> PostgresBindings {
+        var binds = PostgresBindings(capacity: arguments.values.count)
+        for value in arguments.values {
+            switch value {
+            case .null: binds.appendNull()
+            case .integer(let v): binds.append(v)
+            case .real(let v): binds.append(v)
+            case .text(let v): binds.append(v)
+            case .blob(let v): binds.append(ByteBuffer(bytes: v))
+            }
+        }
+        return binds
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            switch error.code {
+            case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown:
+                return "the connection to the database was lost"
+            default: return "\(error.code)"
+            }
+        }
+        if let error = error as? IOError { return error.description }
+        return "\(error)"
+    }
+
+    func run(_ sql: String, _ arguments: SQLArguments) throws -> PostgresQueryResult {
+        let query = PostgresQuery(unsafeSQL: Self.numbered(sql), binds: Self.bindings(arguments))
+        do {
+            return try connection.query(query, logger: logger).wait()
+        } catch let error as PSQLError {
+            if let state = error.serverInfo?[.sqlState] {
+                throw ServerError(state: state, message: error.serverInfo?[.message] ?? "\(error.code)")
+            }
+            throw PostgresUnavailable(description: Self.describe(error))
+        }
+    }
+
+    @discardableResult
+    func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
+        changesCount = try run(sql, arguments).metadata.rows ?? 0
+        return changesCount
+    }
+
+    func fetchAll(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow] {
+        let result = try run(sql, arguments)
+        guard let first = result.rows.first else { return [] }
+        let columns = SQLColumns(first.map(\.columnName))
+        return try result.rows.map { row in
+            SQLRow(values: try row.map(Self.value(of:)), columns: columns)
+        }
+    }
+
+    private var cursors = 0
+
+    /// Reads through a cursor, a thousand rows at a time, so a large result is never held whole and `body` runs
+    /// on the calling thread. Sessions are always inside a transaction, which a cursor needs.
+    func forEach(_ sql: String, _ arguments: SQLArguments, _ body: (SQLRow) throws -> Void) throws {
+        cursors += 1
+        let cursor = "ggtracker_rows_\(cursors)"
+        try execute("DECLARE \(cursor) NO SCROLL CURSOR FOR \(sql)", arguments)
+        while true {
+            let rows = try fetchAll("FETCH 1000 FROM \(cursor)", [])
+            for row in rows { try body(row) }
+            if rows.count < 1000 { break }
+        }
+        try execute("CLOSE \(cursor)", [])
+    }
+
+    static func value(of cell: PostgresCell) throws -> SQLValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int2, .int4, .int8, .oid: return .integer(try cell.decode(Int64.self))
+        case .float4, .float8: return .real(try cell.decode(Double.self))
+        case .numeric: return .real(NSDecimalNumber(decimal: try cell.decode(Decimal.self)).doubleValue)
+        case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
+        case .bytea: return .blob(Data(buffer: try cell.decode(ByteBuffer.self)))
+        default: return .text(try cell.decode(String.self))
+        }
+    }
+}
+
+extension PostgresSession {
+    /// SQL states worth running a transaction again for: a serialization failure and a deadlock.
+    static let retriable: Set<String> = ["40001", "40P01"]
+
+    /// Runs `body` in one transaction; a write is serializable (run again, up to a few times, when PostgreSQL
+    /// finds it conflicted with another), a read sees one snapshot.
+    func transaction<T>(readOnly: Bool, _ body: (PostgresSession) throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            try execute(
+                readOnly
+                    ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN ISOLATION LEVEL SERIALIZABLE", [])
+            do {
+                let result = try body(self)
+                try execute("COMMIT", [])
+                return result
+            } catch let error as ServerError where Self.retriable.contains(error.state) && attempt < 40 {
+                try execute("ROLLBACK", [])
+                // Apart, at random, longer each time: writers of one hot row then take turns.
+                Thread.sleep(forTimeInterval: Double.random(in: 0...min(0.05, 0.001 * Double(1 << min(attempt, 6)))))
+            } catch {
+                if !connection.isClosed { _ = try? execute("ROLLBACK", []) }
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,261 @@
+import Foundation
+import GRDB
+
+/// A value as both backends store it: SQLite's storage classes, which PostgreSQL's column types used here map to.
+package enum SQLValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+}
+
+/// A Swift value that can be bound to a statement.
+package protocol SQLBindable: Sendable {
+    var sqlValue: SQLValue { get }
+}
+
+/// A Swift value that can be read from a result column. Conversions are lenient where the two backends differ
+/// (PostgreSQL's `sum` of integers is a decimal, its `EXISTS` a boolean).
+package protocol SQLReadable {
+    static func read(_ value: SQLValue) -> Self?
+}
+
+extension Int64: SQLBindable, SQLReadable {
+    package var sqlValue: SQLValue { .integer(self) }
+    package static func read(_ value: SQLValue) -> Int64? {
+        switch value {
+        case .integer(let v): v
+        case .real(let v): Int64(exactly: v.rounded(.towardZero))
+        case .text(let v): Int64(v)
+        case .null, .blob: nil
+        }
+    }
+}
+
+extension Int: SQLBindable, SQLReadable {
+    package var sqlValue: SQLValue { .integer(Int64(self)) }
+    package static func read(_ value: SQLValue) -> Int? { Int64.read(value).map { Int($0) } }
+}
+
+extension Double: SQLBindable, SQLReadable {
+    package var sqlValue: SQLValue { .real(self) }
+    package static func read(_ value: SQLValue) -> Double? {
+        switch value {
+        case .integer(let v): Double(v)
+        case .real(let v): v
+        case .text(let v): Double(v)
+        case .null, .blob: nil
+        }
+    }
+}
+
+extension Bool: SQLBindable, SQLReadable {
+    package var sqlValue: SQLValue { .integer(self ? 1 : 0) }
+    package static func read(_ value: SQLValue) -> Bool? { Int64.read(value).map { $0 != 0 } }
+}
+
+extension String: SQLBindable, SQLReadable {
+    package var sqlValue: SQLValue { .text(self) }
+    package static func read(_ value: SQLValue) -> String? {
+        switch value {
+        case .text(let v): v
+        case .integer(let v): String(v)
+        case .real(let v): String(v)
+        case .blob(let v): String(decoding: v, as: UTF8.self)
+        case .null: nil
+        }
+    }
+}
+
+extension Data: SQLBindable, SQLReadable {
+    package var sqlValue: SQLValue { .blob(self) }
+    package static func read(_ value: SQLValue) -> Data? {
+        switch value {
+        case .blob(let v): v
+        case .text(let v): Data(v.utf8)
+        case .null, .integer, .real: nil
+        }
+    }
+}
+
+extension Optional: SQLReadable where Wrapped: SQLReadable {
+    package static func read(_ value: SQLValue) -> Wrapped?? {
+        if case .null = value { return .some(nil) }
+        return Wrapped.read(value).map { .some($0) }
+    }
+}
+
+/// A statement's arguments, written like GRDB's: `[id, name, nil]`.
+package struct SQLArguments: ExpressibleByArrayLiteral, Sendable {
+    package var values: [SQLValue]
+
+    package init(arrayLiteral elements: (any SQLBindable)?...) {
+        values = elements.map { $0?.sqlValue ?? .null }
+    }
+
+    package init(_ elements: [(any SQLBindable)?]) {
+        values = elements.map { $0?.sqlValue ?? .null }
+    }
+
+    package static func + (lhs: SQLArguments, rhs: SQLArguments) -> SQLArguments {
+        var sum = lhs
+        sum.values += rhs.values
+        return sum
+    }
+}
+
+/// The column names of a result, shared by its rows.
+package final class SQLColumns: Sendable {
+    package let names: [String]
+    let positions: [String: Int]
+
+    package init(_ names: [String]) {
+        self.names = names
+        var positions: [String: Int] = [:]
+        for (index, name) in names.enumerated() where positions[name.lowercased()] == nil {
+            positions[name.lowercased()] = index
+        }
+        self.positions = positions
+    }
+}
+
+/// One result row, read by position (fastest) or by column name.
+package struct SQLRow: Sendable {
+    package let values: [SQLValue]
+    package let columns: SQLColumns
+
+    package init(values: [SQLValue], columns: SQLColumns) {
+        self.values = values
+        self.columns = columns
+    }
+
+    package var count: Int { values.count }
+
+    package subscript<T: SQLReadable>(_ index: Int) -> T {
+        guard let value = T.read(values[index]) else {
+            preconditionFailure("column \(columns.names[index]) holds \(values[index]), not \(T.self)")
+        }
+        return value
+    }
+
+    package subscript<T: SQLReadable>(_ name: String) -> T {
+        guard let index = columns.positions[name.lowercased()] else {
+            preconditionFailure("no column \(name) in \(columns.names)")
+        }
+        return self[index]
+    }
+}
+
+/// Which SQL the database speaks, where the two differ.
+package enum SQLDialect: Sendable {
+    case sqlite, postgres
+
+    /// `column = ?`, ignoring case (facet names: SQLite's column is declared NOCASE).
+    package func equalsIgnoringCase(_ column: String) -> String {
+        self == .sqlite ? "\(column) = ?" : "lower(\(column)) = lower(?)"
+    }
+
+    /// The case-insensitive LIKE.
+    package var like: String { self == .sqlite ? "LIKE" : "ILIKE" }
+
+    /// A condition that `column` is one of the numbers in the JSON array bound to its `?`.
+    package func inJSONArray(_ column: String) -> String {
+        self == .sqlite
+            ? "\(column) IN (SELECT value FROM json_each(?))"
+            : "\(column) IN (SELECT value::bigint FROM json_array_elements_text(?::json))"
+    }
+}
+
+/// A connection inside a transaction (or a read), whatever the backend.
+package protocol SQLSession: AnyObject {
+    var dialect: SQLDialect { get }
+    /// How many rows the last statement run with `execute` changed.
+    var changesCount: Int { get }
+    /// Runs a statement; returns how many rows it changed.
+    @discardableResult
+    func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int
+    func fetchAll(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow]
+    /// Hands each row to `body` as it is read, without holding the whole result.
+    func forEach(_ sql: String, _ arguments: SQLArguments, _ body: (SQLRow) throws -> Void) throws
+}
+
+extension SQLSession {
+    @discardableResult
+    package func execute(_ sql: String) throws -> Int { try execute(sql, []) }
+
+    package func fetchAll(_ sql: String) throws -> [SQLRow] { try fetchAll(sql, []) }
+
+    package func fetchOne(_ sql: String, _ arguments: SQLArguments = []) throws -> SQLRow? {
+        try fetchAll(sql, arguments).first
+    }
+
+    /// The first column of the first row; nil when there is no row or it holds NULL.
+    package func value<T: SQLReadable>(_ sql: String, _ arguments: SQLArguments = []) throws -> T? {
+        guard let row = try fetchOne(sql, arguments), let value = row.values.first, value != .null else {
+            return nil
+        }
+        return T.read(value)
+    }
+
+    /// The first column of every row, NULLs left out.
+    package func values<T: SQLReadable>(_ sql: String, _ arguments: SQLArguments = []) throws -> [T] {
+        try fetchAll(sql, arguments).compactMap { row in row.values.first.flatMap(T.read) }
+    }
+}
+
+/// A session on a GRDB connection: statements are prepared once per connection and reused.
+final class SQLiteSession: SQLSession {
+    let db: Database
+    var dialect: SQLDialect { .sqlite }
+    var changesCount: Int { db.changesCount }
+
+    init(_ db: Database) { self.db = db }
+
+    static func arguments(_ arguments: SQLArguments) -> StatementArguments {
+        StatementArguments(
+            arguments.values.map { value -> DatabaseValue in
+                switch value {
+                case .null: .null
+                case .integer(let v): v.databaseValue
+                case .real(let v): v.databaseValue
+                case .text(let v): v.databaseValue
+                case .blob(let v): v.databaseValue
+                }
+            })
+    }
+
+    func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
+        try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))
+        return db.changesCount
+    }
+
+    func fetchAll(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow] {
+        var rows: [SQLRow] = []
+        try forEach(sql, arguments) { rows.append($0) }
+        return rows
+    }
+
+    func forEach(_ sql: String, _ arguments: SQLArguments, _ body: (SQLRow) throws -> Void) throws {
+        let statement = try db.cachedStatement(sql: sql)
+        let columns = SQLColumns(statement.columnNames)
+        let width = columns.names.count
+        let cursor = try Row.fetchCursor(statement, arguments: Self.arguments(arguments))
+        while let row = try cursor.next() {
+            var values: [SQLValue] = []
+            values.reserveCapacity(width)
+            for index in 0..<width {
+                let value: SQLValue =
+                    switch (row[index] as DatabaseValue).storage {
+                    case .null: .null
+                    case .int64(let v): .integer(v)
+                    case .double(let v): .real(v)
+                    case .string(let v): .text(v)
+                    case .blob(let v): .blob(v)
+                    }
+                values.append(value)
+            }
+            try body(SQLRow(values: values, columns: columns))
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import GGTrackerCatalog
+import GGTrackerCore
+import GGTrackerStorage
+import Testing
+
+@Suite("Social storage and deliveries, on SQLite and PostgreSQL")
+struct SocialStorageTests {
+    func complete(
+        _ game: Game, for player: PlayerID, hours: Double, in f: LibraryFixture, at now: Date
+    )
+        async throws -> EntryChange
+    {
+        try await f.database.updateEntry(of: player, game: game, community: "discord:1", at: now) { entry in
+            var e = LibraryEntry(game: game, status: .completed, at: now)
+            e.hours = hours
+            e.score = 8
+            entry = e
+        }
+    }
+
+    @Test(arguments: Backend.all)
+    func friendsChallengesAndMedals(_ backend: Backend) async throws {
+        let f = try LibraryFixture(backend)
+        let database = f.database
+        let alice = try await database.recordPlayer(f.invoker("alice"), at: f.now)
+        let bob = try await database.recordPlayer(f.invoker("bob"), at: f.now)
+        #expect(try await database.addFriend(alice.id, bob.id, at: f.now))
+        #expect(try await !database.addFriend(alice.id, bob.id, at: f.now), "already friends")
+        #expect(try await database.friends(of: alice.id).map(\.id) == [bob.id])
+
+        guard
+            case .created(let challenge) = try await database.createChallenge(
+                in: "discord:1", name: "Spring Clean", goal: 2, unit: .gamesCompleted, startsAt: f.now,
+                endsAt: f.now.addingTimeInterval(86_400), createdBy: alice.id)
+        else {
+            Issue.record("not created")
+            return
+        }
+        guard
+            case .duplicateName = try await database.createChallenge(
+                in: "discord:1", name: "spring clean", goal: 5, unit: .custom, startsAt: f.now,
+                endsAt: f.now.addingTimeInterval(86_400), createdBy: bob.id)
+        else {
+            Issue.record("a second challenge of the same name was created")
+            return
+        }
+        #expect(try await database.challenges(in: "discord:1").map(\.name) == ["Spring Clean"])
+        #expect(try await database.join(challenge, bob.id, at: f.now))
+        #expect(try await !database.join(challenge, bob.id, at: f.now), "already in")
+
+        let first = try await complete(f.celeste, for: alice.id, hours: 12.5, in: f, at: f.now.addingTimeInterval(60))
+        #expect(first.medals.isEmpty)
+        let second = try await complete(f.hades, for: alice.id, hours: 30, in: f, at: f.now.addingTimeInterval(120))
+        #expect(second.medals == ["Spring Clean"])
+        let standings = try await database.standings(challenge)
+        #expect(standings.map(\.player.id) == [alice.id, bob.id])
+        #expect(standings.map(\.progress) == [2, 0])
+        #expect(try await database.medals(of: alice.id).map(\.challenge) == ["Spring Clean"])
+
+        let board = try await database.leaderboard(in: "discord:1", metric: .hours, since: nil)
+        #expect(Dictionary(uniqueKeysWithValues: board.map { ($0.0.id, $0.1) }) == [alice.id: 42.5, bob.id: 0])
+        let completedToday = try await database.leaderboard(
+            in: "discord:1", metric: .completed, since: f.now.addingTimeInterval(90))
+        #expect(completedToday.first { $0.0.id == alice.id }?.1 == 1)
+
+        // Bob sees his friend's news first, newest first; the medal is news too.
+        let feed = try await database.activity(in: "discord:1", of: nil, friendsOf: bob.id, limit: 20)
+        #expect(feed.first?.kind == .medal && feed.first?.detail == "Spring Clean")
+        #expect(feed.contains { $0.kind == .completed && $0.game?.name == "Hades" })
+        let comparison = try await database.compare(alice.id, bob.id)
+        #expect(comparison.leftCount == 2 && comparison.rightCount == 0 && comparison.shared.isEmpty)
+        #expect(try await database.removeFriend(alice.id, bob.id))
+        #expect(try await database.friends(of: alice.id).isEmpty)
+    }
+
+    @Test(arguments: Backend.all)
+    func shareLinksSettingsAndLongButtons(_ backend: Backend) async throws {
+        let f = try LibraryFixture(backend)
+        let database = f.database
+        let alice = try await database.recordPlayer(f.invoker("alice"), at: f.now)
+        _ = try await complete(f.celeste, for: alice.id, hours: 3, in: f, at: f.now)
+        try await database.setShareToken("first", for: alice.id, at: f.now)
+        try await database.setShareToken("second", for: alice.id, at: f.now)
+        #expect(try await database.shareToken(of: alice.id) == "second")
+        #expect(try await database.sharedLibrary(token: "first") == nil, "a replaced link stops working")
+        let shared = try #require(try await database.sharedLibrary(token: "second"))
+        #expect(shared.player.id == alice.id && shared.entries.map(\.game.name) == ["Celeste"])
+        #expect(try await database.revokeShareToken(of: alice.id))
+        #expect(try await database.sharedLibrary(token: "second") == nil)
+
+        #expect(try await database.settings(of: "discord:1").ageGate == .strict)
+        let changed = try await database.updateSettings(of: "discord:1", announceChannel: "c1", ageGate: .off)
+        #expect(changed.ageGate == .off && changed.announceChannel == "c1")
+        #expect(try await database.settings(of: "discord:1").announceChannel == "c1")
+
+        let key = try await database.savePendingCommand("/search celeste platform:Switch")
+        #expect(try await database.pendingCommand(key) == "/search celeste platform:Switch")
+        let updated = try await database.updateProfile(alice.id, nickname: "Al", avatarURL: nil, bio: "hi")
+        #expect(updated.nickname == "Al" && updated.bio == "hi" && updated.displayName == "alice")
+    }
+
+    @Test(arguments: Backend.all)
+    func aDeliveryIsAppliedOnceAndItsAnswerKept(_ backend: Backend) async throws {
+        let f = try LibraryFixture(backend)
+        let database = f.database
+        let alice = try await database.recordPlayer(f.invoker("alice"), at: f.now)
+        let bob = try await database.recordPlayer(f.invoker("bob"), at: f.now)
+        let added = try await AppDatabase.$delivery.withValue(DeliveryClaim(id: "interaction-1")) {
+            try await database.addFriend(alice.id, bob.id, at: f.now)
+        }
+        #expect(added)
+        #expect(try await database.deliverySeen("interaction-1"))
+        // The same delivery again (another attempt, perhaps on another replica) changes nothing.
+        try await database.removeFriend(alice.id, bob.id)
+        await #expect(throws: DeliveryAlreadyApplied.self) {
+            try await AppDatabase.$delivery.withValue(DeliveryClaim(id: "interaction-1")) {
+                try await database.addFriend(alice.id, bob.id, at: f.now)
+            }
+        }
+        #expect(try await database.friends(of: alice.id).isEmpty)
+
+        try await database.recordProcessed("interaction-1", response: Data("answer".utf8))
+        #expect(try await database.processedResponse("interaction-1") == Data("answer".utf8))
+        #expect(try await database.prune(now: Date().addingTimeInterval(2 * 86_400)) >= 1)
+        #expect(try await !database.deliverySeen("interaction-1"))
+    }
+
+    @Test(arguments: Backend.all)
+    func concurrentChangesToOneEntryAreAllKept(_ backend: Backend) async throws {
+        let f = try LibraryFixture(backend)
+        let database = f.database
+        let alice = try await database.recordPlayer(f.invoker("alice"), at: f.now)
+        let game = f.celeste
+        let now = f.now
+        try await database.updateEntry(of: alice.id, game: game) { entry in
+            var e = LibraryEntry(game: game, status: .playing, at: now)
+            e.hours = 0
+            entry = e
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<24 {
+                group.addTask {
+                    try await database.updateEntry(of: alice.id, game: game, community: "discord:1", at: now) {
+                        let hours = $0?.hours ?? 0
+                        $0?.hours = hours + 1
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await database.entry(of: alice.id, game: game.id)?.hours == 24)
+    }
+}
