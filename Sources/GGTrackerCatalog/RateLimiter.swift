@@ -1,18 +1,22 @@
 import Foundation
+import GGTrackerStorage
 
 /// Keeps calls within a rate and a concurrency: at most `perSecond` starts in any second and at most
-/// `maxInFlight` running at once, across the whole process (IGDB: 4 per second, 8 in flight).
+/// `maxInFlight` running at once, across the whole process (IGDB: 4 per second, 8 in flight). With `cluster`,
+/// the starts are also counted in the database, so replicas sharing it keep to the rate together.
 package actor RateLimiter {
     package let perSecond: Int
     package let maxInFlight: Int
+    package let cluster: (database: AppDatabase, name: String)?
     private var starts: [ContinuousClock.Instant] = []
     private var inFlight = 0
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private let clock = ContinuousClock()
 
-    package init(perSecond: Int, maxInFlight: Int) {
+    package init(perSecond: Int, maxInFlight: Int, cluster: (database: AppDatabase, name: String)? = nil) {
         self.perSecond = perSecond
         self.maxInFlight = maxInFlight
+        self.cluster = cluster
     }
 
     /// Runs `work` once both bounds allow it.
@@ -31,18 +35,39 @@ package actor RateLimiter {
             let now = clock.now
             starts.removeAll { now - $0 >= .seconds(1) }
             if starts.count < perSecond {
-                starts.append(now)
+                if let cluster {
+                    let taken: Bool
+                    do {
+                        taken = try await cluster.database.takeRequestSlot(
+                            cluster.name, perSecond: perSecond, at: Date())
+                    } catch {
+                        inFlight -= 1
+                        resumeOne()
+                        throw error
+                    }
+                    guard taken else {
+                        // Other replicas used this second's calls: try again early in the next one.
+                        let fraction = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 1)
+                        try await pause(for: .milliseconds(Int((1 - fraction) * 1000) + Int.random(in: 1...40)))
+                        continue
+                    }
+                }
+                starts.append(clock.now)
                 return
             }
             // Wait until the oldest start leaves the one-second window, with a little margin.
-            let wait = starts[0] + .seconds(1) - now + .milliseconds(5)
-            do {
-                try await Task.sleep(for: wait)
-            } catch {
-                inFlight -= 1
-                resumeOne()
-                throw error
-            }
+            try await pause(for: starts[0] + .seconds(1) - now + .milliseconds(5))
+        }
+    }
+
+    /// Sleeps while holding an in-flight place; gives the place back when cancelled.
+    private func pause(for duration: Duration) async throws {
+        do {
+            try await Task.sleep(for: duration)
+        } catch {
+            inFlight -= 1
+            resumeOne()
+            throw error
         }
     }
 

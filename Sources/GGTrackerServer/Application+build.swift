@@ -42,9 +42,13 @@ package struct AppServices: Sendable {
         var catalog = try LocalCatalog(database: database, providerName: config.catalog.rawValue)
         if config.catalog == .igdb, let id = config.igdbClientID, let secret = config.igdbClientSecret {
             // The catalog starts empty and fills from IGDB (`catalog refresh`), so counts and ids are IGDB's.
+            // Replicas sharing PostgreSQL count IGDB calls there, so together they stay under IGDB's 4 a second.
             var client = IGDBClient(
                 apiBase: config.igdbAPIBase, oauthBase: config.twitchOAuthBase, clientID: id, clientSecret: secret,
-                database: database, logger: logger)
+                database: database,
+                limiter: database.isPostgres
+                    ? RateLimiter(perSecond: 4, maxInFlight: 8, cluster: (database, "igdb")) : IGDBClient.sharedLimiter,
+                logger: logger)
             client.metrics = metrics.factory
             catalog.igdb = IGDBRefresh(client: client, database: database)
             catalog.provider = client

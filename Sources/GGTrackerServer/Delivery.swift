@@ -24,6 +24,15 @@ extension GGTrackerBot {
 }
 
 extension Reply {
+    /// The answer to a command that failed on our side.
+    static func failure(_ error: any Error) -> Reply {
+        if error is PostgresUnavailable {
+            return .notice(
+                "The database did not answer, so this could not be done. Please try again in a moment.")
+        }
+        return .notice("Something went wrong on our side and nothing was changed. Please try again.")
+    }
+
     /// The answer to a retry whose change an earlier attempt committed before its answer was lost.
     static let alreadyApplied = Reply.notice(
         "This request was already carried out, and nothing was applied twice. `/list` shows where things stand.")

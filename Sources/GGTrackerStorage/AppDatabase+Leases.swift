@@ -35,3 +35,25 @@ extension AppDatabase {
         }
     }
 }
+
+extension AppDatabase {
+    /// Takes one of the `perSecond` calls to `name` allowed in the current second, counted across every process
+    /// sharing the database; false when they are all taken.
+    package func takeRequestSlot(_ name: String, perSecond: Int, at now: Date) async throws -> Bool {
+        let second = Int64(now.timeIntervalSince1970.rounded(.down))
+        return try await write { db in
+            try db.execute(
+                """
+                INSERT INTO request_budget (name, second, used) VALUES (?, ?, 1)
+                ON CONFLICT (name, second) DO UPDATE SET used = request_budget.used + 1
+                WHERE request_budget.used < ?
+                """, [name, second, perSecond])
+            guard db.changesCount > 0 else { return false }
+            // The first call of a second clears the counts of seconds long gone.
+            if try db.value("SELECT used FROM request_budget WHERE name = ? AND second = ?", [name, second]) == 1 {
+                try db.execute("DELETE FROM request_budget WHERE name = ? AND second < ?", [name, second - 60])
+            }
+            return true
+        }
+    }
+}

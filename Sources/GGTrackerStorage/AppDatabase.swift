@@ -379,6 +379,19 @@ package final class AppDatabase: Sendable {
                     );
                     """)
         }
+        migrator.registerMigration("v7: request budgets") { db in
+            // Calls to a provider counted per second across every process sharing the database, so replicas
+            // together keep to the provider's rate limit.
+            try db.execute(
+                sql: """
+                    CREATE TABLE request_budget (
+                        name TEXT NOT NULL,
+                        second INTEGER NOT NULL,
+                        used INTEGER NOT NULL,
+                        PRIMARY KEY (name, second)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

@@ -88,8 +88,12 @@ final class PostgresPool: Sendable {
                 id: nextID.add(1, ordering: .relaxed).newValue, logger: logger
             ).wait()
         } catch {
-            throw PostgresUnavailable(
-                description: "cannot connect to the database at \(location): \(PostgresSession.describe(error))")
+            // What the network or the server said (refused, unknown host, bad password), not that a connection was lost.
+            let reason =
+                (error as? PSQLError).flatMap { error in
+                    error.serverInfo?[.message] ?? error.underlying.map { "\($0)" }
+                } ?? PostgresSession.describe(error)
+            throw PostgresUnavailable(description: "cannot connect to the database at \(location): \(reason)")
         }
     }
 

@@ -207,6 +207,17 @@ enum PostgresMigrations {
             )
             """
         ),
+        (
+            "v7: request budgets",
+            """
+            CREATE TABLE request_budget (
+                name TEXT NOT NULL,
+                second BIGINT NOT NULL,
+                used BIGINT NOT NULL,
+                PRIMARY KEY (name, second)
+            )
+            """
+        ),
     ]
 
     /// A number every GGTracker process locks with while it migrates, so replicas starting together take turns

@@ -152,3 +152,34 @@ struct SocialStorageTests {
         #expect(try await database.entry(of: alice.id, game: game.id)?.hours == 24)
     }
 }
+
+@Suite("A provider's rate limit shared by replicas, on SQLite and PostgreSQL")
+struct SharedRateLimitTests {
+    @Test(arguments: Backend.all)
+    func aSecondHasOnlyItsBudgetOfCalls(_ backend: Backend) async throws {
+        let database = try backend.open()
+        let second = Date(timeIntervalSince1970: 1_760_000_000.2)
+        for _ in 0..<4 { #expect(try await database.takeRequestSlot("igdb", perSecond: 4, at: second)) }
+        #expect(try await !database.takeRequestSlot("igdb", perSecond: 4, at: second.addingTimeInterval(0.7)))
+        #expect(try await database.takeRequestSlot("other", perSecond: 4, at: second), "budgets are by name")
+        #expect(try await database.takeRequestSlot("igdb", perSecond: 4, at: second.addingTimeInterval(0.8)))
+    }
+
+    @Test(arguments: Backend.all)
+    func twoReplicasTogetherStayWithinTheRate(_ backend: Backend) async throws {
+        let database = try backend.open()
+        // Two processes' limiters, each allowing 4 a second on its own, sharing one database.
+        let replicas = (0..<2).map { _ in
+            RateLimiter(perSecond: 4, maxInFlight: 8, cluster: (database, "igdb"))
+        }
+        let starts = try await withThrowingTaskGroup(of: Date.self) { group in
+            for limiter in replicas {
+                for _ in 0..<8 { group.addTask { try await limiter.run { Date() } } }
+            }
+            return try await group.reduce(into: [Date]()) { $0.append($1) }
+        }
+        let perSecond = Dictionary(grouping: starts) { Int($0.timeIntervalSince1970) }.mapValues(\.count)
+        #expect(starts.count == 16)
+        #expect(perSecond.values.allSatisfy { $0 <= 4 }, "calls per second: \(perSecond)")
+    }
+}

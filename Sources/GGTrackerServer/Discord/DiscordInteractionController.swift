@@ -127,7 +127,7 @@ struct DiscordInteractionController: Sendable {
             reply = .notice(error.message)
         } catch {
             logger.error("interaction failed", metadata: ["error": "\(error)", "command": .string(command)])
-            let failure = Reply.notice("Something went wrong on our side and nothing was changed. Please try again.")
+            let failure = Reply.failure(error)
             return Handled(
                 data: try await encode(failure, interaction: interaction), command: command, outcome: "error")
         }
