@@ -57,9 +57,14 @@ extension AppDatabase: SocialStore {
         for row in rows {
             let challenge = challenge(from: row)
             guard try progress(db, challenge: challenge, player: player) >= challenge.goal else { continue }
-            try db.execute(
-                "UPDATE challenge_participants SET medal_at = ? WHERE challenge_id = ? AND player_id = ?",
-                [t, challenge.id, player.rawValue])
+            // Awarded once, even if two changes reach the goal at the same moment.
+            guard
+                try db.execute(
+                    """
+                    UPDATE challenge_participants SET medal_at = ?
+                    WHERE challenge_id = ? AND player_id = ? AND medal_at IS NULL
+                    """, [t, challenge.id, player.rawValue]) > 0
+            else { continue }
             try recordEvent(
                 db, community: row["community"], player: player, kind: .medal, game: nil, amount: nil,
                 detail: challenge.name, at: now)
@@ -281,16 +286,20 @@ extension AppDatabase: SocialStore {
                 """, [amount, challenge.id, player.rawValue])
             guard db.changesCount > 0 else { return nil }
             _ = try Self.awardMedals(db, player: player, at: now)
-            return try Self.standings(db, challenge).first { $0.player.id == player }
+            // Only this player's row is read: writers of other players' progress are not held up by this one.
+            return try Self.standings(db, challenge, of: player).first
         }
     }
 
-    static func standings(_ db: any SQLSession, _ challenge: Challenge) throws -> [ChallengeStanding] {
+    /// Everyone's standing in the challenge, best first; or one player's.
+    static func standings(
+        _ db: any SQLSession, _ challenge: Challenge, of player: PlayerID? = nil
+    ) throws -> [ChallengeStanding] {
         let rows = try db.fetchAll(
             """
             SELECT pl.*, cp.medal_at FROM challenge_participants cp JOIN players pl ON pl.id = cp.player_id
-            WHERE cp.challenge_id = ?
-            """, [challenge.id])
+            WHERE cp.challenge_id = ?\(player == nil ? "" : " AND cp.player_id = ?")
+            """, SQLArguments([challenge.id, player?.rawValue].filter { $0 != nil }))
         return try rows.map { row in
             let player = Self.player(from: row)
             return ChallengeStanding(

@@ -25,7 +25,7 @@ final class ServerProcess: @unchecked Sendable {
 
     static var binaryExists: Bool { FileManager.default.isExecutableFile(atPath: binary) }
 
-    init(database: String, port: Int, publicKey: String, log: URL) throws {
+    init(database: String, port: Int, publicKey: String, log: URL, environment extra: [String: String] = [:]) throws {
         self.port = port
         self.log = log
         process.executableURL = URL(fileURLWithPath: Self.binary)
@@ -36,6 +36,7 @@ final class ServerProcess: @unchecked Sendable {
         environment["GGTRACKER_SERVER_RATE"] = "0"
         environment["GGTRACKER_CATALOG"] = "offline"
         environment["DISCORD_API_BASE"] = "http://127.0.0.1:9/api/v10"
+        environment.merge(extra) { $1 }
         process.environment = environment
         if !FileManager.default.fileExists(atPath: log.path) {
             FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -125,6 +126,20 @@ struct DurabilityTests {
         Interaction.Person(id: String(400_000_000_000_000_000 + n), name: "player\(n)")
     }
 
+    /// Player 0 creates the custom challenge "Soak" that `progress` adds to.
+    static var createSoak: [String: Any] {
+        Interaction.command(
+            "challenge",
+            [
+                Interaction.sub(
+                    "create",
+                    [
+                        Interaction.option("name", "Soak"), Interaction.option("goal", 1_000_000.0),
+                        Interaction.option("unit", "custom"), Interaction.option("ends", "2099-01-01"),
+                    ])
+            ], as: person(0))
+    }
+
     static func progress(_ n: Int, id: String) -> [String: Any] {
         Interaction.command(
             "challenge",
@@ -161,17 +176,7 @@ struct DurabilityTests {
 
         var server = try ServerProcess(database: database, port: port, publicKey: publicKey, log: log)
         try await server.waitUntilReady(http)
-        let create = Interaction.command(
-            "challenge",
-            [
-                Interaction.sub(
-                    "create",
-                    [
-                        Interaction.option("name", "Soak"), Interaction.option("goal", 1_000_000.0),
-                        Interaction.option("unit", "custom"), Interaction.option("ends", "2099-01-01"),
-                    ])
-            ], as: Self.person(0))
-        #expect(await sender.send(create)?.0 == 200)
+        #expect(await sender.send(Self.createSoak)?.0 == 200)
         for n in 1..<Self.clients {
             let join = Interaction.command(
                 "challenge", [Interaction.sub("join", [Interaction.option("name", "Soak")])], as: Self.person(n))

@@ -1,0 +1,179 @@
+import AsyncHTTPClient
+@preconcurrency import Crypto
+import Foundation
+import GGTrackerStorage
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Two `ggtracker serve` processes sharing one PostgreSQL database, as behind a load balancer.
+@Suite("Two replicas on one PostgreSQL database", .serialized)
+struct ReplicaTests {
+    /// The server named by `GGTRACKER_TEST_POSTGRES`; in continuous integration it must be there.
+    static let postgresURL = ProcessInfo.processInfo.environment["GGTRACKER_TEST_POSTGRES"]
+    static var runs: Bool {
+        ServerProcess.binaryExists
+            && (postgresURL != nil || ProcessInfo.processInfo.environment["CI"] != nil)
+    }
+
+    static func freshDatabase() throws -> String {
+        let base = try #require(postgresURL, "GGTRACKER_TEST_POSTGRES is not set")
+        let schema = "r_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
+        return base + (base.contains("?") ? "&" : "?") + "schema=\(schema)"
+    }
+
+    static func progressByPlayer(_ url: String) throws -> [String: Double] {
+        let database = try AppDatabase.open(url, connections: 1)
+        defer { try? database.close() }
+        return try database.readNow { db in
+            try db.fetchAll("SELECT player_id, custom_progress FROM challenge_participants").reduce(into: [:]) {
+                $0[$1["player_id"] as String] = $1["custom_progress"] as Double
+            }
+        }
+    }
+
+    static func text(_ answer: (UInt, Data)?) -> String {
+        answer.map { String(decoding: $0.1, as: UTF8.self) } ?? ""
+    }
+
+    @Test(.enabled(if: runs), .timeLimit(.minutes(10)))
+    func replicasShareTheWorkApplyEachDeliveryOnceAndSurviveALostReplica() async throws {
+        let url = try Self.freshDatabase()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gg-replicas-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = FakeIGDBState(games: try fakeGames(count: 1_200))
+        try await fakeIGDB(state, clientID: "client", secret: "secret").test(.live) { fake in
+            let igdb = try #require(fake.port)
+            let key = Curve25519.Signing.PrivateKey()
+            let publicKey = key.publicKey.rawRepresentation.map { String(format: "%02x", $0) }.joined()
+            let port = 20_000 + Int.random(in: 0..<900) * 2
+            let environment = [
+                "GGTRACKER_CATALOG": "igdb", "IGDB_CLIENT_ID": "client", "IGDB_CLIENT_SECRET": "secret",
+                "IGDB_API_BASE": "http://127.0.0.1:\(igdb)/v4", "TWITCH_OAUTH_BASE": "http://127.0.0.1:\(igdb)/oauth2",
+            ]
+            let http = HTTPClient.shared
+            var replicas: [ServerProcess] = []
+            for n in 0..<2 {
+                replicas.append(
+                    try ServerProcess(
+                        database: url, port: port + n, publicKey: publicKey,
+                        log: directory.appendingPathComponent("replica\(n).log"), environment: environment))
+            }
+            defer { for replica in replicas { replica.kill(SIGKILL) } }
+            for replica in replicas { try await replica.waitUntilReady(http) }
+            let senders = replicas.map { SignedSender(http: http, key: key, port: $0.port) }
+
+            // Commands alternate between the replicas: what one stores, the other sees.
+            #expect(await senders[0].send(DurabilityTests.createSoak)?.0 == 200)
+            for n in 1..<10 {
+                let join = Interaction.command(
+                    "challenge", [Interaction.sub("join", [Interaction.option("name", "Soak")])],
+                    as: DurabilityTests.person(n))
+                let answer = await senders[n % 2].send(join)
+                #expect(answer?.0 == 200 && Self.text(answer).contains("Soak"), "\(Self.text(answer))")
+            }
+            #expect(try Self.progressByPlayer(url).count == 10)
+
+            // The same interaction delivered to both replicas at once is applied once.
+            let twice = DurabilityTests.progress(3, id: "1600000000000000001")
+            async let first = senders[0].send(twice)
+            async let second = senders[1].send(twice)
+            let duplicated = await [first, second]
+            #expect(duplicated.allSatisfy { $0?.0 == 200 })
+            #expect(try Self.progressByPlayer(url)["discord:\(DurabilityTests.person(3).id)"] == 1)
+
+            // A refresh asked of both replicas at once runs once.
+            let refresh = Interaction.command(
+                "admin", [Interaction.sub("catalog", [Interaction.sub("refresh")], group: true)], as: .admin)
+            async let refreshA = senders[0].send(refresh)
+            async let refreshB = senders[1].send(refresh)
+            let refreshAnswers = await [refreshA, refreshB].map(Self.text)
+            #expect(refreshAnswers.filter { $0.contains("started in the background") }.count == 1, "\(refreshAnswers)")
+            #expect(refreshAnswers.filter { $0.contains("already running") }.count == 1, "\(refreshAnswers)")
+            let database = try AppDatabase.open(url, connections: 1)
+            defer { try? database.close() }
+            for _ in 0..<600 {
+                if try database.gameCount() == 1_200, try database.leaseHolder("catalog.refresh", at: Date()) == nil {
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(try database.gameCount() == 1_200)
+            let pages = await state.queries.filter { $0.contains("limit 500") }.count
+            #expect(pages == 3, "1,200 games are three pages of 500, fetched once")
+
+            // Ten clients alternate between the replicas; one replica is killed mid-stream and the clients go on
+            // with the other, as a load balancer would send them.
+            actor Ledger {
+                var sent: [(client: Int, id: String)] = []
+                var acknowledged: Set<String> = []
+                func send(_ client: Int, _ id: String) { sent.append((client, id)) }
+                func ack(_ id: String) { acknowledged.insert(id) }
+            }
+            let ledger = Ledger()
+            let stop = Date().addingTimeInterval(4)
+            let killer = Task {
+                try await Task.sleep(for: .seconds(2))
+                replicas[0].kill(SIGKILL)
+            }
+            await withTaskGroup(of: Void.self) { group in
+                for n in 0..<10 {
+                    group.addTask {
+                        var i = 0
+                        var alive = [true, true]
+                        while Date() < stop {
+                            i += 1
+                            let id = String(1_700_000_000_000_000_000 + n * 10_000_000 + i)
+                            await ledger.send(n, id)
+                            var replica = i % 2
+                            if !alive[replica] { replica = 1 - replica }
+                            var answer = await senders[replica].send(DurabilityTests.progress(n, id: id))
+                            if answer == nil {
+                                // That replica is gone: the balancer retries the delivery on the other one.
+                                alive[replica] = false
+                                answer = await senders[1 - replica].send(DurabilityTests.progress(n, id: id))
+                            }
+                            if answer?.0 == 200 { await ledger.ack(id) }
+                        }
+                    }
+                }
+            }
+            try await killer.value
+            #expect(replicas[0].waitForExit() == SIGKILL)
+            let sent = await ledger.sent
+            let acknowledged = await ledger.acknowledged
+            #expect(acknowledged.count == sent.count, "every delivery was answered by one replica or the other")
+            let stored = try Self.progressByPlayer(url)
+            var sentByPlayer: [String: Double] = ["discord:\(DurabilityTests.person(3).id)": 1]
+            for (client, _) in sent { sentByPlayer["discord:\(DurabilityTests.person(client).id)", default: 0] += 1 }
+            for (player, count) in sentByPlayer {
+                #expect(stored[player] == count, "\(player): every acknowledged delivery stored, none twice")
+            }
+
+            // The survivor still answers, and the connections it lost to the database are replaced.
+            let terminated = try database.readNow { db in
+                try
+                    (db.value(
+                        """
+                        SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                        WHERE application_name = ? AND pid <> pg_backend_pid()
+                        """, [PostgresLocation(url: url)!.applicationName]) as Int?) ?? 0
+            }
+            #expect(terminated >= 1)
+            var answers: [String] = []
+            for n in 0..<4 {
+                answers.append(
+                    Self.text(
+                        await senders[1].send(DurabilityTests.progress(n, id: String(1_800_000_000_000_000_000 + n)))))
+            }
+            #expect(answers.last?.contains("Soak") == true, "answers after the connections were cut: \(answers)")
+            #expect(answers.allSatisfy { $0.contains("Soak") || $0.contains("database did not answer") }, "\(answers)")
+        }
+    }
+}
