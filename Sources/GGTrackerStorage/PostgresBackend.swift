@@ -301,12 +301,23 @@ extension PostgresSession {
         var attempt = 0
         while true {
             attempt += 1
-            try execute(
-                readOnly
-                    ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN ISOLATION LEVEL REPEATABLE READ", [])
+            // BEGIN is sent without waiting for its answer: the connection runs statements in order, so the body's
+            // first statement follows it, and its answer is checked before the commit. A read's COMMIT is not waited
+            // for either (the next borrower's statements queue behind it); a write's is, since the caller replies
+            // only once it is durable.
+            let begin = connection.query(
+                PostgresQuery(
+                    unsafeSQL: readOnly
+                        ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN ISOLATION LEVEL REPEATABLE READ"),
+                logger: logger)
             do {
                 let result = try body(self)
-                try execute("COMMIT", [])
+                _ = try begin.wait()
+                if readOnly {
+                    _ = connection.query("COMMIT", logger: logger) as EventLoopFuture<PostgresQueryResult>
+                } else {
+                    try execute("COMMIT", [])
+                }
                 return result
             } catch let error as ServerError where Self.retriable.contains(error.state) && attempt < 40 {
                 try execute("ROLLBACK", [])

@@ -112,7 +112,8 @@ struct LoadResult: Codable {
 struct Load: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Send pre-signed interactions from a file to a running server (used by `bench interactions`).")
-    @Option var port: Int
+    @Option(help: "A server's port; repeated, requests go to each in turn (replicas behind a balancer).")
+    var port: [Int]
     @Option(help: "JSON file of pre-signed requests.") var file: String
     @Option(help: "Closed loop: requests in flight at once.") var connections = 32
     @Option(help: "Open loop: requests per second (0: closed loop).") var rate = 0
@@ -125,9 +126,9 @@ struct Load: AsyncParsableCommand {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(connections, 64)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let url = "http://127.0.0.1:\(port)/discord/interactions"
-        let prepared = requests.dropFirst(offset).map { r -> HTTPClientRequest in
-            var request = HTTPClientRequest(url: url)
+        let urls = port.map { "http://127.0.0.1:\($0)/discord/interactions" }
+        let prepared = requests.dropFirst(offset).enumerated().map { index, r -> HTTPClientRequest in
+            var request = HTTPClientRequest(url: urls[index % urls.count])
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
             request.headers.add(name: "X-Signature-Ed25519", value: r.signature)
@@ -231,6 +232,13 @@ struct Interactions: AsyncParsableCommand {
     @Option(help: "The server's LOG_LEVEL.") var logLevel = "info"
     @Option(help: "Serve a copy of this catalog database (for example the 333k-game one) instead of the bundled.")
     var catalog: String?
+    @Option(help: "Use this PostgreSQL server (postgres://user@host:port/db; a new schema in it) instead of SQLite.")
+    var database: String?
+    @Option(help: "Servers sharing the database; requests go to each in turn.") var replicas = 1
+    @Option(
+        name: .customLong("server-cpus"),
+        help: "CPUs the servers may use (taskset's list: \"0\", \"0-1\"); default: --server-core.")
+    var serverCPUs: String?
 
     static var executable: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -290,45 +298,59 @@ struct Interactions: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ggtracker-bench-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let database = directory.appendingPathComponent("bench.sqlite").path
+        var database = directory.appendingPathComponent("bench.sqlite").path
+        if let base = self.database {
+            guard PostgresLocation(url: base) != nil else {
+                throw ValidationError("--database takes a postgres:// URL")
+            }
+            database = base + (base.contains("?") ? "&" : "?") + "schema=bench_\(getpid())"
+        }
         if let catalog {
+            guard self.database == nil else { throw ValidationError("--catalog is for SQLite runs") }
             try AppDatabase.open(path: catalog).backup(to: database)
         }
+        let cpus = serverCPUs ?? "\(serverCore)"
         let key = Curve25519.Signing.PrivateKey()
         let port = 18_700 + Int(getpid() % 200)
         let me = Self.executable
         say(
-            "Server on core \(serverCore), load generator on core \(clientCore); \(ProcessInfo.processInfo.processorCount) cores."
+            "\(replicas) server(s) on CPUs \(cpus), load generator on core \(clientCore), database \(PostgresLocation(url: database)?.description ?? "SQLite"); \(ProcessInfo.processInfo.processorCount) cores."
         )
-        let server = try Self.spawn(
-            ["-c", "\(serverCore)", me, "serve", "--port", "\(port)", "--database", database],
-            environment: [
-                "DISCORD_PUBLIC_KEY": key.publicKey.rawRepresentation.map { String(format: "%02x", $0) }.joined(),
-                "GGTRACKER_USER_RATE": "0", "GGTRACKER_SERVER_RATE": "0", "GGTRACKER_CATALOG": "offline",
-                "LOG_LEVEL": logLevel,
-            ], output: directory.appendingPathComponent("server.log"))
-        defer {
-            server.terminate()
-            server.waitUntilExit()
-        }
         let http = HTTPClient.shared
-        var ready = false
-        for _ in 0..<1200 where !ready {
-            let response = try? await http.execute(
-                HTTPClientRequest(url: "http://127.0.0.1:\(port)/readyz"), timeout: .seconds(1))
-            ready = response?.status == .ok
-            if !ready { try await Task.sleep(for: .milliseconds(100)) }
+        // The first server loads the catalog; the others start once it is ready.
+        var servers: [Process] = []
+        defer {
+            for server in servers {
+                server.terminate()
+                server.waitUntilExit()
+            }
         }
-        guard ready else { throw ValidationError("the server did not start; see its log") }
+        for replica in 0..<replicas {
+            servers.append(
+                try Self.spawn(
+                    ["-c", cpus, me, "serve", "--port", "\(port + replica)", "--database", database],
+                    environment: [
+                        "DISCORD_PUBLIC_KEY": key.publicKey.rawRepresentation.map { String(format: "%02x", $0) }
+                            .joined(),
+                        "GGTRACKER_USER_RATE": "0", "GGTRACKER_SERVER_RATE": "0", "GGTRACKER_CATALOG": "offline",
+                        "LOG_LEVEL": logLevel,
+                    ], output: directory.appendingPathComponent("server\(replica).log")))
+            var ready = false
+            for _ in 0..<1200 where !ready {
+                let response = try? await http.execute(
+                    HTTPClientRequest(url: "http://127.0.0.1:\(port + replica)/readyz"), timeout: .seconds(1))
+                ready = response?.status == .ok
+                if !ready { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            guard ready else { throw ValidationError("server \(replica) did not start; see its log") }
+        }
+        let server = servers[0]
 
         // A player with 10 games: the most popular of the bundled catalog that any channel may show.
         let user = "555555555555555555"
-        let refs = try await AppDatabase.open(path: database).reader.read { db in
-            try String.fetchAll(
-                db,
-                sql:
-                    "SELECT provider || ':' || provider_id FROM games WHERE mature = 0 ORDER BY popularity DESC LIMIT 10"
-            )
+        let refs: [String] = try AppDatabase.open(database, connections: 1).readNow { db in
+            try db.values(
+                "SELECT provider || ':' || provider_id FROM games WHERE mature = 0 ORDER BY popularity DESC LIMIT 10")
         }
         var sequence = 0
         for ref in refs {
@@ -370,10 +392,11 @@ struct Interactions: AsyncParsableCommand {
                 let file = directory.appendingPathComponent(
                     "\(name.filter { $0.isLetter || $0.isNumber })-\(run).json")
                 try JSONEncoder().encode(requests).write(to: file)
-                var arguments = [
-                    "-c", "\(clientCore)", me, "bench", "load", "--port", "\(port)", "--file", file.path, "--seconds",
-                    "\(seconds)", "--connections", "\(connections)",
-                ]
+                var arguments =
+                    [
+                        "-c", "\(clientCore)", me, "bench", "load", "--file", file.path, "--seconds", "\(seconds)",
+                        "--connections", "\(connections)",
+                    ] + (0..<replicas).flatMap { ["--port", "\(port + $0)"] }
                 if rate > 0 { arguments += ["--rate", "\(rate)"] }
                 let output = try Self.capture(arguments)
                 let result = try JSONDecoder().decode(LoadResult.self, from: Data(output.utf8))

@@ -40,6 +40,32 @@ struct ReplicaTests {
         answer.map { String(decoding: $0.1, as: UTF8.self) } ?? ""
     }
 
+    @Test(.enabled(if: ServerProcess.binaryExists))
+    func anUnreachableDatabaseAtStartUpIsNamedAndTheExitIsNonZero() throws {
+        let refused = try ServerProcess.command(["serve", "--port", "1", "--database", "postgres://bot@127.0.0.1:1/db"])
+        #expect(refused.status != 0)
+        #expect(refused.output.contains("cannot connect to the database at postgres://bot@127.0.0.1:1/db"))
+        #expect(refused.output.contains("refused"), "says why: \(refused.output)")
+        let malformed = try ServerProcess.command(["db", "migrate", "--database", "postgres:/nowhere"])
+        #expect(malformed.status != 0 && malformed.output.contains("is not a PostgreSQL URL"))
+    }
+
+    @Test(.enabled(if: runs))
+    func replicasStartingTogetherMigrateOnce() async throws {
+        let url = try Self.freshDatabase()
+        let opened = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let database = try AppDatabase.open(url, connections: 1)
+                    defer { try? database.close() }
+                    return try await database.isReady()
+                }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(opened == [true, true, true, true])
+    }
+
     @Test(.enabled(if: runs), .timeLimit(.minutes(10)))
     func replicasShareTheWorkApplyEachDeliveryOnceAndSurviveALostReplica() async throws {
         let url = try Self.freshDatabase()

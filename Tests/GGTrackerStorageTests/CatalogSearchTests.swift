@@ -4,52 +4,64 @@ import GGTrackerCore
 import GGTrackerStorage
 import Testing
 
-/// The bundled catalog, loaded once for every search test (it takes a few seconds).
+/// The bundled catalog, loaded once per backend for every search test (it takes a few seconds).
 enum BundledCatalog {
-    static let shared: LocalCatalog = {
-        let database = try! AppDatabase.inMemory()
-        let catalog = try! LocalCatalog(database: database)
+    static let sqlite = load(.sqlite)
+    static let postgres = load(.postgres)
+
+    static func on(_ backend: Backend) -> LocalCatalog { backend == .sqlite ? sqlite : postgres }
+
+    static func load(_ backend: Backend) -> LocalCatalog {
+        let catalog = try! LocalCatalog(database: try! backend.open())
         try! catalog.loadBundledIfEmpty()
         return catalog
-    }()
+    }
 }
 
-@Suite("Searching the bundled catalog")
+@Suite("Searching the bundled catalog, on SQLite and PostgreSQL")
 struct CatalogSearchTests {
-    let catalog = BundledCatalog.shared
 
-    @Test func bundledCatalogHoldsOver20000Games() async throws {
+    @Test(arguments: Backend.all)
+    func bundledCatalogHoldsOver20000Games(_ backend: Backend) async throws {
+        let catalog = BundledCatalog.on(backend)
         let status = try await catalog.status()
         #expect(status.games >= 20_000)
         #expect(status.provider == "offline")
     }
 
-    @Test(arguments: [
-        ("witcher3", "The Witcher 3: Wild Hunt"),
-        ("zelda breth", "The Legend of Zelda: Breath of the Wild"),
-        ("hollow night", "Hollow Knight"),
-        ("hollow knight", "Hollow Knight"),
-        ("zeldda ocarina", "The Legend of Zelda: Ocarina of Time"),
-        ("skyrm", "The Elder Scrolls V: Skyrim"),
-        ("mincraft", "Minecraft: Java Edition"),
-        ("final fantasy 7", "Final Fantasy VII"),
-        ("baldurs gate 3", "Baldur's Gate III"),
-        ("super mario odyssey", "Super Mario Odyssey"),
-    ])
-    func findsTheIntendedGame(query: String, expected: String) async throws {
+    @Test(
+        arguments: [
+            ("witcher3", "The Witcher 3: Wild Hunt"),
+            ("zelda breth", "The Legend of Zelda: Breath of the Wild"),
+            ("hollow night", "Hollow Knight"),
+            ("hollow knight", "Hollow Knight"),
+            ("zeldda ocarina", "The Legend of Zelda: Ocarina of Time"),
+            ("skyrm", "The Elder Scrolls V: Skyrim"),
+            ("mincraft", "Minecraft: Java Edition"),
+            ("final fantasy 7", "Final Fantasy VII"),
+            ("baldurs gate 3", "Baldur's Gate III"),
+            ("super mario odyssey", "Super Mario Odyssey"),
+        ] as [(String, String)], Backend.all)
+    func findsTheIntendedGame(_ intended: (query: String, expected: String), on backend: Backend) async throws {
+        let (query, expected) = intended
+        let catalog = BundledCatalog.on(backend)
         let hits = try await catalog.search(query, filter: CatalogFilter(), limit: 10)
         let top = try #require(hits.first, "no result for \(query)")
         #expect(top.game.name == expected, "\(query) → \(hits.prefix(3).map(\.game.displayName))")
     }
 
-    @Test func namesakesAreToldApartByYear() async throws {
+    @Test(arguments: Backend.all)
+    func namesakesAreToldApartByYear(_ backend: Backend) async throws {
+        let catalog = BundledCatalog.on(backend)
         let hits = try await catalog.search("doom", filter: CatalogFilter(), limit: 10)
         let dooms = hits.filter { $0.exactName }.map(\.game.displayName)
         #expect(dooms.contains("Doom (1993)"))
         #expect(dooms.contains("Doom (2016)"))
     }
 
-    @Test func matureGamesCanBeFilteredOut() async throws {
+    @Test(arguments: Backend.all)
+    func matureGamesCanBeFilteredOut(_ backend: Backend) async throws {
+        let catalog = BundledCatalog.on(backend)
         let all = try await catalog.search("grand theft auto v", filter: CatalogFilter(), limit: 5)
         let gta = try #require(all.first { $0.game.name == "Grand Theft Auto V" })
         #expect(gta.game.isMature)
@@ -58,19 +70,25 @@ struct CatalogSearchTests {
         #expect(!safe.contains { $0.game.isMature })
     }
 
-    @Test func autocompleteOffersPrefixMatchesFirst() async throws {
+    @Test(arguments: Backend.all)
+    func autocompleteOffersPrefixMatchesFirst(_ backend: Backend) async throws {
+        let catalog = BundledCatalog.on(backend)
         let games = try await catalog.autocomplete("hollow kn", includeMature: true, limit: 25)
         #expect(games.first?.name == "Hollow Knight")
         #expect(games.count <= 25)
     }
 
-    @Test func platformFilterKeepsOnlyThatPlatform() async throws {
+    @Test(arguments: Backend.all)
+    func platformFilterKeepsOnlyThatPlatform(_ backend: Backend) async throws {
+        let catalog = BundledCatalog.on(backend)
         let hits = try await catalog.search("mario", filter: CatalogFilter(platform: "Nintendo Switch"), limit: 10)
         #expect(!hits.isEmpty)
         #expect(hits.allSatisfy { $0.game.platforms.contains("Nintendo Switch") })
     }
 
-    @Test func yearAndGenreFiltersApplyToCorrectedWordsToo() async throws {
+    @Test(arguments: Backend.all)
+    func yearAndGenreFiltersApplyToCorrectedWordsToo(_ backend: Backend) async throws {
+        let catalog = BundledCatalog.on(backend)
         let hits = try await catalog.search("zeldda", filter: CatalogFilter(year: 1998), limit: 10)
         #expect(hits.first?.game.name == "The Legend of Zelda: Ocarina of Time")
         #expect(

@@ -1,0 +1,52 @@
+import Foundation
+import GGTrackerCatalog
+import GGTrackerCore
+import GGTrackerStorage
+import Testing
+
+@Suite("Copying an installation between SQLite and PostgreSQL")
+struct CopyTests {
+    @Test(.enabled(if: Backend.all.contains(.postgres)))
+    func aCopyToPostgreSQLAndBackKeepsEveryRow() async throws {
+        let f = try LibraryFixture(.sqlite)
+        let source = f.database
+        let alice = try await source.recordPlayer(f.invoker("alice"), at: f.now)
+        let bob = try await source.recordPlayer(f.invoker("bob"), at: f.now)
+        let now = f.now
+        let celeste = f.celeste
+        try await source.updateEntry(of: alice.id, game: celeste, community: "discord:1", at: now) {
+            var entry = LibraryEntry(game: celeste, status: .completed, at: now)
+            entry.hours = 31.5
+            entry.tags = ["speedrun", "pixel \"art\""]
+            entry.favorite = true
+            $0 = entry
+        }
+        _ = try await source.addToWishlist(bob.id, game: f.hades, at: now)
+        _ = try await source.addFriend(bob.id, alice.id, at: now)
+        try await source.setShareToken("token-1", for: alice.id, at: now)
+        try await source.recordProcessed("interaction-1", response: Data([0, 1, 2, 255]))
+
+        let postgres = try Backend.postgres.open()
+        let copied = try postgres.copy(from: source)
+        #expect(try copied.map(\.rows) == source.tableCounts().map(\.rows))
+        #expect(copied.first { $0.table == "games" }?.rows == 2)
+        let entry = try #require(try await postgres.entry(of: alice.id, game: celeste.id))
+        #expect(entry.hours == 31.5 && entry.tags == ["speedrun", "pixel \"art\""] && entry.favorite)
+        #expect(try await postgres.sharedLibrary(token: "token-1")?.player.id == alice.id)
+        #expect(try await postgres.processedResponse("interaction-1") == Data([0, 1, 2, 255]))
+        #expect(try await postgres.friends(of: bob.id).map(\.id) == [alice.id])
+        // Ids handed out after the copy continue after the copied ones.
+        _ = try CatalogImporter(database: postgres).importData(
+            Data(#"{"id":1942,"name":"The Witcher 3: Wild Hunt"}"#.utf8))
+        let witcher = try #require(try postgres.game(GameRef(provider: "igdb", id: "1942")))
+        #expect(witcher.id > max(celeste.id, f.hades.id))
+
+        // A second copy into a database that holds data is refused and changes nothing.
+        #expect(throws: CopyError.self) { try postgres.copy(from: source) }
+
+        let back = try AppDatabase.inMemory()
+        let returned = try back.copy(from: postgres)
+        #expect(try returned.map(\.rows) == postgres.tableCounts().map(\.rows))
+        #expect(try await back.entry(of: alice.id, game: celeste.id)?.hours == 31.5)
+    }
+}
