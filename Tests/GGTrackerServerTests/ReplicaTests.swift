@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 @preconcurrency import Crypto
 import Foundation
+import GGTrackerCore
 import GGTrackerStorage
 import Hummingbird
 import HummingbirdTesting
@@ -200,6 +201,55 @@ struct ReplicaTests {
             }
             #expect(answers.last?.contains("Soak") == true, "answers after the connections were cut: \(answers)")
             #expect(answers.allSatisfy { $0.contains("Soak") || $0.contains("database did not answer") }, "\(answers)")
+        }
+    }
+}
+
+/// Two servers in this process sharing one PostgreSQL database: a retry or replay that reaches the other
+/// replica is recognised there.
+@Suite("Slack and Matrix deliveries across replicas")
+struct ReplicaDeliveryTests {
+    @Test(.enabled(if: ReplicaTests.postgresURL != nil || ProcessInfo.processInfo.environment["CI"] != nil))
+    func aSlackReplayAndARetriedMatrixTransactionAreRefusedByTheOtherReplica() async throws {
+        let url = try ReplicaTests.freshDatabase()
+        let received = Received()
+        try await fakeHomeserver(asToken: "as-secret", received: received, powerLevels: [:]).test(.live) { fake in
+            let port = try #require(fake.port)
+            func replica() throws -> TestHarness {
+                try TestHarness(databasePath: url) { config in
+                    config.slackSigningSecret = SlackTests.secret
+                    config.matrixHomeserverURL = "http://127.0.0.1:\(port)"
+                    config.matrixASToken = "as-secret"
+                    config.matrixHSToken = "hs-secret"
+                }
+            }
+            let (first, second) = (try replica(), try replica())
+            let body = SlackTests.command("add Hollow Knight --status playing")
+            let stamp = Date()
+            let signature = SlackTests.sign(body, timestamp: String(Int(stamp.timeIntervalSince1970)))
+            let answered = try await first.withClient { client in
+                try await SlackTests().post(client, "/slack/commands", body, timestamp: stamp, signature: signature)
+            }
+            #expect(answered.0 == .ok)
+            let replayed = try await second.withClient { client in
+                try await SlackTests().post(client, "/slack/commands", body, timestamp: stamp, signature: signature)
+            }
+            #expect(replayed.0 == .unauthorized, "the same signed request on the other replica is a replay")
+
+            let command = MatrixTests.message("!gg add Celeste", id: "$across")
+            let put = try await first.withClient { client in
+                try await MatrixTests().put(client, txn: "77", events: [command])
+            }
+            #expect(put.0 == .ok)
+            let retried = try await second.withClient { client in
+                try await MatrixTests().put(client, txn: "77", events: [command])
+            }
+            #expect(retried.0 == .ok)
+            #expect(await received.requests.filter { $0.path.hasPrefix("send") }.count == 1, "answered once")
+            let library = try await second.services.database.library(
+                of: PlayerID("matrix:@alice:localhost"), status: nil, sort: .recent, includeMature: true, page: 1,
+                pageSize: 10)
+            #expect(library.page.items.map(\.game.name) == ["Celeste"])
         }
     }
 }

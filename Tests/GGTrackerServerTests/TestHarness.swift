@@ -36,7 +36,7 @@ struct TestHarness {
         // Tests send bursts from one user; the rate limits have their own tests.
         config.limits = .init(userPerMinute: 0, serverPerMinute: 0)
         configure(&config)
-        let database = try databasePath.map(AppDatabase.open(path:)) ?? AppDatabase.inMemory()
+        let database = try databasePath.map { try AppDatabase.open($0) } ?? AppDatabase.inMemory()
         let catalog = try LocalCatalog(database: database)
         if try database.gameCount() == 0 && !emptyCatalog {
             _ = try CatalogImporter(database: database).importFile(Self.fixturePath)
