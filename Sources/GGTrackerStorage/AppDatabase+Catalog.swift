@@ -161,49 +161,119 @@ extension AppDatabase {
             """)
     }
 
+    /// Games written by one statement of an upsert.
+    static let upsertChunk = 200
+
+    /// Inserts or updates the games, a few hundred to a statement where it can: one query finds which exist,
+    /// new ones go in together, each existing one is updated, and their facets are replaced together. A game
+    /// that comes twice in `records` is written again after the rest, the later copy winning.
     package static func upsertGames(_ records: [CatalogRecord], in db: any SQLSession) throws -> UpsertCounts {
         var counts = UpsertCounts()
         guard !records.isEmpty else { return counts }
         try moveCatalogGeneration(db)
-        let update = """
-            UPDATE games SET slug = ?, name = ?, keywords = ?, summary = ?, release_date = ?, release_year_only = ?,
-                platforms = ?, genres = ?, modes = ?, engines = ?, developers = ?, publishers = ?, critic_rating = ?,
-                rating_count = ?, cover_image_id = ?, age_rating = ?, mature = ?, url = ?, game_type = ?,
-                popularity = ?, updated_at = ?
-            WHERE id = ?
-            """
-        let insert = insertGamesSQL(columns: storedGameColumns, rows: 1) + " RETURNING id"
-        let addFacet = """
-            INSERT INTO game_facets (facet_id, game_id) SELECT id, ? FROM facets
-            WHERE kind = ? AND \(db.dialect.equalsIgnoringCase("name")) ON CONFLICT DO NOTHING
-            """
+        var seen = Set<GameRef>()
+        var once: [CatalogRecord] = []
+        var again: [CatalogRecord] = []
         for record in records {
-            let g = record.game
-            let values = Array(storedValues(record).dropFirst(2))
-            let id: Int64
-            if let existing: Int64 = try db.value(
-                "SELECT id FROM games WHERE provider = ? AND provider_id = ?", [g.ref.provider, g.ref.id])
-            {
-                try db.execute(update, SQLArguments(values + [existing]))
-                try db.execute("DELETE FROM game_facets WHERE game_id = ?", [existing])
-                id = existing
-                counts.updated += 1
-            } else {
-                guard let inserted: Int64 = try db.value(insert, SQLArguments([g.ref.provider, g.ref.id] + values))
-                else { throw PostgresUnavailable(description: "the database stored a game without an id") }
-                id = inserted
-                counts.added += 1
+            if seen.insert(record.game.ref).inserted { once.append(record) } else { again.append(record) }
+        }
+        var facetIDs: [String: Int64] = [:]
+        for start in stride(from: 0, to: once.count, by: upsertChunk) {
+            let chunk = once[start..<min(start + upsertChunk, once.count)]
+            var stored: [GameRef: Int64] = [:]
+            for (provider, games) in Dictionary(grouping: chunk, by: \.game.ref.provider) {
+                let marks = Array(repeating: "?", count: games.count).joined(separator: ", ")
+                for row in try db.fetchAll(
+                    "SELECT id, provider_id FROM games WHERE provider = ? AND provider_id IN (\(marks))",
+                    SQLArguments([provider] + games.map(\.game.ref.id)))
+                {
+                    stored[GameRef(provider: provider, id: row[1])] = row[0]
+                }
             }
-            for (kind, names) in facetLists(of: g) {
+            var written: [(id: Int64, game: Game)] = []
+            var fresh: [CatalogRecord] = []
+            for record in chunk {
+                guard let id = stored[record.game.ref] else {
+                    fresh.append(record)
+                    continue
+                }
+                try db.execute(updateGameSQL, SQLArguments(Array(storedValues(record).dropFirst(2)) + [id]))
+                written.append((id, record.game))
+                counts.updated += 1
+            }
+            if !written.isEmpty {
+                let marks = Array(repeating: "?", count: written.count).joined(separator: ", ")
+                try db.execute(
+                    "DELETE FROM game_facets WHERE game_id IN (\(marks))", SQLArguments(written.map(\.id)))
+            }
+            if !fresh.isEmpty {
+                var arguments = SQLArguments()
+                arguments.values = fresh.flatMap { storedValues($0).map { $0?.sqlValue ?? .null } }
+                var inserted: [GameRef: Int64] = [:]
+                for row in try db.fetchAll(
+                    insertGamesSQL(columns: storedGameColumns, rows: fresh.count)
+                        + " RETURNING id, provider, provider_id",
+                    arguments)
+                {
+                    inserted[GameRef(provider: row[1], id: row[2])] = row[0]
+                }
+                for record in fresh {
+                    guard let id = inserted[record.game.ref] else {
+                        throw PostgresUnavailable(description: "the database stored a game without an id")
+                    }
+                    written.append((id, record.game))
+                }
+                counts.added += fresh.count
+            }
+            try fileFacets(of: written, in: db, known: &facetIDs)
+        }
+        for record in again {
+            let upserted = try upsertGames([record], in: db)
+            counts.added += upserted.added
+            counts.updated += upserted.updated
+        }
+        return counts
+    }
+
+    static let updateGameSQL = """
+        UPDATE games SET slug = ?, name = ?, keywords = ?, summary = ?, release_date = ?, release_year_only = ?,
+            platforms = ?, genres = ?, modes = ?, engines = ?, developers = ?, publishers = ?, critic_rating = ?,
+            rating_count = ?, cover_image_id = ?, age_rating = ?, mature = ?, url = ?, game_type = ?,
+            popularity = ?, updated_at = ?
+        WHERE id = ?
+        """
+
+    /// Files the games under their genres, platforms, modes and engines (whose facets are created when new).
+    /// `known` keeps facet ids found so far, by kind and name as written.
+    static func fileFacets(
+        of games: [(id: Int64, game: Game)], in db: any SQLSession, known: inout [String: Int64]
+    ) throws {
+        var pairs: [SQLValue] = []
+        for (id, game) in games {
+            for (kind, names) in facetLists(of: game) {
+                let kind = facetKinds[Int(kind)].rawValue
                 for name in names {
-                    let kind = facetKinds[Int(kind)].rawValue
-                    try db.execute(
-                        "INSERT INTO facets (kind, name) VALUES (?, ?) ON CONFLICT DO NOTHING", [kind, name])
-                    try db.execute(addFacet, [id, kind, name])
+                    let key = kind + "\u{1F}" + name
+                    if known[key] == nil {
+                        try db.execute(
+                            "INSERT INTO facets (kind, name) VALUES (?, ?) ON CONFLICT DO NOTHING", [kind, name])
+                        known[key] = try db.value(
+                            "SELECT id FROM facets WHERE kind = ? AND \(db.dialect.equalsIgnoringCase("name"))",
+                            [kind, name])
+                    }
+                    if let facet = known[key] { pairs += [.integer(facet), .integer(id)] }
                 }
             }
         }
-        return counts
+        let perStatement = 1_000
+        for start in stride(from: 0, to: pairs.count, by: perStatement * 2) {
+            var arguments = SQLArguments()
+            arguments.values = Array(pairs[start..<min(start + perStatement * 2, pairs.count)])
+            try db.execute(
+                "INSERT INTO game_facets (facet_id, game_id) VALUES "
+                    + Array(repeating: "(?, ?)", count: arguments.values.count / 2).joined(separator: ", ")
+                    + " ON CONFLICT DO NOTHING", arguments)
+        }
     }
 
     package func game(_ ref: GameRef) throws -> Game? {
