@@ -164,9 +164,9 @@ extension AppDatabase {
     /// Games written by one statement of an upsert.
     static let upsertChunk = 200
 
-    /// Inserts or updates the games, a few hundred to a statement where it can: one query finds which exist,
-    /// new ones go in together, each existing one is updated, and their facets are replaced together. A game
-    /// that comes twice in `records` is written again after the rest, the later copy winning.
+    /// Inserts or updates the games a few hundred to a statement: one query finds which exist (for the counts and
+    /// to clear their facets), one upsert writes them all, and their facets are filed together. A game that comes
+    /// twice in `records` is written again after the rest, the later copy winning.
     package static func upsertGames(_ records: [CatalogRecord], in db: any SQLSession) throws -> UpsertCounts {
         var counts = UpsertCounts()
         guard !records.isEmpty else { return counts }
@@ -190,41 +190,27 @@ extension AppDatabase {
                     stored[GameRef(provider: provider, id: row[1])] = row[0]
                 }
             }
-            var written: [(id: Int64, game: Game)] = []
-            var fresh: [CatalogRecord] = []
-            for record in chunk {
-                guard let id = stored[record.game.ref] else {
-                    fresh.append(record)
-                    continue
-                }
-                try db.execute(updateGameSQL, SQLArguments(Array(storedValues(record).dropFirst(2)) + [id]))
-                written.append((id, record.game))
-                counts.updated += 1
-            }
-            if !written.isEmpty {
-                let marks = Array(repeating: "?", count: written.count).joined(separator: ", ")
+            if !stored.isEmpty {
+                // Their genres and platforms are filed again below, as the records now say.
+                let marks = Array(repeating: "?", count: stored.count).joined(separator: ", ")
                 try db.execute(
-                    "DELETE FROM game_facets WHERE game_id IN (\(marks))", SQLArguments(written.map(\.id)))
+                    "DELETE FROM game_facets WHERE game_id IN (\(marks))", SQLArguments(Array(stored.values)))
             }
-            if !fresh.isEmpty {
-                var arguments = SQLArguments()
-                arguments.values = fresh.flatMap { storedValues($0).map { $0?.sqlValue ?? .null } }
-                var inserted: [GameRef: Int64] = [:]
-                for row in try db.fetchAll(
-                    insertGamesSQL(columns: storedGameColumns, rows: fresh.count)
-                        + " RETURNING id, provider, provider_id",
-                    arguments)
-                {
-                    inserted[GameRef(provider: row[1], id: row[2])] = row[0]
-                }
-                for record in fresh {
-                    guard let id = inserted[record.game.ref] else {
-                        throw PostgresUnavailable(description: "the database stored a game without an id")
-                    }
-                    written.append((id, record.game))
-                }
-                counts.added += fresh.count
+            var arguments = SQLArguments()
+            arguments.values = chunk.flatMap { storedValues($0).map { $0?.sqlValue ?? .null } }
+            var ids: [GameRef: Int64] = [:]
+            for row in try db.fetchAll(upsertGamesSQL(rows: chunk.count), arguments) {
+                ids[GameRef(provider: row[1], id: row[2])] = row[0]
             }
+            var written: [(id: Int64, game: Game)] = []
+            for record in chunk {
+                guard let id = ids[record.game.ref] else {
+                    throw PostgresUnavailable(description: "the database stored a game without an id")
+                }
+                written.append((id, record.game))
+            }
+            counts.updated += stored.count
+            counts.added += chunk.count - stored.count
             try fileFacets(of: written, in: db, known: &facetIDs)
         }
         for record in again {
@@ -235,13 +221,13 @@ extension AppDatabase {
         return counts
     }
 
-    static let updateGameSQL = """
-        UPDATE games SET slug = ?, name = ?, keywords = ?, summary = ?, release_date = ?, release_year_only = ?,
-            platforms = ?, genres = ?, modes = ?, engines = ?, developers = ?, publishers = ?, critic_rating = ?,
-            rating_count = ?, cover_image_id = ?, age_rating = ?, mature = ?, url = ?, game_type = ?,
-            popularity = ?, updated_at = ?
-        WHERE id = ?
-        """
+    /// Inserts `rows` games, or updates those already stored (by provider and provider id); returns each one's
+    /// id, provider and provider id. Both databases take this form.
+    static func upsertGamesSQL(rows: Int) -> String {
+        insertGamesSQL(columns: storedGameColumns, rows: rows) + " ON CONFLICT (provider, provider_id) DO UPDATE SET "
+            + storedGameColumns.dropFirst(2).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            + " RETURNING id, provider, provider_id"
+    }
 
     /// Files the games under their genres, platforms, modes and engines (whose facets are created when new).
     /// `known` keeps facet ids found so far, by kind and name as written.
