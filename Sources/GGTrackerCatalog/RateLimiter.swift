@@ -31,43 +31,35 @@ package actor RateLimiter {
             await withCheckedContinuation { waiters.append($0) }
         }
         inFlight += 1
-        while true {
-            let now = clock.now
-            starts.removeAll { now - $0 >= .seconds(1) }
-            if starts.count < perSecond {
-                if let cluster {
-                    let taken: Bool
-                    do {
-                        taken = try await cluster.database.takeRequestSlot(
-                            cluster.name, perSecond: perSecond, at: Date())
-                    } catch {
-                        inFlight -= 1
-                        resumeOne()
-                        throw error
-                    }
-                    guard taken else {
-                        // Other replicas used this second's calls: try again early in the next one.
-                        let fraction = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 1)
-                        try await pause(for: .milliseconds(Int((1 - fraction) * 1000) + Int.random(in: 1...40)))
-                        continue
-                    }
-                }
-                starts.append(clock.now)
-                return
-            }
-            // Wait until the oldest start leaves the one-second window, with a little margin.
-            try await pause(for: starts[0] + .seconds(1) - now + .milliseconds(5))
+        do {
+            try await waitForStart()
+        } catch {
+            // Cancelled, or the shared count could not be read: the in-flight place is given back.
+            release()
+            throw error
         }
     }
 
-    /// Sleeps while holding an in-flight place; gives the place back when cancelled.
-    private func pause(for duration: Duration) async throws {
-        do {
-            try await Task.sleep(for: duration)
-        } catch {
-            inFlight -= 1
-            resumeOne()
-            throw error
+    /// Waits until a start is allowed here and, with `cluster`, in the database's count of this second.
+    private func waitForStart() async throws {
+        while true {
+            let now = clock.now
+            starts.removeAll { now - $0 >= .seconds(1) }
+            guard starts.count < perSecond else {
+                // Wait until the oldest start leaves the one-second window, with a little margin.
+                try await Task.sleep(for: starts[0] + .seconds(1) - now + .milliseconds(5))
+                continue
+            }
+            if let cluster,
+                try await !cluster.database.takeRequestSlot(cluster.name, perSecond: perSecond, at: Date())
+            {
+                // Other replicas used this second's calls: try again early in the next one.
+                let fraction = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 1)
+                try await Task.sleep(for: .milliseconds(Int((1 - fraction) * 1000) + Int.random(in: 1...40)))
+                continue
+            }
+            starts.append(clock.now)
+            return
         }
     }
 

@@ -16,7 +16,7 @@ package struct AppConfig: Sendable {
     /// A SQLite file, or a `postgres://` URL when several replicas share one PostgreSQL database.
     package var databasePath = "data/ggtracker.sqlite"
     /// The database for messages and logs: a PostgreSQL URL without its password.
-    package var databaseName: String { PostgresLocation(url: databasePath)?.description ?? databasePath }
+    package var databaseName: String { (try? DatabaseLocation(databasePath))?.description ?? databasePath }
     package var publicURL: String?
     package var catalog: CatalogProvider = .offline
     package var discordPublicKey: Curve25519.Signing.PublicKey?
@@ -154,16 +154,13 @@ package struct AppConfig: Sendable {
             self.port = number
         }
         if let database = text("GGTRACKER_DATABASE") {
-            if database.hasPrefix("postgres:") || database.hasPrefix("postgresql:") {
-                guard PostgresLocation(url: database) != nil else {
-                    throw Invalid(
-                        "GGTRACKER_DATABASE: “\(database)” is not a PostgreSQL URL; write postgres://user:password@host:port/database"
-                    )
+            do {
+                switch try DatabaseLocation(database) {
+                case .sqlite(let path): self.databasePath = path
+                case .postgres: self.databasePath = database
                 }
-                self.databasePath = database
-            } else {
-                self.databasePath =
-                    database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
+            } catch {
+                throw Invalid("GGTRACKER_DATABASE: \(error)")
             }
         }
         self.publicURL = try url("GGTRACKER_PUBLIC_URL")

@@ -127,11 +127,9 @@ extension AppDatabase {
                 try step(handle, in: db)
             }
         }
-        for record in again {
-            let upserted = try upsertGames([record], in: SQLiteSession(db))
-            counts.added += upserted.added
-            counts.updated += upserted.updated
-        }
+        let rest = try upsertGames(again, in: SQLiteSession(db))
+        counts.added += rest.added
+        counts.updated += rest.updated
         try db.execute(
             sql: """
                 CREATE INDEX games_rating ON games(critic_rating DESC) WHERE critic_rating IS NOT NULL;

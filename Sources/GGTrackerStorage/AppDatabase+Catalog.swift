@@ -171,12 +171,9 @@ extension AppDatabase {
         var counts = UpsertCounts()
         guard !records.isEmpty else { return counts }
         try moveCatalogGeneration(db)
-        var seen = Set<GameRef>()
         var once: [CatalogRecord] = []
-        var again: [CatalogRecord] = []
-        for record in records {
-            if seen.insert(record.game.ref).inserted { once.append(record) } else { again.append(record) }
-        }
+        var batches = [records].makeIterator()
+        let again = try firstCopies({ batches.next() }) { once.append($0) }
         var facetIDs: [String: Int64] = [:]
         for start in stride(from: 0, to: once.count, by: upsertChunk) {
             let chunk = once[start..<min(start + upsertChunk, once.count)]
@@ -204,21 +201,25 @@ extension AppDatabase {
             }
             var written: [(id: Int64, game: Game)] = []
             for record in chunk {
-                guard let id = ids[record.game.ref] else {
-                    throw PostgresUnavailable(description: "the database stored a game without an id")
-                }
+                guard let id = ids[record.game.ref] else { throw GameNotStored(ref: record.game.ref) }
                 written.append((id, record.game))
             }
             counts.updated += stored.count
             counts.added += chunk.count - stored.count
             try fileFacets(of: written, in: db, known: &facetIDs)
         }
-        for record in again {
-            let upserted = try upsertGames([record], in: db)
-            counts.added += upserted.added
-            counts.updated += upserted.updated
+        if !again.isEmpty {
+            let rest = try upsertGames(again, in: db)
+            counts.added += rest.added
+            counts.updated += rest.updated
         }
         return counts
+    }
+
+    /// The database did not return the id of a game it was asked to store.
+    struct GameNotStored: Error, CustomStringConvertible {
+        let ref: GameRef
+        var description: String { "the database did not return an id for \(ref)" }
     }
 
     /// Inserts `rows` games, or updates those already stored (by provider and provider id); returns each one's

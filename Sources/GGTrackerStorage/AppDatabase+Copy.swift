@@ -20,9 +20,11 @@ extension AppDatabase {
 
     /// How many rows each table holds.
     package func tableCounts() throws -> [(table: String, rows: Int)] {
-        try readNow { db in
-            try Self.copiedTables.map { table in (table, try db.value("SELECT count(*) FROM \(table)") ?? 0) }
-        }
+        try readNow(Self.tableCounts)
+    }
+
+    static func tableCounts(_ db: any SQLSession) throws -> [(table: String, rows: Int)] {
+        try copiedTables.map { table in (table, try db.value("SELECT count(*) FROM \(table)") ?? 0) }
     }
 
     /// Copies every row of `source` into this database, which must be empty, in one transaction, then checks that
@@ -34,8 +36,12 @@ extension AppDatabase {
                 description:
                     "the target already holds data (\(table.rows) rows in \(table.table)); copy into an empty database")
         }
-        let expected = try source.tableCounts()
-        try source.readNow { from in
+        // Counted in the snapshot that is copied, so rows written to the source meanwhile are not a mismatch.
+        let expected = try source.readNow { from in
+            let expected = try Self.tableCounts(from)
+            guard expected.contains(where: { ["players", "games"].contains($0.table) && $0.rows > 0 }) else {
+                throw CopyError(description: "the source holds no players and no games: nothing to copy")
+            }
             try writeNow { to in
                 for table in Self.copiedTables {
                     // Rows written by migrations (none today) give way to the source's.
@@ -68,6 +74,7 @@ extension AppDatabase {
                     }
                 }
             }
+            return expected
         }
         let copied = try tableCounts()
         for (before, after) in zip(expected, copied) where before.rows != after.rows {

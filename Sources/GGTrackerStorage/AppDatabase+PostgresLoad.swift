@@ -34,11 +34,9 @@ extension AppDatabase {
         }
         try flush()
         try db.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), ?)", [nextID - 1])
-        for record in again {
-            let upserted = try upsertGames([record], in: db)
-            counts.added += upserted.added
-            counts.updated += upserted.updated
-        }
+        let rest = try upsertGames(again, in: db)
+        counts.added += rest.added
+        counts.updated += rest.updated
         return counts
     }
 }

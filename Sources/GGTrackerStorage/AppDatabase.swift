@@ -33,17 +33,25 @@ package final class AppDatabase: Sendable {
 
     static let postgresLogger = Logger(label: "ggtracker.postgres")
 
-    /// Opens the database named by `GGTRACKER_DATABASE` or `--database`: a `postgres://` URL, or a SQLite file
-    /// (a path, or `sqlite:` and a path).
+    /// Opens the database named by `GGTRACKER_DATABASE` or `--database` (see `DatabaseLocation`).
     package static func open(_ location: String, connections: Int = 10) throws -> AppDatabase {
-        if let postgres = PostgresLocation(url: location) {
+        try open(DatabaseLocation(location), connections: connections)
+    }
+
+    /// Opens the database, running its migrations. With `creating: false`, a SQLite file that does not exist is
+    /// refused instead of created (a source to copy from must be there).
+    package static func open(
+        _ location: DatabaseLocation, creating: Bool = true, connections: Int = 10
+    ) throws -> AppDatabase {
+        switch location {
+        case .postgres(let postgres):
             return try AppDatabase(postgres: PostgresPool(location: postgres, maximumConnections: connections))
+        case .sqlite(let path):
+            guard creating || FileManager.default.fileExists(atPath: path) else {
+                throw InvalidDatabaseLocation(description: "there is no SQLite database at \(path)")
+            }
+            return try open(path: path)
         }
-        if location.hasPrefix("postgres:") || location.hasPrefix("postgresql:") {
-            throw PostgresUnavailable(
-                description: "\(location) is not a PostgreSQL URL; write postgres://user:password@host:port/database")
-        }
-        return try open(path: location.hasPrefix("sqlite:") ? String(location.dropFirst("sqlite:".count)) : location)
     }
 
     /// The on-disk database used when serving:

@@ -42,6 +42,37 @@ package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// Where the database is, as `GGTRACKER_DATABASE` and `--database` say it: a SQLite file (a path, or `sqlite:`
+/// and a path) or a PostgreSQL URL.
+package enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
+    case sqlite(path: String)
+    case postgres(PostgresLocation)
+
+    package init(_ text: String) throws {
+        if let postgres = PostgresLocation(url: text) {
+            self = .postgres(postgres)
+        } else if text.hasPrefix("postgres:") || text.hasPrefix("postgresql:") {
+            throw InvalidDatabaseLocation(
+                description: "“\(text)” is not a PostgreSQL URL; write postgres://user:password@host:port/database")
+        } else {
+            self = .sqlite(path: text.hasPrefix("sqlite:") ? String(text.dropFirst("sqlite:".count)) : text)
+        }
+    }
+
+    /// For messages and logs: a PostgreSQL URL without its password.
+    package var description: String {
+        switch self {
+        case .sqlite(let path): path
+        case .postgres(let location): location.description
+        }
+    }
+}
+
+/// A database location that cannot be used as given.
+package struct InvalidDatabaseLocation: Error, CustomStringConvertible {
+    package var description: String
+}
+
 /// Why the PostgreSQL database could not be used.
 package struct PostgresUnavailable: Error, CustomStringConvertible {
     package var description: String

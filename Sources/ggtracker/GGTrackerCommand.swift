@@ -289,7 +289,7 @@ extension DB {
 
         func run() async throws {
             do {
-                let source = try AppDatabase.open(from)
+                let source = try AppDatabase.open(DatabaseLocation(from), creating: false)
                 let target = try AppDatabase.open(to)
                 let start = Date()
                 let counts = try target.copy(from: source)
@@ -298,6 +298,9 @@ extension DB {
                     "Copied \(counts.map(\.rows).reduce(0, +)) rows in \(counts.count) tables in "
                         + String(format: "%.1f s", Date().timeIntervalSince(start)) + "; every table's count matches.")
             } catch let error as CopyError {
+                FileHandle.standardError.write(Data("Cannot copy: \(error.description).\n".utf8))
+                throw ExitCode.failure
+            } catch let error as InvalidDatabaseLocation {
                 FileHandle.standardError.write(Data("Cannot copy: \(error.description).\n".utf8))
                 throw ExitCode.failure
             }

@@ -50,3 +50,24 @@ struct CopyTests {
         #expect(try await back.entry(of: alice.id, game: celeste.id)?.hours == 31.5)
     }
 }
+
+@Suite("Copying refuses what cannot be copied")
+struct CopyRefusalTests {
+    @Test func aSourceFileThatDoesNotExistIsRefusedAndNotCreated() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("missing-\(UUID().uuidString).sqlite")
+            .path
+        #expect(throws: InvalidDatabaseLocation.self) {
+            try AppDatabase.open(DatabaseLocation("sqlite:\(path)"), creating: false)
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(throws: InvalidDatabaseLocation.self) { try DatabaseLocation("postgresql:/no-host") }
+    }
+
+    @Test(arguments: Backend.all)
+    func anEmptySourceIsRefusedAndTheTargetKeepsNothing(_ target: Backend) throws {
+        let empty = try AppDatabase.inMemory()
+        let database = try target.open()
+        #expect(throws: CopyError.self) { try database.copy(from: empty) }
+        #expect(try database.tableCounts().allSatisfy { $0.rows == 0 })
+    }
+}
