@@ -54,11 +54,13 @@ package enum IGDBGameMapping {
         for name in names(object["developers"]) where !game.developers.contains(name) { game.developers.append(name) }
         for name in names(object["publishers"]) where !game.publishers.contains(name) { game.publishers.append(name) }
         let aggregated = double(object["aggregated_rating"])
-        let total = double(object["total_rating"])
         let aggregatedCount = int(object["aggregated_rating_count"])
         let totalCount = int(object["total_rating_count"])
-        game.criticRating = aggregated ?? total
-        game.ratingCount = aggregated != nil ? aggregatedCount : totalCount
+        // A critic score only with the number of critics behind it (`total_rating` mixes in players' ratings).
+        if let aggregated, let aggregatedCount, aggregatedCount > 0 {
+            game.criticRating = aggregated
+            game.ratingCount = aggregatedCount
+        }
         if let cover = object["cover"] as? [String: Any], let imageID = cover["image_id"] as? String {
             game.coverImageID = imageID
         } else if let url = object["cover_url"] as? String, let file = url.split(separator: "/").last,

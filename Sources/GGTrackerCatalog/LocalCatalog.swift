@@ -138,6 +138,10 @@ package struct LocalCatalog: GameCatalog {
         }
     }
 
+    package func rank(_ query: String, among games: [Game]) -> [SearchHit] {
+        index.rank(query, among: games)
+    }
+
     package func autocomplete(_ text: String, includeMature: Bool, limit: Int) async throws -> [Game] {
         try index.autocomplete(text, includeMature: includeMature, limit: limit)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GGTrackerCore
 import GGTrackerStorage
 import Synchronization
 
@@ -23,6 +24,8 @@ package final class NameIndex: Sendable {
         var ids: [Int64] = []
         var popularity: [Float] = []
         var mature: [Bool] = []
+        /// Add-ons, editions, bundles and ports (`Game.isSecondaryRelease`): ranked after main games.
+        var secondary: [Bool] = []
         /// How many names use each term (for typo correction).
         var nameCounts: [Int32] = []
         /// (hash of the name's words, rank), sorted, to find games named exactly as a query. A 32-bit hash keeps
@@ -99,8 +102,9 @@ package final class NameIndex: Sendable {
         try database.readNow { db in
             snapshot.generation =
                 try (db.value("SELECT value FROM catalog_meta WHERE key = 'catalog.generation'") as Int?) ?? 0
-            try db.forEach("SELECT id, name, keywords, popularity, mature FROM games ORDER BY popularity DESC, id", [])
-            {
+            try db.forEach(
+                "SELECT id, name, keywords, popularity, mature, game_type FROM games ORDER BY popularity DESC, id", []
+            ) {
                 row in
                 let name = TextNormalizer.words(row[1] as String)
                 let ids = name.map(id)
@@ -110,11 +114,11 @@ package final class NameIndex: Sendable {
                 for keyword in (row[2] as String? ?? "").split(separator: " ") { extra.insert(id(String(keyword))) }
                 keywordTerms += extra.subtracting(ids)
                 keywordStart.append(Int32(keywordTerms.count))
-                let core = name.filter { !TextNormalizer.stopWords.contains($0) }
-                snapshot.exactNames.append((Self.hash(core), Int32(snapshot.ids.count)))
+                snapshot.exactNames.append((Self.hash(TextNormalizer.canonicalCore(name)), Int32(snapshot.ids.count)))
                 snapshot.ids.append(row[0])
                 snapshot.popularity.append(Float(row[3] as Double? ?? 0))
                 snapshot.mature.append(row[4] as Bool? ?? false)
+                snapshot.secondary.append(Game.isSecondaryRelease(type: row[5] as String?))
             }
         }
         // Sorted words, so a prefix is a range; provisional ids are mapped to sorted ones.
@@ -258,9 +262,9 @@ extension NameIndex.Snapshot {
         (Int(nameStart[Int(rank)])..<Int(nameStart[Int(rank) + 1])).map { terms.word(Int(nameWords[$0])) }
     }
 
-    /// Games whose name, stop words aside, is exactly these words.
-    func exactlyNamed(_ core: [String]) -> [Int32] {
-        let hash = NameIndex.hash(core)
+    /// Games whose name, stop words aside and numerals alike, is exactly these words.
+    func exactlyNamed(_ words: [String]) -> [Int32] {
+        let hash = NameIndex.hash(TextNormalizer.canonicalCore(words))
         var low = 0
         var high = exactNames.count
         while low < high {

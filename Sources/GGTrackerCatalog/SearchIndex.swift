@@ -222,25 +222,32 @@ package struct SearchIndex: Sendable {
         let ranked = candidates.map { rank in
             (
                 index.ids[Int(rank)],
-                score(nameWords: index.nameWords(rank), popularity: Double(index.popularity[Int(rank)]), words: words)
+                score(
+                    nameWords: index.nameWords(rank), popularity: Double(index.popularity[Int(rank)]),
+                    secondary: index.secondary[Int(rank)], words: words)
             )
         }
         .sorted { ($0.1.score, -$0.0) > ($1.1.score, -$1.0) }.prefix(limit)
         return try hits(ranked)
     }
 
-    func hits(
-        _ ranked: some Collection<(Int64, (score: Double, matchedAll: Bool, exactName: Bool))>
-    ) throws
-        -> [SearchHit]
-    {
+    func hits(_ ranked: some Collection<(Int64, Match)>) throws -> [SearchHit] {
         // Only the games shown are read in full.
         let games = try self.games(ranked.map(\.0))
         return ranked.compactMap { id, match in
-            games[id].map {
-                SearchHit(game: $0, score: match.score, matchedAllWords: match.matchedAll, exactName: match.exactName)
-            }
+            games[id].map { match.hit($0) }
         }
+    }
+
+    /// Ranks games the caller already has against a query, with the same scoring as a search.
+    package func rank(_ query: String, among games: [Game]) -> [SearchHit] {
+        let words = queryWords(query)
+        return games.map { game in
+            score(
+                nameWords: TextNormalizer.words(game.name), popularity: 0, secondary: !game.isMainGame, words: words
+            ).hit(game)
+        }
+        .filter(\.coversQuery).sorted { ($0.score, -$0.game.id) > ($1.score, -$1.game.id) }
     }
 
     /// Name-prefix suggestions for autocomplete: every word as typed, the last one as a prefix.
@@ -298,16 +305,35 @@ package struct SearchIndex: Sendable {
         }
     }
 
+    /// How well one game matched a query.
+    struct Match {
+        var score: Double
+        var matchedAll: Bool
+        var exactName: Bool
+        var coversQuery: Bool
+        var popularity: Double
+
+        func hit(_ game: Game) -> SearchHit {
+            SearchHit(
+                game: game, score: score, matchedAllWords: matchedAll, exactName: exactName, coversQuery: coversQuery,
+                popularity: popularity)
+        }
+    }
+
+    /// What an add-on, edition, bundle or port loses against main games when its name has words the query
+    /// does not name: about a prefix match on a two-word query.
+    static let secondaryPenalty = 8.0
+
     /// Ranks a candidate: words matched exactly beat prefixes, which beat typo corrections; an exact name and
-    /// a name that starts with the query win; extra words in the name cost a little; popularity breaks ties.
-    func score(
-        nameWords: [String], popularity: Double, words: [QueryWord]
-    ) -> (score: Double, matchedAll: Bool, exactName: Bool) {
+    /// a name that starts with the query win; extra words in the name cost a little, more for an add-on,
+    /// edition, bundle or port; popularity breaks ties.
+    func score(nameWords: [String], popularity: Double, secondary: Bool, words: [QueryWord]) -> Match {
         let nameSet = Set(nameWords)
         var exact = 0.0
         var prefix = 0.0
         var typo = 0.0
         var matchedAll = true
+        var missing = 0
         var used = Set<String>()
         let counted = words.filter { !$0.isStopWord }
         for word in counted {
@@ -332,19 +358,23 @@ package struct SearchIndex: Sendable {
                 matchedAll = false
             } else {
                 matchedAll = false
+                missing += 1
             }
         }
         let n = Double(max(1, counted.count))
         var score = 40 * exact / n + 28 * prefix / n + 18 * typo / n
-        let queryCore = words.filter { !$0.isStopWord }.map(\.text)
-        let nameCore = nameWords.filter { !TextNormalizer.stopWords.contains($0) }
+        let queryCore = TextNormalizer.canonicalCore(words.map(\.text))
+        let nameCore = TextNormalizer.canonicalCore(nameWords)
         let exactName = !queryCore.isEmpty && queryCore == nameCore
         if exactName { score += 25 }
         if nameCore.starts(with: queryCore) { score += 8 }
-        let extra = nameCore.filter { !used.contains($0) }.count
+        let extra = nameWords.filter { !TextNormalizer.stopWords.contains($0) && !used.contains($0) }.count
         score -= 1.5 * Double(extra)
+        if secondary && extra > 0 { score -= Self.secondaryPenalty }
         score += 2.5 * popularity
-        return (score, matchedAll && !counted.isEmpty, exactName)
+        return Match(
+            score: score, matchedAll: matchedAll && !counted.isEmpty, exactName: exactName,
+            coversQuery: missing == 0 && !counted.isEmpty, popularity: popularity)
     }
 }
 

@@ -85,6 +85,16 @@ package enum TextNormalizer {
         return nil
     }
 
+    /// The words that decide whether two names are the same: stop words (a leading "The") left out and sequel
+    /// numbers written in digits, so "The Witcher III" and "Witcher 3" are one name.
+    package static func canonicalCore(_ words: [String]) -> [String] {
+        words.compactMap { word in
+            if stopWords.contains(word) { return nil }
+            if let index = romans.firstIndex(of: word), index >= 1 { return String(index + 1) }
+            return word
+        }
+    }
+
     /// Extra searchable words for a name: numeral twins and adjacent words joined ("hollowknight", "witcher3").
     package static func keywords(for name: String) -> String {
         let words = words(name)

@@ -128,7 +128,7 @@ package struct GGTrackerBot: Sendable {
         case .wishlistShow(let user, let page): return try await wishlistShow(user: user, page: page, c)
         case .favorite(let title): return try await favorite(title, c)
         case .tag(let title, let changes): return try await tag(title, changes: changes, c)
-        case .note(let title, let text): return try await note(title, text: text, c)
+        case .note(let title, let text, let clear): return try await note(title, text: text, clear: clear, c)
         case .remove(let title, let confirmed): return try await remove(title, confirmed: confirmed, c)
         case .list(let user, let status, let sort, let page):
             return try await list(user: user, status: status, sort: sort, page: page, c)

@@ -32,7 +32,7 @@ package enum BotCommand: Hashable, Sendable {
     case wishlistShow(user: UserMention?, page: Int)
     case favorite(TitleQuery)
     case tag(TitleQuery, changes: [TagChange])
-    case note(TitleQuery, text: String?)
+    case note(TitleQuery, text: String?, clear: Bool)
     case remove(TitleQuery, confirmed: Bool)
     case list(user: UserMention?, status: GameStatus?, sort: LibrarySort, page: Int)
     case profileShow(user: UserMention?)
@@ -92,7 +92,12 @@ package enum BotCommand: Hashable, Sendable {
         case "wishlist show": self = .wishlistShow(user: o.user, page: o.page)
         case "favorite": self = .favorite(o.title)
         case "tag": self = .tag(o.title, changes: try BotCommand.tagChanges(o.string("tags") ?? "", usage: usage))
-        case "note": self = .note(o.title, text: o.string("text"))
+        case "note":
+            let clear = o.bool("clear") ?? false
+            if clear, o.string("text") != nil {
+                throw UsageError("Give `text` to change the note or `clear:true` to delete it, not both.")
+            }
+            self = .note(o.title, text: o.string("text"), clear: clear)
         case "remove": self = .remove(o.title, confirmed: o.bool("confirm") ?? false)
         case "list":
             self = .list(

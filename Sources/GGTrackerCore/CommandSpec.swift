@@ -59,7 +59,7 @@ package struct OptionSpec: Sendable {
     }
 
     static func confirm() -> OptionSpec {
-        OptionSpec(name: "confirm", summary: "Confirmed by a button", kind: .boolean, hidden: true)
+        OptionSpec(name: "confirm", summary: "true to go ahead without the confirm button", kind: .boolean)
     }
 
     static func user(_ summary: String) -> OptionSpec {
@@ -111,7 +111,7 @@ package enum CommandName: String, CaseIterable, Sendable {
     package var spec: CommandSpec {
         let status = OptionSpec.string("status", "Where you are with it", choices: GameStatus.allCases.map(\.rawValue))
         let hours = OptionSpec(
-            name: "hours", summary: "Hours played in total", kind: .number, minValue: 0, maxValue: 100_000)
+            name: "hours", summary: "Hours played in total", kind: .number, minValue: 0, maxValue: 20_000)
         switch self {
         case .search:
             return CommandSpec(
@@ -207,14 +207,17 @@ package enum CommandName: String, CaseIterable, Sendable {
             return CommandSpec(
                 name: "note", summary: "Keep a note on a game in your library",
                 options: [
-                    .title(), .string("text", "The note (leave empty to clear it)", maxLength: 1000, greedy: true),
+                    .title(), .string("text", "The note (leave out to see your note)", maxLength: 1000, greedy: true),
+                    OptionSpec(name: "clear", summary: "true to delete the note", kind: .boolean),
                 ],
-                examples: ["/note title:Hades text:Try the spear next"])
+                examples: [
+                    "/note title:Hades text:Try the spear next", "/note title:Hades", "/note title:Hades clear:true",
+                ])
         case .remove:
             return CommandSpec(
                 name: "remove", summary: "Remove a game from your library and wishlist",
                 options: [.title(), .confirm()],
-                examples: ["/remove title:Hades"])
+                examples: ["/remove title:Hades", "/remove title:Hades confirm:true"])
         case .list:
             return CommandSpec(
                 name: "list", summary: "Show a game library",
@@ -341,7 +344,7 @@ package enum CommandName: String, CaseIterable, Sendable {
                     CommandSpec(
                         name: "delete", summary: "Erase everything you stored here, for good", options: [.confirm()])
                 ],
-                examples: ["/account delete"])
+                examples: ["/account delete", "/account delete confirm:true"])
         case .admin:
             return CommandSpec(
                 name: "admin", summary: "Server admin tools",

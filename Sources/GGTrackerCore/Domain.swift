@@ -32,6 +32,16 @@ package enum GameStatus: String, CaseIterable, Sendable, Codable {
     case backlog, playing, paused, completed, dropped
 
     package var label: String { rawValue.capitalized }
+    /// Where the game stands, said to its player: "it is on your backlog".
+    package var yourState: String {
+        switch self {
+        case .backlog: "it is on your backlog"
+        case .playing: "you are still playing it"
+        case .paused: "you paused it"
+        case .completed: "you completed it"
+        case .dropped: "you dropped it"
+        }
+    }
     package var emoji: String {
         switch self {
         case .backlog: "📚"
@@ -99,6 +109,23 @@ package struct Game: Hashable, Sendable {
         self.url = url
         self.gameType = gameType
     }
+
+    /// The critic score (0–100, rounded) with the number of critics it comes from; nil unless both are known.
+    package var criticScore: (score: Int, critics: Int)? {
+        guard let rating = criticRating, let count = ratingCount, count > 0 else { return nil }
+        return (Int(rating.rounded()), count)
+    }
+
+    /// IGDB's kinds of release that are not a game of their own: add-ons, editions, bundles, ports.
+    package static let secondaryTypes: Set<String> = [
+        "DLC", "DLC/Addon", "Expansion", "Bundle", "Expanded Game", "Port", "Pack", "Update", "Mod", "Episode",
+        "Season", "Fork",
+    ]
+
+    package static func isSecondaryRelease(type: String?) -> Bool { type.map(secondaryTypes.contains) ?? false }
+
+    /// A main game (or one whose kind is not known), as opposed to an add-on, edition, bundle or port.
+    package var isMainGame: Bool { !Self.isSecondaryRelease(type: gameType) }
 
     package var releaseYear: Int? {
         releaseDate.map { Calendar.utc.component(.year, from: $0) }

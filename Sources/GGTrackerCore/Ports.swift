@@ -21,16 +21,25 @@ package struct SearchHit: Hashable, Sendable {
     package var game: Game
     /// Higher is better; comparable within one search only.
     package var score: Double
+    /// How widely rated the game is, on a log scale: a lead of 2 is about ten times the ratings.
+    package var popularity: Double
     /// Every word of the query matched a word of the name exactly or as a prefix (no typo correction needed).
     package var matchedAllWords: Bool
-    /// The normalised name equals the normalised query.
+    /// The normalised name equals the normalised query (stop words aside, numerals alike).
     package var exactName: Bool
+    /// Every word of the query matched a word of the name, typo corrections included.
+    package var coversQuery: Bool
 
-    package init(game: Game, score: Double, matchedAllWords: Bool, exactName: Bool) {
+    package init(
+        game: Game, score: Double, matchedAllWords: Bool, exactName: Bool, coversQuery: Bool? = nil,
+        popularity: Double = 0
+    ) {
         self.game = game
         self.score = score
         self.matchedAllWords = matchedAllWords
         self.exactName = exactName
+        self.coversQuery = coversQuery ?? matchedAllWords
+        self.popularity = popularity
     }
 }
 
@@ -112,6 +121,9 @@ package protocol GameCatalog: Sendable {
     /// The local catalog first; when it has too few good matches, the configured provider too (its answers are
     /// stored, so the same lookup later needs no provider call).
     func lookup(_ query: String, filter: CatalogFilter, limit: Int) async throws -> Lookup
+    /// Ranks the given games (a player's shelves) against the query the way a search would, best first; only
+    /// games that match every word of the query (typo corrections included) are returned.
+    func rank(_ query: String, among games: [Game]) -> [SearchHit]
     /// Fast name-prefix suggestions for autocomplete; never waits on a provider.
     func autocomplete(_ text: String, includeMature: Bool, limit: Int) async throws -> [Game]
     func game(_ ref: GameRef) async throws -> Game?
@@ -241,6 +253,8 @@ package protocol LibraryStore: Sendable {
         _ player: PlayerID, game: Game, community: String, at now: Date
     ) async throws -> WishlistAddResult
     func isWishlisted(_ player: PlayerID, game: Int64) async throws -> Bool
+    /// Every game in the player's library or on their wishlist.
+    func shelfGames(of player: PlayerID) async throws -> [Game]
     func removeFromWishlist(_ player: PlayerID, game: Int64) async throws -> Bool
     func wishlist(of player: PlayerID, includeMature: Bool, page: Int, pageSize: Int) async throws -> Page<WishlistItem>
     /// Removes the game from the library and the wishlist; says which shelves held it.

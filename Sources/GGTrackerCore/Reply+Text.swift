@@ -62,14 +62,32 @@ extension Reply {
         return out.replacingOccurrences(of: "**", with: "")
     }
 
-    package static func timestamps(_ text: String) -> String {
+    /// Discord timestamps as plain text: a date, or for the relative style (`:R`) "in 3 days" / "2 hours ago".
+    package static func timestamps(_ text: String, now: Date = Date()) -> String {
         var out = text
         while let start = out.range(of: "<t:"), let end = out[start.upperBound...].range(of: ">") {
-            let seconds = out[start.upperBound..<end.lowerBound].split(separator: ":").first.flatMap { Double($0) }
-            out.replaceSubrange(
-                start.lowerBound..<end.upperBound,
-                with: seconds.map { Format.date(Date(timeIntervalSince1970: $0)) } ?? "")
+            let parts = out[start.upperBound..<end.lowerBound].split(separator: ":")
+            let date = parts.first.flatMap { Double($0) }.map(Date.init(timeIntervalSince1970:))
+            let shown = date.map { parts.last == "R" && parts.count > 1 ? relative($0, now: now) : Format.date($0) }
+            out.replaceSubrange(start.lowerBound..<end.upperBound, with: shown ?? "")
         }
         return out
+    }
+
+    /// "in 3 days", "5 minutes ago".
+    static func relative(_ date: Date, now: Date) -> String {
+        let seconds = date.timeIntervalSince(now)
+        let magnitude = abs(seconds)
+        let (n, unit): (Int, String) =
+            switch magnitude {
+            case ..<60: (Int(magnitude), "second")
+            case ..<3600: (Int(magnitude / 60), "minute")
+            case ..<86_400: (Int(magnitude / 3600), "hour")
+            case ..<(86_400 * 60): (Int(magnitude / 86_400), "day")
+            case ..<(86_400 * 730): (Int(magnitude / (86_400 * 30)), "month")
+            default: (Int(magnitude / (86_400 * 365)), "year")
+            }
+        let amount = Format.count(n, unit)
+        return seconds >= 0 ? "in \(amount)" : "\(amount) ago"
     }
 }

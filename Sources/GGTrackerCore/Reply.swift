@@ -238,6 +238,11 @@ package enum Format {
         return String(text.prefix(max(0, limit - 1))) + "…"
     }
 
+    /// "1 review", "3 reviews".
+    package static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(n) \(n == 1 ? noun : plural ?? noun + "s")"
+    }
+
     /// A horizontal bar of `width` cells for `value` out of `total`.
     package static func bar(_ value: Int, of total: Int, width: Int = 10) -> String {
         guard total > 0 else { return String(repeating: "░", count: width) }

@@ -34,6 +34,7 @@ package enum TextCommandParser {
         var options: [String: OptionValue] = [:]
         let segments = split(String(rest), spec: spec)
         if let positional = segments.positional {
+            try refuseUnknownOption(in: positional, path: path, usage: usage)
             let visible = spec.options.filter { !$0.hidden || fromComponent }
             guard let target = visible.first(where: \.required) ?? visible.first else {
                 throw UsageError("`/\(path.joined(separator: " "))` takes no options.", usage: usage)
@@ -48,6 +49,33 @@ package enum TextCommandParser {
             options[name] = try value(text, for: option, usage: usage)
         }
         return CommandInvocation(path: path, options: options, fromComponent: fromComponent)
+    }
+
+    /// Every option name of every command.
+    static let optionNames: Set<String> = {
+        func names(_ spec: CommandSpec) -> [String] { spec.options.map(\.name) + spec.subcommands.flatMap(names) }
+        return Set(CommandName.allCases.flatMap { names($0.spec) })
+    }()
+
+    /// `page:2` or `--page 2` given to a command without that option is a mistake, not text for its first option
+    /// (it would otherwise be read as a user or a title). Names that are no option anywhere stay text
+    /// ("Re:Zero", "Halo:Reach").
+    private static func refuseUnknownOption(in text: String, path: [String], usage: String) throws(UsageError) {
+        for word in text.split(whereSeparator: \.isWhitespace) {
+            var name = word.lowercased()
+            if name.hasPrefix("--") {
+                name = String(name.dropFirst(2).prefix { $0 != "=" })
+            } else if let colon = name.firstIndex(of: ":"), colon != name.startIndex,
+                name.index(after: colon) != name.endIndex
+            {
+                name = String(name[..<colon])
+            } else {
+                continue
+            }
+            if optionNames.contains(name) {
+                throw UsageError("`/\(path.joined(separator: " "))` has no option `\(name)`.", usage: usage)
+            }
+        }
     }
 
     private static func nextWord(_ text: inout Substring) -> String? {
@@ -127,7 +155,7 @@ package enum TextCommandParser {
             return .number(number)
         case .boolean:
             switch text.lowercased() {
-            case "true", "yes", "1", "on": return .boolean(true)
+            case "", "true", "yes", "1", "on": return .boolean(true)
             case "false", "no", "0", "off": return .boolean(false)
             default: throw UsageError("`\(option.name)` must be true or false.", usage: usage)
             }

@@ -157,6 +157,18 @@ extension AppDatabase: LibraryStore {
         }
     }
 
+    package func shelfGames(of player: PlayerID) async throws -> [Game] {
+        try await read { db in
+            try db.fetchAll(
+                """
+                SELECT \(Self.gameColumns) FROM games g WHERE g.id IN (
+                    SELECT game_id FROM library_entries WHERE player_id = ?
+                    UNION SELECT game_id FROM wishlist WHERE player_id = ?)
+                """, [player.rawValue, player.rawValue]
+            ).map(Self.game(from:))
+        }
+    }
+
     package func removeFromWishlist(_ player: PlayerID, game: Int64) async throws -> Bool {
         try await effect { db in
             try db.execute("DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", [player.rawValue, game])

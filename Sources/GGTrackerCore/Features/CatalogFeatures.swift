@@ -46,7 +46,7 @@ extension GGTrackerBot {
             parts.append(game.platforms.prefix(4).joined(separator: ", ") + (game.platforms.count > 4 ? "…" : ""))
         }
         if !game.genres.isEmpty { parts.append(game.genres.prefix(3).joined(separator: ", ")) }
-        if let rating = game.criticRating { parts.append("critics \(Int(rating.rounded()))") }
+        if let critic = game.criticScore { parts.append("critics \(critic.score)") }
         return parts.isEmpty ? "—" : parts.joined(separator: " · ")
     }
 
@@ -70,9 +70,11 @@ extension GGTrackerBot {
         list("Engine", game.engines)
         list("Developer", game.developers, limit: 4)
         list("Publisher", game.publishers, limit: 4)
-        if let rating = game.criticRating {
-            let count = game.ratingCount.map { " from \($0) critic\($0 == 1 ? "" : "s")" } ?? ""
-            fields.append(.init("Critic rating", "\(Int(rating.rounded()))/100\(count)"))
+        if let critic = game.criticScore {
+            fields.append(
+                .init(
+                    "Critic rating",
+                    "\(critic.score)/100 from \(critic.critics) critic\(critic.critics == 1 ? "" : "s")"))
         }
         if let age = game.ageRating { fields.append(.init("Age rating", age)) }
         if !owners.isEmpty {
@@ -96,16 +98,22 @@ extension GGTrackerBot {
         let card = Card(
             title: Format.truncate(game.displayName, 256), url: game.url,
             description: game.summary.map { Format.truncate(Format.escape($0), 1500) },
-            thumbnailURL: game.coverURL, fields: fields, footer: "\(game.ref) · Game data from IGDB.com",
+            thumbnailURL: game.coverURL, fields: fields, footer: "\(game.ref) · \(Self.attribution(game))",
             color: Palette.catalog)
-        return Reply(
-            cards: [card],
-            actions: [
-                [
-                    Action("Add to library", command: "/add title:\(game.ref)", style: .primary),
-                    Action("Add to wishlist", command: "/wishlist add title:\(game.ref)"),
-                ]
-            ])
+        let shelf = try await shelf(of: game, c)
+        var cards = [card]
+        switch shelf {
+        case .library(let entry): cards.append(yourCopyCard(entry, c))
+        case .wishlist: cards[0].fields.append(.init("Your shelf", "On your wishlist", inline: false))
+        case .none: break
+        }
+        let (actions, menus) = gameCardActions(game, shelf)
+        return Reply(cards: cards, actions: actions, menus: menus)
+    }
+
+    /// Whose data a game card shows.
+    static func attribution(_ game: Game) -> String {
+        game.ref.provider == "gb" ? "Data from Giant Bomb" : "Game data from IGDB.com"
     }
 
     /// `/top`: the best-rated games, ten per page.
@@ -119,9 +127,8 @@ extension GGTrackerBot {
         }
         let lines = result.items.enumerated().map { offset, game in
             let rank = (result.page - 1) * Self.pageSize + offset + 1
-            let rating = game.criticRating.map { " — **\(Int($0.rounded()))**" } ?? ""
-            let count = game.ratingCount.map { " (\($0) critics)" } ?? ""
-            return "`\(rank).` \(Format.escape(game.displayName))\(rating)\(count)"
+            let rating = game.criticScore.map { " — **\($0.score)** (\($0.critics) critics)" } ?? ""
+            return "`\(rank).` \(Format.escape(game.displayName))\(rating)"
         }
         let card = Card(
             title: "Top rated: \(Format.truncate(scope, 200))", description: lines.joined(separator: "\n"),
@@ -139,17 +146,23 @@ extension GGTrackerBot {
             kind, name: name, includeMature: c.showsMature, page: page, pageSize: Self.pageSize)
         guard !result.items.isEmpty else {
             if page > 1 { return .notice("There is no page \(page).") }
+            if try await catalog.facetNames(kind, matching: "", limit: 1).isEmpty {
+                return .notice(
+                    "This catalog has no \(kind.rawValue) data, so games cannot be browsed by \(kind.rawValue): the bundled offline catalog and Giant Bomb do not provide it; with IGDB as the catalog provider they do."
+                )
+            }
             let near = try await catalog.facetNames(kind, matching: name, limit: 5)
             let hint = near.isEmpty ? "" : " Did you mean: \(near.map(Format.escape).joined(separator: ", "))?"
             return .notice("No games with the \(kind.rawValue) “\(Format.escape(name))”.\(hint)")
         }
         let lines = result.items.map { game in
-            "• \(Format.escape(game.displayName))" + (game.criticRating.map { " — \(Int($0.rounded()))" } ?? "")
+            "• \(Format.escape(game.displayName))" + (game.criticScore.map { " — critics \($0.score)" } ?? "")
         }
         let card = Card(
             title: "\(kind.rawValue.capitalized): \(Format.truncate(name, 200))",
             description: lines.joined(separator: "\n"),
-            footer: "Page \(result.page)/\(result.pageCount) · \(result.total) games", color: Palette.catalog)
+            footer: "Page \(result.page)/\(result.pageCount) · \(Format.count(result.total, "game"))",
+            color: Palette.catalog)
         return Reply(
             delivery: c.invocation.fromComponent ? .updateMessage : .newMessage, cards: [card],
             actions: pager(result, c))

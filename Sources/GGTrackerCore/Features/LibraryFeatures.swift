@@ -30,33 +30,41 @@ extension GGTrackerBot {
                     "**\(Format.escape(game.displayName))** is already in your library (\(existing.status.emoji) \(existing.status.label)). Use `/progress` to change it.",
                 actions: [[Action("Mark completed", command: "/progress title:\(game.ref) status:completed")]])
         }
-        let saved = try await store.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now)
-        { entry in
+        let change = try await store.updateEntry(
+            of: c.player.id, game: game, community: c.invoker.community, at: c.now
+        ) { entry in
             guard entry == nil else {
                 throw ReplyError.notice("**\(Format.escape(game.displayName))** is already in your library.")
             }
             var new = LibraryEntry(game: game, status: status, at: now)
             new.hours = hours
             entry = new
-        }.after
+        }
+        let (saved, medals) = (change.after, change.medals)
         guard let saved else { throw ReplyError.notice("Nothing was saved.") }
         var actions: [Action] = []
-        if status != .playing {
-            actions.append(Action("Start playing", command: "/progress title:\(game.ref) status:playing"))
-        }
-        if status != .completed {
+        if status == .completed {
+            actions.append(Action("Write a review", command: "/review title:\(game.ref)", style: .primary))
+        } else {
+            if status != .playing {
+                actions.append(Action("Start playing", command: "/progress title:\(game.ref) status:playing"))
+            }
             actions.append(Action("Mark completed", command: "/progress title:\(game.ref) status:completed"))
         }
-        return Reply(
-            cards: [entryCard("\(c.player.shownName) added \(game.displayName)", saved, c)],
-            actions: [actions])
+        let headline =
+            status == .completed
+            ? "\(c.player.shownName) completed \(game.displayName) 🎉"
+            : "\(c.player.shownName) added \(game.displayName)"
+        var reply = Reply(cards: [entryCard(headline, saved, c)], actions: actions.isEmpty ? [] : [actions])
+        if status == .completed { reply.announcement = announcement(reply.cards, c) }
+        return withMedals(reply, medals, c)
     }
 
     /// `/progress`: status, hours and percent of a game already in the library.
     func progress(
         _ title: TitleQuery, status: GameStatus?, hours: Double?, percent: Int?, _ c: Context
     ) async throws -> Reply {
-        let game = try await resolve(title, c)
+        let game = try await resolve(title, c, scope: .ownShelves)
         let now = c.now
         let notInLibrary = Reply(
             visibility: .invokerOnly,
@@ -103,7 +111,7 @@ extension GGTrackerBot {
 
     /// `/rate`: a score 1–10; a game not yet in the library is added as completed, and the reply says so.
     func rate(_ title: TitleQuery, score: Int, _ c: Context) async throws -> Reply {
-        let game = try await resolve(title, c)
+        let game = try await resolve(title, c, scope: .ownShelves)
         let now = c.now
         let change = try await store.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now)
         { entry in
@@ -115,20 +123,21 @@ extension GGTrackerBot {
         guard let saved = change.after else { throw ReplyError.notice("Nothing was saved.") }
         let medals = change.medals
         let extra = change.before == nil ? "Added to \(invokerName(c))'s library as completed." : nil
-        let reply = Reply(
+        var reply = Reply(
             cards: [
                 entryCard(
                     "\(c.player.shownName) rated \(game.displayName) \(Format.stars(score))", saved, c, extra: extra)
             ])
+        if change.before == nil { reply.announcement = announcement(reply.cards, c) }
         return withMedals(reply, medals, c)
     }
 
     /// `/review`: only for completed games; without text it opens a form, prefilled with the earlier review.
     func review(_ title: TitleQuery, text: String?, _ c: Context) async throws -> Reply {
-        let game = try await resolve(title, c)
+        let game = try await resolve(title, c, scope: .ownShelves)
         let entry = try await store.entry(of: c.player.id, game: game.id)
         guard let entry, entry.status == .completed else {
-            let state = entry.map { "it is \($0.status.label.lowercased())" } ?? "it is not in your library"
+            let state = entry.map(\.status.yourState) ?? "it is not in your library"
             return Reply(
                 visibility: .invokerOnly,
                 text:
@@ -170,7 +179,7 @@ extension GGTrackerBot {
 
     /// `/favorite`: toggles the flag on a library entry.
     func favorite(_ title: TitleQuery, _ c: Context) async throws -> Reply {
-        let game = try await resolve(title, c)
+        let game = try await resolve(title, c, scope: .ownShelves)
         let now = c.now
         let saved = try await store.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now)
         { entry in
@@ -210,7 +219,7 @@ extension GGTrackerBot {
 
     /// `/tag`: adds and removes tags, at most 20 per entry.
     func tag(_ title: TitleQuery, changes: [TagChange], _ c: Context) async throws -> Reply {
-        let game = try await resolve(title, c)
+        let game = try await resolve(title, c, scope: .ownShelves)
         let now = c.now
         let saved = try await store.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now)
         { entry in
@@ -238,10 +247,24 @@ extension GGTrackerBot {
                 + (tags.isEmpty ? "none" : tags.map { "`\($0)`" }.joined(separator: " ")))
     }
 
-    /// `/note`: a private note on an entry; no text clears it.
-    func note(_ title: TitleQuery, text: String?, _ c: Context) async throws -> Reply {
-        let game = try await resolve(title, c)
+    /// `/note`: a note on an entry; without text it shows the note privately, `clear:true` deletes it.
+    func note(_ title: TitleQuery, text: String?, clear: Bool, _ c: Context) async throws -> Reply {
+        let game = try await resolve(title, c, scope: .ownShelves)
         let now = c.now
+        if text == nil && !clear {
+            guard let entry = try await store.entry(of: c.player.id, game: game.id) else {
+                throw ReplyError(Self.notInLibrary(game))
+            }
+            guard let note = entry.note else {
+                return .notice(
+                    "You have no note on **\(Format.escape(game.displayName))**. Write one with `/note title:\(game.ref) text:…`."
+                )
+            }
+            return Reply(
+                visibility: .invokerOnly, text: "Your note on **\(Format.escape(game.displayName))**:",
+                cards: [Card(description: Format.escape(note), footer: game.ref.description, color: Palette.library)],
+                actions: [[Action("Delete the note", command: "/note title:\(game.ref) clear:true", style: .danger)]])
+        }
         try await store.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now) { entry in
             guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
             current.note = text
@@ -256,7 +279,7 @@ extension GGTrackerBot {
 
     /// `/remove`: asks for confirmation with a button, then removes from library and wishlist.
     func remove(_ title: TitleQuery, confirmed: Bool, _ c: Context) async throws -> Reply {
-        let game = try await resolve(title, c)
+        let game = try await resolve(title, c, scope: .ownShelves)
         guard confirmed else {
             let entry = try await store.entry(of: c.player.id, game: game.id)
             let wishlisted = try await store.isWishlisted(c.player.id, game: game.id)

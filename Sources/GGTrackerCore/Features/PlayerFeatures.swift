@@ -106,7 +106,8 @@ extension GGTrackerBot {
             cards: [
                 Card(
                     title: "\(player.shownName)'s stats", thumbnailURL: player.avatarURL, fields: fields,
-                    footer: "\(total) games · \(stats.reviews) reviews · \(stats.wishlist) wishlisted",
+                    footer:
+                        "\(Format.count(total, "game")) · \(Format.count(stats.reviews, "review")) · \(stats.wishlist) wishlisted",
                     color: Palette.profile)
             ])
     }

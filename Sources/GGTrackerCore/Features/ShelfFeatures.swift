@@ -25,7 +25,7 @@ extension GGTrackerBot {
 
     /// `/wishlist remove`.
     func wishlistRemove(_ title: TitleQuery, _ c: Context) async throws -> Reply {
-        let game = try await resolve(title, c)
+        let game = try await resolve(title, c, scope: .ownShelves)
         let removed = try await store.removeFromWishlist(c.player.id, game: game.id)
         return .notice(
             removed
@@ -45,12 +45,12 @@ extension GGTrackerBot {
         }
         let lines = result.items.map { item in
             "• \(Format.escape(item.game.displayName))"
-                + (item.game.criticRating.map { " — critics \(Int($0.rounded()))" } ?? "")
+                + (item.game.criticScore.map { " — critics \($0.score)" } ?? "")
         }
         let card = Card(
             title: "\(player.shownName)'s wishlist",
             description: lines.joined(separator: "\n"), thumbnailURL: player.avatarURL,
-            footer: "\(result.total) game\(result.total == 1 ? "" : "s") · page \(result.page)/\(result.pageCount)",
+            footer: "\(Format.count(result.total, "game")) · page \(result.page)/\(result.pageCount)",
             color: Palette.wishlist)
         return Reply(
             delivery: c.invocation.fromComponent ? .updateMessage : .newMessage, cards: [card],
@@ -84,8 +84,15 @@ extension GGTrackerBot {
             if !facts.isEmpty { line += " — " + facts.joined(separator: " · ") }
             return line
         }
-        let counts = GameStatus.allCases.compactMap { s in result.statusCounts[s].map { "\(s.emoji) \($0)" } }
-        var footer = "\(result.statusCounts.values.reduce(0, +)) games · " + counts.joined(separator: " · ")
+        let total = result.statusCounts.values.reduce(0, +)
+        var footer: String
+        if let status {
+            footer =
+                "\(status.emoji) \(result.statusCounts[status] ?? 0) \(status.rawValue) of \(Format.count(total, "game"))"
+        } else {
+            let counts = GameStatus.allCases.compactMap { s in result.statusCounts[s].map { "\(s.emoji) \($0)" } }
+            footer = Format.count(total, "game") + " · " + counts.joined(separator: " · ")
+        }
         footer += " · page \(result.page.page)/\(result.page.pageCount)"
         if result.hiddenMature > 0 { footer += " · \(result.hiddenMature) age-restricted hidden" }
         let title =

@@ -1,0 +1,84 @@
+import Foundation
+
+extension GGTrackerBot {
+    /// Where a game stands for the caller: in their library, on their wishlist, or on no shelf.
+    enum Shelf {
+        case library(LibraryEntry)
+        case wishlist
+        case none
+    }
+
+    func shelf(of game: Game, _ c: Context) async throws -> Shelf {
+        if let entry = try await store.entry(of: c.player.id, game: game.id) { return .library(entry) }
+        return try await store.isWishlisted(c.player.id, game: game.id) ? .wishlist : .none
+    }
+
+    /// The caller's own copy, shown under the catalog card of `/game`: status, hours, percent, score, favorite,
+    /// tags, note, the start of the review, when it was added and completed.
+    func yourCopyCard(_ entry: LibraryEntry, _ c: Context) -> Card {
+        var facts = ["\(entry.status.emoji) \(entry.status.label)"]
+        if let hours = entry.hours { facts.append(Format.hours(hours)) }
+        if let percent = entry.percent, entry.status != .completed { facts.append("\(percent)%") }
+        if let score = entry.score { facts.append("\(Format.stars(score)) \(score)/10") }
+        if entry.favorite { facts.append("⭐ favorite") }
+        var fields: [Card.Field] = []
+        if !entry.tags.isEmpty {
+            fields.append(.init("Tags", Format.truncate(entry.tags.map { "`\($0)`" }.joined(separator: " "), 1024)))
+        }
+        fields.append(.init("Added", Format.date(entry.addedAt)))
+        if entry.status == .completed, let finished = entry.finishedAt {
+            fields.append(.init("Completed", Format.date(finished)))
+        }
+        if let note = entry.note {
+            fields.append(.init("Note", Format.truncate(Format.escape(note), 1024), inline: false))
+        }
+        if let review = entry.review {
+            fields.append(.init("Review", Format.truncate(Format.escape(review), 300), inline: false))
+        }
+        return Card(
+            title: Format.truncate("\(c.player.shownName)'s copy", 256), description: facts.joined(separator: " · "),
+            fields: fields, color: Palette.library)
+    }
+
+    /// The buttons of a game's card, following where the game stands for the caller.
+    func gameCardActions(_ game: Game, _ shelf: Shelf) -> (actions: [[Action]], menus: [Menu]) {
+        let ref = game.ref
+        switch shelf {
+        case .none:
+            return (
+                [
+                    [
+                        Action("Add to library", command: "/add title:\(ref)", style: .primary),
+                        Action("Add to wishlist", command: "/wishlist add title:\(ref)"),
+                    ]
+                ], []
+            )
+        case .wishlist:
+            return (
+                [
+                    [
+                        Action("Add to library", command: "/add title:\(ref)", style: .primary),
+                        Action("Take off wishlist", command: "/wishlist remove title:\(ref)"),
+                    ]
+                ], []
+            )
+        case .library(let entry):
+            var row: [Action] = []
+            if entry.status != .playing && entry.status != .completed {
+                row.append(Action("Start playing", command: "/progress title:\(ref) status:playing"))
+            }
+            if entry.status == .completed {
+                let label = entry.review == nil ? "Write a review" : "Edit your review"
+                row.append(Action(label, command: "/review title:\(ref)", style: .primary))
+            } else {
+                row.append(Action("Mark completed", command: "/progress title:\(ref) status:completed"))
+            }
+            let rate = Menu(
+                entry.score.map { "Your score: \($0)/10 — change it…" } ?? "Rate it…",
+                options: (1...10).reversed().map { score in
+                    Menu.Option("\(score)/10 \(Format.stars(score))", command: "/rate title:\(ref) score:\(score)")
+                })
+            return ([row], [rate])
+        }
+    }
+}
