@@ -60,12 +60,13 @@ struct TextCommandParserTests {
         ("/rate title:Celeste", "`/rate` needs `score`"),
         ("/add title:Celeste status:finished", "`status` must be one of: backlog, playing, paused, completed, dropped"),
         ("/progress title:Celeste", "Give at least one of `status`, `hours` or `percent`."),
-        ("/progress title:Celeste hours:-1", "`hours` must be between 0 and 100000."),
+        ("/progress title:Celeste hours:-1", "`hours` must be between 0 and 20000."),
         ("/progress title:Celeste percent:150", "`percent` must be between 0 and 100."),
         ("/wishlist", "`/wishlist` needs a subcommand: add, remove, show."),
         ("/wishlist buy title:x", "`/wishlist` needs a subcommand"),
         ("/tag title:Hades tags:,,", "Give tags separated by commas"),
-        ("/remove title:Hades confirm:true", "`/remove` has no option `confirm`."),
+        ("/remove title:Hades confirm:maybe", "`confirm` must be true or false."),
+        ("/activity page:2", "`/activity` has no option `page`."),
         ("/profile set avatar:http://example.com/a.png", "`avatar` must be an https:// image URL."),
         ("/note title:Hades text:" + String(repeating: "x", count: 1001), "the limit is 1000"),
         ("", "Type a command"),
@@ -114,8 +115,12 @@ struct TextCommandParserTests {
             .progress(.text("Hades"), status: .completed, hours: nil, percent: nil)
         ),
         ("/favorite title:gb:3030-20545", .favorite(.ref(GameRef(provider: "gb", id: "3030-20545")))),
-        ("/note title:Hades", .note(.text("Hades"), text: nil)),
+        ("/note title:Hades", .note(.text("Hades"), text: nil, clear: false)),
+        ("/note title:Hades clear:true", .note(.text("Hades"), text: nil, clear: true)),
         ("/remove title:Hades", .remove(.text("Hades"), confirmed: false)),
+        ("/remove title:Hades confirm:true", .remove(.text("Hades"), confirmed: true)),
+        ("!gg remove Hades --confirm", .remove(.text("Hades"), confirmed: true)),
+        ("/gg account delete --confirm", .accountDelete(confirmed: true)),
         ("/wishlist remove title:Hades", .wishlistRemove(.text("Hades"))),
         ("/profile show", .profileShow(user: nil)),
         ("/stats user:<@!42>", .stats(user: UserMention(id: "42"))),
@@ -159,10 +164,13 @@ struct FormatTests {
 
 @Suite("Choosing a game from free text")
 struct PickTests {
-    func hit(_ id: Int64, _ name: String, score: Double, all: Bool = true, exact: Bool = false) -> SearchHit {
+    func hit(
+        _ id: Int64, _ name: String, score: Double, all: Bool = true, covers: Bool? = nil, exact: Bool = false,
+        popularity: Double = 0, type: String? = nil
+    ) -> SearchHit {
         SearchHit(
-            game: Game(id: id, ref: GameRef(provider: "igdb", id: "\(id)"), name: name), score: score,
-            matchedAllWords: all, exactName: exact)
+            game: Game(id: id, ref: GameRef(provider: "igdb", id: "\(id)"), name: name, gameType: type), score: score,
+            matchedAllWords: all, exactName: exact, coversQuery: covers ?? all, popularity: popularity)
     }
 
     @Test func aSingleExactNameWins() {
@@ -170,12 +178,29 @@ struct PickTests {
         #expect(pick == .one(hit(1, "Hades", score: 50).game))
     }
 
-    @Test func namesakesAreAmbiguous() {
+    @Test func namesakesWithoutAClearFavouriteAsk() {
         let pick = GGTrackerBot.pick(from: [
-            hit(1, "Doom", score: 60, exact: true), hit(2, "Doom", score: 58, exact: true),
+            hit(1, "Doom", score: 60, exact: true, popularity: 8.8),
+            hit(2, "Doom", score: 58, exact: true, popularity: 8.4),
         ])
         guard case .ambiguous(let games) = pick else { Issue.record("expected a question"); return }
         #expect(games.map(\.id) == [1, 2])
+    }
+
+    @Test func aNamesakeWithTenTimesTheRatingsWins() {
+        let pick = GGTrackerBot.pick(from: [
+            hit(2, "Portal", score: 58, exact: true, popularity: 0.8),
+            hit(1, "Portal", score: 60, exact: true, popularity: 7.9),
+        ])
+        #expect(pick == .one(hit(1, "Portal", score: 0).game))
+    }
+
+    @Test func mainGamesComeBeforeTheirPortsAmongNamesakes() {
+        let pick = GGTrackerBot.pick(from: [
+            hit(2, "BioShock", score: 70, exact: true, popularity: 6, type: "Port"),
+            hit(1, "BioShock", score: 60, exact: true, popularity: 5.5, type: "Main Game"),
+        ])
+        #expect(pick == .one(hit(1, "BioShock", score: 0, type: "Main Game").game))
     }
 
     @Test func aClearLeaderWinsAndACloseSecondAsks() {
@@ -188,11 +213,29 @@ struct PickTests {
         }
     }
 
-    @Test func onlyTypoMatchesSuggestUnlessClear() {
-        let close = GGTrackerBot.pick(from: [hit(1, "A", score: 30, all: false), hit(2, "B", score: 29, all: false)])
-        guard case .none(let suggestions) = close else { Issue.record("expected suggestions"); return }
+    @Test func typoCorrectedMatchesCountWhenTheyCoverTheQuery() {
+        let corrected = GGTrackerBot.pick(from: [
+            hit(1, "Hollow Knight", score: 50, all: false, covers: true), hit(2, "Hollow", score: 30, covers: false),
+        ])
+        #expect(corrected == .one(hit(1, "Hollow Knight", score: 0).game))
+        let partial = GGTrackerBot.pick(from: [hit(1, "A", score: 30, all: false), hit(2, "B", score: 29, all: false)])
+        guard case .none(let suggestions) = partial else { Issue.record("expected suggestions"); return }
         #expect(suggestions.count == 2)
-        #expect(GGTrackerBot.pick(from: [hit(1, "A", score: 30, all: false)]) == .one(hit(1, "A", score: 30).game))
         #expect(GGTrackerBot.pick(from: []) == .none(suggestions: []))
+    }
+
+    @Test func theCallersShelvesDecideWhenOneGameMatches() {
+        #expect(GGTrackerBot.pickFromShelves([]) == nil)
+        #expect(GGTrackerBot.pickFromShelves([hit(1, "Portal", score: 40)]) == .one(hit(1, "Portal", score: 0).game))
+        let two = GGTrackerBot.pickFromShelves([
+            hit(1, "Portal 2", score: 40), hit(2, "Portal", score: 50, exact: true),
+        ])
+        #expect(two == .one(hit(2, "Portal", score: 0).game))
+        guard
+            case .ambiguous(let games) = GGTrackerBot.pickFromShelves([
+                hit(1, "A b", score: 40), hit(2, "A c", score: 40),
+            ])
+        else { Issue.record("expected a question"); return }
+        #expect(games.count == 2)
     }
 }

@@ -1,0 +1,216 @@
+import Foundation
+import GGTrackerCatalog
+import GGTrackerCore
+import GGTrackerStorage
+import Testing
+
+@testable import GGTrackerServer
+
+/// The games behind the cases people reported, in IGDB's own shape: namesakes, add-ons, bundles and ports,
+/// age-restricted main games. Counts are what make one namesake "widely rated".
+enum ResolverCatalog {
+    static func game(
+        _ id: Int?, _ name: String, _ year: Int, type: String? = nil, esrb: Int? = nil, ratings: Int? = nil,
+        slug: String? = nil
+    ) -> [String: Any] {
+        var g: [String: Any] = [
+            "name": name,
+            "first_release_date": Int(
+                Calendar.utc.date(from: DateComponents(year: year, month: 6, day: 1))!
+                    .timeIntervalSince1970),
+            "platforms": [["name": "PC (Microsoft Windows)"]],
+        ]
+        if let id {
+            g["id"] = id
+        } else {
+            g["slug"] = slug ?? name.lowercased().replacingOccurrences(of: " ", with: "-")
+        }
+        if let type { g["game_type"] = ["type": type] }
+        if let esrb { g["age_ratings"] = [["category": 1, "rating": esrb]] }
+        if let ratings { g["total_rating_count"] = ratings }
+        return g
+    }
+
+    static let M = 11
+
+    static let games: [[String: Any]] = [
+        game(14593, "Hollow Knight", 2017, type: "Main Game", ratings: 2139),
+        game(300_001, "Elden Ring Nightreign: The Forsaken Hollows", 2025, type: "DLC"),
+        game(1020, "Grand Theft Auto V", 2013, type: "Main Game", esrb: M, ratings: 5781),
+        game(239_064, "Grand Theft Auto V", 2015, type: "Port", esrb: M),
+        game(
+            nil, "Rockstar Games Double Pack: Grand Theft Auto III & Grand Theft Auto Vice City", 2003, type: "Bundle"),
+        game(472, "The Elder Scrolls V: Skyrim", 2011, type: "Main Game", esrb: M, ratings: 4247),
+        game(19457, "The Elder Scrolls V: Skyrim - Special Edition", 2016, type: "Remaster", esrb: M, ratings: 433),
+        game(673, "Doom", 1993, type: "Main Game", esrb: M, ratings: 991),
+        game(7351, "Doom", 2016, type: "Main Game", esrb: M, ratings: 1905),
+        game(300_002, "Mighty Doom", 2023, type: "Main Game", esrb: 10, ratings: 20),
+        game(71, "Portal", 2007, type: "Main Game", ratings: 3922),
+        game(14546, "Portal", 1986),
+        game(72, "Portal 2", 2011, type: "Main Game", ratings: 4100),
+        game(113_112, "Hades", 2020, type: "Main Game", ratings: 1685),
+        game(80529, "Hades", 1995),
+        game(1942, "The Witcher 3: Wild Hunt", 2015, type: "Main Game", esrb: M, ratings: 5327),
+        game(12503, "The Witcher 3: Wild Hunt - Hearts of Stone", 2015, type: "Expansion", esrb: M, ratings: 549),
+        game(13166, "The Witcher 3: Wild Hunt - Blood and Wine", 2016, type: "Expansion", esrb: M, ratings: 476),
+        game(22439, "The Witcher 3: Wild Hunt - Game of the Year Edition", 2016, type: "Bundle", esrb: M, ratings: 568),
+        game(20, "BioShock", 2007, type: "Main Game", esrb: M, ratings: 3155),
+        game(214_790, "BioShock", 2008, type: "Port", esrb: M),
+        game(20115, "BioShock Infinite: Clash in the Clouds", 2013, type: "DLC"),
+        game(10047, "BioShock Infinite: Burial at Sea - Episode 1", 2013, type: "DLC"),
+        game(26226, "Celeste", 2018, type: "Main Game", ratings: 1200),
+    ]
+
+    /// A harness whose catalog is exactly these games.
+    static func harness() throws -> TestHarness {
+        let harness = try TestHarness(emptyCatalog: true)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("resolver-\(UUID().uuidString).jsonl")
+        let lines = try games.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
+        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        _ = try CatalogImporter(database: harness.services.database).importFile(file.path)
+        try harness.services.catalog.reloadVocabulary()
+        return harness
+    }
+}
+
+/// One row of the table: a command typed by alice, the games already on her shelves, the channel, and what a
+/// person should see.
+struct ResolverCase: CustomTestStringConvertible, Sendable {
+    enum Answer: Sendable {
+        /// The command ran on this game (the public card names it).
+        case game(String)
+        /// A private question with exactly these games to pick from.
+        case asks([String])
+        /// A private refusal naming these age-restricted games.
+        case restricted([String])
+        /// "No game matches".
+        case nothing
+    }
+
+    var command: String
+    var title: String
+    var extra: [String: Any] = [:]
+    var shelves: [String] = []
+    var ageRestricted = false
+    var answer: Answer
+
+    var testDescription: String {
+        "/\(command) title:\(title)\(shelves.isEmpty ? "" : " owning \(shelves)")\(ageRestricted ? " (age-restricted)" : "")"
+    }
+
+    nonisolated(unsafe) static let all: [ResolverCase] = [
+        .init(
+            command: "add", title: "hollow night", extra: ["status": "playing"], answer: .game("Hollow Knight (2017)")),
+        .init(command: "game", title: "Grand Theft Auto V", answer: .restricted(["Grand Theft Auto V (2013)"])),
+        .init(
+            command: "game", title: "Grand Theft Auto V", ageRestricted: true,
+            answer: .game("Grand Theft Auto V (2013)")),
+        .init(command: "game", title: "gta v", answer: .nothing),
+        .init(command: "game", title: "skyrm", answer: .restricted(["The Elder Scrolls V: Skyrim (2011)"])),
+        .init(
+            command: "game", title: "skyrm", ageRestricted: true, answer: .game("The Elder Scrolls V: Skyrim (2011)")),
+        .init(command: "add", title: "Doom", answer: .restricted(["Doom (2016)", "Doom (1993)"])),
+        .init(command: "add", title: "Doom", ageRestricted: true, answer: .asks(["Doom (2016)", "Doom (1993)"])),
+        .init(command: "add", title: "mighty doom", answer: .game("Mighty Doom (2023)")),
+        .init(
+            command: "rate", title: "portal", extra: ["score": 8], shelves: ["igdb:71"], answer: .game("Portal (2007)")),
+        .init(command: "rate", title: "portal", extra: ["score": 8], answer: .game("Portal (2007)")),
+        .init(
+            command: "rate", title: "portal", extra: ["score": 8], shelves: ["igdb:14546"],
+            answer: .game("Portal (1986)")),
+        .init(
+            command: "rate", title: "portal", extra: ["score": 8], shelves: ["igdb:71", "igdb:72"],
+            answer: .game("Portal (2007)")),
+        .init(
+            command: "progress", title: "hades", extra: ["hours": 3.0], shelves: ["igdb:113112"],
+            answer: .game("Hades (2020)")),
+        .init(
+            command: "progress", title: "doom", extra: ["hours": 3.0], shelves: ["igdb:7351"], ageRestricted: true,
+            answer: .game("Doom (2016)")),
+        .init(
+            command: "game", title: "witcher 3", ageRestricted: true, answer: .game("The Witcher 3: Wild Hunt (2015)")),
+        .init(command: "game", title: "witcher 3", answer: .restricted(["The Witcher 3: Wild Hunt (2015)"])),
+        .init(
+            command: "game", title: "the witcher iii wild hunt", ageRestricted: true,
+            answer: .game("The Witcher 3: Wild Hunt (2015)")),
+        .init(
+            command: "game", title: "witcher 3 blood and wine", ageRestricted: true,
+            answer: .game("The Witcher 3: Wild Hunt - Blood and Wine (2016)")),
+        .init(command: "game", title: "bioshock", answer: .restricted(["BioShock (2007)"])),
+        .init(command: "game", title: "bioshock", ageRestricted: true, answer: .game("BioShock (2007)")),
+        .init(command: "game", title: "celest", answer: .game("Celeste (2018)")),
+        .init(command: "game", title: "qwzxv plorb", answer: .nothing),
+    ]
+}
+
+@Suite("Resolving the title a person typed, through the router")
+struct ResolverTests {
+    @Test(arguments: ResolverCase.all)
+    func answersTheGameThePersonMeant(_ row: ResolverCase) async throws {
+        let harness = try ResolverCatalog.harness()
+        try await harness.withClient { client in
+            for ref in row.shelves {
+                let added = try await client.send(I.command("add", [I.option("title", ref)], nsfw: true))
+                #expect(!added.ephemeral, "could not put \(ref) on the shelf: \(added.text)")
+            }
+            var options = [I.option("title", row.title)]
+            for (name, value) in row.extra.sorted(by: { $0.key < $1.key }) { options.append(I.option(name, value)) }
+            let answer = try await client.send(I.command(row.command, options, nsfw: row.ageRestricted))
+            DiscordChecks.check(answer)
+            switch row.answer {
+            case .game(let name):
+                #expect(!answer.ephemeral, "\(answer.text)")
+                #expect(
+                    answer.embeds.first.flatMap { $0["title"] as? String }?.contains(name) == true, "\(answer.text)")
+            case .asks(let names):
+                #expect(answer.ephemeral && answer.content.contains("Which one do you mean?"), "\(answer.text)")
+                #expect(Set(answer.buttons.map { $0.label.components(separatedBy: " · ")[0] }) == Set(names))
+            case .restricted(let names):
+                #expect(answer.ephemeral && answer.content.contains("age-restricted"), "\(answer.text)")
+                for name in names { #expect(answer.content.contains(name), "\(answer.content)") }
+                #expect(answer.buttons.isEmpty)
+            case .nothing:
+                #expect(answer.ephemeral && answer.content.contains("No game matches"), "\(answer.text)")
+            }
+        }
+    }
+
+    @Test func theQuestionsButtonsRunTheCommandOnTheChosenGame() async throws {
+        let harness = try ResolverCatalog.harness()
+        try await harness.withClient { client in
+            let question = try await client.send(I.command("add", [I.option("title", "Doom")], nsfw: true))
+            let button = try #require(question.button("Doom (1993)"))
+            let added = try await client.send(I.button(button, nsfw: true))
+            #expect(added.text.contains("Alice added Doom (1993)"))
+        }
+        let library = try await harness.services.database.library(
+            of: PlayerID("discord:111111111111111111"), status: nil, sort: .recent, includeMature: true, page: 1,
+            pageSize: 10)
+        #expect(library.page.items.map(\.game.displayName) == ["Doom (1993)"])
+    }
+
+    @Test func nothingIsStoredWhenTheBotAsksOrRefuses() async throws {
+        let harness = try ResolverCatalog.harness()
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Doom")]))
+            _ = try await client.send(I.command("add", [I.option("title", "Doom")], nsfw: true))
+            _ = try await client.send(I.command("rate", [I.option("title", "bioshock"), I.option("score", 7)]))
+        }
+        let count = try await harness.services.database.reader.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM library_entries") ?? -1
+        }
+        #expect(count == 0)
+    }
+
+    @Test func searchRanksTheMainGameAheadOfItsAddOns() async throws {
+        let harness = try ResolverCatalog.harness()
+        try await harness.withClient { client in
+            let answer = try await client.send(I.command("search", [I.option("query", "witcher 3")], nsfw: true))
+            let titles = answer.embeds.compactMap { $0["title"] as? String }
+            #expect(titles.first == "The Witcher 3: Wild Hunt (2015)", "\(titles)")
+            let bio = try await client.send(I.command("search", [I.option("query", "bioshock")], nsfw: true))
+            #expect(bio.embeds.first?["title"] as? String == "BioShock (2007)")
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import GGTrackerCore
+import Testing
+
+@testable import GGTrackerServer
+
+/// Matrix and Slack users cannot press Discord's buttons: every button, menu option and form becomes a command to
+/// type. Each one shown must work exactly as written.
+@Suite("Every hint shown on Matrix and Slack is a command that works as written")
+struct TextHintTests {
+    static let matrixUser = Invoker(
+        platform: .matrix, userID: "@alice:localhost", displayName: "alice", community: "!room:localhost",
+        channelIsAgeRestricted: true)
+
+    /// Lines a user could take a hint from, after setting up a library with something on every shelf.
+    /// (The confirmations come last: their hints remove a game and erase the account.)
+    static let starts = [
+        "!gg search hollow knight", "!gg game Hollow Knight", "!gg game Celeste", "!gg game Stardew Valley",
+        "!gg note Hades", "!gg review Hades", "!gg progress Hades --status completed", "!gg review Celeste",
+        "!gg list", "!gg wishlist show", "!gg add Doom", "!gg top", "!gg rate Hollow Knight --score 8",
+        "!gg add Stardew Valley", "!gg remove Celeste", "!gg account delete",
+    ]
+
+    /// A usage error or an unknown command: the hint did not work as written.
+    static func isUsageError(_ reply: Reply) -> Bool {
+        let text = reply.text ?? ""
+        return reply.visibility == .invokerOnly
+            && ["has no option", "Unknown command", "must be", "is required", "Usage:", "takes no options"]
+                .contains { text.contains($0) }
+    }
+
+    func prepared() async throws -> TestHarness {
+        let harness = try TestHarness()
+        let bot = harness.services.bot
+        for line in [
+            "!gg add Hades", "!gg add Celeste --status completed", "!gg wishlist add Stardew Valley",
+            "!gg note Hades --text Try the spear", "!gg add Hollow Knight", "!gg add Portal 2", "!gg add Limbo",
+            "!gg add Inside", "!gg add Cuphead", "!gg add Undertale", "!gg add Terraria", "!gg add Tetris",
+            "!gg add Half-Life 2",
+        ] {
+            let reply = try await bot.respond(toLine: line, from: Self.matrixUser)
+            #expect(!Self.isUsageError(reply), "\(line): \(reply.text ?? "")")
+        }
+        return harness
+    }
+
+    @Test func matrixHintsRunAsTyped() async throws {
+        let harness = try await prepared()
+        let bot = harness.services.bot
+        var tried = Set<String>()
+        for start in Self.starts {
+            let reply = try await bot.respond(toLine: start, from: Self.matrixUser)
+            let body = reply.matrixContent(replyTo: nil)["body"] as? String ?? ""
+            let hints = body.split(separator: "\n").compactMap { line -> String? in
+                guard let range = line.range(of: "reply !gg ") ?? line.range(of: "Reply !gg ") else { return nil }
+                return "!gg " + line[range.upperBound...].replacingOccurrences(of: ":…", with: ":a few words")
+            }
+            for hint in hints where tried.insert(hint).inserted {
+                let answer = try await bot.respond(toLine: hint, from: Self.matrixUser)
+                #expect(!Self.isUsageError(answer), "\(start) → \(hint) → \(answer.text ?? "")")
+            }
+        }
+        // The hints covered the confirmations, paging, rating and the review form.
+        #expect(tried.contains { $0.contains("confirm:true") })
+        #expect(tried.contains { $0.hasPrefix("!gg review") && $0.contains("text:") }, "\(tried.sorted())")
+        #expect(tried.contains { $0.hasPrefix("!gg rate") })
+        #expect(tried.contains { $0.hasPrefix("!gg note") && $0.contains("clear:true") })
+    }
+
+    @Test func slackFormsAndButtonsRun() async throws {
+        let harness = try await prepared()
+        let bot = harness.services.bot
+        var invoker = Self.matrixUser
+        invoker.platform = .slack
+        var checked = 0
+        for start in Self.starts {
+            let reply = try await bot.respond(toLine: start, from: invoker)
+            let json = String(
+                decoding: try JSONSerialization.data(withJSONObject: reply.slackMessage()), as: UTF8.self)
+            // Typed hints (forms): "Reply with `/gg review title:… text:…`".
+            for part in json.components(separatedBy: "Reply with `/gg ").dropFirst() {
+                let hint = "/gg " + part.prefix { $0 != "`" }.replacingOccurrences(of: ":…", with: ":a few words")
+                let answer = try await bot.respond(toLine: hint, from: invoker)
+                #expect(!Self.isUsageError(answer), "\(start) → \(hint) → \(answer.text ?? "")")
+                checked += 1
+            }
+            // Buttons and menus carry the command they run when pressed.
+            let commands =
+                (reply.actions.flatMap { $0 }.filter { !$0.disabled }.map(\.command)
+                    + reply.menus.flatMap { $0.options.map(\.command) })
+            for command in commands {
+                let answer = try await bot.respond(toLine: command, from: invoker, fromComponent: true)
+                #expect(!Self.isUsageError(answer), "\(start) → \(command) → \(answer.text ?? "")")
+                checked += 1
+            }
+        }
+        #expect(checked > 20)
+    }
+
+    @Test func removingAndErasingCanBeFinishedInText() async throws {
+        let harness = try await prepared()
+        let bot = harness.services.bot
+        let asked = try await bot.respond(toLine: "!gg remove Hades", from: Self.matrixUser)
+        #expect(asked.plainText().contains("confirm:true"))
+        let removed = try await bot.respond(toLine: "!gg remove Hades --confirm", from: Self.matrixUser)
+        #expect(removed.text?.contains("Removed **Hades (2020)**") == true, "\(removed.text ?? "")")
+        #expect(try await harness.services.database.entry(of: Self.matrixUser.player, game: 113_112) == nil)
+        let erased = try await bot.respond(toLine: "!gg account delete confirm:true", from: Self.matrixUser)
+        #expect(erased.text?.lowercased().contains("erased") == true, "\(erased.text ?? "")")
+        #expect(try await harness.services.database.player(Self.matrixUser.player) == nil)
+    }
+}
