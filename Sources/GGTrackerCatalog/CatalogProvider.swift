@@ -10,6 +10,13 @@ package protocol CatalogProvider: Sendable {
     func search(_ query: String, limit: Int) async throws -> [CatalogRecord]
     /// One game by its reference, when the reference is this provider's (`igdb:1942`, `gb:3030-20545`).
     func game(_ ref: GameRef) async throws -> CatalogRecord?
+    /// Whether a stored game came from a search that leaves out fields only the game's own page has, so its card
+    /// should fetch them once.
+    func lacksDetails(_ game: Game) -> Bool
+}
+
+extension CatalogProvider {
+    package func lacksDetails(_ game: Game) -> Bool { false }
 }
 
 extension IGDBClient: CatalogProvider {

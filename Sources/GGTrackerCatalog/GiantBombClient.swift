@@ -36,8 +36,11 @@ package struct GiantBombClient: CatalogProvider {
         package var description: String
     }
 
-    static let fields =
-        "guid,id,name,deck,original_release_date,expected_release_year,image,platforms,genres,developers,publishers,original_game_rating,site_detail_url,date_last_updated"
+    /// What a search result has: the list-level fields of a game.
+    static let searchFields =
+        "guid,id,name,deck,original_release_date,expected_release_year,image,platforms,original_game_rating,site_detail_url,date_last_updated"
+    /// What a game's own resource adds: its companies, genres and themes.
+    static let detailFields = searchFields + ",genres,themes,developers,publishers"
 
     /// One request to a resource; returns the envelope's `results`.
     func get(_ resource: String, path: String, query: [String: String]) async throws -> Any {
@@ -73,7 +76,8 @@ package struct GiantBombClient: CatalogProvider {
         let results = try await get(
             "search", path: "search/",
             query: [
-                "query": query, "resources": "game", "limit": String(min(max(limit, 1), 10)), "field_list": Self.fields,
+                "query": query, "resources": "game", "limit": String(min(max(limit, 1), 10)),
+                "field_list": Self.searchFields,
             ])
         return (results as? [[String: Any]] ?? []).compactMap(Self.record(from:))
     }
@@ -83,9 +87,15 @@ package struct GiantBombClient: CatalogProvider {
         return try await game(guid: ref.id)
     }
 
+    /// Search results carry no companies, genres or themes: a game found by a search gets them from its page.
+    package func lacksDetails(_ game: Game) -> Bool {
+        game.ref.provider == "gb" && game.developers.isEmpty && game.publishers.isEmpty && game.genres.isEmpty
+            && game.themes.isEmpty
+    }
+
     /// `GET /game/{guid}/`: one game's details.
     package func game(guid: String) async throws -> CatalogRecord? {
-        let result = try await get("game", path: "game/\(guid)/", query: ["field_list": Self.fields])
+        let result = try await get("game", path: "game/\(guid)/", query: ["field_list": Self.detailFields])
         return (result as? [String: Any]).flatMap(Self.record(from:))
     }
 
@@ -107,6 +117,7 @@ package struct GiantBombClient: CatalogProvider {
         }
         game.platforms = names("platforms")
         game.genres = names("genres")
+        game.themes = names("themes")
         game.developers = names("developers")
         game.publishers = names("publishers")
         // "ESRB: M" → "ESRB M"

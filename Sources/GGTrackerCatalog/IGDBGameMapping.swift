@@ -14,7 +14,7 @@ package enum IGDBGameMapping {
         "id", "igdb_id", "name", "slug", "summary", "first_release_date", "release_date", "release_dates", "genres",
         "platforms", "game_modes", "game_engines", "involved_companies", "developers", "publishers",
         "aggregated_rating", "total_rating", "aggregated_rating_count", "total_rating_count", "cover", "cover_url",
-        "age_ratings", "url", "game_type", "updated_at",
+        "age_ratings", "url", "game_type", "updated_at", "themes",
     ]
 
     package static func record(from object: [String: Any]) throws(Failure) -> CatalogRecord {
@@ -44,6 +44,7 @@ package enum IGDBGameMapping {
         game.genres = names(object["genres"])
         game.platforms = names(object["platforms"])
         game.modes = names(object["game_modes"])
+        game.themes = names(object["themes"])
         game.engines = names(object["game_engines"])
         for company in object["involved_companies"] as? [[String: Any]] ?? [] {
             guard let name = (company["company"] as? [String: Any])?["name"] as? String else { continue }

@@ -154,6 +154,21 @@ package struct LocalCatalog: GameCatalog {
         return try database.game(ref)
     }
 
+    /// The game with every field its card shows: when the provider's search left some out, its own page is
+    /// fetched once and stored (not again within `lookupTTL`, even when the page has none of them).
+    package func details(of game: Game) async throws -> Game {
+        guard let provider, provider.lacksDetails(game) else { return game }
+        let key = "details \(game.ref)"
+        if let last = try database.providerLookup(provider: provider.name, query: key),
+            Date().timeIntervalSince(last) < lookupTTL
+        {
+            return game
+        }
+        guard let record = try? await ask(provider, { try await provider.game(game.ref) }) else { return game }
+        try database.recordProviderLookup(provider: provider.name, query: key, records: [record], at: Date())
+        return try database.game(game.ref) ?? game
+    }
+
     package func top(filter: CatalogFilter, minimumRatings: Int, page: Int, pageSize: Int) async throws -> Page<Game> {
         var conditions = ["g.critic_rating IS NOT NULL", "g.rating_count >= ?"]
         var arguments: [(any SQLBindable)?] = [minimumRatings]

@@ -66,6 +66,8 @@ package struct Game: Hashable, Sendable {
     package var releaseYearOnly: Bool
     package var platforms: [String]
     package var genres: [String]
+    /// Settings and subjects ("Fantasy", "Sci-Fi", "Horror").
+    package var themes: [String]
     package var modes: [String]
     package var engines: [String]
     package var developers: [String]
@@ -86,8 +88,9 @@ package struct Game: Hashable, Sendable {
         releaseDate: Date? = nil, releaseYearOnly: Bool = false, platforms: [String] = [], genres: [String] = [],
         modes: [String] = [], engines: [String] = [], developers: [String] = [], publishers: [String] = [],
         criticRating: Double? = nil, ratingCount: Int? = nil, coverImageID: String? = nil, ageRating: String? = nil,
-        isMature: Bool = false, url: String? = nil, gameType: String? = nil
+        isMature: Bool = false, url: String? = nil, gameType: String? = nil, themes: [String] = []
     ) {
+        self.themes = themes
         self.id = id
         self.ref = ref
         self.name = name

@@ -127,6 +127,8 @@ package protocol GameCatalog: Sendable {
     /// Fast name-prefix suggestions for autocomplete; never waits on a provider.
     func autocomplete(_ text: String, includeMature: Bool, limit: Int) async throws -> [Game]
     func game(_ ref: GameRef) async throws -> Game?
+    /// The game with every field its card shows, asking the provider when its search left some out.
+    func details(of game: Game) async throws -> Game
     /// Best-rated games with at least `minimumRatings` critic ratings.
     func top(filter: CatalogFilter, minimumRatings: Int, page: Int, pageSize: Int) async throws -> Page<Game>
     func browse(

@@ -223,9 +223,6 @@ package struct AppConfig: Sendable {
             if igdbClientSecret == nil { throw Invalid("GGTRACKER_CATALOG=igdb needs IGDB_CLIENT_SECRET") }
         case .giantbomb:
             if giantBombAPIKey == nil { throw Invalid("GGTRACKER_CATALOG=giantbomb needs GIANTBOMB_API_KEY") }
-            throw Invalid(
-                "GGTRACKER_CATALOG=giantbomb: the Giant Bomb provider is not available in this version yet; use offline"
-            )
         }
     }
 

@@ -185,6 +185,7 @@ extension AppDatabase {
         binder.bind(g.gameType)
         binder.bind(record.popularity)
         binder.bind(record.updatedAt?.timeIntervalSince1970)
+        binder.bind(json(g.themes))
     }
 }
 

@@ -32,7 +32,7 @@ extension AppDatabase {
     package static let gameColumns = """
         g.id, g.provider, g.provider_id, g.slug, g.name, g.summary, g.release_date, g.release_year_only, g.platforms,
         g.genres, g.modes, g.engines, g.developers, g.publishers, g.critic_rating, g.rating_count, g.cover_image_id,
-        g.age_rating, g.mature, g.url, g.game_type
+        g.age_rating, g.mature, g.url, g.game_type, g.themes
         """
 
     /// How many columns `gameColumns` selects.
@@ -56,7 +56,7 @@ extension AppDatabase {
             modes: list(row[base + 10]), engines: list(row[base + 11]), developers: list(row[base + 12]),
             publishers: list(row[base + 13]), criticRating: row[base + 14], ratingCount: row[base + 15],
             coverImageID: row[base + 16], ageRating: row[base + 17], isMature: row[base + 18], url: row[base + 19],
-            gameType: row[base + 20])
+            gameType: row[base + 20], themes: list(row[base + 21]))
     }
 
     /// A stored list of names (`["Platform","Indie"]`). Lists without escapes, nearly all of them, are split
@@ -131,7 +131,7 @@ extension AppDatabase {
     static let storedGameColumns = [
         "provider", "provider_id", "slug", "name", "keywords", "summary", "release_date", "release_year_only",
         "platforms", "genres", "modes", "engines", "developers", "publishers", "critic_rating", "rating_count",
-        "cover_image_id", "age_rating", "mature", "url", "game_type", "popularity", "updated_at",
+        "cover_image_id", "age_rating", "mature", "url", "game_type", "popularity", "updated_at", "themes",
     ]
 
     /// A record's values for `storedGameColumns`, in order.
@@ -141,7 +141,7 @@ extension AppDatabase {
             g.ref.provider, g.ref.id, g.slug, g.name, record.keywords, g.summary, g.releaseDate?.timeIntervalSince1970,
             g.releaseYearOnly, json(g.platforms), json(g.genres), json(g.modes), json(g.engines), json(g.developers),
             json(g.publishers), g.criticRating, g.ratingCount, g.coverImageID, g.ageRating, g.isMature, g.url,
-            g.gameType, record.popularity, record.updatedAt?.timeIntervalSince1970,
+            g.gameType, record.popularity, record.updatedAt?.timeIntervalSince1970, json(g.themes),
         ]
     }
 

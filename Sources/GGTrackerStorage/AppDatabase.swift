@@ -400,6 +400,9 @@ package final class AppDatabase: Sendable {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v8: themes") { db in
+            try db.execute(sql: "ALTER TABLE games ADD COLUMN themes TEXT NOT NULL DEFAULT '[]'")
+        }
         return migrator
     }
 }

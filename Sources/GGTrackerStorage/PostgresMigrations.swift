@@ -218,6 +218,7 @@ enum PostgresMigrations {
             )
             """
         ),
+        ("v8: themes", "ALTER TABLE games ADD COLUMN themes TEXT NOT NULL DEFAULT '[]'"),
     ]
 
     /// A number every GGTracker process locks with while it migrates, so replicas starting together take turns

@@ -86,4 +86,38 @@ struct AnnouncementTests {
             #expect(problems.isEmpty, "\(problems.prefix(3))")
         }
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func everyPathThatCompletesAGameAnnouncesIt() async throws {
+        let (stream, continuation) = AsyncStream.makeStream(of: (String, [String: Any]).self)
+        try await fakeDiscordChannels(token: "bot-token", accepted: continuation).test(.live) { fake in
+            let port = try #require(fake.port)
+            let harness = try TestHarness { config in
+                config.discordBotToken = "bot-token"
+                config.discordAPIBase = "http://127.0.0.1:\(port)/api/v10"
+            }
+            try await harness.withClient { client in
+                _ = try await client.send(
+                    I.command(
+                        "admin",
+                        [I.sub("settings", [["name": "announce_channel", "type": 7, "value": "777000000000000001"]])],
+                        as: .admin))
+                let added = try await client.send(
+                    I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")]))
+                #expect(added.text.contains("Alice completed Celeste (2018) 🎉"))
+                let rated = try await client.send(
+                    I.command("rate", [I.option("title", "Hades"), I.option("score", 9)], as: .bob))
+                #expect(rated.text.contains("Added to Bob's library as completed"))
+                // Not a completion: no announcement.
+                _ = try await client.send(I.command("add", [I.option("title", "Inside")]))
+            }
+            var iterator = stream.makeAsyncIterator()
+            var titles: [String] = []
+            for _ in 0..<2 {
+                let (_, message) = try #require(await iterator.next())
+                titles += (message["embeds"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+            }
+            #expect(titles.sorted() == ["Alice completed Celeste (2018) 🎉", "Bob rated Hades (2020) ★★★★½"])
+        }
+    }
 }

@@ -1,3 +1,4 @@
+@preconcurrency import Crypto
 import Foundation
 import GGTrackerCatalog
 import GGTrackerCore
@@ -12,7 +13,8 @@ import Testing
 
 /// A local stand-in for Giant Bomb's API: `GET /api/search/` and `GET /api/game/{guid}/` with `api_key` and
 /// `format=json`, 403 for a missing or generic User-Agent, and the response envelope (`status_code` 1 OK,
-/// 100 invalid key, 101 not found).
+/// 100 invalid key, 101 not found). As on Giant Bomb, search results carry a game's list-level fields only
+/// (no companies, genres or themes), and `field_list` limits what comes back.
 func fakeGiantBomb(key: String, received: Received) -> some ApplicationProtocol {
     let outerWilds: [String: Any] = [
         "guid": "3030-54397", "id": 54397, "name": "Outer Wilds",
@@ -20,9 +22,16 @@ func fakeGiantBomb(key: String, received: Received) -> some ApplicationProtocol 
         "original_release_date": "2019-05-28", "site_detail_url": "https://www.giantbomb.com/outer-wilds/3030-54397/",
         "image": ["super_url": "https://www.giantbomb.com/a/uploads/scale_large/outer-wilds.jpg"],
         "platforms": [["name": "PC"], ["name": "Xbox One"]], "genres": [["name": "Adventure"]],
+        "themes": [["name": "Sci-Fi"]],
         "developers": [["name": "Mobius Digital"]], "publishers": [["name": "Annapurna Interactive"]],
         "original_game_rating": [["name": "ESRB: E10+"]], "date_last_updated": "2024-01-02 10:00:00",
+        "api_detail_url": "https://www.giantbomb.com/api/game/3030-54397/",
     ]
+    let detailOnly: Set<String> = ["genres", "themes", "developers", "publishers"]
+    @Sendable func fields(_ object: [String: Any], _ request: Request, search: Bool) -> [String: Any] {
+        let wanted = (request.uri.queryParameters.get("field_list") ?? "").split(separator: ",").map(String.init)
+        return object.filter { (wanted.isEmpty || wanted.contains($0.key)) && !(search && detailOnly.contains($0.key)) }
+    }
     @Sendable func envelope(_ status: Int, _ error: String, _ results: Any) -> Response {
         let body: [String: Any] = [
             "error": error, "limit": 10, "offset": 0, "number_of_page_results": (results as? [Any])?.count ?? 1,
@@ -51,13 +60,13 @@ func fakeGiantBomb(key: String, received: Received) -> some ApplicationProtocol 
     router.get("/api/search/") { request, _ -> Response in
         if let refusal = await check(request) { return refusal }
         let words = (request.uri.queryParameters.get("query") ?? "").removingPercentEncoding?.lowercased() ?? ""
-        let hits = words.contains("outer") ? [outerWilds] : []
+        let hits = words.contains("outer") ? [fields(outerWilds, request, search: true)] : []
         return envelope(1, "OK", hits)
     }
     router.get("/api/game/:guid/") { request, context -> Response in
         if let refusal = await check(request) { return refusal }
         guard context.parameters.get("guid") == "3030-54397" else { return envelope(101, "Object Not Found", []) }
-        return envelope(1, "OK", outerWilds)
+        return envelope(1, "OK", fields(outerWilds, request, search: false))
     }
     var logger = Logger(label: "fake-giantbomb")
     logger.logLevel = .warning
@@ -98,6 +107,54 @@ struct GiantBombTests {
             #expect(requests.first?.authorization?.hasPrefix("GGTracker/") == true)
             let card = try await client.send(I.command("game", [I.option("title", "gb:3030-54397")]))
             #expect(card.text.contains("Mobius Digital") && card.text.contains("ESRB E10+"))
+            #expect(await received.requests.map(\.path) == ["/api/search/", "/api/game/3030-54397/"])
+            _ = try await client.send(I.command("game", [I.option("title", "outer wilds")]))
+            #expect(await received.requests.count == 2, "the game's page is fetched once")
+        }
+    }
+
+    @Test func giantBombServesTheBotWhenConfigured() async throws {
+        let received = Received()
+        try await fakeGiantBomb(key: "gb-key", received: received).test(.live) { fake in
+            let config = try AppConfig.load(
+                file: nil,
+                environment: [
+                    "GGTRACKER_CATALOG": "giantbomb", "GIANTBOMB_API_KEY": "gb-key",
+                    "GIANTBOMB_API_BASE": "http://127.0.0.1:\(try #require(fake.port))/api",
+                    "GGTRACKER_DATABASE": FileManager.default.temporaryDirectory
+                        .appendingPathComponent("gb-\(UUID().uuidString).sqlite").path,
+                ])
+            var logger = Logger(label: "gb")
+            logger.logLevel = .critical
+            let services = try AppServices.open(config: config, logger: logger)
+            #expect(try services.database.gameCount() == 0, "the catalog fills from Giant Bomb, not the bundled file")
+            let key = Curve25519.Signing.PrivateKey()
+            var signed = services
+            signed.config.discordPublicKey = key.publicKey
+            try await TestHarness(services: signed, key: key).withClient { client in
+                let search = try await client.send(I.command("search", [I.option("query", "outer wilds")]))
+                #expect(search.embeds.first?["title"] as? String == "Outer Wilds (2019)")
+                let card = try await client.send(I.command("game", [I.option("title", "outer wilds")]))
+                DiscordChecks.check(card)
+                let embed = try #require(card.embeds.first)
+                #expect(embed["url"] as? String == "https://www.giantbomb.com/outer-wilds/3030-54397/")
+                #expect(
+                    (embed["thumbnail"] as? [String: Any])?["url"] as? String
+                        == "https://www.giantbomb.com/a/uploads/scale_large/outer-wilds.jpg")
+                for fact in [
+                    "Explore a solar system", "May 28, 2019", "PC, Xbox One", "Adventure", "Sci-Fi", "Mobius Digital",
+                    "Annapurna Interactive", "Data from Giant Bomb",
+                ] {
+                    #expect(card.text.contains(fact), "\(fact) missing from \(card.text)")
+                }
+                let added = try await client.send(I.command("add", [I.option("title", "outer wilds")]))
+                #expect(added.text.contains("Alice added Outer Wilds (2019)"))
+                let status = try await client.send(
+                    I.command("admin", [I.sub("catalog", [I.sub("status")], group: true)], as: .admin))
+                #expect(status.text.contains("giantbomb"))
+            }
+            #expect(await received.requests.map(\.path) == ["/api/search/", "/api/game/3030-54397/"])
+            #expect(await received.requests.allSatisfy { $0.authorization?.hasPrefix("GGTracker/") == true })
         }
     }
 

@@ -125,6 +125,6 @@ struct SlackTests {
         }
         let posted = try #require(await received.requests.first)
         let message = try #require(try JSONSerialization.jsonObject(with: posted.body) as? [String: Any])
-        #expect((message["text"] as? String)?.contains("alice added Celeste (2018)") == true)
+        #expect((message["text"] as? String)?.contains("alice completed Celeste (2018)") == true)
     }
 }

@@ -52,7 +52,7 @@ extension GGTrackerBot {
 
     /// `/game`: the details card, with who on this server has it and their average score.
     func gameDetails(_ title: TitleQuery, _ c: Context) async throws -> Reply {
-        let game = try await resolve(title, c)
+        let game = try await catalog.details(of: try await resolve(title, c))
         let owners = try await store.owners(of: game.id, in: c.invoker.community)
         var fields: [Card.Field] = []
         if let date = game.releaseDate {
@@ -66,6 +66,7 @@ extension GGTrackerBot {
         }
         list("Platforms", game.platforms, limit: 12)
         list("Genres", game.genres)
+        list("Themes", game.themes)
         list("Modes", game.modes)
         list("Engine", game.engines)
         list("Developer", game.developers, limit: 4)
