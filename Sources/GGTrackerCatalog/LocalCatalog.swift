@@ -36,8 +36,9 @@ package struct LocalCatalog: GameCatalog {
     }
 
     package static let attribution =
-        "Game data from IGDB.com. Sales-era ESRB ratings and release years from the “Video Game Sales with Ratings” data set; "
-        + "extra titles from IGN review listings and the “Steam Store Games” data set."
+        "Game data from IGDB.com. Critic scores with their review counts and ESRB ratings from Metacritic listings "
+        + "(the “Video Game Sales with Ratings” and “Metacritic All Time Games Stats” data sets) and ESRB's own "
+        + "listings; extra titles from IGN review listings and the “Steam Store Games” data set."
 
     package init(database: AppDatabase, providerName: String = "offline") throws {
         self.database = database
@@ -51,10 +52,32 @@ package struct LocalCatalog: GameCatalog {
         Bundle.module.path(forResource: "catalog.jsonl", ofType: "gz")
     }
 
-    /// Loads the bundled catalog when the catalog is empty. Returns how many games were loaded.
+    /// The bundled file's identity: its gzip trailer (CRC-32 and length of the data) and its size.
+    static func fingerprint(ofFileAt path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd(), size >= 8 else { return nil }
+        try? handle.seek(toOffset: size - 8)
+        guard let trailer = try? handle.readToEnd() else { return nil }
+        return trailer.map { String(format: "%02x", $0) }.joined() + "-\(size)"
+    }
+
+    /// Loads the bundled catalog into an empty catalog, or again after an upgrade brought a different bundled file
+    /// (games are updated by id; entries keep their games). Returns how many games were loaded.
     @discardableResult
     package func loadBundledIfEmpty() throws -> Int {
-        guard try database.gameCount() == 0 else { return 0 }
+        if try database.gameCount() > 0 {
+            guard let path = Self.bundledCatalogPath, let current = Self.fingerprint(ofFileAt: path) else { return 0 }
+            let stored = try database.catalogMeta("bundled.fingerprint")
+            // A catalog filled some other way (an import of its own) has neither mark and is left alone.
+            let loadedBefore = try database.catalogMeta("last_refresh") != nil
+            guard stored != current, stored != nil || loadedBefore else { return 0 }
+            guard try database.acquireLease(Self.refreshLease, holder: leaseHolder, for: leaseDuration, at: Date())
+            else { return 0 }
+            defer { try? database.releaseLease(Self.refreshLease, holder: leaseHolder) }
+            let report = try loadBundled()
+            return report.added + report.updated
+        }
         // Another process starting on the same database may be filling it or refreshing: only the lease holder
         // loads (the others' name indexes follow the catalog's generation).
         guard try database.acquireLease(Self.refreshLease, holder: leaseHolder, for: leaseDuration, at: Date())
@@ -70,6 +93,9 @@ package struct LocalCatalog: GameCatalog {
         }
         let report = try CatalogImporter(database: database).importFile(path)
         try database.setCatalogMeta("last_refresh", String(Date().timeIntervalSince1970))
+        if let fingerprint = Self.fingerprint(ofFileAt: path) {
+            try database.setCatalogMeta("bundled.fingerprint", fingerprint)
+        }
         try index.reload()
         return report
     }

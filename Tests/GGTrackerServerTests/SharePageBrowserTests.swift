@@ -41,6 +41,8 @@ struct SharePageBrowserTests {
             _ = try await client.send(
                 I.command(
                     "review", [I.option("title", "Celeste"), I.option("text", "<b>Not bold</b> — kind and hard.")]))
+            _ = try await client.send(
+                I.command("note", [I.option("title", "Cuphead"), I.option("text", "Parry the pink things")]))
             let share = try await client.send(I.command("share"))
             let path = try #require(
                 share.content.range(of: "/u/").map { String(share.content[$0.lowerBound...].prefix(35)) })
@@ -56,6 +58,16 @@ struct SharePageBrowserTests {
             }
             #expect(dom.components(separatedBy: "<rect").count - 1 >= 5 + 10 + 12)
             #expect(dom.contains("&lt;b&gt;Not bold&lt;/b&gt;") && !dom.contains("<b>Not bold</b>"))
+            #expect(dom.contains("Parry the pink things"), "notes are on the page")
+            // Every cover sits on a placeholder with the game's initial, shown when the image cannot load (here,
+            // with no network, none can); the image carries no alt text to squeeze into the frame.
+            #expect(dom.components(separatedBy: "<div class=\"art\"><span aria-hidden=\"true\">").count - 1 == 5)
+            #expect(!dom.contains("alt=\"Celeste\""))
+            // Chart labels are whole words: a long genre is shortened with an ellipsis, its full name a tooltip.
+            #expect(!dom.contains(">Role-playing (RP<"))
+            if dom.contains("Role-playing") {
+                #expect(dom.contains("<title>Role-playing (RPG)</title>") || dom.contains(">Role-playing (RPG)<"))
+            }
 
             _ = try Chromium.run(["--window-size=412,1400", "--screenshot=\(screenshot.path)", url])
         }

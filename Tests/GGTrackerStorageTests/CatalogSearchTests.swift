@@ -141,3 +141,33 @@ struct NameIndexFreshnessTests {
         #expect(typo.first == "Outer Wilds", "the typo vocabulary was rebuilt too")
     }
 }
+
+@Suite("The bundled catalog after an upgrade")
+struct BundledCatalogUpgradeTests {
+    @Test func aDifferentBundledFileIsLoadedAgainOnceAndOtherCatalogsAreLeftAlone() throws {
+        let database = try AppDatabase.inMemory()
+        let catalog = try LocalCatalog(database: database)
+        #expect(try catalog.loadBundledIfEmpty() > 30_000)
+        #expect(try catalog.loadBundledIfEmpty() == 0, "the same file is not loaded twice")
+        // As an older version left it: a bundled catalog without the file's mark, and a wrong score on a game.
+        try database.writeNow { db in
+            try db.execute("DELETE FROM catalog_meta WHERE key = 'bundled.fingerprint'")
+            try db.execute("UPDATE games SET critic_rating = 100, rating_count = 33 WHERE name = 'G-Force'")
+        }
+        #expect(try catalog.loadBundledIfEmpty() > 30_000)
+        let gForce = try #require(try database.game(GameRef(provider: "igdb", id: "4876")))
+        #expect(
+            gForce.criticScore.map { $0.critics >= 33 && $0.score < 80 } == true,
+            "\(String(describing: gForce.criticScore))")
+        #expect(try catalog.loadBundledIfEmpty() == 0)
+
+        // A catalog imported from a file of the operator's own carries neither mark: it is not replaced.
+        let own = try AppDatabase.inMemory()
+        try own.writeNow { db in
+            try db.execute(
+                "INSERT INTO games (provider, provider_id, name) VALUES ('igdb', '1', 'Only Game')")
+        }
+        #expect(try LocalCatalog(database: own).loadBundledIfEmpty() == 0)
+        #expect(try own.gameCount() == 1)
+    }
+}

@@ -43,13 +43,17 @@ enum SharedLibraryPage {
         return page(title: "\(name)'s games", body: body)
     }
 
+    /// A game's cover over a placeholder with its initial: the placeholder shows while the image loads and, drawn
+    /// over the broken image by browsers that style only broken images' pseudo-elements, when it cannot load (the
+    /// image has no alt text of its own; the title is printed under it).
     static func card(_ entry: LibraryEntry) -> String {
         let game = entry.game
-        let cover =
+        let initial = escape(String(game.name.prefix(1)))
+        let image =
             game.coverURL.map {
-                "<img src=\"\(escape($0))\" alt=\"\(escape(game.name))\" loading=\"lazy\" width=\"132\" height=\"176\">"
-            }
-            ?? "<div class=\"nocover\">\(escape(String(game.name.prefix(1))))</div>"
+                "<img src=\"\(escape($0))\" alt=\"\" data-initial=\"\(initial)\" loading=\"lazy\" width=\"132\" height=\"176\">"
+            } ?? ""
+        let cover = "<div class=\"art\"><span aria-hidden=\"true\">\(initial)</span>\(image)</div>"
         var html = "<article class=\"cover\">\(cover)<h3>\(escape(game.displayName))</h3>"
         if let score = entry.score {
             html += "<p class=\"stars\" title=\"\(score)/10\">\(Format.stars(score))</p>"
@@ -61,6 +65,9 @@ enum SharedLibraryPage {
         if !facts.isEmpty { html += "<p class=\"facts\">\(escape(facts.joined(separator: " · ")))</p>" }
         if let review = entry.review {
             html += "<blockquote class=\"review\">\(escape(review))</blockquote>"
+        }
+        if let note = entry.note {
+            html += "<p class=\"note\"><span aria-label=\"note\">📝</span> \(escape(note))</p>"
         }
         return html + "</article>"
     }
@@ -80,22 +87,40 @@ enum SharedLibraryPage {
         }
     }
 
-    /// A bar chart as inline SVG, scaled to its largest value.
+    /// A label that fits the chart's label column: whole words, with an ellipsis when some are left out.
+    static func shortLabel(_ label: String, limit: Int = 18) -> String {
+        guard label.count > limit else { return label }
+        var kept = ""
+        for word in label.split(separator: " ") {
+            let next = kept.isEmpty ? String(word) : kept + " " + word
+            if next.count > limit - 1 { break }
+            kept = next
+        }
+        if kept.isEmpty { kept = String(label.prefix(limit - 1)) }
+        return kept.trimmingCharacters(in: CharacterSet(charactersIn: " /-(,")) + "…"
+    }
+
+    /// A bar chart as inline SVG, scaled to its largest value; a shortened label keeps its full text as a tooltip,
+    /// and the column for the figures fits "9999.5".
     static func chart(_ id: String, _ title: String, _ items: [(String, Double)]) -> String {
-        let width = 320.0
+        let width = 340.0
         let rowHeight = 22.0
-        let labelWidth = 110.0
+        let labelWidth = 124.0
+        let figureWidth = 52.0
         let most = max(items.map(\.1).max() ?? 0, 1)
         var svg = "<figure><figcaption>\(escape(title))</figcaption>"
         svg +=
             "<svg class=\"chart\" id=\"chart-\(id)\" role=\"img\" aria-label=\"\(escape(title))\" viewBox=\"0 0 \(Int(width)) \(Int(Double(max(items.count, 1)) * rowHeight))\" xmlns=\"http://www.w3.org/2000/svg\">"
         for (index, (label, value)) in items.enumerated() {
             let y = Double(index) * rowHeight
-            let barWidth = (width - labelWidth - 40) * value / most
-            svg += "<text x=\"0\" y=\"\(y + 15)\" font-size=\"12\">\(escape(String(label.prefix(16))))</text>"
+            let barWidth = (width - labelWidth - figureWidth) * value / most
+            let short = shortLabel(label)
+            let tooltip = short == label ? "" : "<title>\(escape(label))</title>"
+            svg += "<text x=\"0\" y=\"\(y + 15)\" font-size=\"12\">\(tooltip)\(escape(short))</text>"
             svg +=
                 "<rect x=\"\(labelWidth)\" y=\"\(y + 4)\" width=\"\(String(format: "%.1f", barWidth))\" height=\"14\" rx=\"3\"></rect>"
-            let shown = value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+            let shown =
+                value == value.rounded() || value >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value)
             svg +=
                 "<text x=\"\(String(format: "%.1f", labelWidth + barWidth + 4))\" y=\"\(y + 15)\" font-size=\"12\">\(shown)</text>"
         }
@@ -123,8 +148,11 @@ enum SharedLibraryPage {
         figure{margin:0;background:#1b1e26;border-radius:8px;padding:12px}figcaption{font-weight:600;margin-bottom:6px}
         .chart{width:100%;height:auto}.chart rect{fill:#5865f2}.chart text{fill:#e8e8ea}
         .covers{display:grid;grid-template-columns:repeat(auto-fill,minmax(140px,1fr));gap:12px}
-        .cover{background:#1b1e26;border-radius:8px;padding:8px}.cover img,.nocover{width:100%;height:auto;aspect-ratio:3/4;border-radius:4px;object-fit:cover;background:#2a2e39}
-        .nocover{display:flex;align-items:center;justify-content:center;font-size:48px;color:#6b6f7b}
+        .cover{background:#1b1e26;border-radius:8px;padding:8px}
+        .art{position:relative;aspect-ratio:3/4;border-radius:4px;background:#2a2e39;overflow:hidden;display:flex;align-items:center;justify-content:center;font-size:48px;color:#6b6f7b}
+        .art img{position:absolute;inset:0;width:100%;height:100%;object-fit:cover;color:transparent;font-size:0}
+        .art img::after{content:attr(data-initial);position:absolute;inset:0;display:flex;align-items:center;justify-content:center;background:#2a2e39;color:#6b6f7b;font-size:48px}
+        .note{font-size:12px;color:#c9cbd3;margin:4px 0 0;white-space:pre-wrap}
         .cover h3{font-size:14px;margin:6px 0 2px}.stars{color:#fee75c;margin:0}.facts{font-size:12px;color:#a9abb3;margin:2px 0}
         .review{font-size:13px;margin:6px 0 0;padding-left:8px;border-left:3px solid #5865f2;white-space:pre-wrap}
         footer{margin-top:24px;color:#6b6f7b;font-size:12px}
