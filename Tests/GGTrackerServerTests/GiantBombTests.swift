@@ -149,6 +149,11 @@ struct GiantBombTests {
                 ] {
                     #expect(card.text.contains(fact), "\(fact) missing from \(card.text)")
                 }
+                let top = try await client.send(I.command("top"))
+                #expect(top.ephemeral && top.content.contains("no critic scores"), "\(top.content)")
+                let engines = try await client.send(
+                    I.command("browse", [I.sub("engine", [I.option("name", "Unity")])]))
+                #expect(engines.ephemeral && engines.content.contains("no engine data"), "\(engines.content)")
                 let added = try await client.send(I.command("add", [I.option("title", "outer wilds")]))
                 #expect(added.text.contains("Alice added Outer Wilds (2019)"))
                 let status = try await client.send(

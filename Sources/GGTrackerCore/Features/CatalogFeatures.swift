@@ -124,7 +124,14 @@ extension GGTrackerBot {
         var scope = [genre, platform, year.map(String.init)].compactMap { $0 }.joined(separator: " · ")
         if scope.isEmpty { scope = "all games" }
         guard !result.items.isEmpty else {
-            return .notice(page > 1 ? "There is no page \(page)." : "No rated games match \(Format.escape(scope)).")
+            if page > 1 { return .notice("There is no page \(page).") }
+            let anyScores = try await catalog.top(filter: CatalogFilter(), minimumRatings: 1, page: 1, pageSize: 1)
+            if anyScores.total == 0 {
+                return .notice(
+                    "This catalog has no critic scores, so there is nothing to rank: the \(try await catalog.status().provider) catalog does not provide them."
+                )
+            }
+            return .notice("No games rated by at least 5 critics match \(Format.escape(scope)).")
         }
         let lines = result.items.enumerated().map { offset, game in
             let rank = (result.page - 1) * Self.pageSize + offset + 1

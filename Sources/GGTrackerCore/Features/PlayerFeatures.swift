@@ -6,7 +6,7 @@ extension GGTrackerBot {
         let player = try await targetPlayer(user, c)
         let stats = try await store.stats(of: player.id)
         var fields: [Card.Field] = [
-            .init("Library", "\(stats.libraryCount) games"),
+            .init("Library", Format.count(stats.libraryCount, "game")),
             .init("Completed", "\(stats.statusCounts[.completed] ?? 0)"),
             .init("Playing", "\(stats.statusCounts[.playing] ?? 0)"),
             .init("Hours", Format.hours(stats.totalHours)),

@@ -1,0 +1,94 @@
+import Foundation
+import GGTrackerCore
+import GGTrackerStorage
+import Testing
+
+@testable import GGTrackerServer
+
+/// Small things a person reads: options that belong to another command, counts in words, the review gate, scores
+/// without critics, impossible hours, footers and dates.
+@Suite("What the replies say, word for word")
+struct WordingTests {
+    let harness: TestHarness
+    init() throws { harness = try TestHarness() }
+
+    @Test func anOptionOfAnotherCommandIsRefusedByName() async throws {
+        let reply = try await harness.services.bot.respond(
+            toLine: "/activity page:2",
+            from: Invoker(platform: .cli, userID: "alice", displayName: "alice", community: "local"))
+        #expect(reply.visibility == .invokerOnly)
+        #expect(reply.text?.contains("`/activity` has no option `page`") == true, "\(reply.text ?? "")")
+        #expect(reply.text?.contains("hasn't used GGTracker") == false)
+    }
+
+    @Test func countsReadAsWordsAndTheReviewGateSaysWhereTheGameStands() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(
+                I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")]))
+            _ = try await client.send(
+                I.command("review", [I.option("title", "Celeste"), I.option("text", "Kind and hard.")]))
+            let profile = try await client.send(I.command("profile", [I.sub("show")]))
+            #expect(profile.text.contains("Library\n1 game\n") && !profile.text.contains("1 games"), "\(profile.text)")
+            let stats = try await client.send(I.command("stats"))
+            #expect(stats.text.contains("1 game · 1 review ·") && !stats.text.contains("1 reviews"), "\(stats.text)")
+            _ = try await client.send(I.command("add", [I.option("title", "Hades")]))
+            let gate = try await client.send(
+                I.command("review", [I.option("title", "Hades"), I.option("text", "Great")]))
+            #expect(gate.content.contains("(it is on your backlog)"), "\(gate.content)")
+        }
+    }
+
+    @Test func hoursBeyondWhatOneGameCanTakeAreRefused() async throws {
+        try await harness.withClient { client in
+            let answer = try await client.send(
+                I.command("add", [I.option("title", "Celeste"), I.option("hours", 100_000.0)]))
+            #expect(answer.ephemeral && answer.content.contains("`hours` must be between 0 and 20000"))
+        }
+        let count = try await harness.services.database.reader.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM library_entries") ?? -1
+        }
+        #expect(count == 0)
+    }
+
+    @Test func aFilteredListCountsWhatItShows() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Celeste"), I.option("status", "playing")]))
+            _ = try await client.send(I.command("add", [I.option("title", "Hades")]))
+            _ = try await client.send(I.command("add", [I.option("title", "Inside")]))
+            let list = try await client.send(I.command("list", [I.option("status", "playing")]))
+            let footer = (list.embeds.first?["footer"] as? [String: Any])?["text"] as? String ?? ""
+            #expect(footer.hasPrefix("🎮 1 playing of 3 games"), "\(footer)")
+        }
+    }
+
+    @Test func aGameWithoutCriticsShowsNoScoreAndEnginesAreSaidToBeMissing() async throws {
+        let database = harness.services.database
+        try database.writeNow { db in
+            try db.execute("UPDATE games SET critic_rating = 0, rating_count = NULL WHERE name = 'Inside'")
+        }
+        try await harness.withClient { client in
+            let card = try await client.send(I.command("game", [I.option("title", "Inside")]))
+            #expect(!card.text.contains("Critic rating"), "\(card.text)")
+            let rated = try await client.send(I.command("game", [I.option("title", "Celeste")]))
+            #expect(
+                rated.text.range(of: #"Critic rating\n\d+/100 from \d+ critics"#, options: .regularExpression) != nil)
+            let engines = try await client.send(
+                I.command("browse", [I.sub("engine", [I.option("name", "Unreal Engine")])]))
+            #expect(engines.ephemeral && engines.content.contains("no engine data"), "\(engines.content)")
+            let top = try await client.send(I.command("top"))
+            let lines = (top.embeds.first?["description"] as? String ?? "").split(separator: "\n")
+            #expect(!lines.isEmpty && lines.allSatisfy { $0.contains(" critics)") }, "\(lines)")
+        }
+    }
+
+    @Test func aChallengeCardShowsItsLastDayOnceAndTimeLeftInWords() async throws {
+        let bot = harness.services.bot
+        let alice = Invoker(platform: .cli, userID: "alice", displayName: "alice", community: "local")
+        let year = Calendar.utc.component(.year, from: Date()) + 1
+        _ = try await bot.respond(
+            toLine: "/challenge create name:Backlog goal:3 unit:games_completed ends:\(year)-12-31", from: alice)
+        let card = try await bot.respond(toLine: "/challenge show name:Backlog", from: alice).plainText()
+        #expect(card.contains("until Dec 31, \(year) (in "), "\(card)")
+        #expect(!card.contains("Jan 1, \(year + 1)"), "\(card)")
+    }
+}
