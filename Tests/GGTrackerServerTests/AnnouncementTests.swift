@@ -54,8 +54,12 @@ func fakeDiscordChannels(
 
 @Suite("Announcements in the server's channel")
 struct AnnouncementTests {
-    @Test(.timeLimit(.minutes(1)))
-    func completionsAreAnnouncedAfterARateLimitWithoutDelayingTheReply() async throws {
+    /// Runs `commands` against a bot whose server announces in channel 777000000000000001 through the stand-in,
+    /// then hands over the stream of messages the stand-in accepted.
+    func withAnnouncements(
+        _ commands: @Sendable (TestHarness.Client) async throws -> Void,
+        then check: (inout AsyncStream<(String, [String: Any])>.Iterator) async throws -> Void
+    ) async throws {
         let (stream, continuation) = AsyncStream.makeStream(of: (String, [String: Any]).self)
         try await fakeDiscordChannels(token: "bot-token", accepted: continuation).test(.live) { fake in
             let port = try #require(fake.port)
@@ -70,13 +74,22 @@ struct AnnouncementTests {
                         [I.sub("settings", [["name": "announce_channel", "type": 7, "value": "777000000000000001"]])],
                         as: .admin))
                 #expect(settings.text.contains("<#777000000000000001>"))
-                let added = try await client.send(I.command("add", [I.option("title", "Celeste")]))
-                #expect(added.status == .ok)
-                let done = try await client.send(
-                    I.command("progress", [I.option("title", "Celeste"), I.option("status", "completed")]))
-                #expect(done.text.contains("Alice completed Celeste"))
+                try await commands(client)
             }
             var iterator = stream.makeAsyncIterator()
+            try await check(&iterator)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func completionsAreAnnouncedAfterARateLimitWithoutDelayingTheReply() async throws {
+        try await withAnnouncements { client in
+            let added = try await client.send(I.command("add", [I.option("title", "Celeste")]))
+            #expect(added.status == .ok)
+            let done = try await client.send(
+                I.command("progress", [I.option("title", "Celeste"), I.option("status", "completed")]))
+            #expect(done.text.contains("Alice completed Celeste"))
+        } then: { iterator in
             let (channel, message) = try #require(await iterator.next())
             #expect(channel == "777000000000000001")
             let embeds = message["embeds"] as? [[String: Any]] ?? []
@@ -89,29 +102,16 @@ struct AnnouncementTests {
 
     @Test(.timeLimit(.minutes(1)))
     func everyPathThatCompletesAGameAnnouncesIt() async throws {
-        let (stream, continuation) = AsyncStream.makeStream(of: (String, [String: Any]).self)
-        try await fakeDiscordChannels(token: "bot-token", accepted: continuation).test(.live) { fake in
-            let port = try #require(fake.port)
-            let harness = try TestHarness { config in
-                config.discordBotToken = "bot-token"
-                config.discordAPIBase = "http://127.0.0.1:\(port)/api/v10"
-            }
-            try await harness.withClient { client in
-                _ = try await client.send(
-                    I.command(
-                        "admin",
-                        [I.sub("settings", [["name": "announce_channel", "type": 7, "value": "777000000000000001"]])],
-                        as: .admin))
-                let added = try await client.send(
-                    I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")]))
-                #expect(added.text.contains("Alice completed Celeste (2018) 🎉"))
-                let rated = try await client.send(
-                    I.command("rate", [I.option("title", "Hades"), I.option("score", 9)], as: .bob))
-                #expect(rated.text.contains("Added to Bob's library as completed"))
-                // Not a completion: no announcement.
-                _ = try await client.send(I.command("add", [I.option("title", "Inside")]))
-            }
-            var iterator = stream.makeAsyncIterator()
+        try await withAnnouncements { client in
+            let added = try await client.send(
+                I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")]))
+            #expect(added.text.contains("Alice completed Celeste (2018) 🎉"))
+            let rated = try await client.send(
+                I.command("rate", [I.option("title", "Hades"), I.option("score", 9)], as: .bob))
+            #expect(rated.text.contains("Added to Bob's library as completed"))
+            // Not a completion: no announcement.
+            _ = try await client.send(I.command("add", [I.option("title", "Inside")]))
+        } then: { iterator in
             var titles: [String] = []
             for _ in 0..<2 {
                 let (_, message) = try #require(await iterator.next())
