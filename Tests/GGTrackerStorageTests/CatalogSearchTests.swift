@@ -142,6 +142,43 @@ struct NameIndexFreshnessTests {
     }
 }
 
+@Suite("The bundled catalog tells the truth")
+struct BundledCatalogQualityTests {
+    let catalog = BundledCatalog.sqlite
+
+    @Test func matureGamesAndTheirAddOnsCarryTheirAgeRating() async throws {
+        for id in ["25076", "7351", "112916", "1942", "12503", "13166", "472", "19457", "1020"] {
+            let game = try #require(try await catalog.game(GameRef(provider: "igdb", id: id)))
+            #expect(game.isMature, "\(game.displayName) should be age-restricted")
+        }
+    }
+
+    @Test func everyScoreComesWithItsOwnCriticCount() async throws {
+        let gForce = try #require(try await catalog.game(GameRef(provider: "igdb", id: "4876")))
+        let score = try #require(gForce.criticScore)
+        #expect(score.score < 80 && score.critics >= 30, "G-Force: \(score)")
+        let unscored = try catalog.database.readNow { db in
+            try db.value("SELECT count(*) FROM games WHERE critic_rating IS NOT NULL AND rating_count IS NULL") as Int?
+        }
+        #expect(unscored == 0)
+        let top = try await catalog.top(filter: CatalogFilter(), minimumRatings: 5, page: 1, pageSize: 50)
+        #expect(top.items.count == 50 && top.items.allSatisfy { ($0.ratingCount ?? 0) >= 5 })
+    }
+
+    @Test func genresArIGDBsAndEnginesAreNotInventedAndKindsAreKnown() async throws {
+        let genres = try await catalog.facetNames(.genre, matching: "", limit: 100)
+        #expect(genres.contains("Role-playing (RPG)"))
+        for tag in ["RPG", "Gore", "Violent", "Nudity", "Early Access", "Free to Play", "Action", "Casual"] {
+            #expect(!genres.contains(tag), "\(tag) is not a genre")
+        }
+        #expect(try await catalog.facetNames(.engine, matching: "", limit: 1).isEmpty)
+        let expansion = try #require(try await catalog.game(GameRef(provider: "igdb", id: "12503")))
+        #expect(!expansion.isMainGame)
+        let witcher = try #require(try await catalog.game(GameRef(provider: "igdb", id: "1942")))
+        #expect(witcher.isMainGame)
+    }
+}
+
 @Suite("The bundled catalog after an upgrade")
 struct BundledCatalogUpgradeTests {
     @Test func aDifferentBundledFileIsLoadedAgainOnceAndOtherCatalogsAreLeftAlone() throws {
