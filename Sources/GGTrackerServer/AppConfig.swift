@@ -28,6 +28,8 @@ package struct AppConfig: Sendable {
     package var matrixHSToken: String?
     package var matrixBotLocalpart = "ggtracker"
     package var slackSigningSecret: String?
+    /// Where a Slack `response_url` may point: anything else in a (signed) press is not posted to.
+    package var slackResponseBase = "https://hooks.slack.com/"
     package var igdbClientID: String?
     package var igdbClientSecret: String?
     package var igdbAPIBase = "https://api.igdb.com/v4"
@@ -72,6 +74,7 @@ package struct AppConfig: Sendable {
         .init(table: "matrix", key: "hs_token", env: "MATRIX_HS_TOKEN"),
         .init(table: "matrix", key: "bot_localpart", env: "MATRIX_BOT_LOCALPART"),
         .init(table: "slack", key: "signing_secret", env: "SLACK_SIGNING_SECRET"),
+        .init(table: "slack", key: "response_base", env: "SLACK_RESPONSE_BASE"),
         .init(table: "igdb", key: "client_id", env: "IGDB_CLIENT_ID"),
         .init(table: "igdb", key: "client_secret", env: "IGDB_CLIENT_SECRET"),
         .init(table: "igdb", key: "api_base", env: "IGDB_API_BASE"),
@@ -194,6 +197,7 @@ package struct AppConfig: Sendable {
             self.matrixBotLocalpart = localpart
         }
         self.slackSigningSecret = text("SLACK_SIGNING_SECRET")
+        if let base = try url("SLACK_RESPONSE_BASE") { self.slackResponseBase = base + "/" }
         self.igdbClientID = text("IGDB_CLIENT_ID")
         self.igdbClientSecret = text("IGDB_CLIENT_SECRET")
         if let base = try url("IGDB_API_BASE") { self.igdbAPIBase = base }

@@ -96,35 +96,126 @@ struct SlackTests {
         }
     }
 
-    @Test func buttonPressesPostTheResultToTheResponseURL() async throws {
+    @Test func aReplayWithTheSignatureInOtherLetterCaseIsStillAReplay() async throws {
+        let harness = try TestHarness { $0.slackSigningSecret = Self.secret }
+        try await harness.withClient { client in
+            let body = Self.command("challenge create name:Runs goal:5 unit:custom ends:2099-12-31")
+            let stamp = String(Int(Date().timeIntervalSince1970))
+            let signature = Self.sign(body, timestamp: stamp)
+            let created = try await post(client, "/slack/commands", body, signature: signature)
+            #expect(created.0 == .ok)
+            let progress = Self.command("challenge progress name:Runs amount:1")
+            let signed = Self.sign(progress, timestamp: stamp)
+            let first = try await post(client, "/slack/commands", progress, signature: signed)
+            #expect(first.0 == .ok)
+            let recased = "v0=" + signed.dropFirst(3).uppercased()
+            let upper = try await post(client, "/slack/commands", progress, signature: recased)
+            #expect(upper.0 == .unauthorized)
+            let mixed =
+                "v0="
+                + signed.dropFirst(3).enumerated().map { $0 % 2 == 0 ? $1.uppercased() : String($1) }
+                .joined()
+            let mixedCase = try await post(client, "/slack/commands", progress, signature: mixed)
+            #expect(mixedCase.0 == .unauthorized)
+        }
+        let standings = try await harness.services.database.reader.read { db in
+            try Double.fetchOne(db, sql: "SELECT sum(custom_progress) FROM challenge_participants") ?? -1
+        }
+        #expect(standings == 1, "the progress was applied once")
+    }
+
+    /// A stand-in for Slack's `response_url`: it answers after `delay`, with `status`, and streams what it got.
+    func withResponseURL(
+        delay: Duration = .zero, status: HTTPResponse.Status = .ok,
+        _ body: @Sendable (TestHarness, String, Received) async throws -> Void
+    ) async throws {
         let received = Received()
         let router = Router()
         router.post("/response") { request, _ -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
+            try await Task.sleep(for: delay)
             await received.add("/response", nil, Data(buffer: body))
-            return Response(status: .ok)
+            return Response(status: status)
         }
         var logger = Logger(label: "fake-slack")
-        logger.logLevel = .warning
+        logger.logLevel = .critical
         let fake = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
         try await fake.test(.live) { fakeClient in
             let port = try #require(fakeClient.port)
-            try await withBot { client in
-                let payload: [String: Any] = [
-                    "type": "block_actions", "user": ["id": "U0ALICE", "username": "alice"], "team": ["id": "T0001"],
-                    "channel": ["id": "C0GAMES"], "response_url": "http://127.0.0.1:\(port)/response",
-                    "actions": [
-                        ["action_id": "gg-button-0", "type": "button", "value": "/add title:Celeste status:completed"]
-                    ],
-                ]
-                let json = String(decoding: try JSONSerialization.data(withJSONObject: payload), as: UTF8.self)
-                let (status, _) = try await post(client, "/slack/interactions", Self.form([("payload", json)]))
+            let harness = try TestHarness {
+                $0.slackSigningSecret = Self.secret
+                $0.slackResponseBase = "http://127.0.0.1:\(port)/"
+            }
+            try await body(harness, "http://127.0.0.1:\(port)/response", received)
+        }
+    }
+
+    static func press(_ line: String, responseURL: String) throws -> String {
+        let payload: [String: Any] = [
+            "type": "block_actions", "user": ["id": "U0ALICE", "username": "alice"], "team": ["id": "T0001"],
+            "channel": ["id": "C0GAMES"], "response_url": responseURL,
+            "actions": [["action_id": "gg-button-0", "type": "button", "value": line]],
+        ]
+        return form([("payload", String(decoding: try JSONSerialization.data(withJSONObject: payload), as: UTF8.self))])
+    }
+
+    func entries(_ harness: TestHarness) async throws -> Int {
+        try await harness.services.database.reader.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM library_entries") ?? -1
+        }
+    }
+
+    @Test func buttonPressesPostTheResultToTheResponseURL() async throws {
+        try await withResponseURL { harness, url, received in
+            try await harness.withClient { client in
+                let (status, _) = try await post(
+                    client, "/slack/interactions",
+                    try Self.press("/add title:Celeste status:completed", responseURL: url))
                 #expect(status == .ok)
             }
+            var posted = await received.requests.first
+            for _ in 0..<100 where posted == nil {
+                try await Task.sleep(for: .milliseconds(50))
+                posted = await received.requests.first
+            }
+            let delivered = try #require(posted)
+            let message = try #require(try JSONSerialization.jsonObject(with: delivered.body) as? [String: Any])
+            #expect((message["text"] as? String)?.contains("alice completed Celeste (2018)") == true)
         }
-        let posted = try #require(await received.requests.first)
-        let message = try #require(try JSONSerialization.jsonObject(with: posted.body) as? [String: Any])
-        #expect((message["text"] as? String)?.contains("alice completed Celeste (2018)") == true)
+    }
+
+    @Test(arguments: [(Duration.seconds(5), HTTPResponse.Status.ok), (.zero, .internalServerError)])
+    func aSlowOrFailingResponseURLDoesNotHoldTheAcknowledgement(
+        delay: Duration, status: HTTPResponse.Status
+    )
+        async throws
+    {
+        try await withResponseURL(delay: delay, status: status) { harness, url, _ in
+            try await harness.withClient { client in
+                let start = ContinuousClock.now
+                let (answer, _) = try await post(
+                    client, "/slack/interactions", try Self.press("/add title:Hades", responseURL: url))
+                #expect(answer == .ok)
+                #expect(ContinuousClock.now - start < .seconds(3), "Slack allows 3 seconds")
+            }
+            let stored = try await entries(harness)
+            #expect(stored == 1, "the command ran and was stored")
+        }
+    }
+
+    @Test func aResponseURLOutsideSlackIsNotPostedTo() async throws {
+        let received = Received()
+        try await withResponseURL { harness, url, _ in
+            var services = harness.services
+            services.config.slackResponseBase = "https://hooks.slack.com/"
+            try await TestHarness(services: services, key: harness.key).withClient { client in
+                let (status, _) = try await post(
+                    client, "/slack/interactions", try Self.press("/add title:Hades", responseURL: url))
+                #expect(status == .ok)
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(await received.requests.isEmpty)
+        }
     }
 }

@@ -49,7 +49,8 @@ struct SlackController: Sendable {
             HMAC<SHA256>.isValidAuthenticationCode(
                 mac, authenticating: base, using: SymmetricKey(data: Data(secret.utf8)))
         else { return nil }
-        let key = "slack:signature:\(signature)"
+        // The replay key is the signature's bytes, not its text: hex in another letter case is the same request.
+        let key = "slack:signature:" + mac.map { String(format: "%02x", $0) }.joined()
         return try await database.deliverySeen(key) ? nil : key
     }
 
@@ -123,7 +124,8 @@ struct SlackController: Sendable {
         return Self.json(reply.slackMessage())
     }
 
-    /// A button or select: answered at once, the result posted to the `response_url` Slack gives.
+    /// A button or select: acknowledged as soon as the command has run and its effects are stored (Slack allows 3
+    /// seconds), the result posted to the `response_url` Slack gives afterwards, in the background.
     func interaction(_ request: Request, context: some RequestContext) async throws -> Response {
         let started = ContinuousClock.now
         let body = try await request.collectBody()
@@ -144,12 +146,19 @@ struct SlackController: Sendable {
         metrics.record(
             platform: "slack", command: (try? TextCommandParser.parse(line).path.first) ?? "component",
             outcome: "ok", started: started, logger: context.logger)
-        if let responseURL = press.responseURL,
-            responseURL.hasPrefix("https://") || responseURL.hasPrefix("http://127.0.0.1")
-        {
+        if let responseURL = press.responseURL, responseURL.hasPrefix(config.slackResponseBase) {
             var message = reply.slackMessage()
             message["replace_original"] = reply.delivery == .updateMessage
-            try await post(message, to: responseURL)
+            let logger = context.logger
+            Task {
+                do {
+                    try await post(message, to: responseURL)
+                } catch {
+                    logger.warning("could not post a Slack button's result", metadata: ["error": "\(error)"])
+                }
+            }
+        } else if press.responseURL != nil {
+            context.logger.warning("a Slack response_url outside SLACK_RESPONSE_BASE was not posted to")
         }
         return Response(status: .ok)
     }
