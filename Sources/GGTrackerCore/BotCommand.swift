@@ -190,8 +190,10 @@ package enum BotCommand: Hashable, Sendable {
             let removing = tag.hasPrefix("-")
             if removing { tag = String(tag.dropFirst()).trimmingCharacters(in: .whitespaces) }
             guard !tag.isEmpty else { continue }
-            guard tag.count <= maxTagLength else {
-                throw UsageError("Tags are 1–\(maxTagLength) characters; “\(tag)” has \(tag.count).", usage: usage)
+            guard Format.length(tag) <= maxTagLength else {
+                throw UsageError(
+                    "Tags are 1–\(maxTagLength) characters; “\(Format.truncate(tag, 40))” has \(Format.length(tag)).",
+                    usage: usage)
             }
             changes.append(removing ? .remove(tag) : .add(tag))
         }

@@ -115,9 +115,14 @@ extension OptionSpec {
                 throw UsageError(
                     "`\(name)` must be one of: \(choices.joined(separator: ", ")) (got “\(trimmed)”).", usage: usage)
             }
-            if let maxLength, text.count > maxLength {
+            if text.unicodeScalars.contains("\u{0}") {
                 throw UsageError(
-                    "`\(name)` is \(text.count) characters long; the limit is \(maxLength).", usage: usage)
+                    "`\(name)` contains a NUL character (\\0), which cannot be stored; remove it and try again.",
+                    usage: usage)
+            }
+            if let maxLength, Format.length(text) > maxLength {
+                throw UsageError(
+                    "`\(name)` is \(Format.length(text)) characters long; the limit is \(maxLength).", usage: usage)
             }
         case (.integer, .integer(let number)):
             try checkRange(Double(number), usage: usage)

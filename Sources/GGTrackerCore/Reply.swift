@@ -233,9 +233,22 @@ package enum Format {
     }
 
     /// Shortens to `limit` characters, ending with an ellipsis when cut.
+    /// A text's length as chat platforms count it (Discord's limits are in code points): one per Unicode scalar,
+    /// so a letter with a hundred combining marks is a hundred and one, not one.
+    package static func length(_ text: String) -> Int { text.unicodeScalars.count }
+
+    /// At most `limit` code points, cut between whole characters and ended with "…" when anything was cut.
     package static func truncate(_ text: String, _ limit: Int) -> String {
-        guard text.count > limit else { return text }
-        return String(text.prefix(max(0, limit - 1))) + "…"
+        guard length(text) > limit else { return text }
+        var out = ""
+        var used = 0
+        for character in text {
+            let size = character.unicodeScalars.count
+            if used + size > limit - 1 { break }
+            out.append(character)
+            used += size
+        }
+        return out + "…"
     }
 
     /// "1 review", "3 reviews".

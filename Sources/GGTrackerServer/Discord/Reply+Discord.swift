@@ -69,10 +69,10 @@ package struct DiscordMessage: Encodable, Sendable {
             package var inline: Bool
         }
 
-        /// Characters that count towards Discord's 6000 per message.
+        /// Characters that count towards Discord's 6000 per message, in code points as Discord counts them.
         var countedLength: Int {
-            (title?.count ?? 0) + (description?.count ?? 0) + (footer?.text.count ?? 0)
-                + (fields ?? []).reduce(0) { $0 + $1.name.count + $1.value.count }
+            Format.length(title ?? "") + Format.length(description ?? "") + Format.length(footer?.text ?? "")
+                + (fields ?? []).reduce(0) { $0 + Format.length($1.name) + Format.length($1.value) }
         }
     }
 }
@@ -174,7 +174,8 @@ extension Reply {
     package func discordMessage(customID: (String) -> String) -> DiscordMessage {
         var embeds = cards.prefix(DiscordLimits.embeds).map { card in
             DiscordMessage.Embed(
-                title: card.title.map { Format.truncate($0, DiscordLimits.embedTitle) },
+                // Titles are plain text in a reply; Discord renders markdown in them, so it is escaped here.
+                title: card.title.map { Format.truncate(Format.escape($0), DiscordLimits.embedTitle) },
                 url: card.url.flatMap { $0.count <= 2048 && URL(string: $0) != nil ? $0 : nil },
                 description: card.description.map { Format.truncate($0, DiscordLimits.embedDescription) },
                 color: card.color,
@@ -241,9 +242,9 @@ extension Reply {
             // Find the longest description or field value and cut it.
             var best: (embed: Int, field: Int?, length: Int) = (0, nil, -1)
             for (e, embed) in embeds.enumerated() {
-                if let d = embed.description, d.count > best.length { best = (e, nil, d.count) }
-                for (f, field) in (embed.fields ?? []).enumerated() where field.value.count > best.length {
-                    best = (e, f, field.value.count)
+                if let d = embed.description, Format.length(d) > best.length { best = (e, nil, Format.length(d)) }
+                for (f, field) in (embed.fields ?? []).enumerated() where Format.length(field.value) > best.length {
+                    best = (e, f, Format.length(field.value))
                 }
             }
             guard best.length > 1 else { break }

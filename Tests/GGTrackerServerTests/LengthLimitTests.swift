@@ -1,0 +1,108 @@
+import Foundation
+import GGTrackerCore
+import GGTrackerStorage
+import Testing
+
+@testable import GGTrackerServer
+
+/// Limits count code points, as Discord does, and text that cannot be stored whole is refused.
+@Suite("Length limits in code points, and NUL bytes")
+struct LengthLimitTests {
+    /// One letter under `marks` combining accents: one character on screen, `marks + 1` code points.
+    static func zalgo(_ letter: Character, marks: Int) -> String {
+        String(letter) + String(repeating: "\u{0301}", count: marks)
+    }
+
+    @Test func aNicknameOfThirtyTwoCharactersButThousandsOfCodePointsIsRefused() async throws {
+        let harness = try TestHarness()
+        let heavy = String(repeating: Self.zalgo("a", marks: 400), count: 32)
+        #expect(heavy.count == 32 && heavy.unicodeScalars.count == 12_832)
+        try await harness.withClient { client in
+            let answer = try await client.send(
+                I.command("profile", [I.sub("set", [I.option("nickname", heavy)])]))
+            #expect(answer.ephemeral && answer.content.contains("is 12832 characters long; the limit is 32"))
+            let tag = try await client.send(
+                I.command("add", [I.option("title", "Celeste")]))
+            #expect(!tag.ephemeral)
+            let tags = try await client.send(
+                I.command(
+                    "tag",
+                    [
+                        I.option("title", "Celeste"),
+                        I.option("tags", String(repeating: Self.zalgo("b", marks: 2), count: 12)),
+                    ]))
+            #expect(tags.ephemeral && tags.content.contains("Tags are 1–32 characters"), "\(tags.content)")
+        }
+        let player = try await harness.services.database.player(PlayerID("discord:111111111111111111"))
+        #expect(player?.nickname == nil)
+    }
+
+    @Test func repliesStayWithinDiscordsLimitsCountedInCodePoints() {
+        let heavyLine = String(repeating: Self.zalgo("x", marks: 3), count: 3000)  // 12,000 code points
+        let reply = Reply(
+            cards: [
+                Card(
+                    title: heavyLine, description: heavyLine,
+                    fields: (0..<6).map { .init("f\($0)", heavyLine) }, footer: heavyLine),
+                Card(title: heavyLine, description: heavyLine),
+            ])
+        let message = reply.discordMessage { $0 }
+        let embeds = message.embeds ?? []
+        for embed in embeds {
+            #expect(Format.length(embed.title ?? "") <= DiscordLimits.embedTitle)
+            #expect(Format.length(embed.description ?? "") <= DiscordLimits.embedDescription)
+            for field in embed.fields ?? [] { #expect(Format.length(field.value) <= DiscordLimits.fieldValue) }
+            #expect(Format.length(embed.footer?.text ?? "") <= DiscordLimits.footer)
+        }
+        #expect(embeds.reduce(0) { $0 + $1.countedLength } <= DiscordLimits.embedTotal)
+        // Cut between whole characters: no accent is left without its letter.
+        var texts: [String] = []
+        for embed in embeds {
+            texts += [embed.title, embed.description, embed.footer?.text].compactMap { $0 }
+            texts += (embed.fields ?? []).map(\.value)
+        }
+        for text in texts {
+            #expect(text.unicodeScalars.first?.properties.generalCategory != .nonspacingMark)
+            #expect(text.hasSuffix("…"), "cut texts end with an ellipsis")
+        }
+        #expect(Format.truncate(heavyLine, 10) == String(repeating: Self.zalgo("x", marks: 3), count: 2) + "…")
+    }
+
+    @Test func aLeaderboardOfLongNamesFitsDiscord() async throws {
+        let harness = try TestHarness()
+        // Thirty-two code points each, the most a nickname may have, from many members.
+        let name = String(repeating: "🎮", count: 16) + String(repeating: "*", count: 16)
+        try await harness.withClient { client in
+            for n in 0..<40 {
+                let person = I.Person(id: String(400_000_000_000_000_000 + n), name: "p\(n)")
+                _ = try await client.send(
+                    I.command("profile", [I.sub("set", [I.option("nickname", name)])], as: person))
+                _ = try await client.send(
+                    I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")], as: person))
+            }
+            let board = try await client.send(I.command("leaderboard"))
+            DiscordChecks.check(board)
+            let embed = try #require(board.embeds.first)
+            #expect(Format.length(embed["description"] as? String ?? "") <= DiscordLimits.embedDescription)
+            #expect((embed["description"] as? String ?? "").contains("\\*\\*"), "names are markdown-escaped")
+        }
+    }
+
+    @Test func textWithANulByteIsRefusedAndNothingIsStored() async throws {
+        let harness = try TestHarness()
+        try await harness.withClient { client in
+            _ = try await client.send(
+                I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")]))
+            let answer = try await client.send(
+                I.command("review", [I.option("title", "Celeste"), I.option("text", "Great\u{0}game")]))
+            #expect(answer.ephemeral && answer.content.contains("NUL character"), "\(answer.content)")
+            let note = try await client.send(
+                I.command("note", [I.option("title", "Celeste"), I.option("text", "a\u{0}b")]))
+            #expect(note.ephemeral && note.content.contains("NUL character"))
+        }
+        let celeste = try #require(try await harness.services.catalog.game(GameRef(provider: "igdb", id: "26226")))
+        let entry = try await harness.services.database.entry(
+            of: PlayerID("discord:111111111111111111"), game: celeste.id)
+        #expect(entry?.review == nil && entry?.note == nil)
+    }
+}
