@@ -137,12 +137,10 @@ package struct IGDBClient: Sendable {
                 switch status {
                 case 200:
                     guard let json = try? JSONSerialization.jsonObject(with: data) else {
+                        // Not the query: it holds what a user typed.
                         logger.error(
                             "IGDB answered malformed JSON",
-                            metadata: [
-                                "endpoint": "\(endpoint)", "request": "\(body.prefix(300))",
-                                "answer": "\(data.prefix(200))",
-                            ])
+                            metadata: ["endpoint": "\(endpoint)", "bytes": "\(data.count)"])
                         throw Failure(description: "IGDB answered malformed JSON to \(endpoint)")
                     }
                     return json

@@ -5,8 +5,14 @@ import NIOPosix
 import PostgresNIO
 import Synchronization
 
-/// Where a PostgreSQL database is: `postgres://user:password@host:port/database`.
-package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
+/// Where a PostgreSQL database is: `postgres://user:password@host:port/database`. It prints, and reflects,
+/// without the password.
+package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
+    package var debugDescription: String { description }
+    package var customMirror: Mirror { Mirror(self, children: ["location": description]) }
+
     package var host: String
     package var port: Int
     package var user: String
