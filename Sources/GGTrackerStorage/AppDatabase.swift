@@ -410,10 +410,21 @@ package final class AppDatabase: Sendable {
 extension AppDatabase {
     /// Whether the database answers and every migration this version knows has run (`GET /readyz`).
     package func isReady() async throws -> Bool {
+        let migrated: Bool
         switch backend {
-        case .sqlite(let writer): return try await writer.read { db in try Self.migrator.hasCompletedMigrations(db) }
-        case .postgres: return try await read { db in try PostgresMigrations.isComplete(db) }
+        case .sqlite(let writer):
+            migrated = try await writer.read { db in try Self.migrator.hasCompletedMigrations(db) }
+        case .postgres: migrated = try await read { db in try PostgresMigrations.isComplete(db) }
         }
+        guard migrated else { return false }
+        // A database that answers reads but refuses writes (a full disk, a read-only file) cannot serve commands:
+        // a small write is committed, as a command's would be.
+        try await write { db in
+            try db.execute(
+                "INSERT INTO catalog_meta (key, value) VALUES ('readiness.checked_at', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [String(Date().timeIntervalSince1970)])
+        }
+        return true
     }
 
     /// Bytes on disk: the database file and its write-ahead log (0 in memory or on PostgreSQL).

@@ -88,11 +88,12 @@ struct DiscordInteractionController: Sendable {
                 deadline.cancel()
                 if first.outcome != "deferred" { return first }
                 Task.detached {
+                    // The deferred message is edited with the answer, or with the failure: never left "thinking…".
+                    let handled = await Self.answer(work)
                     do {
-                        let handled = try await work.value
                         try await editOriginal(interaction, with: handled.data)
                     } catch {
-                        logger.error("deferred interaction failed", metadata: ["error": "\(error)"])
+                        logger.error("could not edit a deferred answer", metadata: ["error": "\(error)"])
                     }
                 }
                 let ack = DiscordResponse(type: interaction.type == .messageComponent ? 6 : 5, data: nil)
@@ -110,7 +111,10 @@ struct DiscordInteractionController: Sendable {
         }
     }
 
-    /// Runs a command, button or modal submit to its stored, encoded answer.
+    /// Runs a command, button or modal submit to its stored, encoded answer. Whatever fails once the work has
+    /// begun ends in an answer the user sees (never a deferral left unanswered): a failure before the change is
+    /// committed says nothing was changed; after it, the reply is still shown and only storing it for retries is
+    /// given up.
     func run(_ interaction: DiscordInteraction, logger: Logger) async throws -> Handled {
         let claim = DeliveryClaim(id: interaction.id)
         var command = interaction.data?.name ?? "component"
@@ -131,10 +135,33 @@ struct DiscordInteractionController: Sendable {
             return Handled(
                 data: try await encode(failure, interaction: interaction), command: command, outcome: "error")
         }
-        let data = try await encode(reply, interaction: interaction)
+        let data: Data
+        do {
+            data = try await encode(reply, interaction: interaction)
+        } catch {
+            // The change (if any) is committed; its buttons could not be stored. The reply is shown without them.
+            logger.error(
+                "could not store a reply's buttons", metadata: ["error": "\(error)", "command": .string(command)])
+            var plain = reply
+            plain.actions = []
+            plain.menus = []
+            plain.modal = nil
+            plain.text = [reply.text, "(Its buttons are unavailable right now: the database refused a write.)"]
+                .compactMap { $0 }.joined(separator: "\n")
+            data = try JSONEncoder().encode(
+                plain.discordResponse(isComponent: interaction.type == .messageComponent) { _ in "gg:/help" })
+        }
         // The answer to a command that changed something is kept for its retries; one that only read is
         // simply answered again.
-        if claim.changedSomething { try await database.recordProcessed(interaction.id, response: data) }
+        if claim.changedSomething {
+            do {
+                try await database.recordProcessed(interaction.id, response: data)
+            } catch {
+                logger.error(
+                    "could not store an answer for retries",
+                    metadata: ["error": "\(error)", "command": .string(command)])
+            }
+        }
         if let announcement = reply.announcement { announcer?.postInBackground(announcement, logger: logger) }
         if let updates = reply.updates {
             // Progress of a long task: each update replaces the original message.
@@ -151,12 +178,23 @@ struct DiscordInteractionController: Sendable {
         return Handled(data: data, command: command, outcome: reply.visibility == .invokerOnly ? "private" : "ok")
     }
 
-    /// Whichever finishes first, without waiting for the other: the work keeps running after a deadline.
+    /// The work's answer, or the failure's when it threw.
+    static func answer(_ work: Task<Handled, any Error>) async -> Handled {
+        do {
+            return try await work.value
+        } catch {
+            let failure = Reply.failure(error).discordResponse(isComponent: false) { _ in "gg:/help" }
+            return Handled(data: (try? JSONEncoder().encode(failure)) ?? Data(), command: "", outcome: "error")
+        }
+    }
+
+    /// Whichever finishes first, without waiting for the other: the work keeps running after a deadline. Work
+    /// that fails outright is answered with the failure, never taken for a deferral.
     static func first(_ work: Task<Handled, any Error>, _ deadline: Task<Handled, any Error>) async -> Handled {
         let flag = OnceFlag()
         return await withCheckedContinuation { continuation in
             Task {
-                let value = (try? await work.value) ?? Handled(data: Data(), command: "", outcome: "deferred")
+                let value = await answer(work)
                 deadline.cancel()
                 if flag.claim() { continuation.resume(returning: value) }
             }
