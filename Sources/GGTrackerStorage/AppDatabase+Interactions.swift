@@ -51,10 +51,12 @@ extension AppDatabase {
         try db.execute(
             "INSERT INTO processed_interactions (id, attempt, response, created_at) VALUES (?, ?, NULL, ?) ON CONFLICT DO NOTHING",
             [claim.id, claim.attempt, now.timeIntervalSince1970])
+        if db.changesCount == 0 {
+            let owner = try (db.value("SELECT attempt FROM processed_interactions WHERE id = ?", [claim.id]) as String?)
+            // Another attempt (a retry, or a replica given the same delivery) owns it: nothing of ours is written.
+            if owner != claim.attempt { throw DeliveryAlreadyApplied(id: claim.id) }
+        }
         claim.markWritten()
-        if db.changesCount > 0 { return }
-        let owner = try (db.value("SELECT attempt FROM processed_interactions WHERE id = ?", [claim.id]) as String?)
-        if owner != claim.attempt { throw DeliveryAlreadyApplied(id: claim.id) }
     }
 
     /// Whether a delivery with this id was seen before (claimed by a change, or answered).
@@ -71,14 +73,23 @@ extension AppDatabase {
         }
     }
 
-    /// Remembers the response given to a delivery, so a retry is answered the same and applied once.
-    package func recordProcessed(_ id: String, response: Data, at now: Date = Date()) async throws {
+    /// Remembers the response given to a delivery, so a retry is answered the same and applied once. With the
+    /// claim that made the change, the response is stored only where that attempt owns the delivery: an attempt
+    /// that lost the claim to another (a replica given the same delivery) never replaces the real answer. Without
+    /// one, the delivery is only marked as seen; an answer already stored stays.
+    package func recordProcessed(
+        _ id: String, response: Data, claim: DeliveryClaim? = nil, at now: Date = Date()
+    ) async throws {
         try await write { db in
-            try db.execute(
-                """
-                INSERT INTO processed_interactions (id, response, created_at) VALUES (?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET response = excluded.response
-                """, [id, response, now.timeIntervalSince1970])
+            if let claim {
+                try db.execute(
+                    "UPDATE processed_interactions SET response = ? WHERE id = ? AND attempt = ?",
+                    [response, id, claim.attempt])
+            } else {
+                try db.execute(
+                    "INSERT INTO processed_interactions (id, response, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                    [id, response, now.timeIntervalSince1970])
+            }
         }
     }
 

@@ -123,10 +123,16 @@ struct DiscordInteractionController: Sendable {
             let (invocation, name) = try await invocation(for: interaction)
             command = name
             let invoker = try invoker(for: interaction)
-            reply =
-                try await bot.respondOnce(
+            guard
+                let answer = try await bot.respondOnce(
                     claim, database: database, { try await $0.respond(to: invocation, from: invoker) })
-                ?? .alreadyApplied
+            else {
+                // Another attempt applied it (a replica given the same delivery at once): its answer, once stored.
+                var data = try await storedAnswer(interaction.id)
+                if data == nil { data = try await encode(.alreadyApplied, interaction: interaction) }
+                return Handled(data: data ?? Data(), command: command, outcome: "retry")
+            }
+            reply = answer
         } catch let error as UsageError {
             reply = .notice(error.message)
         } catch {
@@ -155,7 +161,7 @@ struct DiscordInteractionController: Sendable {
         // simply answered again.
         if claim.changedSomething {
             do {
-                try await database.recordProcessed(interaction.id, response: data)
+                try await database.recordProcessed(interaction.id, response: data, claim: claim)
             } catch {
                 logger.error(
                     "could not store an answer for retries",
@@ -176,6 +182,15 @@ struct DiscordInteractionController: Sendable {
             }
         }
         return Handled(data: data, command: command, outcome: reply.visibility == .invokerOnly ? "private" : "ok")
+    }
+
+    /// The answer another attempt of the same delivery stored, waiting a little for it to be written.
+    func storedAnswer(_ id: String) async throws -> Data? {
+        for _ in 0..<10 {
+            if let stored = try await database.processedResponse(id), !stored.isEmpty { return stored }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return nil
     }
 
     /// The work's answer, or the failure's when it threw.
