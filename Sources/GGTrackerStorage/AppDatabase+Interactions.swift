@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Synchronization
 
 /// The delivery (a Discord interaction, a Matrix event, a Slack request) whose command is being run.
@@ -93,6 +94,15 @@ extension AppDatabase {
         }
     }
 
+    /// Stores an answer for a delivery claimed by an attempt that never stored one (it died, or is slow): only
+    /// while none is stored, so the owner's real answer, when it comes, still replaces it.
+    package func recordAnswerIfNone(_ id: String, response: Data) async throws {
+        try await write { db in
+            try db.execute(
+                "UPDATE processed_interactions SET response = ? WHERE id = ? AND response IS NULL", [response, id])
+        }
+    }
+
     /// Forgets delivery ids older than a day and long-button commands older than 30 days; returns how
     /// many rows went.
     @discardableResult
@@ -127,5 +137,22 @@ extension AppDatabase {
         try await read { db in
             try (db.value("SELECT command FROM pending_commands WHERE id = ?", [key]) as String?)
         }
+    }
+}
+
+extension AppDatabase {
+    /// Whether an error is the database's passing state (busy, full, read-only, unreachable) rather than
+    /// something wrong with the request: work that failed this way may succeed when tried again.
+    package static func isTransient(_ error: any Error) -> Bool {
+        if error is PostgresUnavailable { return true }
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN,
+                .SQLITE_PROTOCOL, .SQLITE_NOMEM:
+                return true
+            default: return false
+            }
+        }
+        return false
     }
 }

@@ -185,7 +185,7 @@ struct SlackTests {
         }
     }
 
-    @Test(arguments: [(Duration.seconds(5), HTTPResponse.Status.ok), (.zero, .internalServerError)])
+    @Test(arguments: [(Duration.seconds(8), HTTPResponse.Status.ok), (.zero, .internalServerError)])
     func aSlowOrFailingResponseURLDoesNotHoldTheAcknowledgement(
         delay: Duration, status: HTTPResponse.Status
     )
@@ -197,7 +197,8 @@ struct SlackTests {
                 let (answer, _) = try await post(
                     client, "/slack/interactions", try Self.press("/add title:Hades", responseURL: url))
                 #expect(answer == .ok)
-                #expect(ContinuousClock.now - start < .seconds(3), "Slack allows 3 seconds")
+                // Slack allows 3 seconds; a loaded test machine adds its own delay, never the response_url's 8.
+                #expect(ContinuousClock.now - start < .seconds(6), "not held by the response_url")
             }
             let stored = try await entries(harness)
             #expect(stored == 1, "the command ran and was stored")

@@ -106,7 +106,8 @@ struct SocialStorageTests {
         let database = f.database
         let alice = try await database.recordPlayer(f.invoker("alice"), at: f.now)
         let bob = try await database.recordPlayer(f.invoker("bob"), at: f.now)
-        let added = try await AppDatabase.$delivery.withValue(DeliveryClaim(id: "interaction-1")) {
+        let claim = DeliveryClaim(id: "interaction-1")
+        let added = try await AppDatabase.$delivery.withValue(claim) {
             try await database.addFriend(alice.id, bob.id, at: f.now)
         }
         #expect(added)
@@ -120,7 +121,13 @@ struct SocialStorageTests {
         }
         #expect(try await database.friends(of: alice.id).isEmpty)
 
-        try await database.recordProcessed("interaction-1", response: Data("answer".utf8))
+        // Only the attempt that owns the claim stores the answer; another's (or a mere "seen" mark) never replaces it.
+        try await database.recordProcessed(
+            "interaction-1", response: Data("loser".utf8), claim: DeliveryClaim(id: "interaction-1"))
+        #expect(try await database.processedResponse("interaction-1") == nil)
+        try await database.recordProcessed("interaction-1", response: Data("answer".utf8), claim: claim)
+        try await database.recordProcessed("interaction-1", response: Data("seen".utf8))
+        try await database.recordAnswerIfNone("interaction-1", response: Data("fallback".utf8))
         #expect(try await database.processedResponse("interaction-1") == Data("answer".utf8))
         #expect(try await database.prune(now: Date().addingTimeInterval(2 * 86_400)) >= 1)
         #expect(try await !database.deliverySeen("interaction-1"))

@@ -128,9 +128,15 @@ struct DiscordInteractionController: Sendable {
                     claim, database: database, { try await $0.respond(to: invocation, from: invoker) })
             else {
                 // Another attempt applied it (a replica given the same delivery at once): its answer, once stored.
-                var data = try await storedAnswer(interaction.id)
-                if data == nil { data = try await encode(.alreadyApplied, interaction: interaction) }
-                return Handled(data: data ?? Data(), command: command, outcome: "retry")
+                if let stored = try await storedAnswer(interaction.id) {
+                    return Handled(data: stored, command: command, outcome: "retry")
+                }
+                // Its answer was lost (that attempt died): this one is kept, so every retry is answered the same.
+                let data = try await encode(.alreadyApplied, interaction: interaction)
+                try? await database.recordAnswerIfNone(interaction.id, response: data)
+                return Handled(
+                    data: try await database.processedResponse(interaction.id) ?? data, command: command,
+                    outcome: "retry")
             }
             reply = answer
         } catch let error as UsageError {

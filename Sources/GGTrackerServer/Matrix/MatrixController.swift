@@ -81,6 +81,7 @@ struct MatrixController: Sendable {
         }
         for (index, item) in events.enumerated() {
             guard let item else {
+                // Permanently bad: it can never be handled, so it is skipped and the transaction still answered.
                 context.logger.warning("skipped a malformed event", metadata: ["txn": "\(txnID)", "index": "\(index)"])
                 continue
             }
@@ -88,7 +89,11 @@ struct MatrixController: Sendable {
                 try await handle(
                     item.event, type: item.type, room: item.room, sender: item.sender, logger: context.logger)
             } catch {
-                context.logger.error("event failed", metadata: ["txn": "\(txnID)", "error": "\(error)"])
+                // A transient failure (the database, the homeserver): the transaction is not acknowledged, so the
+                // homeserver sends it again; events it already handled are recognised by their ids.
+                context.logger.error(
+                    "event failed; the homeserver will retry", metadata: ["txn": "\(txnID)", "error": "\(error)"])
+                return Self.error(.internalServerError, "M_UNKNOWN", "An event could not be handled yet; retry later")
             }
         }
         try await database.recordProcessed(key, response: Data("{}".utf8))
@@ -142,24 +147,41 @@ struct MatrixController: Sendable {
             let eventID = event["event_id"] as? String ?? UUID().uuidString
             // An event delivered again in another transaction is answered once.
             let key = "matrix:event:\(eventID)"
-            guard try await database.processedResponse(key) == nil else { return }
+            let sentKey = "matrix:sent:\(eventID)"
+            guard try await !database.deliverySeen(sentKey) else { return }
             let started = ContinuousClock.now
-            let invoker = try await invoker(sender: sender, room: room)
-            // A change committed by an attempt that died before answering is not made again; the reply below
-            // carries the same transaction id, so the homeserver drops it if the first one was sent.
-            let reply =
-                try await bot.respondOnce(
-                    key, database: database, { try await $0.respond(toLine: text, from: invoker) })
-                ?? .alreadyApplied
-            let privateName = reply.visibility == .invokerOnly ? invoker.displayName : nil
-            try await database.recordProcessed(key, response: Data())
-            try await client?.send(
-                reply.matrixContent(replyTo: eventID, privateFor: privateName), to: room,
-                transaction: "gg-\(eventID)")
+            // The answer of an attempt that committed its change but could not send it is sent as it was; the
+            // message carries the same transaction id, so the homeserver drops it if it did arrive.
+            var content = try await database.processedResponse(key).flatMap {
+                try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
+            }
+            var outcome = "retry"
+            if content == nil {
+                let invoker = try await invoker(sender: sender, room: room)
+                let claim = DeliveryClaim(id: key)
+                let reply: Reply
+                do {
+                    reply =
+                        try await bot.respondOnce(
+                            claim, database: database, { try await $0.respond(toLine: text, from: invoker) })
+                        ?? .alreadyApplied
+                } catch  where !AppDatabase.isTransient(error) {
+                    // Something about this event that trying again will not change: it is answered and recorded.
+                    logger.error("command failed", metadata: ["event": "\(eventID)", "error": "\(error)"])
+                    reply = .failure(error)
+                }
+                let privateName = reply.visibility == .invokerOnly ? invoker.displayName : nil
+                let rendered = reply.matrixContent(replyTo: eventID, privateFor: privateName)
+                try await database.recordProcessed(
+                    key, response: try JSONSerialization.data(withJSONObject: rendered),
+                    claim: claim.changedSomething ? claim : nil)
+                content = rendered
+                outcome = privateName == nil ? "ok" : "private"
+            }
+            try await client?.send(content ?? [:], to: room, transaction: "gg-\(eventID)")
+            try await database.recordProcessed(sentKey, response: Data())
             let command = (try? TextCommandParser.parse(text).path.first) ?? "unknown"
-            metrics.record(
-                platform: "matrix", command: command, outcome: privateName == nil ? "ok" : "private", started: started,
-                logger: logger)
+            metrics.record(platform: "matrix", command: command, outcome: outcome, started: started, logger: logger)
         default:
             return
         }
