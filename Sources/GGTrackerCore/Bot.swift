@@ -160,13 +160,18 @@ package struct GGTrackerBot: Sendable {
         }
     }
 
-    /// The player a `user` option names, or the caller. Throws a friendly notice for someone unknown.
+    /// The player a `user` option names, or the caller. A library is visible in the servers where its owner used
+    /// the bot: someone who never did here is refused with a friendly notice, as is someone unknown.
     func targetPlayer(_ user: UserMention?, _ c: Context) async throws -> Player {
         guard let user else { return c.player }
         let id = PlayerID(platform: c.invoker.platform, userID: user.id)
-        if let player = try await store.player(id) { return player }
+        if id == c.player.id { return c.player }
+        if let player = try await store.player(id), try await store.isMember(id, of: c.invoker.community) {
+            return player
+        }
         let name = user.displayName ?? user.id
-        throw ReplyError.notice("\(Format.escape(name)) hasn't used GGTracker yet, so there is nothing to show.")
+        throw ReplyError.notice(
+            "\(Format.escape(name)) hasn't used GGTracker in this server yet, so there is nothing to show.")
     }
 
     /// A command line that runs this same command again with `changes` applied to its options.

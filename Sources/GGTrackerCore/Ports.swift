@@ -241,6 +241,8 @@ package protocol LibraryStore: Sendable {
     @discardableResult
     func recordPlayer(_ invoker: Invoker, at now: Date) async throws -> Player
     func player(_ id: PlayerID) async throws -> Player?
+    /// Whether the player has used the bot in this server (Discord guild, Matrix room, Slack workspace).
+    func isMember(_ player: PlayerID, of community: String) async throws -> Bool
     func entry(of player: PlayerID, game: Int64) async throws -> LibraryEntry?
     /// Reads the entry (nil when the game is not in the library), lets `change` edit it, and saves the result,
     /// all in one transaction. Setting it to nil deletes it; creating it takes the game off the wishlist. The

@@ -42,6 +42,10 @@ package struct AppConfig: Sendable {
     package var discordDeferAfter: Duration = .milliseconds(2500)
     /// Commands a minute per user and per server before the friendly "slow down" answer.
     package var limits = FloodGuard.Limits()
+    /// Connections served at once; more wait until one closes.
+    package var maxConnections = 512
+    /// Bytes of request bodies read before their signature is checked, for all requests together.
+    package var unverifiedBodyBytes = 16 << 20
 
     package init() {}
 
@@ -82,6 +86,8 @@ package struct AppConfig: Sendable {
         .init(table: "giantbomb", key: "api_key", env: "GIANTBOMB_API_KEY"),
         .init(table: "giantbomb", key: "api_base", env: "GIANTBOMB_API_BASE"),
         .init(table: "limits", key: "user_per_minute", env: "GGTRACKER_USER_RATE"),
+        .init(table: "limits", key: "max_connections", env: "GGTRACKER_MAX_CONNECTIONS"),
+        .init(table: "limits", key: "unverified_body_mb", env: "GGTRACKER_UNVERIFIED_BODY_MB"),
         .init(table: "limits", key: "server_per_minute", env: "GGTRACKER_SERVER_RATE"),
     ]
 
@@ -207,6 +213,27 @@ package struct AppConfig: Sendable {
         if let ids = text("GGTRACKER_ADMIN_IDS") {
             self.adminIDs = Set(
                 ids.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            // An id is a platform's: a bare one would make an admin of whoever has that id on any platform.
+            let platforms = ["discord", "matrix", "slack", "cli"]
+            if let bare = adminIDs.first(where: { id in !platforms.contains { id.hasPrefix($0 + ":") } }) {
+                throw Invalid(
+                    "GGTRACKER_ADMIN_IDS entries need their platform, as in discord:80351110224678912, matrix:@ada:example.org or slack:U012AB3CD (got “\(bare)”)"
+                )
+            }
+        }
+        if let value = text("GGTRACKER_MAX_CONNECTIONS") {
+            guard let number = Int(value), number >= 1 else {
+                throw Invalid(
+                    "GGTRACKER_MAX_CONNECTIONS must be a whole number of connections, 1 or more (got “\(value)”)")
+            }
+            self.maxConnections = number
+        }
+        if let value = text("GGTRACKER_UNVERIFIED_BODY_MB") {
+            guard let number = Int(value), (1...1024).contains(number) else {
+                throw Invalid(
+                    "GGTRACKER_UNVERIFIED_BODY_MB must be a whole number of megabytes from 1 to 1024 (got “\(value)”)")
+            }
+            self.unverifiedBodyBytes = number << 20
         }
         for (env, keyPath) in [
             ("GGTRACKER_USER_RATE", \FloodGuard.Limits.userPerMinute),
@@ -247,6 +274,6 @@ package struct AppConfig: Sendable {
 
     /// Whether a platform user is a configured admin: `discord:123` or the bare id `123`.
     package func isConfiguredAdmin(platform: String, userID: String) -> Bool {
-        adminIDs.contains("\(platform):\(userID)") || adminIDs.contains(userID)
+        adminIDs.contains("\(platform):\(userID)")
     }
 }

@@ -4,6 +4,7 @@ import GGTrackerCore
 import GGTrackerStorage
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 
 /// The running parts of the bot, built once and shared by the HTTP server and the command line.
@@ -14,6 +15,8 @@ package struct AppServices: Sendable {
     package var bot: GGTrackerBot
     /// Counters, histograms and gauges for `GET /metrics`.
     package var metrics: RequestMetrics
+    /// What request bodies not yet verified may hold in memory together.
+    package let bodyBudget: UnverifiedBodyBudget
 
     package static let version = "0.1.0"
 
@@ -23,6 +26,7 @@ package struct AppServices: Sendable {
     ) {
         self.config = config
         self.metrics = metrics
+        self.bodyBudget = UnverifiedBodyBudget(limit: config.unverifiedBodyBytes)
         self.database = database
         self.catalog = catalog
         self.bot = GGTrackerBot(
@@ -81,7 +85,8 @@ package func buildApplication(_ services: AppServices, logger: Logger) -> some A
         // Keep-alive connections with nothing to say are closed after a minute.
         server: .http1(configuration: .init(idleTimeout: .seconds(60))),
         configuration: .init(
-            address: .hostname(services.config.host, port: services.config.port), serverName: "GGTracker"),
+            address: .hostname(services.config.host, port: services.config.port), serverName: "GGTracker",
+            availableConnectionsDelegate: MaximumAvailableConnections(services.config.maxConnections)),
         logger: logger)
 }
 
@@ -96,7 +101,7 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
         metrics: metrics,
         announcer: services.config.discordBotToken.map {
             DiscordAnnouncer(apiBase: services.config.discordAPIBase, botToken: $0)
-        })
+        }, bodyBudget: services.bodyBudget)
     router.post("/discord/interactions") { request, context in
         try await discord.handle(request, context: context)
     }
@@ -107,8 +112,11 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
         },
         metrics: metrics
     ).addRoutes(to: router)
-    SlackController(bot: services.bot, database: services.database, config: services.config, metrics: metrics)
-        .addRoutes(to: router)
+    SlackController(
+        bot: services.bot, database: services.database, config: services.config, metrics: metrics,
+        bodyBudget: services.bodyBudget
+    )
+    .addRoutes(to: router)
     router.get("/u/:token") { _, context -> Response in
         let token = context.parameters.get("token") ?? ""
         let html: String

@@ -100,24 +100,3 @@ package func serve(_ services: AppServices, logger: Logger) async throws {
     let group = ServiceGroup(configuration: configuration)
     try await group.run()
 }
-
-extension Request {
-    /// How long a client may take to send a request's body.
-    static let bodyTimeout: Duration = .seconds(10)
-
-    /// The whole body, at most the route's limit (`BodyLimitMiddleware.limit(for:)`), within `bodyTimeout`;
-    /// a client that stalls gets 408.
-    func collectBody() async throws -> ByteBuffer {
-        let body = self.body
-        let limit = BodyLimitMiddleware<BasicRequestContext>.limit(for: uri.path)
-        return try await withThrowingTaskGroup(of: ByteBuffer.self) { group in
-            group.addTask { try await body.collect(upTo: limit) }
-            group.addTask {
-                try await Task.sleep(for: Self.bodyTimeout)
-                throw HTTPError(.requestTimeout, message: "the request body did not arrive in time")
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
-        }
-    }
-}

@@ -157,6 +157,15 @@ extension AppDatabase: LibraryStore {
         }
     }
 
+    package func isMember(_ player: PlayerID, of community: String) async throws -> Bool {
+        try await read { db in
+            try
+                (db.value(
+                    "SELECT EXISTS (SELECT 1 FROM memberships WHERE player_id = ? AND community_id = ?)",
+                    [player.rawValue, community]) as Bool?) ?? false
+        }
+    }
+
     package func shelfGames(of player: PlayerID) async throws -> [Game] {
         try await read { db in
             try db.fetchAll(

@@ -63,6 +63,21 @@ package final class AppDatabase: Sendable {
     /// - SQLite's automatic checkpoint (every 1000 pages of log), plus a truncating checkpoint every hour and
     ///   at shutdown, so the log stays small.
     package static func open(path: String) throws -> AppDatabase {
+        do {
+            return try openFile(path)
+        } catch let error as DatabaseError {
+            let reason =
+                [.SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM].contains(error.resultCode)
+                ? " (the file or its folder cannot be written: check the permissions and the free space)" : ""
+            throw InvalidDatabaseLocation(
+                description: "cannot open the database at \(path)\(reason): \(error.message ?? "\(error)")")
+        } catch let error as CocoaError {
+            throw InvalidDatabaseLocation(
+                description: "cannot open the database at \(path): \(error.localizedDescription)")
+        }
+    }
+
+    static func openFile(_ path: String) throws -> AppDatabase {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var config = Configuration()

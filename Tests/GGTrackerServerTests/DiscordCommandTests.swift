@@ -314,7 +314,7 @@ struct DiscordCommandTests {
             let stranger = I.Person(id: "444444444444444444", name: "eve")
             let unknown = try await client.send(
                 I.command("list", [I.user("user", stranger)], resolvedUsers: [stranger]))
-            #expect(unknown.ephemeral && unknown.content.contains("Eve hasn't used GGTracker yet"))
+            #expect(unknown.ephemeral && unknown.content.contains("Eve hasn't used GGTracker in this server yet"))
         }
     }
 

@@ -43,7 +43,11 @@ struct SlackTests {
         return try await client.client.execute(
             uri: path, method: .post, headers: headers, body: ByteBuffer(string: body)
         ) {
-            ($0.status, (try? JSONSerialization.jsonObject(with: Data(buffer: $0.body))) as? [String: Any] ?? [:])
+            (
+                $0.status,
+                (try? JSONSerialization.jsonObject(with: Data(buffer: $0.body))) as? [String: Any]
+                    ?? ["raw": String(buffer: $0.body)]
+            )
         }
     }
 
@@ -103,11 +107,11 @@ struct SlackTests {
             let stamp = String(Int(Date().timeIntervalSince1970))
             let signature = Self.sign(body, timestamp: stamp)
             let created = try await post(client, "/slack/commands", body, signature: signature)
-            #expect(created.0 == .ok)
+            #expect(created.0 == .ok, "\(created.1)")
             let progress = Self.command("challenge progress name:Runs amount:1")
             let signed = Self.sign(progress, timestamp: stamp)
             let first = try await post(client, "/slack/commands", progress, signature: signed)
-            #expect(first.0 == .ok)
+            #expect(first.0 == .ok, "\(first.1)")
             let recased = "v0=" + signed.dropFirst(3).uppercased()
             let upper = try await post(client, "/slack/commands", progress, signature: recased)
             #expect(upper.0 == .unauthorized)

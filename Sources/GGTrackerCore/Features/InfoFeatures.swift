@@ -128,6 +128,14 @@ extension GGTrackerBot {
     /// `/admin settings`: shows, or changes, the announce channel and the age gate.
     func adminSettings(announceChannel: String?, ageGate: AgeGate?, _ c: Context) async throws -> Reply {
         var settings = c.settings
+        if let announceChannel, c.invoker.platform == .discord,
+            !(17...20).contains(announceChannel.count) || !announceChannel.allSatisfy(\.isASCII)
+                || !announceChannel.allSatisfy(\.isNumber)
+        {
+            throw ReplyError.notice(
+                "`announce_channel` must be a channel of this server (pick it from the list); “\(Format.escape(Format.truncate(announceChannel, 40)))” is not a channel id. Nothing was changed."
+            )
+        }
         if announceChannel != nil || ageGate != nil {
             settings = try await store.updateSettings(
                 of: c.invoker.community, announceChannel: announceChannel, ageGate: ageGate)

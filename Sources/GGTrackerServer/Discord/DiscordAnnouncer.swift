@@ -27,6 +27,10 @@ package struct DiscordAnnouncer: Sendable {
     /// Sends the cards as one message; returns the HTTP status of the last attempt.
     @discardableResult
     package func post(_ announcement: Announcement) async throws -> Int {
+        // The channel id goes into a URL path: only a snowflake (digits) is ever put there.
+        guard !announcement.channel.isEmpty, announcement.channel.utf8.allSatisfy({ (48...57).contains($0) }) else {
+            throw Failure(description: "the announce channel “\(announcement.channel)” is not a Discord channel id")
+        }
         let message = Reply(cards: announcement.cards).discordMessage { _ in "" }
         var stripped = message
         stripped.components = nil  // buttons would run as whoever presses them; the channel post is news only

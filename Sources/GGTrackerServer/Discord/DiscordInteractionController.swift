@@ -16,15 +16,17 @@ struct DiscordInteractionController: Sendable {
     let gate = DeliveryGate()
     let metrics: RequestMetrics
     let announcer: DiscordAnnouncer?
+    /// Where bodies count before their signature is checked.
+    var bodyBudget: UnverifiedBodyBudget? = nil
     /// How long a command may run before the answer is deferred.
     var deferAfter: Duration { config.discordDeferAfter }
 
     func handle(_ request: Request, context: some RequestContext) async throws -> Response {
         let started = ContinuousClock.now
-        let body = try await request.collectBody()
         guard let verifier else {
             return Self.plain(.serviceUnavailable, "Discord is not configured: set DISCORD_PUBLIC_KEY.\n")
         }
+        let body = try await request.collectBody(budget: bodyBudget)
         let signature = request.headers[HTTPField.Name("X-Signature-Ed25519")!]
         let timestamp = request.headers[HTTPField.Name("X-Signature-Timestamp")!]
         guard verifier.isValid(signatureHex: signature, timestamp: timestamp, body: body.readableBytesView) else {

@@ -16,6 +16,8 @@ struct SlackController: Sendable {
     let config: AppConfig
     let metrics: RequestMetrics
     var httpClient: HTTPClient = .shared
+    /// Where bodies count before their signature is checked.
+    var bodyBudget: UnverifiedBodyBudget? = nil
 
     func addRoutes(to router: Router<BasicRequestContext>) {
         router.post("/slack/commands") { request, context in try await command(request, context: context) }
@@ -100,7 +102,7 @@ struct SlackController: Sendable {
 
     func command(_ request: Request, context: some RequestContext) async throws -> Response {
         let started = ContinuousClock.now
-        let body = try await request.collectBody()
+        let body = try await request.collectBody(budget: bodyBudget)
         guard let delivery = try await verify(request, body: body) else {
             metrics.record(platform: "slack", command: "-", outcome: "unauthorized")
             return Self.plain(.unauthorized, "invalid request signature\n")
@@ -128,7 +130,7 @@ struct SlackController: Sendable {
     /// seconds), the result posted to the `response_url` Slack gives afterwards, in the background.
     func interaction(_ request: Request, context: some RequestContext) async throws -> Response {
         let started = ContinuousClock.now
-        let body = try await request.collectBody()
+        let body = try await request.collectBody(budget: bodyBudget)
         guard let delivery = try await verify(request, body: body) else {
             return Self.plain(.unauthorized, "invalid request signature\n")
         }
