@@ -26,7 +26,7 @@ struct ConfigTests {
             port = 9000
             host = "0.0.0.0"
             database = "/tmp/from-file.sqlite"
-            admin_ids = ["discord:1", "2"]
+            admin_ids = ["discord:1", "discord:2"]
             """)
         let fromFile = try AppConfig.load(file: path, environment: [:])
         #expect(fromFile.port == 9000 && fromFile.host == "0.0.0.0")

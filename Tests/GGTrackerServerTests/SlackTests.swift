@@ -91,11 +91,11 @@ struct SlackTests {
             #expect(forged.0 == .unauthorized)
             let old = try await post(client, "/slack/commands", body, timestamp: Date().addingTimeInterval(-600))
             #expect(old.0 == .unauthorized)
-            let stamp = String(Int(Date().timeIntervalSince1970))
-            let signature = Self.sign(body, timestamp: stamp)
-            let first = try await post(client, "/slack/commands", body, signature: signature)
+            let when = Date()
+            let signature = Self.sign(body, timestamp: String(Int(when.timeIntervalSince1970)))
+            let first = try await post(client, "/slack/commands", body, timestamp: when, signature: signature)
             #expect(first.0 == .ok)
-            let replay = try await post(client, "/slack/commands", body, signature: signature)
+            let replay = try await post(client, "/slack/commands", body, timestamp: when, signature: signature)
             #expect(replay.0 == .unauthorized)
         }
     }
@@ -104,22 +104,22 @@ struct SlackTests {
         let harness = try TestHarness { $0.slackSigningSecret = Self.secret }
         try await harness.withClient { client in
             let body = Self.command("challenge create name:Runs goal:5 unit:custom ends:2099-12-31")
-            let stamp = String(Int(Date().timeIntervalSince1970))
-            let signature = Self.sign(body, timestamp: stamp)
-            let created = try await post(client, "/slack/commands", body, signature: signature)
+            // The header's timestamp is the signed one: each request is signed for the second it is sent in.
+            let when = Date()
+            let created = try await post(client, "/slack/commands", body, timestamp: when)
             #expect(created.0 == .ok, "\(created.1)")
             let progress = Self.command("challenge progress name:Runs amount:1")
-            let signed = Self.sign(progress, timestamp: stamp)
-            let first = try await post(client, "/slack/commands", progress, signature: signed)
+            let signed = Self.sign(progress, timestamp: String(Int(when.timeIntervalSince1970)))
+            let first = try await post(client, "/slack/commands", progress, timestamp: when, signature: signed)
             #expect(first.0 == .ok, "\(first.1)")
             let recased = "v0=" + signed.dropFirst(3).uppercased()
-            let upper = try await post(client, "/slack/commands", progress, signature: recased)
+            let upper = try await post(client, "/slack/commands", progress, timestamp: when, signature: recased)
             #expect(upper.0 == .unauthorized)
             let mixed =
                 "v0="
                 + signed.dropFirst(3).enumerated().map { $0 % 2 == 0 ? $1.uppercased() : String($1) }
                 .joined()
-            let mixedCase = try await post(client, "/slack/commands", progress, signature: mixed)
+            let mixedCase = try await post(client, "/slack/commands", progress, timestamp: when, signature: mixed)
             #expect(mixedCase.0 == .unauthorized)
         }
         let standings = try await harness.services.database.reader.read { db in

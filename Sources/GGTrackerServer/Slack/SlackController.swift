@@ -52,7 +52,10 @@ struct SlackController: Sendable {
                 mac, authenticating: base, using: SymmetricKey(data: Data(secret.utf8)))
         else { return nil }
         // The replay key is the signature's bytes, not its text: hex in another letter case is the same request.
-        let key = "slack:signature:" + mac.map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        let key =
+            "slack:signature:"
+            + String(decoding: mac.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
         return try await database.deliverySeen(key) ? nil : key
     }
 
