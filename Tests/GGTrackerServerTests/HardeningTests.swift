@@ -53,6 +53,17 @@ struct HardeningTests {
         #expect(here.plainText().contains("Celeste"))
     }
 
+    @Test func nicknamesAreEscapedInEmbedTitles() async throws {
+        let harness = try TestHarness()
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("profile", [I.sub("set", [I.option("nickname", "**Big** _me_")])]))
+            let profile = try await client.send(I.command("profile", [I.sub("show")]))
+            #expect(
+                profile.embeds.first?["title"] as? String == "\\*\\*Big\\*\\* \\_me\\_",
+                "\(profile.embeds.first ?? [:])")
+        }
+    }
+
     @Test func aDatabaseThatCannotBeOpenedIsNamed() {
         do {
             _ = try AppDatabase.open(path: "/proc/ggtracker-cannot/db.sqlite")
