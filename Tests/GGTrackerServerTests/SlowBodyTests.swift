@@ -16,17 +16,8 @@ struct SlowBodyTests {
     /// Opens a connection, sends the head of an unsigned Discord request announcing 1 MiB, then `sent` bytes of
     /// it, and leaves the connection open. Returns the socket.
     static func slowRequest(port: Int, sent: Int) -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { return fd }
+        let fd = ServerProcess.connectLoopback(port: port)
+        guard fd >= 0 else { return fd }
         let head =
             "POST /discord/interactions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             + "Content-Length: 1048576\r\nX-Signature-Ed25519: 00\r\nX-Signature-Timestamp: 1\r\n\r\n"
