@@ -34,8 +34,10 @@ export MATRIX_AS_TOKEN="$AS_TOKEN" MATRIX_HS_TOKEN="$HS_TOKEN" MATRIX_HOMESERVER
 export GGTRACKER_PORT="$BOT_PORT" GGTRACKER_HOST=127.0.0.1 GGTRACKER_DATABASE="$WORK/bot.sqlite"
 "$BIN" matrix registration > "$WORK/registration.yaml"
 
-"$VENV/bin/python" -m synapse.app.homeserver --server-name localhost --config-path "$WORK/homeserver.yaml" \
-    --data-directory "$WORK" --generate-config --report-stats=no > /dev/null
+# Synapse writes its own log (homeserver.log) in its working directory: that is the scratch folder, not the checkout.
+python="$(cd "$(dirname "$VENV/bin/python")" && pwd)/python"
+(cd "$WORK" && "$python" -m synapse.app.homeserver --server-name localhost \
+    --config-path "$WORK/homeserver.yaml" --data-directory "$WORK" --generate-config --report-stats=no > /dev/null)
 echo >> "$WORK/homeserver.yaml"
 cat >> "$WORK/homeserver.yaml" <<YAML
 trusted_key_servers: []
@@ -48,7 +50,7 @@ YAML
 # Listen on loopback only, on our port.
 sed -i "s/port: 8008/port: $HS_PORT/; /- ::1/d" "$WORK/homeserver.yaml"
 
-"$VENV/bin/python" -m synapse.app.homeserver --config-path "$WORK/homeserver.yaml" > "$WORK/synapse.log" 2>&1 &
+(cd "$WORK" && exec "$python" -m synapse.app.homeserver --config-path "$WORK/homeserver.yaml" > "$WORK/synapse.log" 2>&1) &
 pids+=($!)
 "$BIN" serve > "$WORK/bot.log" 2>&1 &
 pids+=($!)
