@@ -120,11 +120,9 @@ package struct LocalCatalog: GameCatalog {
         {
             return Lookup(hits: local)
         }
+        let records: [CatalogRecord]
         do {
-            let records = try await ask(provider) { try await provider.search(query, limit: 20) }
-            try database.recordProviderLookup(provider: provider.name, query: key, records: records, at: Date())
-            if !records.isEmpty { try index.reload() }
-            return Lookup(hits: try index.search(query, filter: filter, limit: limit))
+            records = try await ask(provider) { try await provider.search(query, limit: 20) }
         } catch let error as ProviderUnavailable {
             return Lookup(
                 hits: local,
@@ -138,6 +136,10 @@ package struct LocalCatalog: GameCatalog {
                     "The \(provider.name) catalog service is unreachable right now (\(error)); here is what I have locally."
             )
         }
+        // Storing the answer is this server's work, not the provider's: its failure is ours to report.
+        try database.recordProviderLookup(provider: provider.name, query: key, records: records, at: Date())
+        if !records.isEmpty { try index.reload() }
+        return Lookup(hits: try index.search(query, filter: filter, limit: limit))
     }
 
     /// One call to the provider: refused at once while the circuit is open, and bounded by `providerTimeout`.

@@ -181,6 +181,10 @@ struct GiantBombTests {
             let answer = try await client.send(I.command("search", [I.option("query", "outer wilds")]))
             #expect(answer.ephemeral && answer.content.contains("unreachable right now"))
             #expect(answer.content.contains("status 100 (Invalid API Key)"))
+            // A title that only the provider could find says the provider failed, not that nothing matches.
+            let card = try await client.send(I.command("game", [I.option("title", "outer wilds")]))
+            #expect(card.ephemeral && card.content.contains("unreachable right now"), "\(card.content)")
+            #expect(!card.content.contains("No game matches"))
         }
     }
 

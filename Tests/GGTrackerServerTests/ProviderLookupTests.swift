@@ -2,6 +2,7 @@ import Foundation
 import GGTrackerCatalog
 import GGTrackerCore
 import GGTrackerStorage
+import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -16,7 +17,7 @@ struct ProviderLookupTests {
     /// A bot whose catalog starts empty and asks a local IGDB stand-in, like `GGTRACKER_CATALOG=igdb`.
     func withIGDBBot(
         delay: Duration = .milliseconds(20), webhook: Received? = nil, deferAfter: Duration = .seconds(120),
-        _ body: @Sendable (TestHarness.Client, FakeIGDBState) async throws -> Void
+        databasePath: String? = nil, _ body: @Sendable (TestHarness.Client, FakeIGDBState) async throws -> Void
     ) async throws {
         var games = try fakeGames(count: 40)
         games[0]["name"] = "Outer Wilds"
@@ -38,7 +39,7 @@ struct ProviderLookupTests {
             let discordPort = try #require(discordClient.port)
             try await fakeIGDB(state, clientID: "client", secret: "secret").test(.live) { fake in
                 let port = try #require(fake.port)
-                let harness = try TestHarness(emptyCatalog: true) { config in
+                let harness = try TestHarness(databasePath: databasePath, emptyCatalog: true) { config in
                     config.discordAPIBase = "http://127.0.0.1:\(discordPort)/api/v10"
                     config.discordDeferAfter = deferAfter
                 }
@@ -97,6 +98,40 @@ struct ProviderLookupTests {
             #expect((embeds.first?["title"] as? String)?.hasPrefix("Outer Wilds") == true)
             let problems = DiscordChecks.validator.validate(message, against: "IncomingWebhookUpdateRequestPartial")
             #expect(problems.isEmpty, "\(problems.prefix(3))")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aDeferredCommandThatFailsHasItsMessageEditedWithTheFailure() async throws {
+        let webhook = Received()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("defer-\(UUID().uuidString).sqlite")
+            .path
+        try await withIGDBBot(
+            delay: .milliseconds(1500), webhook: webhook, deferAfter: .milliseconds(300), databasePath: path
+        ) { client, _ in
+            _ = try await client.send(I.command("list"))  // alice is recorded before the database is taken
+            // While the provider is slow, another process holds the database's write lock past the bot's wait.
+            let other = try DatabaseQueue(path: path)
+            let locked = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                try? other.inDatabase { db in
+                    try db.execute(sql: "BEGIN EXCLUSIVE")
+                    locked.signal()
+                    Thread.sleep(forTimeInterval: 9)
+                    try db.execute(sql: "COMMIT")
+                }
+            }
+            locked.wait()
+            let interaction = I.command("add", [I.option("title", "Outer Wilds")])
+            let answer = try await client.send(interaction)
+            #expect(answer.type == 5, "deferred at once")
+            for _ in 0..<200 where await webhook.requests.isEmpty { try await Task.sleep(for: .milliseconds(100)) }
+            let edit = try #require(await webhook.requests.first, "the deferred message is edited")
+            let message = try #require(try JSONSerialization.jsonObject(with: edit.body) as? [String: Any])
+            // What failed is said (here the database was busy), never "no game matches" nor nothing at all.
+            let content = message["content"] as? String ?? ""
+            #expect(content.contains("right now") || content.contains("went wrong"), "\(content)")
+            #expect(!content.contains("No game matches"))
         }
     }
 

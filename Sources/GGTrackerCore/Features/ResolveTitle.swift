@@ -28,8 +28,13 @@ extension GGTrackerBot {
                 let shelf = catalog.rank(text, among: try await store.shelfGames(of: c.player.id))
                 if let pick = Self.pickFromShelves(shelf) { return try gated(pick, text, c) }
             }
-            let hits = try await catalog.lookup(text, filter: CatalogFilter(includeMature: true), limit: 10).hits
-            return try gated(Self.pick(from: hits), text, c)
+            let lookup = try await catalog.lookup(text, filter: CatalogFilter(includeMature: true), limit: 10)
+            let pick = Self.pick(from: lookup.hits)
+            // Nothing found locally while the provider could not be asked: say that, not "no game matches".
+            if case .none(let suggestions) = pick, suggestions.isEmpty, let problem = lookup.providerProblem {
+                throw ReplyError.notice(problem)
+            }
+            return try gated(pick, text, c)
         }
     }
 
