@@ -1,0 +1,169 @@
+import Foundation
+import GGTrackerCore
+import GGTrackerStorage
+
+/// Refreshing the catalog: one refresh at a time across every process sharing the database (a lease row), from
+/// IGDB or, offline, the bundled file.
+extension LocalCatalog {
+    /// How far the running refresh got, nil when none runs.
+    package var refreshProgress: RefreshProgress? { refreshState.progress }
+
+    /// For shutdown: lets a running refresh finish the page it is storing, then returns (at most `timeout`).
+    /// No refresh starts afterwards.
+    package func stopRefreshing(timeout: Duration = .seconds(30)) async {
+        refreshState.requestStop()
+        let deadline = ContinuousClock.now + timeout
+        while refreshState.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    package func refresh(full: Bool) async throws -> RefreshSummary {
+        try await refresh(full: full) { _ in }
+    }
+
+    /// Refreshes and waits, reporting progress (the terminal's progress bar). Only one refresh runs at a time.
+    package func refresh(
+        full: Bool, progress: @escaping @Sendable (RefreshProgress) -> Void
+    ) async throws -> RefreshSummary {
+        guard refreshState.begin() else {
+            throw CatalogImporter.ReadError(description: "a catalog refresh is already running")
+        }
+        guard try takeRefreshLease() else {
+            throw CatalogImporter.ReadError(description: "a catalog refresh is already running in another process")
+        }
+        do {
+            let summary = try await perform(full: full, progress: progress)
+            refreshState.end(summary)
+            return summary
+        } catch {
+            refreshState.end(nil)
+            throw error
+        }
+    }
+
+    package func startRefresh(
+        full: Bool, progress: @escaping @Sendable (RefreshProgress) -> Void,
+        finished: @escaping @Sendable (Result<RefreshSummary, any Error>) -> Void
+    ) async throws -> Bool {
+        guard refreshState.begin() else { return false }
+        guard try takeRefreshLease() else { return false }
+        let catalog = self
+        Task.detached(priority: .utility) {
+            do {
+                let summary = try await catalog.perform(full: full, progress: progress)
+                catalog.refreshState.end(summary)
+                finished(.success(summary))
+            } catch {
+                catalog.refreshState.end(nil)
+                finished(.failure(error))
+            }
+        }
+        return true
+    }
+
+    /// Takes the refresh lease for this process; false (and the in-process refresh state ended) when another
+    /// process holds it.
+    func takeRefreshLease() throws -> Bool {
+        do {
+            if try database.acquireLease(Self.refreshLease, holder: leaseHolder, for: leaseDuration, at: Date()) {
+                return true
+            }
+        } catch {
+            refreshState.end(nil)
+            throw error
+        }
+        refreshState.end(nil)
+        return false
+    }
+
+    /// Runs a refresh holding the lease: it is renewed a few times a lifetime, and the refresh stops after its
+    /// current page if the lease was lost (this process stalled and another took over).
+    func perform(full: Bool, progress: @escaping @Sendable (RefreshProgress) -> Void) async throws -> RefreshSummary {
+        let (database, holder, duration, state) = (database, leaseHolder, leaseDuration, refreshState)
+        let renewal = Task {
+            while !Task.isCancelled {
+                try await Task.sleep(for: .seconds(duration / 3))
+                let kept = try? database.acquireLease(Self.refreshLease, holder: holder, for: duration, at: Date())
+                if kept != true { state.loseLease() }
+            }
+        }
+        defer {
+            renewal.cancel()
+            try? database.releaseLease(Self.refreshLease, holder: holder)
+        }
+        return try await performHoldingLease(full: full, progress: progress)
+    }
+
+    func performHoldingLease(
+        full: Bool, progress: @escaping @Sendable (RefreshProgress) -> Void
+    ) async throws -> RefreshSummary {
+        if let igdb {
+            let state = refreshState
+            let summary = try await igdb.run(
+                full: full,
+                progress: { value in
+                    state.report(value)
+                    progress(value)
+                }, shouldStop: { state.stopRequested || state.lostLease })
+            try index.reload()
+            return summary
+        }
+        if let provider {
+            throw CatalogImporter.ReadError(
+                description:
+                    "the \(provider.name) catalog fills through lookups; a bulk refresh needs GGTRACKER_CATALOG=igdb")
+        }
+        return try reloadBundled()
+    }
+
+    func reloadBundled() throws -> RefreshSummary {
+        let start = Date()
+        let report = try loadBundled()
+        return RefreshSummary(
+            added: report.added, updated: report.updated, skipped: report.skipped,
+            duration: Date().timeIntervalSince(start))
+    }
+}
+
+/// Whether a refresh runs, and what the last one did; one refresh at a time.
+final class RefreshState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var running = false
+    private var last: RefreshSummary?
+    private var current: RefreshProgress?
+
+    private var stopping = false
+
+    private var lost = false
+
+    func begin() -> Bool {
+        lock.withLock {
+            if running || stopping { return false }
+            running = true
+            lost = false
+            return true
+        }
+    }
+
+    /// The refresh lease went to another process: this refresh stops after its current page.
+    func loseLease() { lock.withLock { lost = true } }
+    var lostLease: Bool { lock.withLock { lost } }
+
+    /// Asks a running refresh to stop after its current page, and refuses new ones.
+    func requestStop() { lock.withLock { stopping = true } }
+    var stopRequested: Bool { lock.withLock { stopping } }
+    var isRunning: Bool { lock.withLock { running } }
+
+    func end(_ summary: RefreshSummary?) {
+        lock.withLock {
+            running = false
+            if let summary { last = summary }
+        }
+    }
+
+    var snapshot: (Bool, RefreshSummary?) { lock.withLock { (running, last) } }
+
+    func report(_ progress: RefreshProgress) { lock.withLock { current = progress } }
+    var progress: RefreshProgress? { lock.withLock { running ? current : nil } }
+}
