@@ -41,7 +41,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from catalog_rules import (  # noqa: E402
-    ESRB, MATURE_CODES, canonical_genre, canonical_platform, key, parent_prefixes, slugify, type_from_name,
+    ESRB, SECONDARY_TYPES, canonical_genre, canonical_platform, key, parent_prefixes, slugify, type_from_name,
     year_of, year_ts, METACRITIC_PLATFORMS, GENRE_DROPPED_AS_MODE)
 import catalog_report  # noqa: E402
 
@@ -65,8 +65,6 @@ STEAM_MODES = {
     "Local Multi-Player": "Multiplayer", "Co-op": "Co-operative", "Online Co-op": "Co-operative",
     "Local Co-op": "Co-operative", "Shared/Split Screen": "Split screen", "MMO": "Massively Multiplayer Online (MMO)",
 }
-SECONDARY_TYPES = {"DLC", "Expansion", "Bundle", "Expanded Game", "Port", "Pack", "Update", "Mod", "Episode",
-                   "Season"}
 
 
 def load_json_gz(path):
@@ -115,7 +113,7 @@ class Catalog:
 
 
 def add_company(g, names, developer):
-    for n in re.split(r"[;,]" if ";" in (names or "") else r";", names or ""):
+    for n in (names or "").split(";"):
         n = n.strip()
         if not n or n == "Not Listed":
             continue

@@ -10,6 +10,10 @@ import unicodedata
 ESRB = {"RP": 6, "EC": 7, "K-A": 8, "E": 8, "E10+": 9, "ET": 9, "T": 10, "M": 11, "AO": 12}
 MATURE_CODES = {11, 12}
 
+# IGDB's kinds of release that are not a game of their own (the server ranks them after main games).
+SECONDARY_TYPES = {"DLC", "Expansion", "Bundle", "Expanded Game", "Port", "Pack", "Update", "Mod", "Episode",
+                   "Season"}
+
 # IGDB's own genre names: every genre in the bundled catalog is one of these.
 IGDB_GENRES = {
     "Adventure", "Arcade", "Card & Board Game", "Fighting", "Hack and slash/Beat 'em up", "Indie", "MOBA", "Music",
@@ -35,14 +39,10 @@ PLATFORM_ALIASES = {
     "iPad": "iOS", "iPod": "iOS", "Wireless": "Legacy Mobile Device", "Commodore 64/128": "Commodore C64/128/MAX",
     "NeoGeo Pocket Color": "Neo Geo Pocket Color", "Super NES": "Super Nintendo Entertainment System",
     "Genesis": "Sega Mega Drive/Genesis", "TurboGrafx-16": "TurboGrafx-16/PC Engine", "Nintendo 64DD": "64DD",
-    "Xbox One": "Xbox One", "Xbox 360": "Xbox 360", "PlayStation Portable": "PlayStation Portable",
-    "Game Boy Color": "Game Boy Color", "NES": "Nintendo Entertainment System", "SNES": "Super Nintendo Entertainment System",
-    "Wii U": "Wii U", "Nintendo DSi": "Nintendo DSi", "Android": "Android", "Linux": "Linux", "Dreamcast": "Dreamcast",
-    "Arcade": "Arcade", "Saturn": "Sega Saturn", "Master System": "Sega Master System/Mark III",
-    "Game Gear": "Sega Game Gear", "Sega CD": "Sega CD", "Sega 32X": "Sega 32X", "Atari 2600": "Atari 2600",
-    "Lynx": "Atari Lynx", "Jaguar": "Atari Jaguar", "Web Games": "Web browser", "Windows Phone": "Windows Phone",
-    "Windows Surface": "PC (Microsoft Windows)", "New Nintendo 3DS": "New Nintendo 3DS", "N-Gage": "N-Gage",
-    "Ouya": "Ouya", "SteamOS": "Linux", "Xbox One X": "Xbox One",
+    "NES": "Nintendo Entertainment System", "SNES": "Super Nintendo Entertainment System", "Saturn": "Sega Saturn",
+    "Master System": "Sega Master System/Mark III", "Game Gear": "Sega Game Gear", "Lynx": "Atari Lynx",
+    "Jaguar": "Atari Jaguar", "Web Games": "Web browser", "Windows Surface": "PC (Microsoft Windows)",
+    "SteamOS": "Linux", "Xbox One X": "Xbox One",
 }
 # Platforms of the Metacritic scrape (abbreviations) mapped to IGDB's.
 METACRITIC_PLATFORMS = {

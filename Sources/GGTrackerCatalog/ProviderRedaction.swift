@@ -1,14 +1,10 @@
-import Foundation
+import GGTrackerCore
 
-/// The catalog clients hold keys; printed anywhere (a log line, `dump`), they show their endpoint only.
-extension IGDBClient: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+/// The catalog clients hold keys: they print their endpoint only.
+extension IGDBClient: Redacting {
     package var description: String { "IGDBClient(\(apiBase), client id \(clientID))" }
-    package var debugDescription: String { description }
-    package var customMirror: Mirror { Mirror(self, children: ["apiBase": apiBase]) }
 }
 
-extension GiantBombClient: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension GiantBombClient: Redacting {
     package var description: String { "GiantBombClient(\(apiBase))" }
-    package var debugDescription: String { description }
-    package var customMirror: Mirror { Mirror(self, children: ["apiBase": apiBase]) }
 }

@@ -90,8 +90,8 @@ package enum TextNormalizer {
     package static func canonicalCore(_ words: [String]) -> [String] {
         words.compactMap { word in
             if stopWords.contains(word) { return nil }
-            if let index = romans.firstIndex(of: word), index >= 1 { return String(index + 1) }
-            return word
+            // A roman numeral's twin is its digits (a number's twin is roman, and a number stays as it is).
+            return word.first?.isLetter == true ? numeralTwin(word) ?? word : word
         }
     }
 

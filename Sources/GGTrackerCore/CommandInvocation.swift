@@ -14,7 +14,7 @@ package enum OptionValue: Hashable, Sendable {
 package struct CommandInvocation: Hashable, Sendable {
     package var path: [String]
     package var options: [String: OptionValue]
-    /// True when it came from a button or a modal of ours, which may set hidden options.
+    /// True when it came from a button, menu or modal of ours (its reply may replace the message pressed).
     package var fromComponent: Bool
 
     package init(path: [String], options: [String: OptionValue] = [:], fromComponent: Bool = false) {
@@ -91,7 +91,7 @@ extension CommandInvocation {
         }
         let usage = spec.usage(prefix: prefix)
         for (name, value) in options {
-            guard let option = spec.option(name), !option.hidden || fromComponent else {
+            guard let option = spec.option(name) else {
                 throw UsageError("`\(prefix)` has no option `\(name)`.", usage: usage)
             }
             try option.check(value, usage: usage)

@@ -30,8 +30,6 @@ package struct OptionSpec: Sendable {
     package var minValue: Double? = nil
     package var maxValue: Double? = nil
     package var maxLength: Int? = nil
-    /// Not offered to users: set by buttons and modals only (confirmations, paging).
-    package var hidden: Bool = false
     /// Free text that may contain `word:` pairs of its own, so it is never split on option names.
     package var greedy: Bool = false
 
@@ -94,7 +92,7 @@ package struct CommandSpec: Sendable {
             return subcommands.map { $0.usage(prefix: "\(prefix) \($0.name)".trimmingCharacters(in: .whitespaces)) }
                 .joined(separator: "\n")
         }
-        let parts = options.filter { !$0.hidden }.map { option -> String in
+        let parts = options.map { option -> String in
             let value = option.choices.isEmpty ? "<\(option.kind.label)>" : "<\(option.choices.joined(separator: "|"))>"
             let part = "\(option.name):\(value)"
             return option.required ? part : "[\(part)]"

@@ -164,6 +164,12 @@ extension Calendar {
 /// The platforms a command can arrive from.
 package enum ChatPlatform: String, Sendable, Codable {
     case discord, matrix, slack, cli
+
+    /// Whether text can be a channel id here: on Discord a snowflake (17 to 20 digits); elsewhere any text.
+    package func isChannelID(_ id: String) -> Bool {
+        guard self == .discord else { return !id.isEmpty }
+        return (17...20).contains(id.utf8.count) && id.utf8.allSatisfy { (48...57).contains($0) }
+    }
 }
 
 /// A player's id across the product: the platform and the platform's own user id, `discord:80351110224678912`.

@@ -232,7 +232,6 @@ package enum Format {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Shortens to `limit` characters, ending with an ellipsis when cut.
     /// A text's length as chat platforms count it (Discord's limits are in code points): one per Unicode scalar,
     /// so a letter with a hundred combining marks is a hundred and one, not one.
     package static func length(_ text: String) -> Int { text.unicodeScalars.count }

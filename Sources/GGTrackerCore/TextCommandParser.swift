@@ -35,8 +35,7 @@ package enum TextCommandParser {
         let segments = split(String(rest), spec: spec)
         if let positional = segments.positional {
             try refuseUnknownOption(in: positional, path: path, usage: usage)
-            let visible = spec.options.filter { !$0.hidden || fromComponent }
-            guard let target = visible.first(where: \.required) ?? visible.first else {
+            guard let target = spec.options.first(where: \.required) ?? spec.options.first else {
                 throw UsageError("`/\(path.joined(separator: " "))` takes no options.", usage: usage)
             }
             options[target.name] = try value(positional, for: target, usage: usage)

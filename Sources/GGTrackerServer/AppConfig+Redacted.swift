@@ -1,10 +1,8 @@
 import Foundation
 import GGTrackerCore
 
-/// How the settings print. Anything may print a value it holds (a log line, a service's description at start-up,
-/// `dump`), so the configuration never shows its secrets: only whether each is set, and a database URL without its
-/// password.
-extension AppConfig: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+/// How the settings print: each secret only as whether it is set, a database URL without its password.
+extension AppConfig: Redacting {
     package var description: String {
         func secret(_ value: Any?) -> String { value == nil ? "unset" : "set" }
         let fields: [(String, String)] = [
@@ -21,15 +19,10 @@ extension AppConfig: CustomStringConvertible, CustomDebugStringConvertible, Cust
         ]
         return "AppConfig(" + fields.map { "\($0): \($1)" }.joined(separator: ", ") + ")"
     }
-
-    package var debugDescription: String { description }
-    package var customMirror: Mirror { Mirror(self, children: ["settings": description]) }
 }
 
-extension AppServices: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension AppServices: Redacting {
     package var description: String { "AppServices(\(config))" }
-    package var debugDescription: String { description }
-    package var customMirror: Mirror { Mirror(self, children: ["config": config]) }
 }
 
 extension Maintenance: CustomStringConvertible {

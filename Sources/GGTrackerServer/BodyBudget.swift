@@ -23,8 +23,6 @@ package final class UnverifiedBodyBudget: Sendable {
     }
 
     func give(_ bytes: Int) { used.withLock { $0 -= bytes } }
-
-    package var inUse: Int { used.withLock { $0 } }
 }
 
 extension Request {
@@ -36,12 +34,12 @@ extension Request {
     /// How long a client may take to send a request's body.
     static let bodyTimeout: Duration = .seconds(10)
 
-    /// The whole body, at most `limit` bytes (`BodyLimitMiddleware.limit(for:)` by default), within `bodyTimeout`;
+    /// The whole body, at most the route's limit (`BodyLimitMiddleware.limit(for:)`), within `bodyTimeout`;
     /// a client that stalls gets 408. With a budget (a body not yet verified), its bytes are counted there while
     /// it is read, and given back once it is: past the budget the request gets 503.
-    func collectBody(limit: Int? = nil, budget: UnverifiedBodyBudget? = nil) async throws -> ByteBuffer {
+    func collectBody(budget: UnverifiedBodyBudget? = nil) async throws -> ByteBuffer {
         let body = self.body
-        let limit = limit ?? BodyLimitMiddleware<BasicRequestContext>.limit(for: uri.path)
+        let limit = BodyLimitMiddleware<BasicRequestContext>.limit(for: uri.path)
         // A body announced with its length reserves all of it before a byte is read: past the budget, the request
         // is refused and its connection closed without reading it.
         let declared = headers[.contentLength].flatMap(Int.init).map { min($0, limit) } ?? 0

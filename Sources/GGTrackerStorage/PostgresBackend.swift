@@ -1,4 +1,5 @@
 import Foundation
+import GGTrackerCore
 import Logging
 import NIOCore
 import NIOPosix
@@ -7,12 +8,7 @@ import Synchronization
 
 /// Where a PostgreSQL database is: `postgres://user:password@host:port/database`. It prints, and reflects,
 /// without the password.
-package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
-{
-    package var debugDescription: String { description }
-    package var customMirror: Mirror { Mirror(self, children: ["location": description]) }
-
+package struct PostgresLocation: Sendable, Equatable, Redacting {
     package var host: String
     package var port: Int
     package var user: String

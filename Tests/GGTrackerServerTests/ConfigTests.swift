@@ -47,6 +47,11 @@ struct ConfigTests {
         (["DISCORD_API_BASE": "not a url"], "DISCORD_API_BASE must be an http:// or https:// URL"),
         (["GGTRACKER_CATALOG": "igdb"], "GGTRACKER_CATALOG=igdb needs IGDB_CLIENT_ID"),
         (["DISCORD_APPLICATION_ID": "abc"], "DISCORD_APPLICATION_ID must be the application's numeric id"),
+        (["GGTRACKER_MAX_CONNECTIONS": "0"], "GGTRACKER_MAX_CONNECTIONS must be a whole number of connections"),
+        (["GGTRACKER_UNVERIFIED_BODY_MB": "lots"], "GGTRACKER_UNVERIFIED_BODY_MB must be a whole number of megabytes"),
+        (["GGTRACKER_UNVERIFIED_BODY_MB": "0"], "GGTRACKER_UNVERIFIED_BODY_MB must be a whole number of megabytes"),
+        (["SLACK_RESPONSE_BASE": "hooks.slack.com"], "SLACK_RESPONSE_BASE must be an http:// or https:// URL"),
+        (["GGTRACKER_ADMIN_IDS": "discord:1, 2"], "GGTRACKER_ADMIN_IDS entries need their platform"),
     ])
     func badValuesFailFastNamingTheSetting(environment: [String: String], message: String) throws {
         #expect {
@@ -62,6 +67,17 @@ struct ConfigTests {
             environment: ["DISCORD_PUBLIC_KEY": String(repeating: "ab", count: 16) + String(repeating: "cd", count: 16)]
         )
         #expect(config.discordPublicKey != nil)
+    }
+
+    @Test func limitsAndTheSlackResponseBaseAreRead() throws {
+        let config = try AppConfig.load(
+            file: nil,
+            environment: [
+                "GGTRACKER_MAX_CONNECTIONS": "64", "GGTRACKER_UNVERIFIED_BODY_MB": "4",
+                "SLACK_RESPONSE_BASE": "https://hooks.example.org/",
+            ])
+        #expect(config.maxConnections == 64 && config.unverifiedBodyBytes == 4 << 20)
+        #expect(config.slackResponseBase == "https://hooks.example.org/")
     }
 
     @Test func theCommittedExampleConfigIsValid() throws {

@@ -17,7 +17,7 @@ extension GGTrackerBot {
         }
         let spec = name.spec
         var fields = [Card.Field("Usage", "```\n" + spec.usage(prefix: "/" + spec.name) + "\n```", inline: false)]
-        let options = Self.allOptions(spec).filter { !$0.hidden }
+        let options = Self.allOptions(spec)
         if !options.isEmpty {
             var seen = Set<String>()
             let lines = options.filter { seen.insert($0.name).inserted }.map { "`\($0.name)` — \($0.summary)" }
@@ -128,10 +128,7 @@ extension GGTrackerBot {
     /// `/admin settings`: shows, or changes, the announce channel and the age gate.
     func adminSettings(announceChannel: String?, ageGate: AgeGate?, _ c: Context) async throws -> Reply {
         var settings = c.settings
-        if let announceChannel, c.invoker.platform == .discord,
-            !(17...20).contains(announceChannel.count) || !announceChannel.allSatisfy(\.isASCII)
-                || !announceChannel.allSatisfy(\.isNumber)
-        {
+        if let announceChannel, !c.invoker.platform.isChannelID(announceChannel) {
             throw ReplyError.notice(
                 "`announce_channel` must be a channel of this server (pick it from the list); “\(Format.escape(Format.truncate(announceChannel, 40)))” is not a channel id. Nothing was changed."
             )

@@ -40,8 +40,7 @@ extension GGTrackerBot {
             new.hours = hours
             entry = new
         }
-        let (saved, medals) = (change.after, change.medals)
-        guard let saved else { throw ReplyError.notice("Nothing was saved.") }
+        guard let saved = change.after else { throw ReplyError.notice("Nothing was saved.") }
         var actions: [Action] = []
         if status == .completed {
             actions.append(Action("Write a review", command: "/review title:\(game.ref)", style: .primary))
@@ -55,9 +54,7 @@ extension GGTrackerBot {
             status == .completed
             ? "\(c.player.shownName) completed \(game.displayName) 🎉"
             : "\(c.player.shownName) added \(game.displayName)"
-        var reply = Reply(cards: [entryCard(headline, saved, c)], actions: actions.isEmpty ? [] : [actions])
-        if status == .completed { reply.announcement = announcement(reply.cards, c) }
-        return withMedals(reply, medals, c)
+        return announcing(Reply(cards: [entryCard(headline, saved, c)], actions: [actions]), change, c)
     }
 
     /// `/progress`: status, hours and percent of a game already in the library.
@@ -102,11 +99,8 @@ extension GGTrackerBot {
         if saved.status == .completed {
             actions.append(Action("Write a review", command: "/review title:\(game.ref)", style: .primary))
         }
-        var reply = Reply(cards: [entryCard(headline, saved, c)], actions: actions.isEmpty ? [] : [actions])
-        if saved.status == .completed && change.before?.status != .completed {
-            reply.announcement = announcement(reply.cards, c)
-        }
-        return withMedals(reply, change.medals, c)
+        return announcing(
+            Reply(cards: [entryCard(headline, saved, c)], actions: actions.isEmpty ? [] : [actions]), change, c)
     }
 
     /// `/rate`: a score 1–10; a game not yet in the library is added as completed, and the reply says so.
@@ -121,15 +115,13 @@ extension GGTrackerBot {
             entry = current
         }
         guard let saved = change.after else { throw ReplyError.notice("Nothing was saved.") }
-        let medals = change.medals
         let extra = change.before == nil ? "Added to \(invokerName(c))'s library as completed." : nil
-        var reply = Reply(
+        let reply = Reply(
             cards: [
                 entryCard(
                     "\(c.player.shownName) rated \(game.displayName) \(Format.stars(score))", saved, c, extra: extra)
             ])
-        if change.before == nil { reply.announcement = announcement(reply.cards, c) }
-        return withMedals(reply, medals, c)
+        return announcing(reply, change, c)
     }
 
     /// `/review`: only for completed games; without text it opens a form, prefilled with the earlier review.
@@ -174,7 +166,7 @@ extension GGTrackerBot {
         card.description = Format.truncate(Format.escape(text), 3800) + "\n\n" + (card.description ?? "")
         var reply = Reply(cards: [card])
         reply.announcement = announcement(reply.cards, c)
-        return withMedals(reply, change.medals, c)
+        return announcing(reply, change, c)
     }
 
     /// `/favorite`: toggles the flag on a library entry.
@@ -195,10 +187,15 @@ extension GGTrackerBot {
         return .notice("**\(Format.escape(game.displayName))** is no longer a favorite.")
     }
 
-    /// Adds a line for each challenge medal a change won, and announces them.
-    func withMedals(_ reply: Reply, _ medals: [String], _ c: Context) -> Reply {
-        guard !medals.isEmpty else { return reply }
+    /// What a library change means for the channel, whichever command made it: a change that completes a game is
+    /// announced, and each challenge medal it won gets a line and is announced too.
+    func announcing(_ reply: Reply, _ change: EntryChange, _ c: Context) -> Reply {
         var reply = reply
+        if change.after?.status == .completed, change.before?.status != .completed, reply.announcement == nil {
+            reply.announcement = announcement(reply.cards, c)
+        }
+        let medals = change.medals
+        guard !medals.isEmpty else { return reply }
         let line = medals.map { "🏅 \(c.player.shownName) won a medal in “\(Format.escape($0))”!" }.joined(
             separator: "\n")
         reply.text = [reply.text, line].compactMap { $0 }.joined(separator: "\n")

@@ -27,8 +27,8 @@ package struct DiscordAnnouncer: Sendable {
     /// Sends the cards as one message; returns the HTTP status of the last attempt.
     @discardableResult
     package func post(_ announcement: Announcement) async throws -> Int {
-        // The channel id goes into a URL path: only a snowflake (digits) is ever put there.
-        guard !announcement.channel.isEmpty, announcement.channel.utf8.allSatisfy({ (48...57).contains($0) }) else {
+        // The channel id goes into a URL path: only a snowflake is ever put there.
+        guard ChatPlatform.discord.isChannelID(announcement.channel) else {
             throw Failure(description: "the announce channel “\(announcement.channel)” is not a Discord channel id")
         }
         let message = Reply(cards: announcement.cards).discordMessage { _ in "" }

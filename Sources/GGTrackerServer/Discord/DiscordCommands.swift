@@ -74,10 +74,10 @@ package struct DiscordCommandDefinition: Encodable, Sendable {
                     options: children(sub))
             }
         }
-        let visible = spec.options.filter { !$0.hidden }
-        guard !visible.isEmpty else { return nil }
+        let options = spec.options
+        guard !options.isEmpty else { return nil }
         // Discord wants required options first.
-        return (visible.filter(\.required) + visible.filter { !$0.required }).map { option in
+        return (options.filter(\.required) + options.filter { !$0.required }).map { option in
             DiscordCommandDefinition(
                 name: option.name, type: option.kind.rawValue, description: Format.truncate(option.summary, 100),
                 required: option.required ? true : nil,
