@@ -74,13 +74,35 @@ let package = Package(
             name: "ggtracker",
             dependencies: [
                 "GGTrackerServer",
+                "GGTrackerBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .executableTarget(name: "GGTrackerFuzz", dependencies: ["GGTrackerServer"]),
+        // Measurements (`ggtracker bench`), kept out of the code that serves.
+        .target(
+            name: "GGTrackerBench",
+            dependencies: [
+                "GGTrackerCore",
+                "GGTrackerStorage",
+                "GGTrackerCatalog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        // The decoders under untrusted input, for the property tests and the libFuzzer entry point.
+        .target(
+            name: "GGTrackerFuzzing",
+            dependencies: [
+                "GGTrackerCore", "GGTrackerStorage", "GGTrackerCatalog", "GGTrackerServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(name: "GGTrackerFuzz", dependencies: ["GGTrackerFuzzing"]),
         .testTarget(
             name: "GGTrackerCoreTests", dependencies: ["GGTrackerCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
@@ -92,6 +114,7 @@ let package = Package(
             name: "GGTrackerServerTests",
             dependencies: [
                 "GGTrackerServer",
+                "GGTrackerFuzzing",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,5 +1,5 @@
 import Foundation
-import GGTrackerServer
+import GGTrackerFuzzing
 
 /// The decoders behind every signed endpoint, and the text command parser, under libFuzzer:
 ///

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GGTrackerBench
 import GGTrackerCatalog
 import GGTrackerCore
 import GGTrackerServer

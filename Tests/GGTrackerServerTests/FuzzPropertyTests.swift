@@ -1,6 +1,7 @@
 @preconcurrency import Crypto
 import Foundation
 import GGTrackerCore
+import GGTrackerFuzzing
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting

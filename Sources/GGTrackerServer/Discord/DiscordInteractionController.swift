@@ -8,7 +8,7 @@ import Logging
 
 /// `POST /discord/interactions`: verifies the signature over the raw body before anything else, decodes the
 /// interaction, runs it through the bot and renders the reply for Discord.
-struct DiscordInteractionController: Sendable {
+package struct DiscordInteractionController: Sendable {
     let bot: GGTrackerBot
     let database: AppDatabase
     let verifier: DiscordSignatureVerifier?
@@ -260,7 +260,7 @@ struct DiscordInteractionController: Sendable {
         return try JSONEncoder().encode(response)
     }
 
-    func invoker(for interaction: DiscordInteraction) throws -> Invoker {
+    package func invoker(for interaction: DiscordInteraction) throws -> Invoker {
         guard let user = interaction.actingUser else { throw UsageError("This interaction has no user.") }
         let permissions = interaction.member?.permissions.flatMap(UInt64.init) ?? 0
         let isAdmin =
@@ -276,7 +276,7 @@ struct DiscordInteractionController: Sendable {
 
     /// The command an interaction asks for: slash command options, a button's or menu's command line,
     /// or a modal's command line with the submitted fields as options.
-    func invocation(for interaction: DiscordInteraction) async throws -> (CommandInvocation, String) {
+    package func invocation(for interaction: DiscordInteraction) async throws -> (CommandInvocation, String) {
         guard let data = interaction.data else { throw UsageError("This interaction has no data.") }
         switch interaction.type {
         case .applicationCommand:
@@ -384,5 +384,14 @@ extension Duration {
     var milliseconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}
+
+extension DiscordInteractionController {
+    /// A controller that decodes and validates interactions without verifying or answering them.
+    package static func decoding(_ services: AppServices) -> Self {
+        Self(
+            bot: services.bot, database: services.database, verifier: nil, config: services.config,
+            metrics: services.metrics, announcer: nil)
     }
 }

@@ -7,7 +7,7 @@ import Logging
 
 /// The application service API: the homeserver pushes room events in transactions; `!gg` messages are commands,
 /// answered in the room with an `m.notice`. https://spec.matrix.org/v1.19/application-service-api/
-struct MatrixController: Sendable {
+package struct MatrixController: Sendable {
     let bot: GGTrackerBot
     let database: AppDatabase
     let config: AppConfig
@@ -101,16 +101,16 @@ struct MatrixController: Sendable {
     }
 
     /// One event of a transaction, with the fields every event must have.
-    struct Event {
-        var event: [String: Any]
-        var type: String
-        var room: String
-        var sender: String
+    package struct Event {
+        package var event: [String: Any]
+        package var type: String
+        package var room: String
+        package var sender: String
     }
 
     /// Decodes a transaction body: nil when it is not a JSON object with `events`; a nil element for an event
     /// that lacks `type`, `room_id` or `sender`.
-    static func events(in body: Data) -> [Event?]? {
+    package static func events(in body: Data) -> [Event?]? {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
             let events = object["events"] as? [Any]
         else { return nil }
@@ -123,7 +123,7 @@ struct MatrixController: Sendable {
     }
 
     /// The `!gg` command line of a text message, if it is one.
-    static func commandLine(of event: [String: Any]) -> String? {
+    package static func commandLine(of event: [String: Any]) -> String? {
         let content = event["content"] as? [String: Any] ?? [:]
         guard event["state_key"] == nil, content["msgtype"] as? String == "m.text",
             let text = content["body"] as? String,

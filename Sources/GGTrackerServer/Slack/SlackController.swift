@@ -10,7 +10,7 @@ import NIOCore
 
 /// Slack slash commands (`/gg …`) and button presses, verified with Slack's signing secret.
 /// https://api.slack.com/authentication/verifying-requests-from-slack
-struct SlackController: Sendable {
+package struct SlackController: Sendable {
     let bot: GGTrackerBot
     let database: AppDatabase
     let config: AppConfig
@@ -60,7 +60,7 @@ struct SlackController: Sendable {
     }
 
     /// Decodes `application/x-www-form-urlencoded`.
-    static func form(_ body: ByteBuffer) -> [String: String] {
+    package static func form(_ body: ByteBuffer) -> [String: String] {
         var fields: [String: String] = [:]
         for pair in String(buffer: body).split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1).map {
@@ -72,16 +72,16 @@ struct SlackController: Sendable {
     }
 
     /// A button press or menu choice, from the `payload` field of an interaction request.
-    struct Press {
-        var user: String
-        var userName: String?
-        var team: String
-        var channel: String?
-        var line: String
-        var responseURL: String?
+    package struct Press {
+        package var user: String
+        package var userName: String?
+        package var team: String
+        package var channel: String?
+        package var line: String
+        package var responseURL: String?
     }
 
-    static func press(in form: [String: String]) -> Press? {
+    package static func press(in form: [String: String]) -> Press? {
         guard let payloadText = form["payload"],
             let payload = try? JSONSerialization.jsonObject(with: Data(payloadText.utf8)) as? [String: Any],
             let user = payload["user"] as? [String: Any], let userID = user["id"] as? String,

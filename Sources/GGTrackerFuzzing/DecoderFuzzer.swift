@@ -1,6 +1,7 @@
 import Foundation
 import GGTrackerCatalog
 import GGTrackerCore
+import GGTrackerServer
 import GGTrackerStorage
 import NIOCore
 
@@ -15,9 +16,7 @@ package struct DecoderFuzzer: Sendable {
         let database = try AppDatabase.inMemory()
         let services = AppServices(
             config: AppConfig(), database: database, catalog: try LocalCatalog(database: database))
-        discord = DiscordInteractionController(
-            bot: services.bot, database: database, verifier: nil, config: services.config, metrics: services.metrics,
-            announcer: nil)
+        discord = .decoding(services)
     }
 
     /// What the decoders made of one input.
@@ -61,7 +60,7 @@ package struct DecoderFuzzer: Sendable {
 
     /// Parses and validates a command line; the command's name when it is valid.
     @discardableResult
-    static func command(_ line: String, fromComponent: Bool = false) -> String? {
+    package static func command(_ line: String, fromComponent: Bool = false) -> String? {
         guard let invocation = try? TextCommandParser.parse(line, fromComponent: fromComponent),
             (try? BotCommand(invocation)) != nil
         else { return nil }

@@ -1,0 +1,204 @@
+import AsyncHTTPClient
+@preconcurrency import Crypto
+import Foundation
+import NIOCore
+
+/// Processes pinned with `taskset`, and the signed Discord interactions sent to them.
+enum Pinned {
+    /// This program, to start its own `serve`, `bench verify` and `bench load`.
+    static var executable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    static func spawn(
+        _ arguments: [String], environment: [String: String] = [:], output: URL? = nil, directory: String? = nil
+    ) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        if let output {
+            FileManager.default.createFile(atPath: output.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: output)
+            process.standardOutput = handle
+            process.standardError = handle
+        }
+        try process.run()
+        return process
+    }
+
+    /// Runs to the end and returns standard output, trimmed; throws when the program fails.
+    static func capture(
+        _ arguments: [String], environment: [String: String] = [:], quiet: Bool = false
+    ) throws
+        -> String
+    {
+        let process = Process()
+        if quiet { process.standardError = FileHandle.nullDevice }
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchFailure(
+                "\(arguments.dropFirst(2).joined(separator: " ")) exited with \(process.terminationStatus)")
+        }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+struct BenchFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A server under measurement: this program's `serve`, or another program with the same command line
+/// (`serve`, `catalog import FILE`, and the `GGTRACKER_*` environment), such as the Python peer.
+struct ServerUnderTest {
+    var name: String
+    /// The program and the arguments before the subcommand.
+    var command: [String]
+    var port: Int
+    var database: String
+    var readiness: String
+    var environment: [String: String]
+    var log: URL
+    var process: Process?
+
+    static func ours(port: Int, database: String, environment: [String: String], log: URL) -> Self {
+        ServerUnderTest(
+            name: "GGTracker", command: [Pinned.executable], port: port, database: database, readiness: "/readyz",
+            environment: environment, log: log)
+    }
+
+    /// The peer's folder holds an executable `ggtracker`.
+    static func peer(
+        folder: String, port: Int, database: String, environment: [String: String], log: URL
+    ) throws
+        -> Self
+    {
+        let program = URL(fileURLWithPath: folder).appendingPathComponent("ggtracker").path
+        guard FileManager.default.isExecutableFile(atPath: program) else {
+            throw BenchFailure("no executable ggtracker in \(folder)")
+        }
+        return ServerUnderTest(
+            name: "peer", command: [program], port: port, database: database, readiness: "/healthz",
+            environment: environment, log: log)
+    }
+
+    var url: String { "http://127.0.0.1:\(port)/discord/interactions" }
+
+    private var fullEnvironment: [String: String] {
+        environment.merging(["GGTRACKER_PORT": "\(port)", "GGTRACKER_DATABASE": database]) { $1 }
+    }
+
+    /// `catalog import FILE` on the server's database, on the given CPUs; the seconds it took. `quiet` drops the
+    /// lines it skips.
+    func importCatalog(_ file: String, cpus: String, quiet: Bool = false) throws -> Double {
+        let start = ContinuousClock.now
+        _ = try Pinned.capture(
+            ["-c", cpus] + command + ["catalog", "import", file], environment: fullEnvironment, quiet: quiet)
+        return (ContinuousClock.now - start).seconds
+    }
+
+    mutating func start(cpus: String) async throws {
+        process = try Pinned.spawn(["-c", cpus] + command + ["serve"], environment: fullEnvironment, output: log)
+        for _ in 0..<1200 {
+            let response = try? await HTTPClient.shared.execute(
+                HTTPClientRequest(url: "http://127.0.0.1:\(port)\(readiness)"), timeout: .seconds(1))
+            if response?.status == .ok { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw BenchFailure("\(name) did not start; see \(log.path)")
+    }
+
+    func stop() {
+        guard let process else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// Resident memory of the server and its child processes (the peer runs worker processes), in MiB.
+    var memory: Double {
+        guard let pid = process?.processIdentifier else { return 0 }
+        return processTree(pid).map { GGTrackerBench.memory(of: $0).rss }.reduce(0, +)
+    }
+
+    /// Sends one signed request and returns the body of the answer.
+    func send(_ request: SignedRequest) async throws -> Data {
+        let response = try await HTTPClient.shared.execute(request.http(url: url), timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 1 << 22)
+        guard response.status == .ok else { throw BenchFailure("\(name) answered \(response.status.code)") }
+        return Data(buffer: body)
+    }
+}
+
+/// The process and its descendants, from `/proc/*/stat`.
+func processTree(_ root: Int32) -> [Int32] {
+    let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
+    var parents: [Int32: Int32] = [:]
+    for pid in pids {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { continue }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        if fields.count > 1, let parent = Int32(fields[1]) { parents[pid] = parent }
+    }
+    var tree = [root]
+    var index = 0
+    while index < tree.count {
+        let pid = tree[index]
+        tree += parents.filter { $0.value == pid }.map(\.key)
+        index += 1
+    }
+    return tree
+}
+
+/// Discord interactions as the bench sends them, signed with the key both servers are given.
+struct Signer {
+    let key = Curve25519.Signing.PrivateKey()
+
+    var publicKeyHex: String { key.publicKey.rawRepresentation.map { String(format: "%02x", $0) }.joined() }
+
+    /// `nsfw` marks the channel age-restricted, where every game may be shown.
+    static func interaction(
+        id: Int, user: String, name: String, type: Int = 2, nsfw: Bool = false, options: [[String: Any]]
+    ) -> [String: Any] {
+        [
+            "id": String(1_600_000_000_000_000_000 + id), "application_id": "123456789012345678", "type": type,
+            "token": "bench-token-\(id)", "version": 1, "guild_id": "900000000000000001",
+            "channel_id": "700000000000000001", "channel": ["id": "700000000000000001", "type": 0, "nsfw": nsfw],
+            "member": [
+                "user": ["id": user, "username": "bencher", "global_name": "Bencher"], "permissions": "0",
+                "roles": [], "nick": NSNull(),
+            ],
+            "data": ["id": "1", "name": name, "type": 1, "options": options],
+        ]
+    }
+
+    func sign(_ object: [String: Any]) throws -> SignedRequest {
+        let body = try JSONSerialization.data(withJSONObject: object)
+        let stamp = String(Int(Date().timeIntervalSince1970))
+        let signature = try key.signature(for: Data(stamp.utf8) + body)
+        return SignedRequest(
+            body: String(decoding: body, as: UTF8.self),
+            signature: signature.map { String(format: "%02x", $0) }.joined(), timestamp: stamp)
+    }
+}
+
+extension SignedRequest {
+    func http(url: String) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "X-Signature-Ed25519", value: signature)
+        request.headers.add(name: "X-Signature-Timestamp", value: timestamp)
+        request.body = .bytes(ByteBuffer(string: body))
+        return request
+    }
+}

@@ -1,0 +1,193 @@
+import AsyncHTTPClient
+import Foundation
+import GGTrackerCatalog
+
+/// `bench catalog --peer`: the same catalog file imported by both programs, then the same signed searches and
+/// autocompletions sent to both servers on the same core, one at a time, each timed from the client.
+struct CatalogSideBySide {
+    var file: String
+    var peerFolder: String
+    var repeats: Int
+    var serverCore: Int
+    var directory: URL
+
+    func run() async throws {
+        let plain = directory.appendingPathComponent("games.jsonl").path
+        let converted = try Self.writeIGDBShape(from: file, to: plain)
+        say("\(converted) games written as IGDB /v4/games objects (JSON Lines) for both programs")
+        let signer = Signer()
+        let environment = ["DISCORD_PUBLIC_KEY": signer.publicKeyHex]
+        let port = 18_500 + Int(getpid() % 100)
+        let cpus = "\(serverCore)"
+        var ours = ServerUnderTest.ours(
+            port: port, database: directory.appendingPathComponent("ours.sqlite").path,
+            environment: environment.merging([
+                "GGTRACKER_CATALOG": "offline", "GGTRACKER_USER_RATE": "0", "GGTRACKER_SERVER_RATE": "0",
+            ]) { $1 }, log: directory.appendingPathComponent("ours.log"))
+        var peer = try ServerUnderTest.peer(
+            folder: peerFolder, port: port + 1, database: directory.appendingPathComponent("peer.sqlite").path,
+            environment: environment, log: directory.appendingPathComponent("peer.log"))
+        defer {
+            ours.stop()
+            peer.stop()
+        }
+        let ourImport = try ours.importCatalog(plain, cpus: cpus, quiet: true)
+        let peerImport = try peer.importCatalog(plain, cpus: cpus, quiet: true)
+        say("  import: GGTracker \(format(ourImport)) s, peer \(format(peerImport)) s (each a new process, pinned)")
+        try await ours.start(cpus: cpus)
+        try await peer.start(cpus: cpus)
+        let idle = ours.memory
+
+        var samples: [String: Samples] = [:]
+        var sequence = 0
+        func time(_ server: ServerUnderTest, _ kind: String, _ object: [String: Any]) async throws -> String {
+            let request = try signer.sign(object)
+            let start = ContinuousClock.now
+            let answer = try await server.send(request)
+            samples["\(server.name) \(kind)", default: Samples()].add((ContinuousClock.now - start).seconds * 1000)
+            return String(decoding: answer, as: UTF8.self)
+        }
+        func search(_ query: String, id: Int) -> [String: Any] {
+            Signer.interaction(
+                id: id, user: "555555555555555555", name: "search", nsfw: true,
+                options: [["name": "query", "type": 3, "value": query]])
+        }
+        func complete(_ prefix: String, id: Int) -> [String: Any] {
+            Signer.interaction(
+                id: id, user: "555555555555555555", name: "add", type: 4, nsfw: true,
+                options: [["name": "title", "type": 3, "value": prefix, "focused": true]])
+        }
+        let queries = CatalogBench.broad + CatalogBench.multiWord
+        let prefixes = (queries + CatalogBench.typos.map(\.0)).flatMap { query in
+            (2...query.count).map { String(query.prefix($0)) }
+        }
+        var found: [String: Int] = [:]
+        let peak = ours.memory
+        var ourPeak = max(idle, peak)
+        for round in 0..<repeats {
+            // Servers in turn, query by query, so that drift touches both alike.
+            for server in [ours, peer] {
+                for query in queries {
+                    sequence += 1
+                    _ = try await time(server, "search", search(query, id: sequence))
+                }
+                for (query, meant) in CatalogBench.typos {
+                    sequence += 1
+                    let answer = try await time(server, "typo", search(query, id: sequence))
+                    if round == 0, Self.firstResult(in: answer)?.localizedCaseInsensitiveContains(meant) == true {
+                        found[server.name, default: 0] += 1
+                    }
+                }
+                for prefix in prefixes {
+                    sequence += 1
+                    _ = try await time(server, "autocomplete", complete(prefix, id: sequence))
+                }
+            }
+            ourPeak = max(ourPeak, ours.memory)
+        }
+        for (query, _) in CatalogBench.typos {
+            sequence += 1
+            let mine = Self.firstResult(in: try await ours.send(signer.sign(search(query, id: sequence)))) ?? "nothing"
+            sequence += 1
+            let theirs =
+                Self.firstResult(in: try await peer.send(signer.sign(search(query, id: sequence)))) ?? "nothing"
+            say("  “\(query)” → GGTracker: \(mine); peer: \(theirs)")
+        }
+        let games = Double(converted)
+        let table = SideBySide(peer: true)
+        table.header("measure (\(converted) games, over HTTP, signed)")
+        table.row(
+            "import, games/s (the whole `catalog import` process)", games / ourImport, games / peerImport, digits: 0,
+            ratio: .higherIsBetter, target: "≥ 3× the peer")
+        for (kind, label) in [
+            ("search", "`/search`, ordinary queries"), ("typo", "`/search`, typo queries"),
+            ("autocomplete", "autocomplete of `/add title` (\(prefixes.count) prefixes)"),
+        ] {
+            let mine = samples["GGTracker \(kind)"] ?? Samples()
+            let theirs = samples["peer \(kind)"] ?? Samples()
+            table.row(
+                "\(label): p50 ms", mine.median, theirs.median, digits: 3, ratio: .lowerIsBetter, target: "—")
+            table.row(
+                "\(label): p99 ms", mine.percentile(99), theirs.percentile(99), digits: 3, ratio: .lowerIsBetter,
+                target: "≤ 0.3× the peer")
+        }
+        table.row(
+            "typo queries whose first result is the game meant (of \(CatalogBench.typos.count))",
+            Double(found["GGTracker"] ?? 0), Double(found["peer"] ?? 0), digits: 0, ratio: .none, target: "all")
+        table.row(
+            "GGTracker server memory idle / peak under the searches, MB", ourPeak, nil, digits: 0, ratio: .none,
+            target: "< 100 MB")
+        say("  (GGTracker's server memory when idle: \(format(idle, 0)) MB)")
+    }
+
+    /// The first game a `/search` answer names: the title of its first embed.
+    static func firstResult(in answer: Data) -> String? {
+        firstResult(in: String(decoding: answer, as: UTF8.self))
+    }
+
+    static func firstResult(in answer: String) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any],
+            let data = object["data"] as? [String: Any],
+            let embed = (data["embeds"] as? [[String: Any]])?.first
+        else { return nil }
+        return embed["title"] as? String
+    }
+
+    /// Rewrites a catalog file (JSON Lines, gzip or not, in IGDB's shape or the `igdb_id` shape of the large
+    /// data set) as IGDB `/v4/games` objects, which both programs import; the number of games written.
+    static func writeIGDBShape(from path: String, to output: String) throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "gzip -dcf \"$0\"", path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        FileManager.default.createFile(atPath: output, contents: nil)
+        let sink = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        defer { try? sink.close() }
+        var count = 0
+        var pending = Data()
+        var batch = Data()
+        func convert(_ line: Data) throws {
+            guard var game = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any] else { return }
+            if let id = game.removeValue(forKey: "igdb_id") { game["id"] = id }
+            if let date = game.removeValue(forKey: "release_date") { game["first_release_date"] = date }
+            for key in ["genres", "platforms"] {
+                if let names = game[key] as? [String] { game[key] = names.map { ["name": $0] } }
+            }
+            let developers = game.removeValue(forKey: "developers") as? [String] ?? []
+            let publishers = game.removeValue(forKey: "publishers") as? [String] ?? []
+            if !developers.isEmpty || !publishers.isEmpty {
+                game["involved_companies"] =
+                    developers.map {
+                        ["company": ["name": $0], "developer": true, "publisher": publishers.contains($0)]
+                    }
+                    + publishers.filter { !developers.contains($0) }.map {
+                        ["company": ["name": $0], "developer": false, "publisher": true]
+                    }
+            }
+            if let url = game.removeValue(forKey: "cover_url") as? String, let file = url.split(separator: "/").last {
+                game["cover"] = ["image_id": String(file.split(separator: ".").first ?? file)]
+            }
+            game.removeValue(forKey: "external_ids")
+            guard game["id"] != nil else { return }
+            batch += try JSONSerialization.data(withJSONObject: game) + Data("\n".utf8)
+            count += 1
+            if batch.count > 1 << 20 {
+                sink.write(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        while let chunk = try pipe.fileHandleForReading.read(upToCount: 1 << 20), !chunk.isEmpty {
+            pending += chunk
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                try convert(pending[pending.startIndex..<newline])
+                pending = Data(pending[(newline + 1)...])
+            }
+        }
+        if !pending.isEmpty { try convert(pending) }
+        sink.write(batch)
+        process.waitUntilExit()
+        return count
+    }
+}

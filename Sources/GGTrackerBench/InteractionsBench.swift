@@ -1,0 +1,227 @@
+import ArgumentParser
+import AsyncHTTPClient
+@preconcurrency import Crypto
+import Foundation
+import GGTrackerCatalog
+import GGTrackerCore
+import GGTrackerStorage
+import NIOCore
+import Synchronization
+
+// MARK: - Signed interactions against the real server
+
+struct Interactions: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Signed Discord interactions per second and latency, the server pinned to one core.",
+        discussion: """
+            Starts `ggtracker serve` on a new database pinned to --server-core, gives a user 10 games, then from a \
+            load generator pinned to --client-core sends pre-signed distinct /list and /progress interactions at a \
+            fixed concurrency, and /list at a fixed rate (open loop). Reports the Ed25519 ceiling of the server's \
+            core, throughput as a fraction of it, latency percentiles and the server's memory. With --peer, another \
+            server with the same command line (the Python peer) gets the bundled catalog, the same user and the same \
+            /list load on the same core, run for run in turn with this one, and the table shows both and the ratio.
+            """)
+    @Option(help: "Runs of each closed-loop measurement.") var runs = 3
+    @Option(help: "Seconds per run.") var seconds = 5.0
+    @Option(help: "Requests in flight in the closed loop.") var connections = 32
+    @Option(help: "Requests per second of the open loop.") var rate = 1000
+    @Option var serverCore = 0
+    @Option var clientCore = 1
+    @Option(help: "The server's LOG_LEVEL.") var logLevel = "info"
+    @Option(help: "Serve a copy of this catalog database (for example the 333k-game one) instead of the bundled.")
+    var catalog: String?
+    @Option(help: "Use this PostgreSQL server (postgres://user@host:port/db; a new schema in it) instead of SQLite.")
+    var database: String?
+    @Option(help: "Servers sharing the database; requests go to each in turn.") var replicas = 1
+    @Option(
+        name: .customLong("server-cpus"),
+        help: "CPUs the servers may use (taskset's list: \"0\", \"0-1\"); default: --server-core.")
+    var serverCPUs: String?
+    @Option(help: "Folder of another server with the same command line (its `ggtracker`) to measure side by side.")
+    var peer: String?
+
+    func run() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ggtracker-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var database = directory.appendingPathComponent("bench.sqlite").path
+        if let base = self.database {
+            guard PostgresLocation(url: base) != nil else {
+                throw ValidationError("--database takes a postgres:// URL")
+            }
+            database = base + (base.contains("?") ? "&" : "?") + "schema=bench_\(getpid())"
+        }
+        if let catalog {
+            guard self.database == nil else { throw ValidationError("--catalog is for SQLite runs") }
+            try AppDatabase.open(path: catalog).backup(to: database)
+        }
+        let cpus = serverCPUs ?? "\(serverCore)"
+        let signer = Signer()
+        let port = 18_700 + Int(getpid() % 200)
+        say(
+            "\(replicas) server(s) on CPUs \(cpus), load generator on core \(clientCore), database \(PostgresLocation(url: database)?.description ?? "SQLite"); \(ProcessInfo.processInfo.processorCount) cores."
+        )
+        let environment = [
+            "DISCORD_PUBLIC_KEY": signer.publicKeyHex, "GGTRACKER_USER_RATE": "0", "GGTRACKER_SERVER_RATE": "0",
+            "GGTRACKER_CATALOG": "offline", "LOG_LEVEL": logLevel,
+        ]
+        // The first server loads the catalog; the others start once it is ready.
+        var servers: [ServerUnderTest] = []
+        defer { servers.forEach { $0.stop() } }
+        for replica in 0..<replicas {
+            var server = ServerUnderTest.ours(
+                port: port + replica, database: database, environment: environment,
+                log: directory.appendingPathComponent("server\(replica).log"))
+            try await server.start(cpus: cpus)
+            servers.append(server)
+        }
+        var peerServer: ServerUnderTest?
+        defer { peerServer?.stop() }
+        if let peer {
+            var server = try ServerUnderTest.peer(
+                folder: peer, port: port + 100, database: directory.appendingPathComponent("peer.sqlite").path,
+                environment: ["DISCORD_PUBLIC_KEY": signer.publicKeyHex],
+                log: directory.appendingPathComponent("peer.log"))
+            let plain = directory.appendingPathComponent("catalog.jsonl").path
+            try Self.inflate(LocalCatalog.bundledCatalogPath ?? "", to: plain)
+            _ = try server.importCatalog(plain, cpus: cpus, quiet: true)
+            try await server.start(cpus: cpus)
+            peerServer = server
+        }
+
+        // A player with 10 games: the most popular of the bundled catalog that any channel may show.
+        let user = "555555555555555555"
+        let (refs, names): ([String], [String]) = try AppDatabase.open(database, connections: 1).readNow { db in
+            let query = "FROM games WHERE mature = 0 AND provider = 'igdb' ORDER BY popularity DESC LIMIT 10"
+            return (
+                try db.values("SELECT provider || ':' || provider_id " + query), try db.values("SELECT name " + query)
+            )
+        }
+        var sequence = 0
+        for target in [servers[0]] + (peerServer.map { [$0] } ?? []) {
+            for ref in refs {
+                sequence += 1
+                _ = try await target.send(
+                    signer.sign(
+                        Signer.interaction(
+                            id: sequence, user: user, name: "add",
+                            options: [
+                                ["name": "title", "type": 3, "value": ref], ["name": "hours", "type": 10, "value": 5],
+                            ])))
+            }
+        }
+        // Both must show the same 10 games before anything is measured.
+        for target in [servers[0]] + (peerServer.map { [$0] } ?? []) {
+            sequence += 1
+            let answer = try await target.send(
+                signer.sign(Signer.interaction(id: sequence, user: user, name: "list", options: [])))
+            let text = String(decoding: answer, as: UTF8.self)
+            let shown = names.filter { text.contains($0.prefix(12)) }.count
+            guard shown == names.count else {
+                throw BenchFailure("\(target.name)'s /list shows \(shown) of the \(names.count) games added: \(text)")
+            }
+        }
+        let idle = servers[0].memory
+        let peerIdle = peerServer?.memory ?? 0
+        let me = Pinned.executable
+        let ceiling =
+            Double(try Pinned.capture(["-c", "\(serverCore)", me, "bench", "verify", "--quiet", "--seconds", "3"]))
+            ?? 0
+        say("Ed25519 verifications per second on core \(serverCore): \(format(ceiling, 0))")
+
+        let peak = Mutex<[Double]>([idle, peerIdle])
+        let sampler = Task { [servers, peerServer] in
+            while !Task.isCancelled {
+                let now = [servers[0].memory, peerServer?.memory ?? 0]
+                peak.withLock { $0 = zip($0, now).map { max($0, $1) } }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        let ours = servers.map(\.port)
+        let theirs = peerServer.map { [$0.port] }
+        func measure(
+            _ name: String, ports: [Int], rate: Int, run: Int, make: (Int) -> [String: Any]
+        ) throws
+            -> LoadResult
+        {
+            let count = rate > 0 ? Int(Double(rate) * seconds) + 10 : Int(10_000 * seconds)
+            let requests = try (0..<count).map { _ in
+                sequence += 1
+                return try signer.sign(make(sequence))
+            }
+            let file = directory.appendingPathComponent("requests.json")
+            try JSONEncoder().encode(requests).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            var arguments =
+                [
+                    "-c", "\(clientCore)", me, "bench", "load", "--file", file.path, "--seconds", "\(seconds)",
+                    "--connections", "\(connections)",
+                ] + ports.flatMap { ["--port", "\($0)"] }
+            if rate > 0 { arguments += ["--rate", "\(rate)"] }
+            let result = try JSONDecoder().decode(LoadResult.self, from: Data(try Pinned.capture(arguments).utf8))
+            say(
+                "  \(name) run \(run): \(result.requests) answered, \(result.failures) failed, \(format(result.rate, 0))/s, p50 \(format(result.p50, 3)) ms, p99 \(format(result.p99, 3)) ms, p99.9 \(format(result.p999, 3)) ms"
+            )
+            return result
+        }
+        let list = { (id: Int) in Signer.interaction(id: id, user: user, name: "list", options: []) }
+        var listRates = Samples()
+        var peerListRates = Samples()
+        var progressRates = Samples()
+        for run in 1...runs {
+            listRates.add(try measure("GGTracker /list", ports: ours, rate: 0, run: run, make: list).rate)
+            if let theirs {
+                peerListRates.add(try measure("peer /list", ports: theirs, rate: 0, run: run, make: list).rate)
+            }
+        }
+        for run in 1...runs {
+            let result = try measure("GGTracker /progress", ports: ours, rate: 0, run: run) { id in
+                Signer.interaction(
+                    id: id, user: user, name: "progress",
+                    options: [
+                        ["name": "title", "type": 3, "value": refs[id % refs.count]],
+                        ["name": "hours", "type": 10, "value": Double(id % 500) + 0.5],
+                    ])
+            }
+            progressRates.add(result.rate)
+        }
+        let open = try measure("GGTracker /list at \(rate)/s", ports: ours, rate: rate, run: 1, make: list)
+        let peerOpen = try theirs.map {
+            try measure("peer /list at \(rate)/s", ports: $0, rate: rate, run: 1, make: list)
+        }
+        sampler.cancel()
+        let peaks = peak.withLock { $0 }
+        let table = SideBySide(peer: peerServer != nil)
+        table.header("measure")
+        table.row(
+            "signed `/list`/s, one core (\(connections) in flight, median of \(runs))", listRates.median,
+            peerListRates.median, digits: 0, ratio: .higherIsBetter, target: "≥ 2.0× the peer")
+        table.row(
+            "the same as a fraction of the Ed25519 ceiling (\(format(ceiling, 0))/s)", listRates.median / ceiling,
+            peerListRates.median / ceiling, digits: 2, ratio: .none, target: "≥ 0.45")
+        table.row(
+            "signed `/progress`/s, one core (median of \(runs); a write flushed before the reply)",
+            progressRates.median, nil, digits: 0, ratio: .none, target: "—")
+        table.row(
+            "`/list` at \(rate)/s open loop: p50 ms", open.p50, peerOpen?.p50, digits: 3, ratio: .lowerIsBetter,
+            target: "—")
+        table.row(
+            "`/list` at \(rate)/s open loop: p99 ms", open.p99, peerOpen?.p99, digits: 3, ratio: .lowerIsBetter,
+            target: "< 1 ms")
+        table.row(
+            "server memory idle, MB", idle, peerServer == nil ? nil : peerIdle, digits: 0, ratio: .none, target: "—")
+        table.row(
+            "server memory peak under load, MB", peaks[0], peerServer == nil ? nil : peaks[1], digits: 0,
+            ratio: .none, target: "< 100 MB")
+    }
+
+    /// `gzip -dc`: the peer reads plain JSON Lines.
+    static func inflate(_ path: String, to output: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "gzip -dc \"$0\" > \"$1\"", path, output]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchFailure("could not inflate \(path)") }
+    }
+}
