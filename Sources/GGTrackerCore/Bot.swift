@@ -102,8 +102,7 @@ package struct GGTrackerBot: Sendable {
 
     func makeContext(invocation: CommandInvocation, invoker: Invoker) async throws -> Context {
         let now = now()
-        let player = try await store.recordPlayer(invoker, at: now)
-        let settings = try await store.settings(of: invoker.community)
+        let (player, settings) = try await store.caller(invoker, at: now)
         return Context(invoker: invoker, invocation: invocation, settings: settings, player: player, now: now)
     }
 

@@ -3,6 +3,7 @@ import GGTrackerCore
 import Logging
 import Metrics
 import Prometheus
+import Synchronization
 
 /// The server's metrics, in its own Prometheus registry (served at `GET /metrics`), and the one log line
 /// written for every handled request.
@@ -10,6 +11,13 @@ package struct RequestMetrics: Sendable {
     package let registry: PrometheusCollectorRegistry
     /// A swift-metrics factory writing into `registry`; handed to the catalog providers.
     package let factory: PrometheusMetricsFactory
+    /// The counters and timers already made, by their labels: making one looks it up in the registry.
+    private let handles = Handles()
+
+    private final class Handles: Sendable {
+        let counters = Mutex<[String: Metrics.Counter]>([:])
+        let timers = Mutex<[String: Metrics.Timer]>([:])
+    }
 
     package init() {
         registry = PrometheusCollectorRegistry()
@@ -36,16 +44,27 @@ package struct RequestMetrics: Sendable {
         logger: Logger? = nil
     ) {
         let command = Self.commands.contains(command) ? command : "unknown"
-        Counter(
-            label: "ggtracker_requests_total",
-            dimensions: [("platform", platform), ("command", command), ("outcome", outcome)], factory: factory
-        ).increment()
+        let key = platform + "\u{1F}" + command
+        handles.counters.withLock { counters in
+            let full = key + "\u{1F}" + outcome
+            if let counter = counters[full] { return counter }
+            let counter = Metrics.Counter(
+                label: "ggtracker_requests_total",
+                dimensions: [("platform", platform), ("command", command), ("outcome", outcome)], factory: factory)
+            counters[full] = counter
+            return counter
+        }.increment()
         guard let started else { return }
         let elapsed = ContinuousClock.now - started
-        Metrics.Timer(
-            label: "ggtracker_request_duration_seconds", dimensions: [("platform", platform), ("command", command)],
-            factory: factory
-        ).recordNanoseconds(Int64(elapsed.milliseconds * 1_000_000))
+        handles.timers.withLock { timers in
+            if let timer = timers[key] { return timer }
+            let timer = Metrics.Timer(
+                label: "ggtracker_request_duration_seconds",
+                dimensions: [("platform", platform), ("command", command)],
+                factory: factory)
+            timers[key] = timer
+            return timer
+        }.recordNanoseconds(Int64(elapsed.milliseconds * 1_000_000))
         logger?.info(
             "interaction",
             metadata: [

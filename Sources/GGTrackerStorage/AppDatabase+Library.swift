@@ -10,33 +10,6 @@ extension AppDatabase: LibraryStore {
             avatarURL: row["avatar_url"], bio: row["bio"], createdAt: Date(timeIntervalSince1970: row["created_at"]))
     }
 
-    /// The player behind a command, recorded with their server membership. A player seen in the same server
-    /// under the same name within `RecentlySeen.interval` is only read: a command that changes nothing
-    /// writes nothing, so last-seen times are accurate to that interval.
-    package func recordPlayer(_ invoker: Invoker, at now: Date) async throws -> Player {
-        let key = "\(invoker.player.rawValue)\u{1F}\(invoker.community)\u{1F}\(invoker.displayName)"
-        if recentlySeen.isFresh(key, at: now), let player = try await player(invoker.player) { return player }
-        let player = try await write { db in
-            let t = now.timeIntervalSince1970
-            try db.execute(
-                """
-                INSERT INTO players (id, display_name, created_at, last_seen_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET display_name = excluded.display_name, last_seen_at = excluded.last_seen_at
-                """, [invoker.player.rawValue, invoker.displayName, t, t])
-            try db.execute(
-                "INSERT INTO communities (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING", [invoker.community, t])
-            try db.execute(
-                """
-                INSERT INTO memberships (community_id, player_id, last_seen_at) VALUES (?, ?, ?)
-                ON CONFLICT (community_id, player_id) DO UPDATE SET last_seen_at = excluded.last_seen_at
-                """, [invoker.community, invoker.player.rawValue, t])
-            let row = try db.fetchOne("SELECT * FROM players WHERE id = ?", [invoker.player.rawValue])!
-            return Self.player(from: row)
-        }
-        recentlySeen.saw(key, at: now)
-        return player
-    }
-
     package func player(_ id: PlayerID) async throws -> Player? {
         try await read { db in
             try db.fetchOne("SELECT * FROM players WHERE id = ?", [id.rawValue])
@@ -347,14 +320,15 @@ extension AppDatabase: LibraryStore {
     }
 
     package func settings(of community: String) async throws -> CommunitySettings {
-        try await read { db in
-            guard
-                let row = try db.fetchOne(
-                    "SELECT age_gate, announce_channel FROM communities WHERE id = ?", [community])
-            else { return CommunitySettings() }
-            return CommunitySettings(
-                announceChannel: row["announce_channel"], ageGate: AgeGate(rawValue: row["age_gate"]) ?? .strict)
-        }
+        try await read { db in try Self.settings(of: community, in: db) }
+    }
+
+    static func settings(of community: String, in db: any SQLSession) throws -> CommunitySettings {
+        guard
+            let row = try db.fetchOne("SELECT age_gate, announce_channel FROM communities WHERE id = ?", [community])
+        else { return CommunitySettings() }
+        return CommunitySettings(
+            announceChannel: row["announce_channel"], ageGate: AgeGate(rawValue: row["age_gate"]) ?? .strict)
     }
 
     package func updateSettings(

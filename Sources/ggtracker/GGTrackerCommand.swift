@@ -7,6 +7,8 @@ import GGTrackerServer
 import GGTrackerStorage
 import Hummingbird
 import Logging
+import NIOCore
+import NIOPosix
 
 @main
 struct GGTrackerCommand: AsyncParsableCommand {
@@ -15,6 +17,27 @@ struct GGTrackerCommand: AsyncParsableCommand {
         abstract: "A game-tracking bot for Discord: keep your game library with your friends.",
         version: AppServices.version,
         subcommands: [Serve.self, Run.self, Commands.self, Catalog.self, DB.self, Matrix.self, Bench.self])
+
+    /// Parses the command line and runs the command. Before `serve` on SQLite, NIO's event loops become the
+    /// executor of every task, so a request is verified, answered and written on the thread that read it, with no
+    /// hop to another pool and back. PostgreSQL keeps the default executor: its pool waits on NIO futures from
+    /// threads of its own, which must not be event loop threads.
+    @MainActor
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if let serve = command as? Serve, case .sqlite = try DatabaseLocation(try serve.config().databasePath) {
+                NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+            }
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Options shared by every subcommand that reads the configuration.
@@ -59,11 +82,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Address to listen on (overrides GGTRACKER_HOST).") var host: String?
     @Option(help: "Port to listen on (overrides GGTRACKER_PORT).") var port: Int?
 
-    func run() async throws {
+    func config() throws -> AppConfig {
         var flags: [String: String] = [:]
         if let host { flags["GGTRACKER_HOST"] = host }
         if let port { flags["GGTRACKER_PORT"] = String(port) }
-        let config = try options.load(flags)
+        return try options.load(flags)
+    }
+
+    func run() async throws {
+        let config = try config()
         let logger = makeLogger()
         let services = try AppServices.open(config: config, logger: logger)
         if config.discordPublicKey == nil {

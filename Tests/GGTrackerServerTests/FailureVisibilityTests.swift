@@ -68,8 +68,7 @@ struct FailureVisibilityTests {
             try await Task.sleep(for: .milliseconds(300))
             throw CancellationError()
         }
-        let deadline = Task<Handled, any Error> { Handled(data: Data(), command: "", outcome: "deferred") }
-        let first = await DiscordInteractionController.first(slow, deadline)
+        let first = await DiscordInteractionController.first(slow, deadline: .milliseconds(10))
         #expect(first.outcome == "deferred")
         let edit = await DiscordInteractionController.answer(slow)
         #expect(edit.outcome == "error")
@@ -77,10 +76,6 @@ struct FailureVisibilityTests {
         #expect(((json["data"] as? [String: Any])?["content"] as? String)?.contains("Something went wrong") == true)
         // Work that fails before the deadline is answered with the failure at once, not taken for a deferral.
         let failing = Task<Handled, any Error> { throw CancellationError() }
-        let later = Task<Handled, any Error> {
-            try await Task.sleep(for: .seconds(5))
-            return Handled(data: Data(), command: "", outcome: "deferred")
-        }
-        #expect(await DiscordInteractionController.first(failing, later).outcome == "error")
+        #expect(await DiscordInteractionController.first(failing, deadline: .seconds(5)).outcome == "error")
     }
 }

@@ -5,6 +5,8 @@ import GGTrackerStorage
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
+import NIOPosix
 
 /// `POST /discord/interactions`: verifies the signature over the raw body before anything else, decodes the
 /// interaction, runs it through the bot and renders the reply for Discord.
@@ -82,12 +84,7 @@ package struct DiscordInteractionController: Sendable {
                 let work = Task { try await run(interaction, logger: logger) }
                 // Discord wants an answer within 3 seconds: a command still busy (a catalog provider lookup) is
                 // acknowledged as deferred, and the original message edited when the answer is ready.
-                let deadline = Task {
-                    try await Task.sleep(for: deferAfter)
-                    return Handled(data: Data(), command: "", outcome: "deferred")
-                }
-                let first = await Self.first(work, deadline)
-                deadline.cancel()
+                let first = await Self.first(work, deadline: deferAfter)
                 if first.outcome != "deferred" { return first }
                 Task.detached {
                     // The deferred message is edited with the answer, or with the failure: never left "thinking…".
@@ -211,18 +208,24 @@ package struct DiscordInteractionController: Sendable {
         }
     }
 
-    /// Whichever finishes first, without waiting for the other: the work keeps running after a deadline. Work
-    /// that fails outright is answered with the failure, never taken for a deferral.
-    static func first(_ work: Task<Handled, any Error>, _ deadline: Task<Handled, any Error>) async -> Handled {
+    /// The work's answer, or a deferral once the deadline passes first; the work keeps running after it. Work
+    /// that fails outright is answered with the failure, never taken for a deferral. The deadline is a timer on
+    /// an event loop, not a task of its own.
+    static func first(_ work: Task<Handled, any Error>, deadline: Duration) async -> Handled {
         let flag = OnceFlag()
         return await withCheckedContinuation { continuation in
-            Task {
-                let value = await answer(work)
-                deadline.cancel()
-                if flag.claim() { continuation.resume(returning: value) }
+            let (seconds, attoseconds) = deadline.components
+            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(
+                in: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+            ) {
+                if flag.claim() {
+                    continuation.resume(returning: Handled(data: Data(), command: "", outcome: "deferred"))
+                }
             }
             Task {
-                if let value = try? await deadline.value, flag.claim() { continuation.resume(returning: value) }
+                let value = await answer(work)
+                timer.cancel()
+                if flag.claim() { continuation.resume(returning: value) }
             }
         }
     }

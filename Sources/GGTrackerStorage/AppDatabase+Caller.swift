@@ -1,0 +1,44 @@
+import Foundation
+import GGTrackerCore
+
+extension AppDatabase {
+    /// The player behind a command, recorded with their server membership. A player seen in the same server
+    /// under the same name within `RecentlySeen.interval` is only read: a command that changes nothing
+    /// writes nothing, so last-seen times are accurate to that interval.
+    package func recordPlayer(_ invoker: Invoker, at now: Date) async throws -> Player {
+        try await caller(invoker, at: now).0
+    }
+
+    /// The player and their server's settings in one transaction: a read while the player was recorded in the
+    /// last ten minutes with this name on this server, else a write that records them.
+    package func caller(_ invoker: Invoker, at now: Date) async throws -> (Player, CommunitySettings) {
+        let key = "\(invoker.player.rawValue)\u{1F}\(invoker.community)\u{1F}\(invoker.displayName)"
+        if recentlySeen.isFresh(key, at: now) {
+            let found = try await read { db -> (Player, CommunitySettings)? in
+                guard let row = try db.fetchOne("SELECT * FROM players WHERE id = ?", [invoker.player.rawValue])
+                else { return nil }
+                return (Self.player(from: row), try Self.settings(of: invoker.community, in: db))
+            }
+            if let found { return found }
+        }
+        let found = try await write { db in
+            let t = now.timeIntervalSince1970
+            try db.execute(
+                """
+                INSERT INTO players (id, display_name, created_at, last_seen_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET display_name = excluded.display_name, last_seen_at = excluded.last_seen_at
+                """, [invoker.player.rawValue, invoker.displayName, t, t])
+            try db.execute(
+                "INSERT INTO communities (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING", [invoker.community, t])
+            try db.execute(
+                """
+                INSERT INTO memberships (community_id, player_id, last_seen_at) VALUES (?, ?, ?)
+                ON CONFLICT (community_id, player_id) DO UPDATE SET last_seen_at = excluded.last_seen_at
+                """, [invoker.community, invoker.player.rawValue, t])
+            let row = try db.fetchOne("SELECT * FROM players WHERE id = ?", [invoker.player.rawValue])!
+            return (Self.player(from: row), try Self.settings(of: invoker.community, in: db))
+        }
+        recentlySeen.saw(key, at: now)
+        return found
+    }
+}
