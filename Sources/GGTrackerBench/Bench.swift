@@ -1,12 +1,5 @@
 import ArgumentParser
-import AsyncHTTPClient
-@preconcurrency import Crypto
 import Foundation
-import GGTrackerCatalog
-import GGTrackerCore
-import GGTrackerStorage
-import NIOCore
-import Synchronization
 
 /// `ggtracker bench`: measurements of this machine, printed as medians and percentiles of repeated runs.
 package struct Bench: AsyncParsableCommand {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import AsyncHTTPClient
 @preconcurrency import Crypto
 import Foundation
@@ -29,13 +30,19 @@ enum Pinned {
     }
 
     /// Runs to the end and returns standard output, trimmed; throws when the program fails.
+    /// `quiet` keeps the program's standard error out of the terminal; its end is shown if the program fails.
     static func capture(
         _ arguments: [String], environment: [String: String] = [:], quiet: Bool = false
     ) throws
         -> String
     {
         let process = Process()
-        if quiet { process.standardError = FileHandle.nullDevice }
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("ggtracker-bench-\(UUID()).err")
+        if quiet {
+            FileManager.default.createFile(atPath: errors.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: errors)
+        }
+        defer { try? FileManager.default.removeItem(at: errors) }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -45,11 +52,23 @@ enum Pinned {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
+            let said = (try? String(contentsOf: errors, encoding: .utf8))?.suffix(500) ?? ""
             throw BenchFailure(
-                "\(arguments.dropFirst(2).joined(separator: " ")) exited with \(process.terminationStatus)")
+                "\(arguments.dropFirst(2).joined(separator: " ")) exited with \(process.terminationStatus)"
+                    + (said.isEmpty ? "" : ": \(said.trimmingCharacters(in: .whitespacesAndNewlines))"))
         }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
+}
+
+/// Starts `/bin/sh -c script` with the arguments as `$0`, `$1`…, its standard output into `output` if given.
+func shell(_ script: String, _ arguments: [String], output: Pipe? = nil) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", script] + arguments
+    if let output { process.standardOutput = output }
+    try process.run()
+    return process
 }
 
 struct BenchFailure: Error, CustomStringConvertible {
@@ -76,18 +95,21 @@ struct ServerUnderTest {
             environment: environment, log: log)
     }
 
-    /// The peer's folder holds an executable `ggtracker`.
-    static func peer(
-        folder: String, port: Int, database: String, environment: [String: String], log: URL
-    ) throws
-        -> Self
-    {
-        let program = URL(fileURLWithPath: folder).appendingPathComponent("ggtracker").path
-        guard FileManager.default.isExecutableFile(atPath: program) else {
-            throw BenchFailure("no executable ggtracker in \(folder)")
-        }
-        return ServerUnderTest(
-            name: "peer", command: [program], port: port, database: database, readiness: "/healthz",
+    /// The peer's program: `ggtracker` in its folder.
+    static func peerProgram(in folder: String) -> String {
+        URL(fileURLWithPath: folder).appendingPathComponent("ggtracker").path
+    }
+
+    /// Refuses a `--peer` folder without an executable `ggtracker`, before anything is started.
+    static func validatePeer(_ folder: String?) throws {
+        guard let folder, !FileManager.default.isExecutableFile(atPath: peerProgram(in: folder)) else { return }
+        throw ValidationError(
+            "--peer: \(folder) has no executable ggtracker (give the folder of a server with the same command line)")
+    }
+
+    static func peer(folder: String, port: Int, database: String, environment: [String: String], log: URL) -> Self {
+        ServerUnderTest(
+            name: "peer", command: [peerProgram(in: folder)], port: port, database: database, readiness: "/healthz",
             environment: environment, log: log)
     }
 
@@ -109,12 +131,17 @@ struct ServerUnderTest {
     mutating func start(cpus: String) async throws {
         process = try Pinned.spawn(["-c", cpus] + command + ["serve"], environment: fullEnvironment, output: log)
         for _ in 0..<1200 {
+            if let process, !process.isRunning {
+                let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                throw BenchFailure(
+                    "\(name) exited with status \(process.terminationStatus) while starting: \(output.suffix(500))")
+            }
             let response = try? await HTTPClient.shared.execute(
                 HTTPClientRequest(url: "http://127.0.0.1:\(port)\(readiness)"), timeout: .seconds(1))
             if response?.status == .ok { return }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw BenchFailure("\(name) did not start; see \(log.path)")
+        throw BenchFailure("\(name) did not answer \(readiness) within 2 minutes")
     }
 
     func stop() {

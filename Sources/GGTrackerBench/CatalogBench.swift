@@ -39,6 +39,8 @@ struct CatalogBench: AsyncParsableCommand {
         ("super maro odyssey", "Super Mario Odyssey"), ("half lfe 2", "Half-Life 2"),
     ]
 
+    func validate() throws { try ServerUnderTest.validatePeer(peer) }
+
     func run() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ggtracker-bench-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

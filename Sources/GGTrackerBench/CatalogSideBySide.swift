@@ -24,7 +24,7 @@ struct CatalogSideBySide {
             environment: environment.merging([
                 "GGTRACKER_CATALOG": "offline", "GGTRACKER_USER_RATE": "0", "GGTRACKER_SERVER_RATE": "0",
             ]) { $1 }, log: directory.appendingPathComponent("ours.log"))
-        var peer = try ServerUnderTest.peer(
+        var peer = ServerUnderTest.peer(
             folder: peerFolder, port: port + 1, database: directory.appendingPathComponent("peer.sqlite").path,
             environment: environment, log: directory.appendingPathComponent("peer.log"))
         defer {
@@ -36,16 +36,16 @@ struct CatalogSideBySide {
         say("  import: GGTracker \(format(ourImport)) s, peer \(format(peerImport)) s (each a new process, pinned)")
         try await ours.start(cpus: cpus)
         try await peer.start(cpus: cpus)
-        let idle = ours.memory
+        let idle = [ours.memory, peer.memory]
 
         var samples: [String: Samples] = [:]
         var sequence = 0
-        func time(_ server: ServerUnderTest, _ kind: String, _ object: [String: Any]) async throws -> String {
+        func time(_ server: ServerUnderTest, _ kind: String, _ object: [String: Any]) async throws -> Data {
             let request = try signer.sign(object)
             let start = ContinuousClock.now
             let answer = try await server.send(request)
             samples["\(server.name) \(kind)", default: Samples()].add((ContinuousClock.now - start).seconds * 1000)
-            return String(decoding: answer, as: UTF8.self)
+            return answer
         }
         func search(_ query: String, id: Int) -> [String: Any] {
             Signer.interaction(
@@ -61,9 +61,9 @@ struct CatalogSideBySide {
         let prefixes = (queries + CatalogBench.typos.map(\.0)).flatMap { query in
             (2...query.count).map { String(query.prefix($0)) }
         }
-        var found: [String: Int] = [:]
-        let peak = ours.memory
-        var ourPeak = max(idle, peak)
+        /// The first result of each typo query, by server, from the first round.
+        var firstResults: [String: [String]] = [:]
+        var peaks = idle
         for round in 0..<repeats {
             // Servers in turn, query by query, so that drift touches both alike.
             for server in [ours, peer] {
@@ -71,26 +71,26 @@ struct CatalogSideBySide {
                     sequence += 1
                     _ = try await time(server, "search", search(query, id: sequence))
                 }
-                for (query, meant) in CatalogBench.typos {
+                for (query, _) in CatalogBench.typos {
                     sequence += 1
                     let answer = try await time(server, "typo", search(query, id: sequence))
-                    if round == 0, Self.firstResult(in: answer)?.localizedCaseInsensitiveContains(meant) == true {
-                        found[server.name, default: 0] += 1
-                    }
+                    if round == 0 { firstResults[server.name, default: []].append(Self.firstResult(in: answer)) }
                 }
                 for prefix in prefixes {
                     sequence += 1
                     _ = try await time(server, "autocomplete", complete(prefix, id: sequence))
                 }
             }
-            ourPeak = max(ourPeak, ours.memory)
+            peaks = zip(peaks, [ours.memory, peer.memory]).map { max($0, $1) }
         }
-        for (query, _) in CatalogBench.typos {
-            sequence += 1
-            let mine = Self.firstResult(in: try await ours.send(signer.sign(search(query, id: sequence)))) ?? "nothing"
-            sequence += 1
-            let theirs =
-                Self.firstResult(in: try await peer.send(signer.sign(search(query, id: sequence)))) ?? "nothing"
+        var found: [String: Int] = [:]
+        for (index, (query, meant)) in CatalogBench.typos.enumerated() {
+            let mine = firstResults["GGTracker"]?[index] ?? "nothing"
+            let theirs = firstResults["peer"]?[index] ?? "nothing"
+            for (name, result) in [("GGTracker", mine), ("peer", theirs)]
+            where result.localizedCaseInsensitiveContains(meant) {
+                found[name, default: 0] += 1
+            }
             say("  “\(query)” → GGTracker: \(mine); peer: \(theirs)")
         }
         let games = Double(converted)
@@ -114,34 +114,26 @@ struct CatalogSideBySide {
         table.row(
             "typo queries whose first result is the game meant (of \(CatalogBench.typos.count))",
             Double(found["GGTracker"] ?? 0), Double(found["peer"] ?? 0), digits: 0, ratio: .none, target: "all")
+        table.row("server memory idle, MB", idle[0], idle[1], digits: 0, ratio: .none, target: "—")
         table.row(
-            "GGTracker server memory idle / peak under the searches, MB", ourPeak, nil, digits: 0, ratio: .none,
+            "server memory peak under the searches, MB", peaks[0], peaks[1], digits: 0, ratio: .none,
             target: "< 100 MB")
-        say("  (GGTracker's server memory when idle: \(format(idle, 0)) MB)")
     }
 
-    /// The first game a `/search` answer names: the title of its first embed.
-    static func firstResult(in answer: Data) -> String? {
-        firstResult(in: String(decoding: answer, as: UTF8.self))
-    }
-
-    static func firstResult(in answer: String) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any],
+    /// The first game a `/search` answer names: the title of its first embed; "nothing" when it has none.
+    static func firstResult(in answer: Data) -> String {
+        guard let object = try? JSONSerialization.jsonObject(with: answer) as? [String: Any],
             let data = object["data"] as? [String: Any],
-            let embed = (data["embeds"] as? [[String: Any]])?.first
-        else { return nil }
-        return embed["title"] as? String
+            let title = (data["embeds"] as? [[String: Any]])?.first?["title"] as? String
+        else { return "nothing" }
+        return title
     }
 
     /// Rewrites a catalog file (JSON Lines, gzip or not, in IGDB's shape or the `igdb_id` shape of the large
     /// data set) as IGDB `/v4/games` objects, which both programs import; the number of games written.
     static func writeIGDBShape(from path: String, to output: String) throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "gzip -dcf \"$0\"", path]
         let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
+        let process = try shell("gzip -dcf \"$0\"", [path], output: pipe)
         FileManager.default.createFile(atPath: output, contents: nil)
         let sink = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         defer { try? sink.close() }
@@ -188,6 +180,7 @@ struct CatalogSideBySide {
         if !pending.isEmpty { try convert(pending) }
         sink.write(batch)
         process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchFailure("could not read \(path)") }
         return count
     }
 }

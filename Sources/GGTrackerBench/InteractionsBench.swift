@@ -40,6 +40,8 @@ struct Interactions: AsyncParsableCommand {
     @Option(help: "Folder of another server with the same command line (its `ggtracker`) to measure side by side.")
     var peer: String?
 
+    func validate() throws { try ServerUnderTest.validatePeer(peer) }
+
     func run() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ggtracker-bench-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -78,12 +80,12 @@ struct Interactions: AsyncParsableCommand {
         var peerServer: ServerUnderTest?
         defer { peerServer?.stop() }
         if let peer {
-            var server = try ServerUnderTest.peer(
+            var server = ServerUnderTest.peer(
                 folder: peer, port: port + 100, database: directory.appendingPathComponent("peer.sqlite").path,
                 environment: ["DISCORD_PUBLIC_KEY": signer.publicKeyHex],
                 log: directory.appendingPathComponent("peer.log"))
             let plain = directory.appendingPathComponent("catalog.jsonl").path
-            try Self.inflate(LocalCatalog.bundledCatalogPath ?? "", to: plain)
+            _ = try CatalogSideBySide.writeIGDBShape(from: LocalCatalog.bundledCatalogPath ?? "", to: plain)
             _ = try server.importCatalog(plain, cpus: cpus, quiet: true)
             try await server.start(cpus: cpus)
             peerServer = server
@@ -213,15 +215,5 @@ struct Interactions: AsyncParsableCommand {
         table.row(
             "server memory peak under load, MB", peaks[0], peerServer == nil ? nil : peaks[1], digits: 0,
             ratio: .none, target: "< 100 MB")
-    }
-
-    /// `gzip -dc`: the peer reads plain JSON Lines.
-    static func inflate(_ path: String, to output: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "gzip -dc \"$0\" > \"$1\"", path, output]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchFailure("could not inflate \(path)") }
     }
 }

@@ -1,10 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
-@preconcurrency import Crypto
 import Foundation
-import GGTrackerCatalog
-import GGTrackerCore
-import GGTrackerStorage
 import NIOCore
 import Synchronization
 

@@ -1,12 +1,6 @@
 import ArgumentParser
-import AsyncHTTPClient
 @preconcurrency import Crypto
 import Foundation
-import GGTrackerCatalog
-import GGTrackerCore
-import GGTrackerStorage
-import NIOCore
-import Synchronization
 
 // MARK: - Ed25519 ceiling
 

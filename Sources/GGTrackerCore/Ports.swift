@@ -237,11 +237,8 @@ package enum WishlistAddResult: Sendable {
 
 /// Persistent state the features read and write. Every write is one transaction.
 package protocol LibraryStore: Sendable {
-    /// Creates or refreshes the caller's player record and server membership.
-    @discardableResult
-    func recordPlayer(_ invoker: Invoker, at now: Date) async throws -> Player
-    /// What every command starts from, in one transaction: the invoker recorded as a player (as `recordPlayer`)
-    /// and the settings of the server they write from.
+    /// What every command starts from, in one transaction: the invoker recorded as a player with their server
+    /// membership, and the settings of the server they write from.
     func caller(_ invoker: Invoker, at now: Date) async throws -> (Player, CommunitySettings)
     func player(_ id: PlayerID) async throws -> Player?
     /// Whether the player has used the bot in this server (Discord guild, Matrix room, Slack workspace).

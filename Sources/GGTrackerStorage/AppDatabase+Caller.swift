@@ -5,6 +5,7 @@ extension AppDatabase {
     /// The player behind a command, recorded with their server membership. A player seen in the same server
     /// under the same name within `RecentlySeen.interval` is only read: a command that changes nothing
     /// writes nothing, so last-seen times are accurate to that interval.
+    @discardableResult
     package func recordPlayer(_ invoker: Invoker, at now: Date) async throws -> Player {
         try await caller(invoker, at: now).0
     }
