@@ -64,7 +64,7 @@ extension Request {
                 return collected
             }
             group.addTask {
-                try await Task.sleep(for: Self.bodyTimeout)
+                try await EventLoopTimer.sleep(for: Self.bodyTimeout)
                 throw HTTPError(.requestTimeout, message: "the request body did not arrive in time")
             }
             defer { group.cancelAll() }

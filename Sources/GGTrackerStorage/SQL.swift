@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// A value as both backends store it: SQLite's storage classes, which PostgreSQL's column types used here map to.
 package enum SQLValue: Sendable, Hashable {
@@ -113,10 +114,31 @@ package final class SQLColumns: Sendable {
     package init(_ names: [String]) {
         self.names = names
         var positions: [String: Int] = [:]
-        for (index, name) in names.enumerated() where positions[name.lowercased()] == nil {
-            positions[name.lowercased()] = index
+        for (index, name) in names.enumerated() {
+            // Found as written without a case conversion; any other spelling through the lowercased name.
+            if positions[name] == nil { positions[name] = index }
+            let lowercased = name.lowercased()
+            if positions[lowercased] == nil { positions[lowercased] = index }
         }
         self.positions = positions
+    }
+
+    func position(of name: String) -> Int? {
+        positions[name] ?? positions[name.lowercased()]
+    }
+
+    /// The columns of each statement text, worked out once per process rather than for every result.
+    private static let known = Mutex<[String: SQLColumns]>([:])
+
+    static func of(_ sql: String, names: @autoclosure () -> [String]) -> SQLColumns {
+        if let columns = known.withLock({ $0[sql] }) { return columns }
+        let columns = SQLColumns(names())
+        known.withLock { known in
+            // Statement texts are a fixed set, give or take the few built from a command's options.
+            if known.count > 2_000 { known.removeAll() }
+            known[sql] = columns
+        }
+        return columns
     }
 }
 
@@ -140,7 +162,7 @@ package struct SQLRow: Sendable {
     }
 
     package subscript<T: SQLReadable>(_ name: String) -> T {
-        guard let index = columns.positions[name.lowercased()] else {
+        guard let index = columns.position(of: name) else {
             preconditionFailure("no column \(name) in \(columns.names)")
         }
         return self[index]
@@ -238,15 +260,17 @@ final class SQLiteSession: SQLSession {
 
     func forEach(_ sql: String, _ arguments: SQLArguments, _ body: (SQLRow) throws -> Void) throws {
         let statement = try db.cachedStatement(sql: sql)
-        let columns = SQLColumns(statement.columnNames)
+        let columns = SQLColumns.of(sql, names: statement.columnNames)
         let width = columns.names.count
         let cursor = try Row.fetchCursor(statement, arguments: Self.arguments(arguments))
-        while let row = try cursor.next() {
+        let sqlite = statement.sqliteStatement
+        // The cursor steps the statement; each column is read straight from it, without a generic decoding.
+        while try cursor.next() != nil {
             var values: [SQLValue] = []
             values.reserveCapacity(width)
             for index in 0..<width {
                 let value: SQLValue =
-                    switch (row[index] as DatabaseValue).storage {
+                    switch DatabaseValue(sqliteStatement: sqlite, index: Int32(index)).storage {
                     case .null: .null
                     case .int64(let v): .integer(v)
                     case .double(let v): .real(v)

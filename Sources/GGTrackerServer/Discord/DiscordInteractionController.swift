@@ -214,10 +214,7 @@ package struct DiscordInteractionController: Sendable {
     static func first(_ work: Task<Handled, any Error>, deadline: Duration) async -> Handled {
         let flag = OnceFlag()
         return await withCheckedContinuation { continuation in
-            let (seconds, attoseconds) = deadline.components
-            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(
-                in: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-            ) {
+            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: deadline.timeAmount) {
                 if flag.claim() {
                     continuation.resume(returning: Handled(data: Data(), command: "", outcome: "deferred"))
                 }
