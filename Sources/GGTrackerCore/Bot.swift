@@ -4,6 +4,7 @@ import Foundation
 package struct ReplyError: Error, Sendable {
     package var reply: Reply
     package init(_ reply: Reply) { self.reply = reply }
+    package static func notice(_ text: RichText) -> ReplyError { ReplyError(.notice(text)) }
     package static func notice(_ text: String) -> ReplyError { ReplyError(.notice(text)) }
 }
 
@@ -84,7 +85,7 @@ package struct GGTrackerBot: Sendable {
 
     static func usageReply(_ error: UsageError) -> Reply {
         var text = error.message
-        if let usage = error.usage { text += "\nUsage: `\(usage)`" }
+        if let usage = error.usage { text += "\nUsage: \(code: "\(usage)")" }
         return .notice(text)
     }
 
@@ -108,7 +109,7 @@ package struct GGTrackerBot: Sendable {
 
     func handle(_ command: BotCommand, _ c: Context) async throws -> Reply {
         if command.name == "admin" && !c.invoker.isAdmin {
-            return .notice("Only server admins (Administrator or Manage Server) can use `/admin`.")
+            return .notice("Only server admins (Administrator or Manage Server) can use \(code: "/admin").")
         }
         switch command {
         case .search(let query, let platform, let genre):
@@ -170,7 +171,7 @@ package struct GGTrackerBot: Sendable {
         }
         let name = user.displayName ?? user.id
         throw ReplyError.notice(
-            "\(Format.escape(name)) hasn't used GGTracker in this server yet, so there is nothing to show.")
+            "\(name) hasn't used GGTracker in this server yet, so there is nothing to show.")
     }
 
     /// A command line that runs this same command again with `changes` applied to its options.

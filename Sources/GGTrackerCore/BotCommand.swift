@@ -82,7 +82,8 @@ package enum BotCommand: Hashable, Sendable {
             let hours = o.number("hours")
             let percent = o.int("percent")
             guard status != nil || hours != nil || percent != nil else {
-                throw UsageError("Give at least one of `status`, `hours` or `percent`.", usage: usage)
+                throw UsageError(
+                    "Give at least one of \(code: "status"), \(code: "hours") or \(code: "percent").", usage: usage)
             }
             self = .progress(o.title, status: status, hours: hours, percent: percent)
         case "rate": self = .rate(o.title, score: o.int("score")!)
@@ -95,7 +96,8 @@ package enum BotCommand: Hashable, Sendable {
         case "note":
             let clear = o.bool("clear") ?? false
             if clear, o.string("text") != nil {
-                throw UsageError("Give `text` to change the note or `clear:true` to delete it, not both.")
+                throw UsageError(
+                    "Give \(code: "text") to change the note or \(code: "clear:true") to delete it, not both.")
             }
             self = .note(o.title, text: o.string("text"), clear: clear)
         case "remove": self = .remove(o.title, confirmed: o.bool("confirm") ?? false)
@@ -109,13 +111,14 @@ package enum BotCommand: Hashable, Sendable {
             let avatar = o.string("avatar")
             let bio = o.string("bio")
             guard nickname != nil || avatar != nil || bio != nil else {
-                throw UsageError("Give at least one of `nickname`, `avatar` or `bio`.", usage: usage)
+                throw UsageError(
+                    "Give at least one of \(code: "nickname"), \(code: "avatar") or \(code: "bio").", usage: usage)
             }
             if let avatar {
                 guard let url = URL(string: avatar), url.scheme == "https", url.host?.isEmpty == false,
                     !avatar.contains(where: \.isWhitespace)
                 else {
-                    throw UsageError("`avatar` must be an https:// image URL.", usage: usage)
+                    throw UsageError("\(code: "avatar") must be an https:// image URL.", usage: usage)
                 }
             }
             self = .profileSet(nickname: nickname, avatar: avatar, bio: bio)
@@ -127,11 +130,12 @@ package enum BotCommand: Hashable, Sendable {
                 o.string("period").flatMap(Period.init) ?? .all)
         case "challenge create":
             let goal = o.number("goal")!
-            guard goal > 0 else { throw UsageError("A challenge's `goal` must be more than 0.", usage: usage) }
+            guard goal > 0 else { throw UsageError("A challenge's \(code: "goal") must be more than 0.", usage: usage) }
             let ends = o.string("ends")!
             guard let day = BotCommand.day(ends) else {
                 throw UsageError(
-                    "`ends` must be a date as YYYY-MM-DD, for example 2030-05-31 (got “\(ends)”).", usage: usage)
+                    "\(code: "ends") must be a date as YYYY-MM-DD, for example 2030-05-31 (got “\(ends)”).",
+                    usage: usage)
             }
             self = .challengeCreate(
                 name: o.string("name")!, goal: goal, unit: o.string("unit").flatMap(ChallengeUnit.init) ?? .custom,
@@ -154,7 +158,8 @@ package enum BotCommand: Hashable, Sendable {
                 return
             }
             guard let command else {
-                throw UsageError("There is no command `\(name!)`. `/help` lists them all.", usage: usage)
+                throw UsageError(
+                    "There is no command \(code: "\(name!)"). \(code: "/help") lists them all.", usage: usage)
             }
             self = .help(command)
         case "about": self = .about
@@ -165,7 +170,7 @@ package enum BotCommand: Hashable, Sendable {
             let channel: String? = if case .channel(let id) = invocation.options["announce_channel"] { id } else { nil }
             self = .adminSettings(announceChannel: channel, ageGate: o.string("age_gate").flatMap(AgeGate.init))
         default:
-            throw UsageError("Unknown command `/\(invocation.path.joined(separator: " "))`.", usage: usage)
+            throw UsageError("Unknown command \(code: "/\(invocation.path.joined(separator: " "))").", usage: usage)
         }
     }
 
@@ -198,7 +203,8 @@ package enum BotCommand: Hashable, Sendable {
             changes.append(removing ? .remove(tag) : .add(tag))
         }
         guard !changes.isEmpty else {
-            throw UsageError("Give tags separated by commas, for example `tags:roguelike, couch`.", usage: usage)
+            throw UsageError(
+                "Give tags separated by commas, for example \(code: "tags:roguelike, couch").", usage: usage)
         }
         return changes
     }

@@ -38,8 +38,9 @@ package struct CommandInvocation: Hashable, Sendable {
                 case .integer(let i): String(i)
                 case .number(let d): d == d.rounded() ? String(Int(d)) : String(d)
                 case .boolean(let b): b ? "true" : "false"
-                case .user(let u): "<@\(u.id)>"
-                case .channel(let c): "<#\(c)>"
+                // Written so the parser reads them back whatever the platform: `@` and `#` before an id.
+                case .user(let u): u.id.hasPrefix("@") ? u.id : "@" + u.id
+                case .channel(let c): "#" + c
                 }
             parts.append("\(option.name):\(text)")
         }
@@ -58,12 +59,16 @@ package struct CommandInvocation: Hashable, Sendable {
 
 /// A command that cannot be run as given, with the words the user will read.
 package struct UsageError: Error, Equatable, Sendable {
-    package var message: String
+    package var message: RichText
     /// The usage text of the command concerned, when known.
     package var usage: String?
-    package init(_ message: String, usage: String? = nil) {
+    package init(_ message: RichText, usage: String? = nil) {
         self.message = message
         self.usage = usage
+    }
+
+    package init(_ message: String, usage: String? = nil) {
+        self.init(RichText(stringLiteral: message), usage: usage)
     }
 }
 
@@ -73,31 +78,33 @@ extension CommandInvocation {
     package func validated() throws(UsageError) -> CommandSpec {
         guard let first = path.first, let command = CommandName(rawValue: first) else {
             throw UsageError(
-                "Unknown command `\(path.first ?? "")`. Try `/help` for the list of commands.")
+                "Unknown command \(code: "\(path.first ?? "")"). Try \(code: "/help") for the list of commands.")
         }
         var spec = command.spec
         var prefix = "/" + first
         for name in path.dropFirst() {
             guard let next = spec.subcommand(name) else {
-                throw UsageError("`\(prefix)` has no subcommand `\(name)`.", usage: spec.usage(prefix: prefix))
+                throw UsageError(
+                    "\(code: "\(prefix)") has no subcommand \(code: "\(name)").", usage: spec.usage(prefix: prefix))
             }
             spec = next
             prefix += " " + name
         }
         guard spec.subcommands.isEmpty else {
             throw UsageError(
-                "`\(prefix)` needs a subcommand: \(spec.subcommands.map(\.name).joined(separator: ", ")).",
+                "\(code: "\(prefix)") needs a subcommand: \(spec.subcommands.map(\.name).joined(separator: ", ")).",
                 usage: spec.usage(prefix: prefix))
         }
         let usage = spec.usage(prefix: prefix)
         for (name, value) in options {
             guard let option = spec.option(name) else {
-                throw UsageError("`\(prefix)` has no option `\(name)`.", usage: usage)
+                throw UsageError("\(code: "\(prefix)") has no option \(code: "\(name)").", usage: usage)
             }
             try option.check(value, usage: usage)
         }
         for option in spec.options where option.required && options[option.name] == nil {
-            throw UsageError("`\(prefix)` needs `\(option.name)`: \(option.summary.lowercased()).", usage: usage)
+            throw UsageError(
+                "\(code: "\(prefix)") needs \(code: "\(option.name)"): \(option.summary.lowercased()).", usage: usage)
         }
         return spec
     }
@@ -109,32 +116,34 @@ extension OptionSpec {
         case (.string, .string(let text)):
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if required && trimmed.isEmpty {
-                throw UsageError("`\(name)` must not be empty.", usage: usage)
+                throw UsageError("\(code: "\(name)") must not be empty.", usage: usage)
             }
             if !choices.isEmpty && !choices.contains(trimmed.lowercased()) {
                 throw UsageError(
-                    "`\(name)` must be one of: \(choices.joined(separator: ", ")) (got “\(trimmed)”).", usage: usage)
+                    "\(code: "\(name)") must be one of: \(choices.joined(separator: ", ")) (got “\(trimmed)”).",
+                    usage: usage)
             }
             if text.unicodeScalars.contains("\u{0}") {
                 throw UsageError(
-                    "`\(name)` contains a NUL character (\\0), which cannot be stored; remove it and try again.",
+                    "\(code: "\(name)") contains a NUL character (\\0), which cannot be stored; remove it and try again.",
                     usage: usage)
             }
             if let maxLength, Format.length(text) > maxLength {
                 throw UsageError(
-                    "`\(name)` is \(Format.length(text)) characters long; the limit is \(maxLength).", usage: usage)
+                    "\(code: "\(name)") is \(Format.length(text)) characters long; the limit is \(maxLength).",
+                    usage: usage)
             }
         case (.integer, .integer(let number)):
             try checkRange(Double(number), usage: usage)
         case (.number, .number(let number)):
-            guard number.isFinite else { throw UsageError("`\(name)` must be a number.", usage: usage) }
+            guard number.isFinite else { throw UsageError("\(code: "\(name)") must be a number.", usage: usage) }
             try checkRange(number, usage: usage)
         case (.number, .integer(let number)):
             try checkRange(Double(number), usage: usage)
         case (.boolean, .boolean), (.user, .user), (.channel, .channel):
             break
         default:
-            throw UsageError("`\(name)` must be a \(kind.label).", usage: usage)
+            throw UsageError("\(code: "\(name)") must be a \(kind.label).", usage: usage)
         }
     }
 
@@ -142,12 +151,12 @@ extension OptionSpec {
         let low = minValue.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
         let high = maxValue.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
         if let minValue, number < minValue {
-            if let high { throw UsageError("`\(name)` must be between \(low!) and \(high).", usage: usage) }
-            throw UsageError("`\(name)` must be at least \(low!).", usage: usage)
+            if let high { throw UsageError("\(code: "\(name)") must be between \(low!) and \(high).", usage: usage) }
+            throw UsageError("\(code: "\(name)") must be at least \(low!).", usage: usage)
         }
         if let maxValue, number > maxValue {
-            if let low { throw UsageError("`\(name)` must be between \(low) and \(high!).", usage: usage) }
-            throw UsageError("`\(name)` must be at most \(high!).", usage: usage)
+            if let low { throw UsageError("\(code: "\(name)") must be between \(low) and \(high!).", usage: usage) }
+            throw UsageError("\(code: "\(name)") must be at most \(high!).", usage: usage)
         }
     }
 }

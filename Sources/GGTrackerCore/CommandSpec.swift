@@ -310,7 +310,7 @@ package enum CommandName: String, CaseIterable, Sendable {
                 details: """
                     Progress in games_completed, hours_played and reviews_written challenges follows your library \
                     between the challenge's creation and its end, by itself; custom challenges use \
-                    `/challenge progress amount:`. Reaching the goal wins a medal, shown on your profile.
+                    “/challenge progress amount:”. Reaching the goal wins a medal, shown on your profile.
                     """)
         case .friend:
             let user = OptionSpec(name: "user", summary: "Who", kind: .user, required: true)

@@ -14,7 +14,7 @@ package struct Reply: Equatable, Sendable {
 
     package var visibility: Visibility
     package var delivery: Delivery = .newMessage
-    package var text: String?
+    package var text: RichText?
     package var cards: [Card] = []
     /// Rows of buttons; each row holds at most five.
     package var actions: [[Action]] = []
@@ -28,7 +28,7 @@ package struct Reply: Equatable, Sendable {
     package var updates: ReplyUpdates? = nil
 
     package init(
-        visibility: Visibility = .channel, delivery: Delivery = .newMessage, text: String? = nil, cards: [Card] = [],
+        visibility: Visibility = .channel, delivery: Delivery = .newMessage, text: RichText? = nil, cards: [Card] = [],
         actions: [[Action]] = [], menus: [Menu] = [], modal: Modal? = nil
     ) {
         self.menus = menus
@@ -41,9 +41,12 @@ package struct Reply: Equatable, Sendable {
     }
 
     /// A private error or notice for the person who asked.
-    package static func notice(_ text: String) -> Reply {
+    package static func notice(_ text: RichText) -> Reply {
         Reply(visibility: .invokerOnly, text: text)
     }
+
+    /// A private notice of plain words.
+    package static func notice(_ text: String) -> Reply { notice(RichText(stringLiteral: text)) }
 }
 
 /// A stream of replacements for a reply, compared by identity.
@@ -72,7 +75,7 @@ package struct Announcement: Equatable, Sendable {
 package struct Card: Equatable, Sendable {
     package var title: String?
     package var url: String?
-    package var description: String?
+    package var description: RichText?
     package var thumbnailURL: String?
     package var imageURL: String?
     package var fields: [Field] = []
@@ -80,7 +83,7 @@ package struct Card: Equatable, Sendable {
     package var color: Int?
 
     package init(
-        title: String? = nil, url: String? = nil, description: String? = nil, thumbnailURL: String? = nil,
+        title: String? = nil, url: String? = nil, description: RichText? = nil, thumbnailURL: String? = nil,
         imageURL: String? = nil, fields: [Field] = [], footer: String? = nil, color: Int? = nil
     ) {
         self.title = title
@@ -95,12 +98,17 @@ package struct Card: Equatable, Sendable {
 
     package struct Field: Equatable, Sendable {
         package var name: String
-        package var value: String
+        package var value: RichText
         package var inline: Bool
-        package init(_ name: String, _ value: String, inline: Bool = true) {
+        package init(_ name: String, _ value: RichText, inline: Bool = true) {
             self.name = name
             self.value = value
             self.inline = inline
+        }
+
+        /// A field of plain words.
+        package init(_ name: String, _ value: String, inline: Bool = true) {
+            self.init(name, RichText(stringLiteral: value), inline: inline)
         }
     }
 }
@@ -209,27 +217,6 @@ package enum Format {
         if yearOnly { return "\(c.year!)" }
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         return "\(months[c.month! - 1]) \(c.day!), \(c.year!)"
-    }
-
-    /// Escapes Discord-style markdown in text from users or the catalog, so it cannot break a layout.
-    package static func escape(_ text: String) -> String {
-        // Markdown's special characters are all ASCII, so bytes can be checked; most names have none of them.
-        func special(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "\\"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "`"),
-                UInt8(ascii: "|"), UInt8(ascii: ">"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "#"):
-                true
-            default: false
-            }
-        }
-        guard text.utf8.contains(where: special) else { return text }
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count + 8)
-        for byte in text.utf8 {
-            if special(byte) { out.append(UInt8(ascii: "\\")) }
-            out.append(byte)
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// A text's length as chat platforms count it (Discord's limits are in code points): one per Unicode scalar,

@@ -12,10 +12,12 @@ package enum TextCommandParser {
         }
         if rest.hasPrefix("/") { rest = rest.dropFirst() }
         guard let commandWord = nextWord(&rest) else {
-            throw UsageError("Type a command, for example `/search query:hollow knight`. `/help` lists them all.")
+            throw UsageError(
+                "Type a command, for example \(code: "/search query:hollow knight"). \(code: "/help") lists them all.")
         }
         guard let command = CommandName(rawValue: commandWord.lowercased()) else {
-            throw UsageError("Unknown command `\(commandWord)`. Try `/help` for the list of commands.")
+            throw UsageError(
+                "Unknown command \(code: "\(commandWord)"). Try \(code: "/help") for the list of commands.")
         }
         var path = [command.rawValue]
         var spec = command.spec
@@ -36,14 +38,14 @@ package enum TextCommandParser {
         if let positional = segments.positional {
             try refuseUnknownOption(in: positional, path: path, usage: usage)
             guard let target = spec.options.first(where: \.required) ?? spec.options.first else {
-                throw UsageError("`/\(path.joined(separator: " "))` takes no options.", usage: usage)
+                throw UsageError("\(code: "/\(path.joined(separator: " "))") takes no options.", usage: usage)
             }
             options[target.name] = try value(positional, for: target, usage: usage)
         }
         for (name, text) in segments.named {
             guard let option = spec.option(name) else { continue }
             if options[name] != nil {
-                throw UsageError("`\(name)` is given twice.", usage: usage)
+                throw UsageError("\(code: "\(name)") is given twice.", usage: usage)
             }
             options[name] = try value(text, for: option, usage: usage)
         }
@@ -72,7 +74,8 @@ package enum TextCommandParser {
                 continue
             }
             if optionNames.contains(name) {
-                throw UsageError("`/\(path.joined(separator: " "))` has no option `\(name)`.", usage: usage)
+                throw UsageError(
+                    "\(code: "/\(path.joined(separator: " "))") has no option \(code: "\(name)").", usage: usage)
             }
         }
     }
@@ -144,38 +147,33 @@ package enum TextCommandParser {
             return .string(text)
         case .integer:
             guard let number = Int(text) else {
-                throw UsageError("`\(option.name)` must be a whole number (got “\(text)”).", usage: usage)
+                throw UsageError("\(code: "\(option.name)") must be a whole number (got “\(text)”).", usage: usage)
             }
             return .integer(number)
         case .number:
             guard let number = Double(text.replacingOccurrences(of: ",", with: ".")), number.isFinite else {
-                throw UsageError("`\(option.name)` must be a number (got “\(text)”).", usage: usage)
+                throw UsageError("\(code: "\(option.name)") must be a number (got “\(text)”).", usage: usage)
             }
             return .number(number)
         case .boolean:
             switch text.lowercased() {
             case "", "true", "yes", "1", "on": return .boolean(true)
             case "false", "no", "0", "off": return .boolean(false)
-            default: throw UsageError("`\(option.name)` must be true or false.", usage: usage)
+            default: throw UsageError("\(code: "\(option.name)") must be true or false.", usage: usage)
             }
         case .user:
             return .user(UserMention(id: mentionID(text)))
         case .channel:
             var id = text
-            if id.hasPrefix("<#"), id.hasSuffix(">") { id = String(id.dropFirst(2).dropLast()) }
             if id.hasPrefix("#") { id = String(id.dropFirst()) }
             return .channel(id)
         }
     }
 
-    /// `<@123>`, `<@!123>` → `123`; `@ada:example.org` stays (a Matrix id); `@ada` → `ada`.
+    /// `@123` → `123`; `@ada:example.org` stays (a Matrix id). Platforms' own mention tokens are turned into
+    /// this form by their adapters before a line is parsed.
     static func mentionID(_ text: String) -> String {
         var id = text
-        if id.hasPrefix("<@"), id.hasSuffix(">") {
-            id = String(id.dropFirst(2).dropLast())
-            if id.hasPrefix("!") { id = String(id.dropFirst()) }
-            return id
-        }
         if id.hasPrefix("@"), !id.contains(":") { id = String(id.dropFirst()) }
         return id
     }

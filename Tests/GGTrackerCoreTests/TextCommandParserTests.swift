@@ -22,7 +22,7 @@ struct TextCommandParserTests {
             ("/wishlist add title:Silksong", ["wishlist", "add"], ["title": .string("Silksong")]),
             ("!gg wishlist show @bob", ["wishlist", "show"], ["user": .user(UserMention(id: "bob"))]),
             (
-                "/list user:<@123456> status:completed sort:score", ["list"],
+                "/list user:@123456 status:completed sort:score", ["list"],
                 [
                     "user": .user(UserMention(id: "123456")), "status": .string("completed"), "sort": .string("score"),
                 ]
@@ -35,7 +35,7 @@ struct TextCommandParserTests {
             ),
             ("/admin catalog refresh mode:full", ["admin", "catalog", "refresh"], ["mode": .string("full")]),
             (
-                "/admin settings announce_channel:<#42> age_gate:off", ["admin", "settings"],
+                "/admin settings announce_channel:#42 age_gate:off", ["admin", "settings"],
                 [
                     "announce_channel": .channel("42"), "age_gate": .string("off"),
                 ]
@@ -76,7 +76,14 @@ struct TextCommandParserTests {
             try BotCommand(try TextCommandParser.parse(line))
         } throws: { error in
             guard let usage = error as? UsageError else { return false }
-            return usage.message.contains(message)
+            // Names of commands and options are set as code.
+            let marked = usage.message.spans.map { span in
+                switch span {
+                case .code(let text): "`\(text)`"
+                default: RichText([span]).plainText
+                }
+            }.joined()
+            return marked.contains(message)
         }
     }
 
@@ -123,7 +130,7 @@ struct TextCommandParserTests {
         ("/gg account delete --confirm", .accountDelete(confirmed: true)),
         ("/wishlist remove title:Hades", .wishlistRemove(.text("Hades"))),
         ("/profile show", .profileShow(user: nil)),
-        ("/stats user:<@!42>", .stats(user: UserMention(id: "42"))),
+        ("/stats user:@42", .stats(user: UserMention(id: "42"))),
         ("/about", .about),
         ("/account delete", .accountDelete(confirmed: false)),
         ("/admin catalog status", .adminCatalogStatus),
@@ -148,12 +155,6 @@ struct FormatTests {
     @Test(arguments: [(10, "★★★★★"), (7, "★★★½☆"), (1, "½☆☆☆☆"), (2, "★☆☆☆☆"), (9, "★★★★½")])
     func scoresShowAsFiveStarsWithHalves(score: Int, stars: String) {
         #expect(Format.stars(score) == stars)
-    }
-
-    @Test func markdownInUserTextIsEscaped() {
-        #expect(
-            Format.escape("**bold** _x_ `code` > quote [link](http://x)")
-                == "\\*\\*bold\\*\\* \\_x\\_ \\`code\\` \\> quote \\[link\\](http://x)")
     }
 
     @Test func truncateEndsWithAnEllipsis() {

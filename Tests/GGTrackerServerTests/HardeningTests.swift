@@ -45,11 +45,11 @@ struct HardeningTests {
         let alice = Invoker(platform: .discord, userID: "111", displayName: "alice", community: "discord:guild-a")
         let bobElsewhere = Invoker(platform: .discord, userID: "222", displayName: "bob", community: "discord:guild-b")
         _ = try await bot.respond(toLine: "/add title:Celeste", from: alice)
-        let elsewhere = try await bot.respond(toLine: "/list user:<@111>", from: bobElsewhere)
+        let elsewhere = try await bot.respond(toLine: "/list user:@111", from: bobElsewhere)
         #expect(elsewhere.visibility == .invokerOnly && elsewhere.text?.contains("in this server") == true)
         #expect(!(elsewhere.plainText().contains("Celeste")))
         let bobHere = Invoker(platform: .discord, userID: "222", displayName: "bob", community: "discord:guild-a")
-        let here = try await bot.respond(toLine: "/list user:<@111>", from: bobHere)
+        let here = try await bot.respond(toLine: "/list user:@111", from: bobHere)
         #expect(here.plainText().contains("Celeste"))
     }
 

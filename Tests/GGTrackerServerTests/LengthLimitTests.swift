@@ -42,9 +42,9 @@ struct LengthLimitTests {
         let reply = Reply(
             cards: [
                 Card(
-                    title: heavyLine, description: heavyLine,
-                    fields: (0..<6).map { .init("f\($0)", heavyLine) }, footer: heavyLine),
-                Card(title: heavyLine, description: heavyLine),
+                    title: heavyLine, description: RichText(heavyLine),
+                    fields: (0..<6).map { Card.Field("f\($0)", heavyLine) }, footer: heavyLine),
+                Card(title: heavyLine, description: RichText(heavyLine)),
             ])
         let message = reply.discordMessage { $0 }
         let embeds = message.embeds ?? []

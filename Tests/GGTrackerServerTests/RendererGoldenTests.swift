@@ -139,8 +139,8 @@ struct RendererGoldenTests {
         let reply = Reply(
             cards: (0..<12).map { i in
                 Card(
-                    title: String(repeating: "T", count: 300), description: long,
-                    fields: (0..<30).map { .init("f\(i)-\($0)", long) })
+                    title: String(repeating: "T", count: 300), description: RichText(long),
+                    fields: (0..<30).map { Card.Field("f\(i)-\($0)", long) })
             })
         let message = reply.discordMessage { $0 }
         let embeds = try #require(message.embeds)

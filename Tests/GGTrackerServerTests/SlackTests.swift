@@ -79,7 +79,10 @@ struct SlackTests {
         try await withBot { client in
             let (_, message) = try await post(client, "/slack/commands", Self.command("rate Celeste --score 11"))
             #expect(message["response_type"] as? String == "ephemeral")
-            #expect((message["text"] as? String)?.contains("`score` must be between 1 and 10.") == true)
+            #expect((message["text"] as? String)?.contains("score must be between 1 and 10.") == true)
+            let blocks = try #require(message["blocks"] as? [[String: Any]])
+            let first = try #require((blocks.first?["text"] as? [String: Any])?["text"] as? String)
+            #expect(first.contains("`score` must be between 1 and 10."), "\(first)")
         }
     }
 

@@ -17,7 +17,8 @@ struct WordingTests {
             toLine: "/activity page:2",
             from: Invoker(platform: .cli, userID: "alice", displayName: "alice", community: "local"))
         #expect(reply.visibility == .invokerOnly)
-        #expect(reply.text?.contains("`/activity` has no option `page`") == true, "\(reply.text ?? "")")
+        #expect(
+            reply.text?.discordMarkdown.contains("`/activity` has no option `page`") == true, "\(reply.text ?? "")")
         #expect(reply.text?.contains("hasn't used GGTracker") == false)
     }
 

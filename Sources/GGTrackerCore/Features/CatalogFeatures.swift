@@ -8,14 +8,14 @@ extension GGTrackerBot {
         let hits = lookup.hits
         guard !hits.isEmpty else {
             if let problem = lookup.providerProblem { return .notice(problem) }
-            var text = "No game matches “\(Format.escape(Format.truncate(query, 100)))”"
+            var text = "No game matches “\(Format.truncate(query, 100))”"
             if platform != nil || genre != nil { text += " with those filters" }
             return .notice(text + ". Check the spelling or try fewer words.")
         }
         let cards = hits.map { hit in
             Card(
                 title: Format.truncate(hit.game.displayName, 256), url: hit.game.url,
-                description: Self.oneLine(hit.game), thumbnailURL: hit.game.thumbnailURL,
+                description: RichText(Self.oneLine(hit.game)), thumbnailURL: hit.game.thumbnailURL,
                 footer: hit.game.ref.description, color: Palette.catalog)
         }
         func menu(_ placeholder: String, _ command: String) -> Menu {
@@ -29,9 +29,9 @@ extension GGTrackerBot {
                 })
         }
         let count =
-            "\(hits.count) game\(hits.count == 1 ? "" : "s") for “\(Format.escape(Format.truncate(query, 100)))”"
+            "\(hits.count) game\(hits.count == 1 ? "" : "s") for “\(Format.truncate(query, 100))”"
         return Reply(
-            text: [count, lookup.providerProblem].compactMap { $0 }.joined(separator: "\n"),
+            text: RichText([count, lookup.providerProblem].compactMap { $0 }.joined(separator: "\n")),
             cards: cards,
             menus: [
                 menu("Add to my library…", "add"), menu("Add to my wishlist…", "wishlist add"),
@@ -80,7 +80,7 @@ extension GGTrackerBot {
         if let age = game.ageRating { fields.append(.init("Age rating", age)) }
         if !owners.isEmpty {
             let lines = owners.prefix(10).map { owner in
-                "\(owner.status.emoji) \(Format.escape(owner.player.shownName))"
+                "\(owner.status.emoji) \(owner.player.shownName)"
                     + (owner.score.map { " · \(Format.stars($0))" } ?? "")
             }
             let more = owners.count > 10 ? "\n…and \(owners.count - 10) more" : ""
@@ -98,7 +98,7 @@ extension GGTrackerBot {
         }
         let card = Card(
             title: Format.truncate(game.displayName, 256), url: game.url,
-            description: game.summary.map { Format.truncate(Format.escape($0), 1500) },
+            description: game.summary.map { RichText(Format.truncate($0, 1500)) },
             thumbnailURL: game.coverURL, fields: fields, footer: "\(game.ref) · \(Self.attribution(game))",
             color: Palette.catalog)
         let shelf = try await shelf(of: game, c)
@@ -131,12 +131,12 @@ extension GGTrackerBot {
                     "This catalog has no critic scores, so there is nothing to rank: the \(try await catalog.status().provider) catalog does not provide them."
                 )
             }
-            return .notice("No games rated by at least 5 critics match \(Format.escape(scope)).")
+            return .notice("No games rated by at least 5 critics match \(scope).")
         }
         let lines = result.items.enumerated().map { offset, game in
             let rank = (result.page - 1) * Self.pageSize + offset + 1
-            let rating = game.criticScore.map { " — **\($0.score)** (\($0.critics) critics)" } ?? ""
-            return "`\(rank).` \(Format.escape(game.displayName))\(rating)"
+            let rating: RichText = game.criticScore.map { " — \(bold: $0.score) (\($0.critics) critics)" } ?? ""
+            return "\(code: "\(rank).") \(game.displayName)\(rating)" as RichText
         }
         let card = Card(
             title: "Top rated: \(Format.truncate(scope, 200))", description: lines.joined(separator: "\n"),
@@ -160,15 +160,15 @@ extension GGTrackerBot {
                 )
             }
             let near = try await catalog.facetNames(kind, matching: name, limit: 5)
-            let hint = near.isEmpty ? "" : " Did you mean: \(near.map(Format.escape).joined(separator: ", "))?"
-            return .notice("No games with the \(kind.rawValue) “\(Format.escape(name))”.\(hint)")
+            let hint = near.isEmpty ? "" : " Did you mean: \(near.joined(separator: ", "))?"
+            return .notice("No games with the \(kind.rawValue) “\(name)”.\(hint)")
         }
         let lines = result.items.map { game in
-            "• \(Format.escape(game.displayName))" + (game.criticScore.map { " — critics \($0.score)" } ?? "")
+            "• \(game.displayName)" + (game.criticScore.map { " — critics \($0.score)" } ?? "")
         }
         let card = Card(
             title: "\(kind.rawValue.capitalized): \(Format.truncate(name, 200))",
-            description: lines.joined(separator: "\n"),
+            description: RichText(lines.joined(separator: "\n")),
             footer: "Page \(result.page)/\(result.pageCount) · \(Format.count(result.total, "game"))",
             color: Palette.catalog)
         return Reply(

@@ -5,7 +5,7 @@ extension GGTrackerBot {
         name: String, goal: Double, unit: ChallengeUnit, endsAt: Date, _ c: Context
     ) async throws -> Reply {
         guard endsAt > c.now else {
-            return .notice("A challenge must end today or later; `ends` is in the past.")
+            return .notice("A challenge must end today or later; \(code: "ends") is in the past.")
         }
         switch try await store.createChallenge(
             in: c.invoker.community, name: name, goal: goal, unit: unit, startsAt: c.now, endsAt: endsAt,
@@ -13,7 +13,7 @@ extension GGTrackerBot {
         {
         case .duplicateName:
             return .notice(
-                "This server already has a challenge named “\(Format.escape(name))”. Names are unique per server.")
+                "This server already has a challenge named “\(name)”. Names are unique per server.")
         case .created(let challenge):
             return Reply(
                 cards: [
@@ -26,7 +26,7 @@ extension GGTrackerBot {
     func findChallenge(_ name: String, _ c: Context) async throws -> Challenge {
         guard let challenge = try await store.challenge(in: c.invoker.community, named: name) else {
             throw ReplyError.notice(
-                "No challenge here is named “\(Format.escape(name))”. `/challenge list` shows them.")
+                "No challenge here is named “\(name)”. \(code: "/challenge list") shows them.")
         }
         return challenge
     }
@@ -34,10 +34,10 @@ extension GGTrackerBot {
     func challengeJoin(name: String, _ c: Context) async throws -> Reply {
         let challenge = try await findChallenge(name, c)
         guard !challenge.isOver(at: c.now) else {
-            return .notice("“\(Format.escape(challenge.name))” is over. `/challenge show` has its final standing.")
+            return .notice("“\(challenge.name)” is over. \(code: "/challenge show") has its final standing.")
         }
         guard try await store.join(challenge, c.player.id, at: c.now) else {
-            return .notice("You are already in “\(Format.escape(challenge.name))”.")
+            return .notice("You are already in “\(challenge.name)”.")
         }
         let standings = try await store.standings(challenge)
         return Reply(
@@ -49,7 +49,7 @@ extension GGTrackerBot {
         let left = try await store.leave(challenge, c.player.id)
         return .notice(
             left
-                ? "You left “\(Format.escape(challenge.name))”." : "You were not in “\(Format.escape(challenge.name))”."
+                ? "You left “\(challenge.name)”." : "You were not in “\(challenge.name)”."
         )
     }
 
@@ -57,15 +57,15 @@ extension GGTrackerBot {
         let challenge = try await findChallenge(name, c)
         guard challenge.unit == .custom else {
             return .notice(
-                "“\(Format.escape(challenge.name))” counts \(challenge.unit.label), which follow your library by themselves."
+                "“\(challenge.name)” counts \(challenge.unit.label), which follow your library by themselves."
             )
         }
-        guard !challenge.isOver(at: c.now) else { return .notice("“\(Format.escape(challenge.name))” is over.") }
+        guard !challenge.isOver(at: c.now) else { return .notice("“\(challenge.name)” is over.") }
         guard
             let standing = try await store.addProgress(
                 challenge, c.player.id, amount: amount, community: c.invoker.community, at: c.now)
         else {
-            return .notice("Join “\(Format.escape(challenge.name))” first: `/challenge join name:\(challenge.name)`.")
+            return .notice("Join “\(challenge.name)” first: \(code: "/challenge join name:\(challenge.name)").")
         }
         // The medal is stamped with this command's time when this progress reached the goal.
         let won = standing.medalAt.map { abs($0.timeIntervalSince(c.now)) < 0.001 } ?? false
@@ -89,13 +89,13 @@ extension GGTrackerBot {
     func challengeList(_ c: Context) async throws -> Reply {
         let challenges = try await store.challenges(in: c.invoker.community)
         guard !challenges.isEmpty else {
-            return .notice("No challenges here yet. Start one with `/challenge create`.")
+            return .notice("No challenges here yet. Start one with \(code: "/challenge create").")
         }
-        let lines = challenges.prefix(20).map { challenge in
+        let lines = challenges.prefix(20).map { challenge -> RichText in
             let state =
                 challenge.isOver(at: c.now) ? "ended" : "ends \(Format.date(challenge.endsAt.addingTimeInterval(-1)))"
             return
-                "• **\(Format.escape(challenge.name))** — \(Self.amount(challenge.goal)) \(challenge.unit.label), \(state)"
+                "• \(bold: challenge.name) — \(Self.amount(challenge.goal)) \(challenge.unit.label), \(state)"
         }
         return Reply(
             cards: [Card(title: "Challenges", description: lines.joined(separator: "\n"), color: Palette.profile)])
@@ -109,18 +109,18 @@ extension GGTrackerBot {
     {
         let over = challenge.isOver(at: c.now)
         let lastDay = Format.date(challenge.endsAt.addingTimeInterval(-1))
-        var description = "Goal: **\(Self.amount(challenge.goal)) \(challenge.unit.label)** · "
+        var description: RichText = "Goal: \(bold: "\(Self.amount(challenge.goal)) \(challenge.unit.label)") · "
         description +=
-            over ? "ended \(lastDay)" : "until \(lastDay) (<t:\(Int(challenge.endsAt.timeIntervalSince1970)):R>)"
+            over ? "ended \(lastDay)" : "until \(lastDay) (\(relative: challenge.endsAt))"
         if !standings.isEmpty {
-            let lines = standings.prefix(15).enumerated().map { index, standing in
+            let lines = standings.prefix(15).enumerated().map { index, standing -> RichText in
                 let bar = Format.bar(
                     Int(min(standing.progress, challenge.goal) * 100), of: Int(challenge.goal * 100), width: 10)
                 let medal = standing.medalAt != nil ? " 🏅" : ""
                 return
-                    "`\(index + 1).` \(Format.escape(standing.player.shownName)) `\(bar)` \(Self.amount(standing.progress))/\(Self.amount(challenge.goal))\(medal)"
+                    "\(code: "\(index + 1).") \(standing.player.shownName) \(code: "\(bar)") \(Self.amount(standing.progress))/\(Self.amount(challenge.goal))\(medal)"
             }
-            description += "\n\n" + (over ? "**Final standing**\n" : "") + lines.joined(separator: "\n")
+            description += "\n\n" + (over ? "\(bold: "Final standing")\n" : "") + lines.joined(separator: "\n")
         }
         return Card(
             title: [headline, challenge.name].compactMap { $0 }.joined(separator: ": "), description: description,

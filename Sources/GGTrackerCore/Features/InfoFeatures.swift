@@ -4,8 +4,8 @@ extension GGTrackerBot {
     /// `/help`: the command list, or one command's usage, generated from the declarations.
     func help(_ name: CommandName?, _ c: Context) -> Reply {
         guard let name else {
-            let lines = CommandName.allCases.filter { $0 != .admin || c.invoker.isAdmin }.map { command in
-                "`/\(command.rawValue)` — \(command.spec.summary)"
+            let lines = CommandName.allCases.filter { $0 != .admin || c.invoker.isAdmin }.map { command -> RichText in
+                "\(code: "/\(command.rawValue)") — \(command.spec.summary)"
             }
             return Reply(
                 visibility: .invokerOnly,
@@ -16,22 +16,25 @@ extension GGTrackerBot {
                 ])
         }
         let spec = name.spec
-        var fields = [Card.Field("Usage", "```\n" + spec.usage(prefix: "/" + spec.name) + "\n```", inline: false)]
+        var fields = [Card.Field("Usage", RichText.block([spec.usage(prefix: "/" + spec.name)]), inline: false)]
         let options = Self.allOptions(spec)
         if !options.isEmpty {
             var seen = Set<String>()
-            let lines = options.filter { seen.insert($0.name).inserted }.map { "`\($0.name)` — \($0.summary)" }
+            let lines = options.filter { seen.insert($0.name).inserted }.map {
+                "\(code: $0.name) — \($0.summary)" as RichText
+            }
             fields.append(.init("Options", lines.joined(separator: "\n"), inline: false))
         }
         if !spec.examples.isEmpty {
-            fields.append(.init("Examples", spec.examples.map { "`\($0)`" }.joined(separator: "\n"), inline: false))
+            fields.append(
+                .init("Examples", spec.examples.map { RichText([.code($0)]) }.joined(separator: "\n"), inline: false))
         }
         return Reply(
             visibility: .invokerOnly,
             cards: [
                 Card(
                     title: "/\(spec.name)",
-                    description: [spec.summary, spec.details].compactMap { $0 }.joined(separator: "\n\n"),
+                    description: RichText([spec.summary, spec.details].compactMap { $0 }.joined(separator: "\n\n")),
                     fields: fields, color: Palette.catalog)
             ])
     }
@@ -116,10 +119,11 @@ extension GGTrackerBot {
             updates.continuation.finish()
             let progress = try await catalog.status().details["Progress"].map { " (\($0) so far)" } ?? ""
             return .notice(
-                "A catalog refresh is already running\(progress). `/admin catalog status` shows when it is done.")
+                "A catalog refresh is already running\(progress). \(code: "/admin catalog status") shows when it is done."
+            )
         }
         var reply = Reply.notice(
-            "Catalog refresh (\(mode)) started in the background. `/admin catalog status` shows its result when it is done."
+            "Catalog refresh (\(mode)) started in the background. \(code: "/admin catalog status") shows its result when it is done."
         )
         reply.updates = updates
         return reply
@@ -130,14 +134,14 @@ extension GGTrackerBot {
         var settings = c.settings
         if let announceChannel, !c.invoker.platform.isChannelID(announceChannel) {
             throw ReplyError.notice(
-                "`announce_channel` must be a channel of this server (pick it from the list); “\(Format.escape(Format.truncate(announceChannel, 40)))” is not a channel id. Nothing was changed."
+                "\(code: "announce_channel") must be a channel of this server (pick it from the list); “\(Format.truncate(announceChannel, 40))” is not a channel id. Nothing was changed."
             )
         }
         if announceChannel != nil || ageGate != nil {
             settings = try await store.updateSettings(
                 of: c.invoker.community, announceChannel: announceChannel, ageGate: ageGate)
         }
-        let channel = settings.announceChannel.map { c.invoker.platform == .discord ? "<#\($0)>" : $0 } ?? "not set"
+        let channel: RichText = settings.announceChannel.map { RichText([.channel($0)]) } ?? "not set"
         let gate =
             settings.ageGate == .strict
             ? "strict — mature games (ESRB M/AO, PEGI 18) only in age-restricted channels"

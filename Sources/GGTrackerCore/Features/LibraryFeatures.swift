@@ -11,12 +11,12 @@ extension GGTrackerBot {
         var description = facts.joined(separator: " · ")
         if let extra { description += "\n" + extra }
         return Card(
-            title: Format.truncate(headline, 256), url: entry.game.url, description: description,
+            title: Format.truncate(headline, 256), url: entry.game.url, description: RichText(description),
             thumbnailURL: entry.game.thumbnailURL, footer: entry.game.ref.description, color: Palette.library)
     }
 
     /// The caller's name for message text, where markdown renders (card titles are plain text and take it raw).
-    var invokerName: (Context) -> String { { Format.escape($0.player.shownName) } }
+    var invokerName: (Context) -> String { { $0.player.shownName } }
 
     /// `/add`: puts a game in the caller's library (taking it off the wishlist).
     func add(_ title: TitleQuery, status: GameStatus, hours: Double?, _ c: Context) async throws -> Reply {
@@ -27,14 +27,14 @@ extension GGTrackerBot {
             return Reply(
                 visibility: .invokerOnly,
                 text:
-                    "**\(Format.escape(game.displayName))** is already in your library (\(existing.status.emoji) \(existing.status.label)). Use `/progress` to change it.",
+                    "\(bold: game.displayName) is already in your library (\(existing.status.emoji) \(existing.status.label)). Use \(code: "/progress") to change it.",
                 actions: [[Action("Mark completed", command: "/progress title:\(game.ref) status:completed")]])
         }
         let change = try await store.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
             guard entry == nil else {
-                throw ReplyError.notice("**\(Format.escape(game.displayName))** is already in your library.")
+                throw ReplyError.notice("\(bold: game.displayName) is already in your library.")
             }
             var new = LibraryEntry(game: game, status: status, at: now)
             new.hours = hours
@@ -65,7 +65,7 @@ extension GGTrackerBot {
         let now = c.now
         let notInLibrary = Reply(
             visibility: .invokerOnly,
-            text: "**\(Format.escape(game.displayName))** is not in your library yet.",
+            text: "\(bold: game.displayName) is not in your library yet.",
             actions: [
                 [
                     Action(
@@ -133,7 +133,7 @@ extension GGTrackerBot {
             return Reply(
                 visibility: .invokerOnly,
                 text:
-                    "You can review **\(Format.escape(game.displayName))** once you have completed it (\(state)). Mark it with `/progress title:\(game.ref) status:completed`.",
+                    "You can review \(bold: game.displayName) once you have completed it (\(state)). Mark it with \(code: "/progress title:\(game.ref) status:completed").",
                 actions: [[Action("Mark completed", command: "/progress title:\(game.ref) status:completed")]])
         }
         guard let text else {
@@ -163,7 +163,7 @@ extension GGTrackerBot {
         guard let saved = change.after else { throw ReplyError.notice("Nothing was saved.") }
         var card = entryCard(
             "\(c.player.shownName) \(replaced ? "updated their review of" : "reviewed") \(game.displayName)", saved, c)
-        card.description = Format.truncate(Format.escape(text), 3800) + "\n\n" + (card.description ?? "")
+        card.description = RichText(Format.truncate(text, 3800) + "\n\n") + (card.description ?? "")
         var reply = Reply(cards: [card])
         reply.announcement = announcement(reply.cards, c)
         return announcing(reply, change, c)
@@ -184,7 +184,7 @@ extension GGTrackerBot {
         if saved.favorite {
             return Reply(cards: [entryCard("⭐ \(c.player.shownName) favorited \(game.displayName)", saved, c)])
         }
-        return .notice("**\(Format.escape(game.displayName))** is no longer a favorite.")
+        return .notice("\(bold: game.displayName) is no longer a favorite.")
     }
 
     /// What a library change means for the channel, whichever command made it: a change that completes a game is
@@ -196,12 +196,12 @@ extension GGTrackerBot {
         }
         let medals = change.medals
         guard !medals.isEmpty else { return reply }
-        let line = medals.map { "🏅 \(c.player.shownName) won a medal in “\(Format.escape($0))”!" }.joined(
+        let line = medals.map { "🏅 \(c.player.shownName) won a medal in “\($0)”!" }.joined(
             separator: "\n")
-        reply.text = [reply.text, line].compactMap { $0 }.joined(separator: "\n")
+        reply.text = [reply.text, RichText(line)].compactMap { $0 }.joined(separator: "\n")
         if let channel = c.settings.announceChannel {
             var cards = reply.announcement?.cards ?? reply.cards
-            cards.append(Card(title: "🏅 Medal", description: line, color: Palette.profile))
+            cards.append(Card(title: "🏅 Medal", description: RichText(line), color: Palette.profile))
             reply.announcement = Announcement(channel: channel, cards: cards)
         }
         return reply
@@ -210,7 +210,7 @@ extension GGTrackerBot {
     static func notInLibrary(_ game: Game) -> Reply {
         Reply(
             visibility: .invokerOnly,
-            text: "**\(Format.escape(game.displayName))** is not in your library. Add it first.",
+            text: "\(bold: game.displayName) is not in your library. Add it first.",
             actions: [[Action("Add it", command: "/add title:\(game.ref)", style: .primary)]])
     }
 
@@ -240,8 +240,8 @@ extension GGTrackerBot {
         }.after
         let tags = saved?.tags ?? []
         return .notice(
-            "Tags on **\(Format.escape(game.displayName))**: "
-                + (tags.isEmpty ? "none" : tags.map { "`\($0)`" }.joined(separator: " ")))
+            "Tags on \(bold: game.displayName): "
+                + (tags.isEmpty ? "none" : tags.map { "\(code: "\($0)")" }.joined(separator: " ")))
     }
 
     /// `/note`: a note on an entry; without text it shows the note privately, `clear:true` deletes it.
@@ -254,12 +254,12 @@ extension GGTrackerBot {
             }
             guard let note = entry.note else {
                 return .notice(
-                    "You have no note on **\(Format.escape(game.displayName))**. Write one with `/note title:\(game.ref) text:…`."
+                    "You have no note on \(bold: game.displayName). Write one with \(code: "/note title:\(game.ref) text:…")."
                 )
             }
             return Reply(
-                visibility: .invokerOnly, text: "Your note on **\(Format.escape(game.displayName))**:",
-                cards: [Card(description: Format.escape(note), footer: game.ref.description, color: Palette.library)],
+                visibility: .invokerOnly, text: "Your note on \(bold: game.displayName):",
+                cards: [Card(description: RichText(note), footer: game.ref.description, color: Palette.library)],
                 actions: [[Action("Delete the note", command: "/note title:\(game.ref) clear:true", style: .danger)]])
         }
         try await store.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now) { entry in
@@ -270,8 +270,8 @@ extension GGTrackerBot {
         }
         return .notice(
             text == nil
-                ? "Cleared your note on **\(Format.escape(game.displayName))**."
-                : "Saved your note on **\(Format.escape(game.displayName))**.")
+                ? "Cleared your note on \(bold: game.displayName)."
+                : "Saved your note on \(bold: game.displayName).")
     }
 
     /// `/remove`: asks for confirmation with a button, then removes from library and wishlist.
@@ -282,21 +282,21 @@ extension GGTrackerBot {
             let wishlisted = try await store.isWishlisted(c.player.id, game: game.id)
             guard entry != nil || wishlisted else {
                 return .notice(
-                    "**\(Format.escape(game.displayName))** is neither in your library nor on your wishlist.")
+                    "\(bold: game.displayName) is neither in your library nor on your wishlist.")
             }
             let what = entry != nil ? "your library (with its score, review, tags and note)" : "your wishlist"
             return Reply(
                 visibility: .invokerOnly,
-                text: "Remove **\(Format.escape(game.displayName))** from \(what)? This cannot be undone.",
+                text: "Remove \(bold: game.displayName) from \(what)? This cannot be undone.",
                 actions: [[Action("Remove it", command: "/remove title:\(game.ref) confirm:true", style: .danger)]])
         }
         let removed = try await store.removeEverywhere(c.player.id, game: game.id)
         guard removed.library || removed.wishlist else {
-            return .notice("**\(Format.escape(game.displayName))** was already gone.")
+            return .notice("\(bold: game.displayName) was already gone.")
         }
         return Reply(
             visibility: .invokerOnly, delivery: c.invocation.fromComponent ? .updateMessage : .newMessage,
             text:
-                "Removed **\(Format.escape(game.displayName))** from your \(removed.library ? "library" : "wishlist").")
+                "Removed \(bold: game.displayName) from your \(removed.library ? "library" : "wishlist").")
     }
 }

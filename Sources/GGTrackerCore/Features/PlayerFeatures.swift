@@ -16,14 +16,14 @@ extension GGTrackerBot {
         if !stats.genreCounts.isEmpty {
             fields.append(
                 .init(
-                    "Favorite genres", stats.genreCounts.prefix(3).map { Format.escape($0.0) }.joined(separator: ", "),
+                    "Favorite genres", stats.genreCounts.prefix(3).map { $0.0 }.joined(separator: ", "),
                     inline: false))
         }
         if !stats.favorites.isEmpty {
             fields.append(
                 .init(
                     "⭐ Favorites",
-                    Format.truncate(stats.favorites.prefix(5).map { Format.escape($0) }.joined(separator: ", "), 1024),
+                    Format.truncate(stats.favorites.prefix(5).joined(separator: ", "), 1024),
                     inline: false))
         }
         let medals = try await store.medals(of: player.id)
@@ -31,12 +31,12 @@ extension GGTrackerBot {
             .init(
                 "Medals (\(medals.count))",
                 medals.isEmpty
-                    ? "None yet: join a `/challenge`"
-                    : Format.truncate(medals.map { "🏅 \(Format.escape($0.challenge))" }.joined(separator: "\n"), 1024),
+                    ? "None yet: join a \(code: "/challenge")"
+                    : RichText(Format.truncate(medals.map { "🏅 \($0.challenge)" }.joined(separator: "\n"), 1024)),
                 inline: false))
         let card = Card(
             title: player.shownName,
-            description: player.bio.map { Format.truncate(Format.escape($0), 300) },
+            description: player.bio.map { RichText(Format.truncate($0, 300)) },
             thumbnailURL: player.avatarURL, fields: fields,
             footer: "Player since \(Format.date(player.createdAt))", color: Palette.profile)
         return Reply(cards: [card])
@@ -53,7 +53,7 @@ extension GGTrackerBot {
             visibility: .invokerOnly, text: "Updated your \(changed.joined(separator: ", ")).",
             cards: [
                 Card(
-                    title: player.shownName, description: player.bio.map { Format.escape($0) },
+                    title: player.shownName, description: player.bio.map { RichText($0) },
                     thumbnailURL: player.avatarURL, color: Palette.profile)
             ])
     }
@@ -63,7 +63,7 @@ extension GGTrackerBot {
         let player = try await targetPlayer(user, c)
         let stats = try await store.stats(of: player.id)
         guard stats.libraryCount > 0 else {
-            return .notice("\(Format.escape(player.shownName)) has no games in their library yet.")
+            return .notice("\(player.shownName) has no games in their library yet.")
         }
         let total = stats.libraryCount
         let statusLines = GameStatus.allCases.map { status in
@@ -71,7 +71,7 @@ extension GGTrackerBot {
             return "\(status.label.padding(toLength: 9, withPad: " ", startingAt: 0)) \(Format.bar(n, of: total)) \(n)"
         }
         var fields: [Card.Field] = [
-            .init("By status", "```\n" + statusLines.joined(separator: "\n") + "\n```", inline: false)
+            .init("By status", RichText.block(statusLines), inline: false)
         ]
         if !stats.genreCounts.isEmpty {
             let top = stats.genreCounts.prefix(6)
@@ -82,7 +82,7 @@ extension GGTrackerBot {
             fields.append(
                 .init(
                     "By genre",
-                    "```\n" + lines.joined(separator: "\n").replacingOccurrences(of: "`", with: "'") + "\n```",
+                    RichText.block(lines),
                     inline: false))
         }
         let rated = stats.scoreCounts.values.reduce(0, +)
@@ -95,11 +95,11 @@ extension GGTrackerBot {
             fields.append(
                 .init(
                     "Scores (\(rated) rated, average \(String(format: "%.1f", average)))",
-                    "```\n" + lines.joined(separator: "\n") + "\n```", inline: false))
+                    RichText.block(lines), inline: false))
         }
         var hours = "\(Format.hours(stats.totalHours)) in total"
         if let most = stats.mostPlayed {
-            hours += "\nMost played: \(Format.escape(most.name)) (\(Format.hours(most.hours)))"
+            hours += "\nMost played: \(most.name) (\(Format.hours(most.hours)))"
         }
         fields.append(.init("Hours", hours, inline: false))
         return Reply(

@@ -20,7 +20,7 @@ extension GGTrackerBot {
         switch title {
         case .ref(let ref):
             guard let game = try await catalog.game(ref) else {
-                throw ReplyError.notice("No game in the catalog has the id `\(ref)`. Try `/search`.")
+                throw ReplyError.notice("No game in the catalog has the id \(code: "\(ref)"). Try \(code: "/search").")
             }
             return try visible(game, c)
         case .text(let text):
@@ -42,7 +42,7 @@ extension GGTrackerBot {
     func visible(_ game: Game, _ c: Context) throws -> Game {
         guard c.showsMature || !game.isMature else {
             throw ReplyError.notice(
-                "**\(Format.escape(game.displayName))** is age-restricted (\(game.ageRating ?? "mature")) and cannot be shown in this channel; use an age-restricted channel."
+                "\(bold: game.displayName) is age-restricted (\(game.ageRating ?? "mature")) and cannot be shown in this channel; use an age-restricted channel."
             )
         }
         return game
@@ -50,7 +50,7 @@ extension GGTrackerBot {
 
     /// Applies the age gate to a pick and turns questions and misses into the private reply that asks or explains.
     func gated(_ pick: Pick, _ text: String, _ c: Context) throws -> Game {
-        let shown = Format.escape(Format.truncate(text, 100))
+        let shown = Format.truncate(text, 100)
         switch pick {
         case .one(let game):
             return try visible(game, c)
@@ -58,7 +58,7 @@ extension GGTrackerBot {
             let allowed = games.filter { c.showsMature || !$0.isMature }
             let hidden = games.filter { !c.showsMature && $0.isMature }
             let restricted =
-                hidden.map { "**\(Format.escape($0.displayName))**" }.joined(separator: ", ")
+                hidden.map { RichText([.bold($0.displayName)]) }.joined(separator: ", ")
                 + (hidden.count == 1 ? " is" : " are") + " age-restricted in this channel"
             guard !allowed.isEmpty else {
                 throw ReplyError.notice("“\(shown)”: \(restricted); use an age-restricted channel.")
@@ -68,22 +68,25 @@ extension GGTrackerBot {
                     Format.truncate(game.displayName + Self.platformHint(game), 80),
                     command: rerun(c, ["title": .string(game.ref.description)]), style: .primary)
             }
-            var message = "More than one game matches “\(shown)”. Which one do you mean?"
+            var message: RichText = "More than one game matches “\(shown)”. Which one do you mean?"
             if !hidden.isEmpty { message += " (\(restricted).)" }
             throw ReplyError(Reply(visibility: .invokerOnly, text: message, actions: [Array(buttons)]))
         case .none(let found):
             let suggestions = found.filter { c.showsMature || !$0.isMature }
-            var message = "No game matches “\(shown)”."
+            var message: RichText = "No game matches “\(shown)”."
             if suggestions.isEmpty {
                 if found.isEmpty {
-                    throw ReplyError.notice(message + " Check the spelling, or try `/search` with fewer words.")
+                    throw ReplyError.notice(
+                        message + " Check the spelling, or try \(code: "/search") with fewer words.")
                 }
                 throw ReplyError.notice(
-                    message + " The closest ones are age-restricted in this channel; try `/search` with other words.")
+                    message
+                        + " The closest ones are age-restricted in this channel; try \(code: "/search") with other words."
+                )
             }
             message +=
                 " Did you mean: "
-                + suggestions.map { "**\(Format.escape($0.displayName))**" }.joined(separator: ", ") + "?"
+                + suggestions.map { RichText([.bold($0.displayName)]) }.joined(separator: ", ") + "?"
             let buttons = suggestions.map { game in
                 Action(
                     Format.truncate(game.displayName, 80), command: rerun(c, ["title": .string(game.ref.description)]))

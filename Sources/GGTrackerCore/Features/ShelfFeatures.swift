@@ -7,16 +7,17 @@ extension GGTrackerBot {
         switch try await store.addToWishlist(c.player.id, game: game, community: c.invoker.community, at: c.now) {
         case .inLibrary(let status):
             return .notice(
-                "**\(Format.escape(game.displayName))** is already in your library (\(status.emoji) \(status.label)).")
+                "\(bold: game.displayName) is already in your library (\(status.emoji) \(status.label)).")
         case .alreadyWishlisted:
-            return .notice("**\(Format.escape(game.displayName))** is already on your wishlist.")
+            return .notice("\(bold: game.displayName) is already on your wishlist.")
         case .added:
             return Reply(
                 cards: [
                     Card(
                         title: Format.truncate("\(c.player.shownName) wishlisted \(game.displayName)", 256),
                         url: game.url,
-                        description: Self.oneLine(game), thumbnailURL: game.thumbnailURL, footer: game.ref.description,
+                        description: RichText(Self.oneLine(game)), thumbnailURL: game.thumbnailURL,
+                        footer: game.ref.description,
                         color: Palette.wishlist)
                 ],
                 actions: [[Action("Add to library", command: "/add title:\(game.ref)")]])
@@ -29,8 +30,8 @@ extension GGTrackerBot {
         let removed = try await store.removeFromWishlist(c.player.id, game: game.id)
         return .notice(
             removed
-                ? "Took **\(Format.escape(game.displayName))** off your wishlist."
-                : "**\(Format.escape(game.displayName))** is not on your wishlist.")
+                ? "Took \(bold: game.displayName) off your wishlist."
+                : "\(bold: game.displayName) is not on your wishlist.")
     }
 
     /// `/wishlist show`: ten per page.
@@ -38,18 +39,18 @@ extension GGTrackerBot {
         let player = try await targetPlayer(user, c)
         let result = try await store.wishlist(
             of: player.id, includeMature: c.showsMature, page: page, pageSize: Self.pageSize)
-        let owner = player.id == c.player.id ? "Your" : "\(Format.escape(player.shownName))'s"
+        let owner = player.id == c.player.id ? "Your" : "\(player.shownName)'s"
         guard !result.items.isEmpty else {
             if page > 1 { return .notice("There is no page \(page).") }
-            return .notice("\(owner) wishlist is empty. Add games with `/wishlist add`.")
+            return .notice("\(owner) wishlist is empty. Add games with \(code: "/wishlist add").")
         }
         let lines = result.items.map { item in
-            "• \(Format.escape(item.game.displayName))"
+            "• \(item.game.displayName)"
                 + (item.game.criticScore.map { " — critics \($0.score)" } ?? "")
         }
         let card = Card(
             title: "\(player.shownName)'s wishlist",
-            description: lines.joined(separator: "\n"), thumbnailURL: player.avatarURL,
+            description: RichText(lines.joined(separator: "\n")), thumbnailURL: player.avatarURL,
             footer: "\(Format.count(result.total, "game")) · page \(result.page)/\(result.pageCount)",
             color: Palette.wishlist)
         return Reply(
@@ -64,24 +65,24 @@ extension GGTrackerBot {
         let result = try await store.library(
             of: player.id, status: status, sort: sort, includeMature: c.showsMature, page: page, pageSize: Self.pageSize
         )
-        let name = Format.escape(player.shownName)
+        let name = player.shownName
         guard !result.page.items.isEmpty else {
             if page > 1 { return .notice("There is no page \(page).") }
             let scope = status.map { " with status \($0.rawValue)" } ?? ""
             let hidden = result.hiddenMature > 0 ? " (\(result.hiddenMature) age-restricted hidden here)" : ""
             return .notice(
                 player.id == c.player.id
-                    ? "Your library has no games\(scope) yet\(hidden). Add one with `/add`."
+                    ? "Your library has no games\(scope) yet\(hidden). Add one with \(code: "/add")."
                     : "\(name)'s library has no games\(scope) yet\(hidden).")
         }
-        let lines = result.page.items.map { entry -> String in
-            var line = "\(entry.status.emoji) **\(Format.escape(Format.truncate(entry.game.displayName, 120)))**"
+        let lines = result.page.items.map { entry -> RichText in
+            var line: RichText = "\(entry.status.emoji) \(bold: Format.truncate(entry.game.displayName, 120))"
             var facts: [String] = []
             if let score = entry.score { facts.append(Format.stars(score)) }
             if let hours = entry.hours { facts.append(Format.hours(hours)) }
             if let percent = entry.percent, entry.status != .completed { facts.append("\(percent)%") }
             if entry.favorite { facts.append("⭐") }
-            if !facts.isEmpty { line += " — " + facts.joined(separator: " · ") }
+            if !facts.isEmpty { line += RichText(" — " + facts.joined(separator: " · ")) }
             return line
         }
         let total = result.statusCounts.values.reduce(0, +)

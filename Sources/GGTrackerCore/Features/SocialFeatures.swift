@@ -6,32 +6,33 @@ extension GGTrackerBot {
         let left = try await targetPlayer(user, c)
         let right = try await targetPlayer(other, c)
         guard left.id != right.id else {
-            return .notice("Comparing a library with itself always agrees. Pick someone else: `/compare user:@friend`.")
+            return .notice(
+                "Comparing a library with itself always agrees. Pick someone else: \(code: "/compare user:@friend").")
         }
         let comparison = try await store.compare(left.id, right.id)
         for (player, count) in [(left, comparison.leftCount), (right, comparison.rightCount)] where count == 0 {
             return .notice(
-                "\(Format.escape(player.shownName)) has no games in their library yet, so there is nothing to compare.")
+                "\(player.shownName) has no games in their library yet, so there is nothing to compare.")
         }
-        let l = Format.escape(left.shownName)
-        let r = Format.escape(right.shownName)
+        let l = left.shownName
+        let r = right.shownName
         var fields: [Card.Field] = []
         let rated = comparison.bothRated
         if let compatibility = comparison.compatibility {
             fields.append(
                 .init(
                     "Compatibility",
-                    "**\(compatibility) %** over \(rated.count) game\(rated.count == 1 ? "" : "s") you both rated",
+                    "\(bold: "\(compatibility) %") over \(rated.count) game\(rated.count == 1 ? "" : "s") you both rated",
                     inline: false))
         } else {
             fields.append(
-                .init("Compatibility", "No game rated by both yet: `/rate` some shared games.", inline: false))
+                .init("Compatibility", "No game rated by both yet: \(code: "/rate") some shared games.", inline: false))
         }
         if !comparison.shared.isEmpty {
             let lines = comparison.shared.prefix(10).map { item in
                 let scores = [item.left.score, item.right.score].map { $0.map(String.init) ?? "–" }.joined(
                     separator: " vs ")
-                return "• \(Format.escape(item.game.displayName)) — \(scores)"
+                return "• \(item.game.displayName) — \(scores)"
             }
             let more = comparison.shared.count > 10 ? "\n…and \(comparison.shared.count - 10) more" : ""
             fields.append(
@@ -41,7 +42,7 @@ extension GGTrackerBot {
             fields.append(
                 .init(
                     "Biggest disagreement",
-                    "\(Format.escape(gap.game.displayName)): \(l) \(Format.stars(gap.left)) vs \(r) \(Format.stars(gap.right))",
+                    "\(gap.game.displayName): \(l) \(Format.stars(gap.left)) vs \(r) \(Format.stars(gap.right))",
                     inline: false))
         }
         for (finisher, wisher, games) in [
@@ -51,7 +52,7 @@ extension GGTrackerBot {
                 .init(
                     "\(finisher) finished what \(wisher) wants",
                     Format.truncate(
-                        games.prefix(8).map { Format.escape($0.displayName) }.joined(separator: ", "), 1024),
+                        games.prefix(8).map { $0.displayName }.joined(separator: ", "), 1024),
                     inline: false))
         }
         return Reply(
@@ -73,15 +74,15 @@ extension GGTrackerBot {
             return .notice("Nobody here has \(metric.label) in \(period.label) yet.")
         }
         func value(_ v: Double) -> String { metric == .hours ? Format.hours(v) : String(Int(v)) }
-        var lines = rows.prefix(10).map { row in
-            let medal = row.rank <= 3 ? ["🥇", "🥈", "🥉"][row.rank - 1] : "`\(row.rank).`"
+        var lines = rows.prefix(10).map { row -> RichText in
+            let medal: RichText = row.rank <= 3 ? RichText(["🥇", "🥈", "🥉"][row.rank - 1]) : "\(code: "\(row.rank).")"
             let me = row.player.id == c.player.id ? " ← you" : ""
-            return "\(medal) \(Format.escape(row.player.shownName)) — **\(value(row.value))**\(me)"
+            return "\(medal) \(row.player.shownName) — \(bold: value(row.value))\(me)"
         }
         if let mine = rows.first(where: { $0.player.id == c.player.id }),
             mine.rank > 10 || rows.prefix(10).allSatisfy({ $0.player.id != c.player.id })
         {
-            lines.append("…\n`\(mine.rank).` \(Format.escape(mine.player.shownName)) — **\(value(mine.value))** ← you")
+            lines.append("…\n\(code: "\(mine.rank).") \(mine.player.shownName) — \(bold: value(mine.value)) ← you")
         } else if !rows.contains(where: { $0.player.id == c.player.id }) {
             lines.append("…\nYou: no \(metric.label) in \(period.label) yet.")
         }
@@ -100,8 +101,8 @@ extension GGTrackerBot {
         let added = try await store.addFriend(c.player.id, friend.id, at: c.now)
         return .notice(
             added
-                ? "You now follow \(Format.escape(friend.shownName)); their news comes first in `/activity`."
-                : "You already follow \(Format.escape(friend.shownName)).")
+                ? "You now follow \(friend.shownName); their news comes first in \(code: "/activity")."
+                : "You already follow \(friend.shownName).")
     }
 
     func friendRemove(_ user: UserMention, _ c: Context) async throws -> Reply {
@@ -109,19 +110,19 @@ extension GGTrackerBot {
         let removed = try await store.removeFriend(c.player.id, friend.id)
         return .notice(
             removed
-                ? "You no longer follow \(Format.escape(friend.shownName))."
-                : "You were not following \(Format.escape(friend.shownName)).")
+                ? "You no longer follow \(friend.shownName)."
+                : "You were not following \(friend.shownName).")
     }
 
     func friendList(_ c: Context) async throws -> Reply {
         let friends = try await store.friends(of: c.player.id)
-        guard !friends.isEmpty else { return .notice("You follow nobody yet. `/friend add user:@someone`.") }
+        guard !friends.isEmpty else { return .notice("You follow nobody yet. \(code: "/friend add user:@someone").") }
         return Reply(
             visibility: .invokerOnly,
             cards: [
                 Card(
                     title: "Friends you follow (\(friends.count))",
-                    description: friends.map { "• \(Format.escape($0.shownName))" }.joined(separator: "\n"),
+                    description: friends.map { "• \($0.shownName)" }.joined(separator: "\n"),
                     color: Palette.profile)
             ])
     }
@@ -133,15 +134,15 @@ extension GGTrackerBot {
             in: c.invoker.community, of: player?.id, friendsOf: c.player.id, limit: 15)
         guard !events.isEmpty else {
             return .notice(
-                player.map { "\(Format.escape($0.shownName)) has no news here yet." } ?? "No news in this server yet.")
+                player.map { "\($0.shownName) has no news here yet." } ?? "No news in this server yet.")
         }
-        let lines = events.compactMap { event -> String? in
+        let lines = events.compactMap { event -> RichText? in
             if let game = event.game, game.isMature && !c.showsMature { return nil }
-            var line = "\(event.kind.emoji) **\(Format.escape(event.player.shownName))** \(event.kind.verb)"
-            if let game = event.game { line += " \(Format.escape(game.displayName))" }
-            if let challenge = event.detail { line += " “\(Format.escape(challenge))”" }
-            if event.kind == .rated, let score = event.amount { line += " \(Format.stars(Int(score)))" }
-            return line + " · <t:\(Int(event.at.timeIntervalSince1970)):R>"
+            var line: RichText = "\(event.kind.emoji) \(bold: event.player.shownName) \(event.kind.verb)"
+            if let game = event.game { line += RichText(" " + game.displayName) }
+            if let challenge = event.detail { line += RichText(" “\(challenge)”") }
+            if event.kind == .rated, let score = event.amount { line += RichText(" " + Format.stars(Int(score))) }
+            return line + " · \(relative: event.at)"
         }
         return Reply(
             cards: [
@@ -169,7 +170,7 @@ extension GGTrackerBot {
         return Reply(
             visibility: .invokerOnly,
             text:
-                "Here is a read-only page of your library: \(url)\nAnyone with the link can see it; `/share revoke:true` turns it off.",
+                "Here is a read-only page of your library: \(url)\nAnyone with the link can see it; \(code: "/share revoke:true") turns it off.",
             actions: [[Action("Revoke the link", command: "/share revoke:true", style: .danger)]])
     }
 

@@ -23,20 +23,21 @@ extension GGTrackerBot {
         if entry.favorite { facts.append("⭐ favorite") }
         var fields: [Card.Field] = []
         if !entry.tags.isEmpty {
-            fields.append(.init("Tags", Format.truncate(entry.tags.map { "`\($0)`" }.joined(separator: " "), 1024)))
+            fields.append(.init("Tags", entry.tags.prefix(50).map { RichText([.code($0)]) }.joined(separator: " ")))
         }
         fields.append(.init("Added", Format.date(entry.addedAt)))
         if entry.status == .completed, let finished = entry.finishedAt {
             fields.append(.init("Completed", Format.date(finished)))
         }
         if let note = entry.note {
-            fields.append(.init("Note", Format.truncate(Format.escape(note), 1024), inline: false))
+            fields.append(.init("Note", Format.truncate(note, 1024), inline: false))
         }
         if let review = entry.review {
-            fields.append(.init("Review", Format.truncate(Format.escape(review), 300), inline: false))
+            fields.append(.init("Review", Format.truncate(review, 300), inline: false))
         }
         return Card(
-            title: Format.truncate("\(c.player.shownName)'s copy", 256), description: facts.joined(separator: " · "),
+            title: Format.truncate("\(c.player.shownName)'s copy", 256),
+            description: RichText(facts.joined(separator: " · ")),
             fields: fields, color: Palette.library)
     }
 

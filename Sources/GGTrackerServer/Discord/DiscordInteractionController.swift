@@ -311,8 +311,11 @@ package struct DiscordInteractionController: Sendable {
     }
 
     func commandLine(forCustomID id: String) async throws -> String {
-        if id.hasPrefix("gg:") { return String(id.dropFirst(3)) }
-        if id.hasPrefix("gp:"), let line = try await database.pendingCommand(String(id.dropFirst(3))) { return line }
+        // Buttons made before mentions were written neutrally carry Discord's tokens.
+        if id.hasPrefix("gg:") { return MentionTokens.neutral(String(id.dropFirst(3))) }
+        if id.hasPrefix("gp:"), let line = try await database.pendingCommand(String(id.dropFirst(3))) {
+            return MentionTokens.neutral(line)
+        }
         throw UsageError("This button has expired. Run the command again.")
     }
 

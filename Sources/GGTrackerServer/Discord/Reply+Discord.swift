@@ -175,9 +175,11 @@ extension Reply {
         var embeds = cards.prefix(DiscordLimits.embeds).map { card in
             DiscordMessage.Embed(
                 // Titles are plain text in a reply; Discord renders markdown in them, so it is escaped here.
-                title: card.title.map { Format.truncate(Format.escape($0), DiscordLimits.embedTitle) },
+                title: card.title.map { Format.truncate(DiscordMarkdown.escape($0), DiscordLimits.embedTitle) },
                 url: card.url.flatMap { $0.count <= 2048 && URL(string: $0) != nil ? $0 : nil },
-                description: card.description.map { Format.truncate($0, DiscordLimits.embedDescription) },
+                description: card.description.map {
+                    Format.truncate($0.discordMarkdown, DiscordLimits.embedDescription)
+                },
                 color: card.color,
                 thumbnail: card.thumbnailURL.map { .init(url: $0) },
                 image: card.imageURL.map { .init(url: $0) },
@@ -186,7 +188,8 @@ extension Reply {
                     : card.fields.prefix(DiscordLimits.fields).map {
                         .init(
                             name: Format.truncate($0.name.isEmpty ? "\u{200B}" : $0.name, DiscordLimits.fieldName),
-                            value: Format.truncate($0.value.isEmpty ? "\u{200B}" : $0.value, DiscordLimits.fieldValue),
+                            value: Format.truncate(
+                                $0.value.isEmpty ? "\u{200B}" : $0.value.discordMarkdown, DiscordLimits.fieldValue),
                             inline: $0.inline)
                     },
                 footer: card.footer.map { .init(text: Format.truncate($0, DiscordLimits.footer)) })
@@ -226,7 +229,7 @@ extension Reply {
             }
             if !buttons.isEmpty { rows.append(DiscordComponent(type: 1, components: buttons)) }
         }
-        var content = text.map { Format.truncate($0, DiscordLimits.content) }
+        var content = text.map { Format.truncate($0.discordMarkdown, DiscordLimits.content) }
         if content == nil && embeds.isEmpty { content = "Done." }
         return DiscordMessage(
             content: content, embeds: embeds.isEmpty ? nil : embeds,

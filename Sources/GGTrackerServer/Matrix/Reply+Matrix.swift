@@ -13,8 +13,8 @@ extension Reply {
             plain.append("For \(name):")
         }
         if let text {
-            html.append("<p>\(MatrixHTML.inline(text))</p>")
-            plain.append(MatrixHTML.plain(text))
+            html.append("<p>\(text.matrixHTML)</p>")
+            plain.append(text.plainText)
         }
         for card in cards {
             var block = "<blockquote>"
@@ -27,12 +27,12 @@ extension Reply {
                 lines.append(title)
             }
             if let description = card.description {
-                block += "<p>\(MatrixHTML.inline(description))</p>"
-                lines.append(MatrixHTML.plain(description))
+                block += "<p>\(description.matrixHTML)</p>"
+                lines.append(description.plainText)
             }
             for field in card.fields {
-                block += "<p><em>\(MatrixHTML.escape(field.name))</em>: \(MatrixHTML.inline(field.value))</p>"
-                lines.append("\(field.name): \(MatrixHTML.plain(field.value))")
+                block += "<p><em>\(MatrixHTML.escape(field.name))</em>: \(field.value.matrixHTML)</p>"
+                lines.append("\(field.name): \(field.value.plainText)")
             }
             if let cover = card.thumbnailURL {
                 block += "<p><a href=\"\(MatrixHTML.escape(cover))\">cover</a></p>"
@@ -86,51 +86,26 @@ extension Reply {
     }
 }
 
-/// The small markdown the features write (`**bold**`, `` `code` ``, code blocks, backslash escapes, Discord
-/// timestamps) turned into safe HTML or plain text.
+/// Matrix's HTML (`org.matrix.custom.html`), written from a reply's spans with every word escaped.
 enum MatrixHTML {
     static func escape(_ text: String) -> String { HTML.escape(text) }
+}
 
-    static func timestamps(_ text: String) -> String { Reply.timestamps(text) }
-
-    static func plain(_ text: String) -> String {
-        Reply.unescape(text).replacingOccurrences(of: "```\n", with: "").replacingOccurrences(of: "\n```", with: "")
-    }
-
-    static func inline(_ text: String) -> String {
+extension RichText {
+    var matrixHTML: String {
         var html = ""
-        var bold = false
-        var code = false
-        var chars = Array(timestamps(text))
-        if text.hasPrefix("```") || text.contains("\n```") {
-            chars = Array(plain(text))
-            return "<pre>" + escape(String(chars)) + "</pre>"
+        for span in spans {
+            switch span {
+            case .plain(let text): html += MatrixHTML.escape(text).replacingOccurrences(of: "\n", with: "<br>")
+            case .bold(let text): html += "<strong>" + MatrixHTML.escape(text) + "</strong>"
+            case .code(let text): html += "<code>" + MatrixHTML.escape(text) + "</code>"
+            case .block(let text): html += "<pre>" + MatrixHTML.escape(text) + "</pre>"
+            case .link(let label, let url):
+                html += "<a href=\"" + MatrixHTML.escape(url) + "\">" + MatrixHTML.escape(label) + "</a>"
+            // Mentions stay text: a reply never pings anyone.
+            case .relative, .mention, .channel: html += MatrixHTML.escape(RichText([span]).plainText)
+            }
         }
-        var i = 0
-        while i < chars.count {
-            let ch = chars[i]
-            if ch == "\\", i + 1 < chars.count {
-                html += escape(String(chars[i + 1]))
-                i += 2
-                continue
-            }
-            if ch == "*", i + 1 < chars.count, chars[i + 1] == "*", !code {
-                html += bold ? "</strong>" : "<strong>"
-                bold.toggle()
-                i += 2
-                continue
-            }
-            if ch == "`" {
-                html += code ? "</code>" : "<code>"
-                code.toggle()
-                i += 1
-                continue
-            }
-            html += ch == "\n" ? "<br>" : escape(String(ch))
-            i += 1
-        }
-        if bold { html += "</strong>" }
-        if code { html += "</code>" }
         return html
     }
 }

@@ -10,14 +10,14 @@ extension Reply {
         func section(_ text: String) -> [String: Any] {
             ["type": "section", "text": ["type": "mrkdwn", "text": Format.truncate(text, 3000)]]
         }
-        if let text { blocks.append(section(SlackText.mrkdwn(text))) }
+        if let text { blocks.append(section(text.slackMrkdwn)) }
         for card in cards {
             var head: [String] = []
             if let title = card.title {
                 let escaped = SlackText.escape(title)
                 head.append("*" + (card.url.map { "<\($0)|\(escaped)>" } ?? escaped) + "*")
             }
-            if let description = card.description { head.append(SlackText.mrkdwn(description)) }
+            if let description = card.description { head.append(description.slackMrkdwn) }
             if !head.isEmpty {
                 var block = section(head.joined(separator: "\n"))
                 if let thumbnail = card.thumbnailURL {
@@ -31,7 +31,7 @@ extension Reply {
                         [
                             "type": "mrkdwn",
                             "text": Format.truncate(
-                                "*\(SlackText.escape(field.name))*\n\(SlackText.mrkdwn(field.value))", 2000),
+                                "*\(SlackText.escape(field.name))*\n\(field.value.slackMrkdwn)", 2000),
                         ]
                     }
                     blocks.append(["type": "section", "fields": fields])
@@ -72,7 +72,7 @@ extension Reply {
             let option = modal.inputs.first?.option ?? "text"
             blocks.append(section("Reply with `/gg \(SlackText.escape(Reply.bang(modal.command))) \(option):…`"))
         }
-        let fallback = text.map(SlackText.plain) ?? cards.first?.title ?? "GGTracker"
+        let fallback = text?.plainText ?? cards.first?.title ?? "GGTracker"
         return [
             "response_type": visibility == .invokerOnly ? "ephemeral" : "in_channel",
             "text": Format.truncate(fallback, 3000),
@@ -81,18 +81,29 @@ extension Reply {
     }
 }
 
-/// Slack's mrkdwn: `*bold*`, `&`, `<` and `>` escaped; Discord-only markup turned into text.
+/// Slack's mrkdwn: `*bold*`, `&`, `<` and `>` escaped.
 enum SlackText {
     static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;")
     }
+}
 
-    static func plain(_ text: String) -> String { MatrixHTML.plain(text) }
-
-    static func mrkdwn(_ text: String) -> String {
-        // Backslash escapes go (Slack has none), then **bold** becomes *bold*.
-        escape(MatrixHTML.plain(text.replacingOccurrences(of: "**", with: "\u{1}")))
-            .replacingOccurrences(of: "\u{1}", with: "*")
+extension RichText {
+    var slackMrkdwn: String {
+        var out = ""
+        for span in spans {
+            switch span {
+            case .plain(let text): out += SlackText.escape(text)
+            case .bold(let text): out += "*" + SlackText.escape(text) + "*"
+            case .code(let text): out += "`" + SlackText.escape(text) + "`"
+            case .block(let text): out += "```\n" + SlackText.escape(text) + "\n```"
+            case .link(let label, let url): out += "<" + url + "|" + SlackText.escape(label) + ">"
+            case .relative: out += SlackText.escape(RichText([span]).plainText)
+            case .mention(let id): out += "<@" + id + ">"
+            case .channel(let id): out += "<#" + id + ">"
+            }
+        }
+        return out
     }
 }

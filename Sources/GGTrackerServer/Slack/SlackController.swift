@@ -115,7 +115,7 @@ package struct SlackController: Sendable {
             return Self.plain(.badRequest, "missing user_id or team_id\n")
         }
         let text = (form["text"] ?? "").trimmingCharacters(in: .whitespaces)
-        let line = text.isEmpty ? "help" : text
+        let line = text.isEmpty ? "help" : MentionTokens.neutral(text)
         let invoker = invoker(user: user, name: form["user_name"], team: team, channel: form["channel_id"])
         guard
             let reply = try await bot.respondOnce(
@@ -140,7 +140,7 @@ package struct SlackController: Sendable {
         guard let press = Self.press(in: Self.form(body)) else {
             return Self.plain(.badRequest, "malformed interaction payload\n")
         }
-        let line = press.line
+        let line = MentionTokens.neutral(press.line)
         let invoker = invoker(user: press.user, name: press.userName, team: press.team, channel: press.channel)
         guard
             let reply = try await bot.respondOnce(
