@@ -175,9 +175,10 @@ package struct GGTrackerBot: Sendable {
     }
 
     /// A command line that runs this same command again with `changes` applied to its options.
-    func rerun(_ c: Context, _ changes: [String: OptionValue?]) -> String {
+    func rerun(_ c: Context, _ changes: [String: OptionValue?]) -> CommandInvocation {
         var invocation = c.invocation
         for (name, value) in changes { invocation.options[name] = value }
-        return invocation.commandLine
+        invocation.fromComponent = false
+        return invocation
     }
 }

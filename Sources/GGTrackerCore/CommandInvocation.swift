@@ -10,6 +10,14 @@ package enum OptionValue: Hashable, Sendable {
     case channel(String)
 }
 
+extension OptionValue: ExpressibleByBooleanLiteral {
+    package init(booleanLiteral value: Bool) { self = .boolean(value) }
+
+    /// A game, as the `title` option takes it.
+    package static func game(_ ref: GameRef) -> OptionValue { .string(ref.description) }
+    package static func status(_ status: GameStatus) -> OptionValue { .string(status.rawValue) }
+}
+
 /// A command as a platform delivered it: the path of names (`["wishlist", "add"]`) and named option values.
 package struct CommandInvocation: Hashable, Sendable {
     package var path: [String]
@@ -21,6 +29,24 @@ package struct CommandInvocation: Hashable, Sendable {
         self.path = path
         self.options = options
         self.fromComponent = fromComponent
+    }
+
+    /// One of the declared commands with its options, for a button, a menu or a form to run: checked against the
+    /// declarations (a path or option they do not have stops a debug build and the tests).
+    package static func run(_ name: CommandName, _ options: [String: OptionValue] = [:]) -> CommandInvocation {
+        declared(CommandInvocation(path: [name.rawValue], options: options))
+    }
+
+    /// A subcommand of a declared group (`/wishlist add`) with its options.
+    package static func run(
+        _ name: CommandName, _ subcommand: String?, _ options: [String: OptionValue] = [:]
+    ) -> CommandInvocation {
+        declared(CommandInvocation(path: [name.rawValue] + (subcommand.map { [$0] } ?? []), options: options))
+    }
+
+    private static func declared(_ invocation: CommandInvocation) -> CommandInvocation {
+        assert((try? invocation.validated()) != nil, "\(invocation) does not match the command declarations")
+        return invocation
     }
 
     /// The text command line that means the same: `/add title:igdb:1942 status:playing`.

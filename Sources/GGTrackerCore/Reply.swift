@@ -113,22 +113,25 @@ package struct Card: Equatable, Sendable {
     }
 }
 
-/// A button. Pressing it runs `command`, a text command line parsed like typed text.
+/// A button. Pressing it runs its command, one of the declared commands with its options.
 package struct Action: Equatable, Sendable {
     package enum Style: Equatable, Sendable {
         case primary, secondary, success, danger
     }
     package var label: String
-    package var command: String
+    package var invocation: CommandInvocation
     package var style: Style
     package var disabled: Bool
 
-    package init(_ label: String, command: String, style: Style = .secondary, disabled: Bool = false) {
+    package init(_ label: String, _ invocation: CommandInvocation, style: Style = .secondary, disabled: Bool = false) {
         self.label = label
-        self.command = command
+        self.invocation = invocation
         self.style = style
         self.disabled = disabled
     }
+
+    /// The command line it runs, as a platform carries it (a custom id, a button value, a hint to type).
+    package var command: String { invocation.commandLine }
 }
 
 /// A drop-down of choices, each running its own command line.
@@ -139,12 +142,14 @@ package struct Menu: Equatable, Sendable {
     package struct Option: Equatable, Sendable {
         package var label: String
         package var description: String?
-        package var command: String
-        package init(_ label: String, description: String? = nil, command: String) {
+        package var invocation: CommandInvocation
+        package init(_ label: String, description: String? = nil, _ invocation: CommandInvocation) {
             self.label = label
             self.description = description
-            self.command = command
+            self.invocation = invocation
         }
+
+        package var command: String { invocation.commandLine }
     }
 
     package init(_ placeholder: String, options: [Option]) {
@@ -153,11 +158,13 @@ package struct Menu: Equatable, Sendable {
     }
 }
 
-/// A form with text inputs. Submitting it runs `command` with each input as an option of the same name.
+/// A form with text inputs. Submitting it runs its command with each input as an option of the same name.
 package struct Modal: Equatable, Sendable {
     package var title: String
-    package var command: String
+    package var invocation: CommandInvocation
     package var inputs: [Input]
+
+    package var command: String { invocation.commandLine }
 
     package struct Input: Equatable, Sendable {
         package var option: String
@@ -179,9 +186,9 @@ package struct Modal: Equatable, Sendable {
         }
     }
 
-    package init(title: String, command: String, inputs: [Input]) {
+    package init(title: String, _ invocation: CommandInvocation, inputs: [Input]) {
         self.title = title
-        self.command = command
+        self.invocation = invocation
         self.inputs = inputs
     }
 }

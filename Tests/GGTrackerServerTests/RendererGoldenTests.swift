@@ -21,7 +21,15 @@ struct RendererGoldenTests {
                 thumbnailURL: "https://images.igdb.com/igdb/image/upload/t_thumb/co3byy.jpg",
                 fields: [.init("Genres", "Platform")], footer: "igdb:26226", color: Palette.library)
         ],
-        actions: [[Action("Mark completed", command: "/progress title:igdb:26226 status:completed")]])
+        actions: [
+            [
+                Action(
+                    "Mark completed",
+                    .run(
+                        .progress,
+                        ["title": .game(GameRef(provider: "igdb", id: "26226")), "status": .status(.completed)]))
+            ]
+        ])
 
     @Test func publicCardGolden() throws {
         #expect(
@@ -95,7 +103,7 @@ struct RendererGoldenTests {
         let reply = Reply(
             visibility: .invokerOnly,
             modal: Modal(
-                title: "Review: Celeste", command: "/review title:igdb:26226",
+                title: "Review: Celeste", .run(.review, ["title": .string("igdb:26226")]),
                 inputs: [
                     .init(
                         option: "text", label: "Your review", paragraph: true, maxLength: 4000, value: nil,

@@ -18,14 +18,14 @@ extension GGTrackerBot {
                 description: RichText(Self.oneLine(hit.game)), thumbnailURL: hit.game.thumbnailURL,
                 footer: hit.game.ref.description, color: Palette.catalog)
         }
-        func menu(_ placeholder: String, _ command: String) -> Menu {
+        func menu(_ placeholder: String, _ command: CommandName, _ subcommand: String? = nil) -> Menu {
             Menu(
                 placeholder,
                 options: hits.map { hit in
                     Menu.Option(
                         Format.truncate(hit.game.displayName, 100),
                         description: Format.truncate(Self.oneLine(hit.game), 100),
-                        command: "/\(command) title:\(hit.game.ref)")
+                        .run(command, subcommand, ["title": .game(hit.game.ref)]))
                 })
         }
         let count =
@@ -34,8 +34,8 @@ extension GGTrackerBot {
             text: RichText([count, lookup.providerProblem].compactMap { $0 }.joined(separator: "\n")),
             cards: cards,
             menus: [
-                menu("Add to my library…", "add"), menu("Add to my wishlist…", "wishlist add"),
-                menu("Show details…", "game"),
+                menu("Add to my library…", .add), menu("Add to my wishlist…", .wishlist, "add"),
+                menu("Show details…", .game),
             ])
     }
 
@@ -180,16 +180,16 @@ extension GGTrackerBot {
     /// player, so that someone else pressing the button pages through the same list, not their own.
     func pager<T>(_ page: Page<T>, _ c: Context, owner: Player? = nil) -> [[Action]] {
         guard page.pageCount > 1 else { return [] }
-        func command(_ number: Int) -> String {
+        func command(_ number: Int) -> CommandInvocation {
             var changes: [String: OptionValue?] = ["page": .integer(number)]
             if let owner { changes["user"] = .user(UserMention(id: owner.id.platformUserID)) }
             return rerun(c, changes)
         }
         return [
             [
-                Action("◀ Previous", command: command(page.page - 1), disabled: page.page <= 1),
-                Action("Page \(page.page)/\(page.pageCount)", command: command(page.page), disabled: true),
-                Action("Next ▶", command: command(page.page + 1), disabled: page.page >= page.pageCount),
+                Action("◀ Previous", command(page.page - 1), disabled: page.page <= 1),
+                Action("Page \(page.page)/\(page.pageCount)", command(page.page), disabled: true),
+                Action("Next ▶", command(page.page + 1), disabled: page.page >= page.pageCount),
             ]
         ]
     }

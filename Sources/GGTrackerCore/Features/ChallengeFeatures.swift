@@ -19,7 +19,9 @@ extension GGTrackerBot {
                 cards: [
                     challengeCard(challenge, standings: [], c, headline: "\(c.player.shownName) started a challenge")
                 ],
-                actions: [[Action("Join", command: "/challenge join name:\(challenge.name)", style: .primary)]])
+                actions: [
+                    [Action("Join", .run(.challenge, "join", ["name": .string(challenge.name)]), style: .primary)]
+                ])
         }
     }
 

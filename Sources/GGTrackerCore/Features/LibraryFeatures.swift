@@ -28,7 +28,13 @@ extension GGTrackerBot {
                 visibility: .invokerOnly,
                 text:
                     "\(bold: game.displayName) is already in your library (\(existing.status.emoji) \(existing.status.label)). Use \(code: "/progress") to change it.",
-                actions: [[Action("Mark completed", command: "/progress title:\(game.ref) status:completed")]])
+                actions: [
+                    [
+                        Action(
+                            "Mark completed",
+                            .run(.progress, ["title": .game(game.ref), "status": .status(.completed)]))
+                    ]
+                ])
         }
         let change = try await store.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
@@ -43,12 +49,14 @@ extension GGTrackerBot {
         guard let saved = change.after else { throw ReplyError.notice("Nothing was saved.") }
         var actions: [Action] = []
         if status == .completed {
-            actions.append(Action("Write a review", command: "/review title:\(game.ref)", style: .primary))
+            actions.append(Action("Write a review", .run(.review, ["title": .game(game.ref)]), style: .primary))
         } else {
             if status != .playing {
-                actions.append(Action("Start playing", command: "/progress title:\(game.ref) status:playing"))
+                actions.append(
+                    Action("Start playing", .run(.progress, ["title": .game(game.ref), "status": .status(.playing)])))
             }
-            actions.append(Action("Mark completed", command: "/progress title:\(game.ref) status:completed"))
+            actions.append(
+                Action("Mark completed", .run(.progress, ["title": .game(game.ref), "status": .status(.completed)])))
         }
         let headline =
             status == .completed
@@ -69,7 +77,10 @@ extension GGTrackerBot {
             actions: [
                 [
                     Action(
-                        "Add it", command: "/add title:\(game.ref)" + (status.map { " status:\($0.rawValue)" } ?? ""),
+                        "Add it",
+                        .run(
+                            .add,
+                            ["title": .game(game.ref), "status": status.map { .status($0) }].compactMapValues { $0 }),
                         style: .primary)
                 ]
             ])
@@ -97,7 +108,7 @@ extension GGTrackerBot {
         }
         var actions: [Action] = []
         if saved.status == .completed {
-            actions.append(Action("Write a review", command: "/review title:\(game.ref)", style: .primary))
+            actions.append(Action("Write a review", .run(.review, ["title": .game(game.ref)]), style: .primary))
         }
         return announcing(
             Reply(cards: [entryCard(headline, saved, c)], actions: actions.isEmpty ? [] : [actions]), change, c)
@@ -134,13 +145,19 @@ extension GGTrackerBot {
                 visibility: .invokerOnly,
                 text:
                     "You can review \(bold: game.displayName) once you have completed it (\(state)). Mark it with \(code: "/progress title:\(game.ref) status:completed").",
-                actions: [[Action("Mark completed", command: "/progress title:\(game.ref) status:completed")]])
+                actions: [
+                    [
+                        Action(
+                            "Mark completed",
+                            .run(.progress, ["title": .game(game.ref), "status": .status(.completed)]))
+                    ]
+                ])
         }
         guard let text else {
             return Reply(
                 visibility: .invokerOnly,
                 modal: Modal(
-                    title: Format.truncate("Review: \(game.name)", 45), command: "/review title:\(game.ref)",
+                    title: Format.truncate("Review: \(game.name)", 45), .run(.review, ["title": .game(game.ref)]),
                     inputs: [
                         .init(
                             option: "text", label: "Your review", paragraph: true, maxLength: 4000, value: entry.review,
@@ -211,7 +228,7 @@ extension GGTrackerBot {
         Reply(
             visibility: .invokerOnly,
             text: "\(bold: game.displayName) is not in your library. Add it first.",
-            actions: [[Action("Add it", command: "/add title:\(game.ref)", style: .primary)]])
+            actions: [[Action("Add it", .run(.add, ["title": .game(game.ref)]), style: .primary)]])
     }
 
     /// `/tag`: adds and removes tags, at most 20 per entry.
@@ -260,7 +277,9 @@ extension GGTrackerBot {
             return Reply(
                 visibility: .invokerOnly, text: "Your note on \(bold: game.displayName):",
                 cards: [Card(description: RichText(note), footer: game.ref.description, color: Palette.library)],
-                actions: [[Action("Delete the note", command: "/note title:\(game.ref) clear:true", style: .danger)]])
+                actions: [
+                    [Action("Delete the note", .run(.note, ["title": .game(game.ref), "clear": true]), style: .danger)]
+                ])
         }
         try await store.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now) { entry in
             guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
@@ -288,7 +307,9 @@ extension GGTrackerBot {
             return Reply(
                 visibility: .invokerOnly,
                 text: "Remove \(bold: game.displayName) from \(what)? This cannot be undone.",
-                actions: [[Action("Remove it", command: "/remove title:\(game.ref) confirm:true", style: .danger)]])
+                actions: [
+                    [Action("Remove it", .run(.remove, ["title": .game(game.ref), "confirm": true]), style: .danger)]
+                ])
         }
         let removed = try await store.removeEverywhere(c.player.id, game: game.id)
         guard removed.library || removed.wishlist else {

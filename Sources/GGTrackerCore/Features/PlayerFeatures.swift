@@ -119,7 +119,7 @@ extension GGTrackerBot {
                 visibility: .invokerOnly,
                 text:
                     "This erases your library, wishlist, scores, reviews, notes and profile on every server, for good. Are you sure?",
-                actions: [[Action("Delete everything", command: "/account delete confirm:true", style: .danger)]])
+                actions: [[Action("Delete everything", .run(.account, "delete", ["confirm": true]), style: .danger)]])
         }
         let erased = try await store.deleteAccount(c.player.id)
         return Reply(

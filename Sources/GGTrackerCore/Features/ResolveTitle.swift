@@ -66,7 +66,7 @@ extension GGTrackerBot {
             let buttons = allowed.prefix(5).map { game in
                 Action(
                     Format.truncate(game.displayName + Self.platformHint(game), 80),
-                    command: rerun(c, ["title": .string(game.ref.description)]), style: .primary)
+                    rerun(c, ["title": .string(game.ref.description)]), style: .primary)
             }
             var message: RichText = "More than one game matches “\(shown)”. Which one do you mean?"
             if !hidden.isEmpty { message += " (\(restricted).)" }
@@ -89,7 +89,7 @@ extension GGTrackerBot {
                 + suggestions.map { RichText([.bold($0.displayName)]) }.joined(separator: ", ") + "?"
             let buttons = suggestions.map { game in
                 Action(
-                    Format.truncate(game.displayName, 80), command: rerun(c, ["title": .string(game.ref.description)]))
+                    Format.truncate(game.displayName, 80), rerun(c, ["title": .string(game.ref.description)]))
             }
             throw ReplyError(Reply(visibility: .invokerOnly, text: message, actions: [buttons]))
         }

@@ -20,7 +20,7 @@ extension GGTrackerBot {
                         footer: game.ref.description,
                         color: Palette.wishlist)
                 ],
-                actions: [[Action("Add to library", command: "/add title:\(game.ref)")]])
+                actions: [[Action("Add to library", .run(.add, ["title": .game(game.ref)]))]])
         }
     }
 

@@ -171,7 +171,7 @@ extension GGTrackerBot {
             visibility: .invokerOnly,
             text:
                 "Here is a read-only page of your library: \(url)\nAnyone with the link can see it; \(code: "/share revoke:true") turns it off.",
-            actions: [[Action("Revoke the link", command: "/share revoke:true", style: .danger)]])
+            actions: [[Action("Revoke the link", .run(.share, ["revoke": true]), style: .danger)]])
     }
 
     /// 128 random bits from the system's secure generator, as 32 hex characters.

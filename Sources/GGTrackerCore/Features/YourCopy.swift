@@ -49,8 +49,8 @@ extension GGTrackerBot {
             return (
                 [
                     [
-                        Action("Add to library", command: "/add title:\(ref)", style: .primary),
-                        Action("Add to wishlist", command: "/wishlist add title:\(ref)"),
+                        Action("Add to library", .run(.add, ["title": .game(ref)]), style: .primary),
+                        Action("Add to wishlist", .run(.wishlist, "add", ["title": .game(ref)])),
                     ]
                 ], []
             )
@@ -58,26 +58,30 @@ extension GGTrackerBot {
             return (
                 [
                     [
-                        Action("Add to library", command: "/add title:\(ref)", style: .primary),
-                        Action("Take off wishlist", command: "/wishlist remove title:\(ref)"),
+                        Action("Add to library", .run(.add, ["title": .game(ref)]), style: .primary),
+                        Action("Take off wishlist", .run(.wishlist, "remove", ["title": .game(ref)])),
                     ]
                 ], []
             )
         case .library(let entry):
             var row: [Action] = []
             if entry.status != .playing && entry.status != .completed {
-                row.append(Action("Start playing", command: "/progress title:\(ref) status:playing"))
+                row.append(
+                    Action("Start playing", .run(.progress, ["title": .game(ref), "status": .status(.playing)])))
             }
             if entry.status == .completed {
                 let label = entry.review == nil ? "Write a review" : "Edit your review"
-                row.append(Action(label, command: "/review title:\(ref)", style: .primary))
+                row.append(Action(label, .run(.review, ["title": .game(ref)]), style: .primary))
             } else {
-                row.append(Action("Mark completed", command: "/progress title:\(ref) status:completed"))
+                row.append(
+                    Action("Mark completed", .run(.progress, ["title": .game(ref), "status": .status(.completed)])))
             }
             let rate = Menu(
                 entry.score.map { "Your score: \($0)/10 — change it…" } ?? "Rate it…",
                 options: (1...10).reversed().map { score in
-                    Menu.Option("\(score)/10 \(Format.stars(score))", command: "/rate title:\(ref) score:\(score)")
+                    Menu.Option(
+                        "\(score)/10 \(Format.stars(score))",
+                        .run(.rate, ["title": .game(ref), "score": .integer(score)]))
                 })
             return ([row], [rate])
         }
