@@ -20,13 +20,13 @@ package final class AppDatabase: Sendable {
 
     package init(_ writer: any DatabaseWriter) throws {
         backend = .sqlite(writer)
-        try Self.migrator.migrate(writer)
+        try Migration.sqliteMigrator.migrate(writer)
     }
 
     init(postgres pool: PostgresPool) throws {
         backend = .postgres(pool)
         try pool.withConnection { connection in
-            try PostgresMigrations.migrate(
+            try Migration.migrate(
                 PostgresSession(connection, logger: Self.postgresLogger), schema: pool.location.schema)
         }
     }
@@ -169,8 +169,8 @@ extension AppDatabase {
         let migrated: Bool
         switch backend {
         case .sqlite(let writer):
-            migrated = try await writer.read { db in try Self.migrator.hasCompletedMigrations(db) }
-        case .postgres: migrated = try await read { db in try PostgresMigrations.isComplete(db) }
+            migrated = try await writer.read { db in try Migration.sqliteMigrator.hasCompletedMigrations(db) }
+        case .postgres: migrated = try await read { db in try Migration.postgresIsComplete(db) }
         }
         guard migrated else { return false }
         // A database that answers reads but refuses writes (a full disk, a read-only file) cannot serve commands:
@@ -249,7 +249,7 @@ extension AppDatabase {
             guard try db.tableExists("grdb_migrations"), try db.tableExists("library_entries") else {
                 throw RestoreError(description: "\(path) is not a GGTracker database")
             }
-            let known = Set(Self.migrator.migrations)
+            let known = Set(Migration.all.map(\.identifier))
             let applied = try String.fetchAll(db.cachedStatement(sql: "SELECT identifier FROM grdb_migrations"))
             if let unknown = applied.first(where: { !known.contains($0) }) {
                 throw RestoreError(
@@ -257,7 +257,7 @@ extension AppDatabase {
             }
         }
         try source.backup(to: writer)
-        try Self.migrator.migrate(writer)
+        try Migration.sqliteMigrator.migrate(writer)
         try checkpoint()
     }
 }

@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+/// One step of the schema, declared once with its text for each database, side by side. PostgreSQL's integers are
+/// `BIGINT`, times `DOUBLE PRECISION` seconds, flags `BIGINT` 0 or 1, lists JSON text: the values SQLite stores,
+/// so the same statements read and write both. A database records the identifiers of the steps it has run.
+struct Migration: Sendable {
+    let identifier: String
+    let sqlite: String
+    let postgres: String
+
+    init(_ identifier: String, sqlite: String, postgres: String) {
+        self.identifier = identifier
+        self.sqlite = sqlite
+        self.postgres = postgres
+    }
+
+    /// A step both databases take in the same words.
+    init(_ identifier: String, both sql: String) {
+        self.init(identifier, sqlite: sql, postgres: sql)
+    }
+
+    /// Every step, in order.
+    static let all: [Migration] = [.v1, .v2, .v3, .v4, .v5, .v6, .v7, .v8]
+}
+
+extension Migration {
+    /// The steps as GRDB runs them on SQLite (recorded in `grdb_migrations`).
+    static var sqliteMigrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for step in all {
+            migrator.registerMigration(step.identifier) { db in try db.execute(sql: step.sqlite) }
+        }
+        return migrator
+    }
+
+    /// A number every GGTracker process locks with while it migrates PostgreSQL, so replicas starting together
+    /// take turns and the later ones find the work done.
+    static let postgresLockKey: Int64 = 0x6767_7472_6163_6b72
+
+    /// Runs the steps PostgreSQL has not run yet, in one transaction (recorded in `ggtracker_migrations`).
+    static func migrate(_ session: PostgresSession, schema: String?) throws {
+        // Locked before the transaction starts, so its snapshot includes what the previous holder committed.
+        try session.execute("SELECT pg_advisory_lock(?)", [postgresLockKey])
+        defer { _ = try? session.execute("SELECT pg_advisory_unlock(?)", [postgresLockKey]) }
+        if let schema { try session.execute("CREATE SCHEMA IF NOT EXISTS \(schema)") }
+        try session.transaction(readOnly: false) { db in
+            try db.execute("CREATE TABLE IF NOT EXISTS ggtracker_migrations (identifier TEXT PRIMARY KEY)")
+            let applied = Set(try db.values("SELECT identifier FROM ggtracker_migrations") as [String])
+            let known = Set(all.map(\.identifier))
+            if let unknown = applied.subtracting(known).first {
+                throw PostgresUnavailable(
+                    description: "the database was migrated by a newer GGTracker (“\(unknown)”); upgrade first")
+            }
+            for step in all where !applied.contains(step.identifier) {
+                for statement in step.postgres.components(separatedBy: ";\n") {
+                    try db.execute(statement)
+                }
+                try db.execute("INSERT INTO ggtracker_migrations (identifier) VALUES (?)", [step.identifier])
+            }
+        }
+    }
+
+    /// Whether PostgreSQL has run every step.
+    static func postgresIsComplete(_ db: any SQLSession) throws -> Bool {
+        let applied = Set(try db.values("SELECT identifier FROM ggtracker_migrations") as [String])
+        return all.allSatisfy { applied.contains($0.identifier) }
+    }
+}
