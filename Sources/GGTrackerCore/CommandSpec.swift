@@ -1,11 +1,6 @@
 /// The kind of value an option takes. Raw values are Discord's application command option types.
-package enum OptionKind: Int, Sendable {
-    case string = 3
-    case integer = 4
-    case boolean = 5
-    case user = 6
-    case channel = 7
-    case number = 10
+package enum OptionKind: Sendable {
+    case string, integer, boolean, user, channel, number
 
     package var label: String {
         switch self {

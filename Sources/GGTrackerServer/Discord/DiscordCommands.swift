@@ -8,6 +8,7 @@ import NIOHTTP1
 /// https://discord.com/developers/docs/interactions/application-commands#application-command-object
 package struct DiscordCommandDefinition: Encodable, Sendable {
     var name: String
+    /// A top-level command's application command type (1, a slash command), or an option's type.
     var type: Int?
     var description: String
     var options: [DiscordCommandDefinition]?
@@ -54,9 +55,13 @@ package struct DiscordCommandDefinition: Encodable, Sendable {
         CommandName.allCases.map { command($0.spec) }
     }
 
+    /// The application command type of a slash command (`CHAT_INPUT`).
+    static let slashCommand = 1
+
     static func command(_ spec: CommandSpec) -> DiscordCommandDefinition {
         var definition = DiscordCommandDefinition(
-            name: spec.name, type: 1, description: Format.truncate(spec.summary, 100), options: children(spec))
+            name: spec.name, type: Self.slashCommand, description: Format.truncate(spec.summary, 100),
+            options: children(spec))
         if spec.adminOnly {
             // Administrator or Manage Server; checked again on the server for every request.
             definition.defaultMemberPermissions = String(DiscordPermission.manageGuild)
@@ -69,7 +74,8 @@ package struct DiscordCommandDefinition: Encodable, Sendable {
         if !spec.subcommands.isEmpty {
             return spec.subcommands.map { sub in
                 DiscordCommandDefinition(
-                    name: sub.name, type: sub.subcommands.isEmpty ? 1 : 2,
+                    name: sub.name,
+                    type: (sub.subcommands.isEmpty ? DiscordOptionType.subcommand : .subcommandGroup).rawValue,
                     description: Format.truncate(sub.summary, 100),
                     options: children(sub))
             }
@@ -79,7 +85,8 @@ package struct DiscordCommandDefinition: Encodable, Sendable {
         // Discord wants required options first.
         return (options.filter(\.required) + options.filter { !$0.required }).map { option in
             DiscordCommandDefinition(
-                name: option.name, type: option.kind.rawValue, description: Format.truncate(option.summary, 100),
+                name: option.name, type: DiscordOptionType(option.kind).rawValue,
+                description: Format.truncate(option.summary, 100),
                 required: option.required ? true : nil,
                 choices: option.choices.isEmpty
                     ? nil : option.choices.prefix(25).map { ChoiceValue(name: $0, value: $0) },

@@ -67,7 +67,7 @@ package struct DiscordInteraction: Decodable, Sendable {
         package var options: [Option]?
         package var resolved: Resolved?
         package var customID: String?
-        package var componentType: Int?
+        package var componentType: DiscordComponentType?
         package var values: [String]?
         package var components: [ModalComponent]?
 
@@ -80,7 +80,7 @@ package struct DiscordInteraction: Decodable, Sendable {
 
     package struct Option: Decodable, Sendable {
         package var name: String
-        package var type: Int
+        package var type: DiscordOptionType
         package var value: OptionWireValue?
         package var options: [Option]?
         package var focused: Bool?
@@ -123,7 +123,7 @@ package struct DiscordInteraction: Decodable, Sendable {
 
     /// A modal's submitted component: a label (type 18) holding a text input, or an action row of them.
     package struct ModalComponent: Decodable, Sendable {
-        package var type: Int
+        package var type: DiscordComponentType
         package var customID: String?
         package var value: String?
         package var component: Box?

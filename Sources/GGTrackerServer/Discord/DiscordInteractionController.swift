@@ -72,7 +72,8 @@ package struct DiscordInteractionController: Sendable {
         case .autocomplete:
             let choices = try await autocomplete(interaction)
             return (
-                try JSONEncoder().encode(DiscordResponse(type: 8, data: .autocomplete(choices: choices))),
+                try JSONEncoder().encode(
+                    DiscordResponse(type: .autocompleteResult, data: .autocomplete(choices: choices))),
                 "autocomplete", "ok"
             )
         case .applicationCommand, .messageComponent, .modalSubmit:
@@ -95,7 +96,9 @@ package struct DiscordInteractionController: Sendable {
                         logger.error("could not edit a deferred answer", metadata: ["error": "\(error)"])
                     }
                 }
-                let ack = DiscordResponse(type: interaction.type == .messageComponent ? 6 : 5, data: nil)
+                let ack = DiscordResponse(
+                    type: interaction.type == .messageComponent ? .deferredUpdateMessage : .deferredChannelMessage,
+                    data: nil)
                 return Handled(
                     data: try JSONEncoder().encode(ack), command: interaction.data?.name ?? "component",
                     outcome: "deferred")
@@ -284,7 +287,7 @@ package struct DiscordInteractionController: Sendable {
             var path = [name]
             var options: [String: OptionValue] = [:]
             var level = data.options ?? []
-            while let sub = level.first, sub.type == 1 || sub.type == 2 {
+            while let sub = level.first, sub.type.isSubcommand {
                 path.append(sub.name)
                 level = sub.options ?? []
             }
@@ -322,16 +325,16 @@ package struct DiscordInteractionController: Sendable {
     func value(of option: DiscordInteraction.Option, resolved: DiscordInteraction.Resolved?) -> OptionValue {
         let raw = option.value ?? .string("")
         switch (option.type, raw) {
-        case (4, .integer(let i)): return .integer(i)
-        case (10, .number(let d)): return .number(d)
-        case (10, .integer(let i)): return .number(Double(i))
-        case (5, .boolean(let b)): return .boolean(b)
-        case (6, _):
+        case (.integer, .integer(let i)): return .integer(i)
+        case (.number, .number(let d)): return .number(d)
+        case (.number, .integer(let i)): return .number(Double(i))
+        case (.boolean, .boolean(let b)): return .boolean(b)
+        case (.user, _):
             let id = raw.text
             let member = resolved?.members?[id]
             let user = resolved?.users?[id]
             return .user(UserMention(id: id, displayName: member?.nick ?? user?.globalName ?? user?.username))
-        case (7, _): return .channel(raw.text)
+        case (.channel, _): return .channel(raw.text)
         default: return .string(raw.text)
         }
     }
@@ -340,7 +343,7 @@ package struct DiscordInteractionController: Sendable {
         guard let data = interaction.data, let name = data.name else { return [] }
         var path = [name]
         var level = data.options ?? []
-        while let sub = level.first, sub.type == 1 || sub.type == 2 {
+        while let sub = level.first, sub.type.isSubcommand {
             path.append(sub.name)
             level = sub.options ?? []
         }

@@ -4,10 +4,10 @@ import GGTrackerCore
 /// An interaction response as Discord expects it.
 /// https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object
 package struct DiscordResponse: Encodable, Sendable {
-    package var type: Int
+    package var type: DiscordCallbackType
     package var data: DiscordResponseData?
 
-    package static let pong = DiscordResponse(type: 1, data: nil)
+    package static let pong = DiscordResponse(type: .pong, data: nil)
 }
 
 package enum DiscordResponseData: Encodable, Sendable {
@@ -79,7 +79,7 @@ package struct DiscordMessage: Encodable, Sendable {
 
 /// A message component or modal component; only the fields of its type are set.
 package struct DiscordComponent: Encodable, Sendable {
-    package var type: Int
+    package var type: DiscordComponentType
     package var style: Int?
     package var label: String?
     package var customID: String?
@@ -148,16 +148,16 @@ extension Reply {
         if let modal {
             let inputs = modal.inputs.prefix(5).map { input in
                 DiscordComponent(
-                    type: 18, label: Format.truncate(input.label, 45),
+                    type: .label, label: Format.truncate(input.label, 45),
                     component: .init(
                         DiscordComponent(
-                            type: 4, style: input.paragraph ? 2 : 1, customID: input.option,
+                            type: .textInput, style: input.paragraph ? 2 : 1, customID: input.option,
                             placeholder: input.placeholder.map { Format.truncate($0, 100) },
                             maxLength: min(input.maxLength, 4000), required: true,
                             value: input.value.map { Format.truncate($0, 4000) })))
             }
             return DiscordResponse(
-                type: 9,
+                type: .modal,
                 data: .modal(
                     DiscordModal(
                         customID: customID(modal.command),
@@ -167,7 +167,7 @@ extension Reply {
         let update = delivery == .updateMessage && isComponent
         var message = discordMessage(customID: customID)
         if update { message.flags = nil }
-        return DiscordResponse(type: update ? 7 : 4, data: .message(message))
+        return DiscordResponse(type: update ? .updateMessage : .channelMessage, data: .message(message))
     }
 
     /// The message body within Discord's limits.
@@ -199,10 +199,11 @@ extension Reply {
         for (index, menu) in menus.enumerated() where !menu.options.isEmpty {
             rows.append(
                 DiscordComponent(
-                    type: 1,
+                    type: .actionRow,
                     components: [
                         DiscordComponent(
-                            type: 3, customID: "gm:\(index)", placeholder: Format.truncate(menu.placeholder, 150),
+                            type: .stringSelect, customID: "gm:\(index)",
+                            placeholder: Format.truncate(menu.placeholder, 150),
                             options: menu.options.prefix(DiscordLimits.selectOptions).map {
                                 .init(
                                     label: Format.truncate($0.label, 100), value: customID($0.command),
@@ -223,11 +224,11 @@ extension Reply {
                     case .danger: 4
                     }
                 return DiscordComponent(
-                    type: 2, style: style, label: Format.truncate(action.label, DiscordLimits.buttonLabel),
+                    type: .button, style: style, label: Format.truncate(action.label, DiscordLimits.buttonLabel),
                     customID: id,
                     disabled: action.disabled ? true : nil)
             }
-            if !buttons.isEmpty { rows.append(DiscordComponent(type: 1, components: buttons)) }
+            if !buttons.isEmpty { rows.append(DiscordComponent(type: .actionRow, components: buttons)) }
         }
         var content = text.map { Format.truncate($0.discordMarkdown, DiscordLimits.content) }
         if content == nil && embeds.isEmpty { content = "Done." }
