@@ -2,9 +2,9 @@ import GGTrackerCore
 import GGTrackerStorage
 
 extension GGTrackerBot {
-    /// Runs a command on behalf of one delivery (a Discord interaction, a Matrix event, a Slack request): every
-    /// write it makes claims the delivery's id in that write's own transaction, so the change and the record
-    /// that it was made commit together. Nil when an earlier attempt of the same delivery already applied it.
+    /// Runs a command on behalf of one delivery (a Discord interaction, a Matrix event, a Slack request), with a
+    /// store that claims the delivery's id in every write's own transaction, so the change and the record that it
+    /// was made commit together. Nil when an earlier attempt of the same delivery already applied it.
     func respondOnce(
         _ id: String, database: AppDatabase, _ work: (GGTrackerBot) async throws -> Reply
     ) async throws -> Reply? {
@@ -15,8 +15,10 @@ extension GGTrackerBot {
     func respondOnce(
         _ claim: DeliveryClaim, database: AppDatabase, _ work: (GGTrackerBot) async throws -> Reply
     ) async throws -> Reply? {
+        var bot = self
+        bot.store = database.claiming(claim)
         do {
-            return try await AppDatabase.$delivery.withValue(claim) { try await work(self) }
+            return try await work(bot)
         } catch is DeliveryAlreadyApplied {
             return nil
         }

@@ -31,17 +31,14 @@ package struct DeliveryAlreadyApplied: Error, Sendable {
 }
 
 extension AppDatabase {
-    /// The delivery on whose behalf writes are being made in this task, if any.
-    @TaskLocal package static var delivery: DeliveryClaim?
-
     /// How long delivery ids are remembered: platforms retry within minutes, never after a day.
     package static let deliveryRetention: TimeInterval = 86_400
     /// How long the command behind a long button is kept.
     package static let pendingCommandRetention: TimeInterval = 30 * 86_400
 
-    /// A write with an effect a user asked for: claims the current delivery in the same transaction.
+    /// A write with an effect a user asked for: claims this view's delivery, if any, in the same transaction.
     func effect<T: Sendable>(_ body: @Sendable (any SQLSession) throws -> T) async throws -> T {
-        let claim = Self.delivery
+        let claim = self.claim
         return try await write { db in
             if let claim { try Self.claim(claim, in: db) }
             return try body(db)

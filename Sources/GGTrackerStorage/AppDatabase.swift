@@ -16,15 +16,21 @@ package final class AppDatabase: Sendable {
 
     let backend: Backend
     /// Players recorded lately, so a command does not write just to say they were seen.
-    let recentlySeen = RecentlySeen()
+    let recentlySeen: RecentlySeen
+    /// The delivery on whose behalf this view of the database writes (see `claiming(_:)`).
+    let claim: DeliveryClaim?
 
     package init(_ writer: any DatabaseWriter) throws {
         backend = .sqlite(writer)
+        recentlySeen = RecentlySeen()
+        claim = nil
         try Migration.sqliteMigrator.migrate(writer)
     }
 
     init(postgres pool: PostgresPool) throws {
         backend = .postgres(pool)
+        recentlySeen = RecentlySeen()
+        claim = nil
         try pool.withConnection { connection in
             try Migration.migrate(
                 PostgresSession(connection, logger: Self.postgresLogger), schema: pool.location.schema)
@@ -32,6 +38,19 @@ package final class AppDatabase: Sendable {
     }
 
     static let postgresLogger = Logger(label: "ggtracker.postgres")
+
+    private init(sharing database: AppDatabase, claim: DeliveryClaim) {
+        backend = database.backend
+        recentlySeen = database.recentlySeen
+        self.claim = claim
+    }
+
+    /// The same database, for running one delivery's command (a Discord interaction, a Matrix event, a Slack
+    /// request): every write with an effect a user asked for claims the delivery's id in its own transaction,
+    /// so the change and the record that it was made commit together.
+    package func claiming(_ claim: DeliveryClaim) -> AppDatabase {
+        AppDatabase(sharing: self, claim: claim)
+    }
 
     /// Opens the database named by `GGTRACKER_DATABASE` or `--database` (see `DatabaseLocation`).
     package static func open(_ location: String, connections: Int = 10) throws -> AppDatabase {

@@ -107,17 +107,13 @@ struct SocialStorageTests {
         let alice = try await database.recordPlayer(f.invoker("alice"), at: f.now)
         let bob = try await database.recordPlayer(f.invoker("bob"), at: f.now)
         let claim = DeliveryClaim(id: "interaction-1")
-        let added = try await AppDatabase.$delivery.withValue(claim) {
-            try await database.addFriend(alice.id, bob.id, at: f.now)
-        }
+        let added = try await database.claiming(claim).addFriend(alice.id, bob.id, at: f.now)
         #expect(added)
         #expect(try await database.deliverySeen("interaction-1"))
         // The same delivery again (another attempt, perhaps on another replica) changes nothing.
         try await database.removeFriend(alice.id, bob.id)
         await #expect(throws: DeliveryAlreadyApplied.self) {
-            try await AppDatabase.$delivery.withValue(DeliveryClaim(id: "interaction-1")) {
-                try await database.addFriend(alice.id, bob.id, at: f.now)
-            }
+            try await database.claiming(DeliveryClaim(id: "interaction-1")).addFriend(alice.id, bob.id, at: f.now)
         }
         #expect(try await database.friends(of: alice.id).isEmpty)
 
