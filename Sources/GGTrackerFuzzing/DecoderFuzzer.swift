@@ -37,10 +37,10 @@ package struct DecoderFuzzer: Sendable {
                 outcome.discordCommand = name
             }
         }
-        if let events = MatrixController.events(in: data) {
+        if let events = try? JSONDecoder().decode(MatrixTransaction.self, from: data).events {
             for event in events.compactMap({ $0 }) {
                 outcome.matrixEvents += 1
-                if let line = MatrixController.commandLine(of: event.event) { Self.command(line) }
+                if let line = event.commandLine { Self.command(line) }
             }
         }
         let form = SlackController.form(ByteBuffer(data: data))

@@ -76,7 +76,7 @@ package struct MatrixController: Sendable {
         if try await database.processedResponse(key) != nil {
             return Self.json(.ok, [:])  // a retried transaction: acknowledged, not processed again
         }
-        guard let events = Self.events(in: Data(buffer: body)) else {
+        guard let events = try? JSONDecoder().decode(MatrixTransaction.self, from: Data(buffer: body)).events else {
             return Self.error(.badRequest, "M_NOT_JSON", "A transaction is a JSON object with `events`")
         }
         for (index, item) in events.enumerated() {
@@ -86,8 +86,7 @@ package struct MatrixController: Sendable {
                 continue
             }
             do {
-                try await handle(
-                    item.event, type: item.type, room: item.room, sender: item.sender, logger: context.logger)
+                try await handle(item, logger: context.logger)
             } catch {
                 // A transient failure (the database, the homeserver): the transaction is not acknowledged, so the
                 // homeserver sends it again; events it already handled are recognised by their ids.
@@ -100,51 +99,18 @@ package struct MatrixController: Sendable {
         return Self.json(.ok, [:])
     }
 
-    /// One event of a transaction, with the fields every event must have.
-    package struct Event {
-        package var event: [String: Any]
-        package var type: String
-        package var room: String
-        package var sender: String
-    }
-
-    /// Decodes a transaction body: nil when it is not a JSON object with `events`; a nil element for an event
-    /// that lacks `type`, `room_id` or `sender`.
-    package static func events(in body: Data) -> [Event?]? {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-            let events = object["events"] as? [Any]
-        else { return nil }
-        return events.map { item in
-            guard let event = item as? [String: Any], let type = event["type"] as? String,
-                let room = event["room_id"] as? String, let sender = event["sender"] as? String
-            else { return nil }
-            return Event(event: event, type: type, room: room, sender: sender)
-        }
-    }
-
-    /// The `!gg` command line of a text message, if it is one.
-    package static func commandLine(of event: [String: Any]) -> String? {
-        let content = event["content"] as? [String: Any] ?? [:]
-        guard event["state_key"] == nil, content["msgtype"] as? String == "m.text",
-            let text = content["body"] as? String,
-            text.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("!gg")
-        else { return nil }
-        return text
-    }
-
-    func handle(_ event: [String: Any], type: String, room: String, sender: String, logger: Logger) async throws {
-        let content = event["content"] as? [String: Any] ?? [:]
-        switch type {
+    func handle(_ event: MatrixEvent, logger: Logger) async throws {
+        let room = event.roomID
+        let sender = event.sender
+        switch event.type {
         case "m.room.member":
             // State events carry a state_key: for membership, the user concerned.
-            guard let target = event["state_key"] as? String, isBot(target),
-                content["membership"] as? String == "invite"
-            else { return }
+            guard let target = event.stateKey, isBot(target), event.content.membership == "invite" else { return }
             try await client?.join(room)
             logger.info("joined a room", metadata: ["room": "\(room)"])
         case "m.room.message":
-            guard !isBot(sender), let text = Self.commandLine(of: event) else { return }
-            let eventID = event["event_id"] as? String ?? UUID().uuidString
+            guard !isBot(sender), let text = event.commandLine else { return }
+            let eventID = event.eventID ?? UUID().uuidString
             // An event delivered again in another transaction is answered once.
             let key = "matrix:event:\(eventID)"
             let sentKey = "matrix:sent:\(eventID)"

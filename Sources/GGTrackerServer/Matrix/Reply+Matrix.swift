@@ -14,7 +14,7 @@ extension Reply {
         }
         if let text {
             html.append("<p>\(text.matrixHTML)</p>")
-            plain.append(text.plainText)
+            plain.append(text.matrixBody)
         }
         for card in cards {
             var block = "<blockquote>"
@@ -28,11 +28,11 @@ extension Reply {
             }
             if let description = card.description {
                 block += "<p>\(description.matrixHTML)</p>"
-                lines.append(description.plainText)
+                lines.append(description.matrixBody)
             }
             for field in card.fields {
                 block += "<p><em>\(MatrixHTML.escape(field.name))</em>: \(field.value.matrixHTML)</p>"
-                lines.append("\(field.name): \(field.value.plainText)")
+                lines.append("\(field.name): \(field.value.matrixBody)")
             }
             if let cover = card.thumbnailURL {
                 block += "<p><a href=\"\(MatrixHTML.escape(cover))\">cover</a></p>"
@@ -92,6 +92,14 @@ enum MatrixHTML {
 }
 
 extension RichText {
+    /// The plain `body`: the words, with code in backticks as people type it in chat.
+    var matrixBody: String {
+        spans.map { span in
+            if case .code(let text) = span { return "`" + text + "`" }
+            return RichText([span]).plainText
+        }.joined()
+    }
+
     var matrixHTML: String {
         var html = ""
         for span in spans {

@@ -83,18 +83,13 @@ package struct SlackController: Sendable {
 
     package static func press(in form: [String: String]) -> Press? {
         guard let payloadText = form["payload"],
-            let payload = try? JSONSerialization.jsonObject(with: Data(payloadText.utf8)) as? [String: Any],
-            let user = payload["user"] as? [String: Any], let userID = user["id"] as? String,
-            let team = (payload["team"] as? [String: Any])?["id"] as? String,
-            let action = (payload["actions"] as? [[String: Any]])?.first
+            let payload = try? JSONDecoder().decode(SlackInteractionPayload.self, from: Data(payloadText.utf8)),
+            let team = payload.team?.id, let action = payload.actions?.first
         else { return nil }
-        let line =
-            (action["value"] as? String) ?? ((action["selected_option"] as? [String: Any])?["value"] as? String)
-            ?? "/help"
         return Press(
-            user: userID, userName: user["username"] as? String ?? user["name"] as? String, team: team,
-            channel: (payload["channel"] as? [String: Any])?["id"] as? String, line: line,
-            responseURL: payload["response_url"] as? String)
+            user: payload.user.id, userName: payload.user.username ?? payload.user.name, team: team,
+            channel: payload.channel?.id, line: action.value ?? action.selectedOption?.value ?? "/help",
+            responseURL: payload.responseURL)
     }
 
     func invoker(user: String, name: String?, team: String, channel: String?) -> Invoker {

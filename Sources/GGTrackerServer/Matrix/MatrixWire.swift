@@ -1,0 +1,82 @@
+import Foundation
+
+/// A transaction the homeserver pushes to `PUT /_matrix/app/v1/transactions/{txnId}`, as the application service
+/// API describes it; only the fields the bot reads.
+/// https://spec.matrix.org/latest/application-service-api/#put_matrixappv1transactionstxnid
+package struct MatrixTransaction: Decodable, Sendable {
+    /// Each event, or nil for one that lacks what every event has (`type`, `room_id`, `sender`) or holds fields
+    /// of the wrong kind: it is skipped, the others are handled.
+    package var events: [MatrixEvent?]
+
+    enum CodingKeys: String, CodingKey { case events }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        events = try container.decode([Lenient<MatrixEvent>].self, forKey: .events).map(\.value)
+    }
+
+    /// A value that decodes to nil instead of failing its container.
+    struct Lenient<Value: Decodable>: Decodable {
+        var value: Value?
+        init(from decoder: any Decoder) throws { value = try? Value(from: decoder) }
+    }
+}
+
+/// A room event. https://spec.matrix.org/latest/client-server-api/#room-events
+package struct MatrixEvent: Decodable, Sendable {
+    package var type: String
+    package var roomID: String
+    package var sender: String
+    package var eventID: String?
+    /// Set on state events (membership: the user concerned).
+    package var stateKey: String?
+    package var content: Content
+
+    /// The parts of `m.room.message` and `m.room.member` content the bot reads.
+    package struct Content: Decodable, Sendable {
+        package var msgtype: String?
+        package var body: String?
+        package var membership: String?
+
+        package init(msgtype: String? = nil, body: String? = nil, membership: String? = nil) {
+            self.msgtype = msgtype
+            self.body = body
+            self.membership = membership
+        }
+
+        enum CodingKeys: String, CodingKey { case msgtype, body, membership }
+
+        /// A field of another kind than the bot expects (a number for a body) is as good as absent.
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            msgtype = try? container.decodeIfPresent(String.self, forKey: .msgtype)
+            body = try? container.decodeIfPresent(String.self, forKey: .body)
+            membership = try? container.decodeIfPresent(String.self, forKey: .membership)
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case type, sender, content
+        case roomID = "room_id"
+        case eventID = "event_id"
+        case stateKey = "state_key"
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decode(String.self, forKey: .type)
+        roomID = try container.decode(String.self, forKey: .roomID)
+        sender = try container.decode(String.self, forKey: .sender)
+        eventID = try? container.decodeIfPresent(String.self, forKey: .eventID)
+        stateKey = try? container.decodeIfPresent(String.self, forKey: .stateKey)
+        content = (try? container.decodeIfPresent(Content.self, forKey: .content)) ?? Content()
+    }
+
+    /// The `!gg` command line of a text message, if it is one.
+    package var commandLine: String? {
+        guard stateKey == nil, content.msgtype == "m.text", let text = content.body,
+            text.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("!gg")
+        else { return nil }
+        return text
+    }
+}
