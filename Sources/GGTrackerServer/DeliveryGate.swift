@@ -29,7 +29,7 @@ final class OnceFlag: @unchecked Sendable {
 struct Handled: Sendable {
     var data: Data
     var command: String
-    var outcome: String
+    var outcome: Outcome
 }
 
 extension Duration {

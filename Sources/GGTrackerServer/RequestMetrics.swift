@@ -40,17 +40,18 @@ package struct RequestMetrics: Sendable {
     /// Counts one handled request and, given when it started, records its latency and logs one line:
     /// platform, command, outcome and milliseconds, never tokens, signatures or what the user wrote.
     package func record(
-        platform: String, command: String, outcome: String, started: ContinuousClock.Instant? = nil,
+        platform: String, command: String, outcome: Outcome, started: ContinuousClock.Instant? = nil,
         logger: Logger? = nil
     ) {
         let command = Self.commands.contains(command) ? command : "unknown"
         let key = platform + "\u{1F}" + command
         handles.counters.withLock { counters in
-            let full = key + "\u{1F}" + outcome
+            let full = key + "\u{1F}" + outcome.rawValue
             if let counter = counters[full] { return counter }
             let counter = Metrics.Counter(
                 label: "ggtracker_requests_total",
-                dimensions: [("platform", platform), ("command", command), ("outcome", outcome)], factory: factory)
+                dimensions: [("platform", platform), ("command", command), ("outcome", outcome.rawValue)],
+                factory: factory)
             counters[full] = counter
             return counter
         }.increment()
@@ -68,7 +69,7 @@ package struct RequestMetrics: Sendable {
         logger?.info(
             "interaction",
             metadata: [
-                "platform": .string(platform), "command": .string(command), "outcome": .string(outcome),
+                "platform": .string(platform), "command": .string(command), "outcome": .string(outcome.rawValue),
                 "ms": .stringConvertible(elapsed.milliseconds),
             ])
     }
@@ -82,4 +83,24 @@ package struct RequestMetrics: Sendable {
 
     /// The Prometheus text exposition of everything recorded.
     package func render() -> String { registry.emitToString() }
+}
+
+/// How handling one delivery ended, as metrics and logs name it.
+package enum Outcome: String, Sendable {
+    /// Answered in the channel.
+    case ok
+    /// Answered to the person who asked only.
+    case `private`
+    /// A delivery seen before: its stored answer, nothing applied again.
+    case retry
+    /// Acknowledged at once; the answer follows as an edit.
+    case deferred
+    /// Failed on our side; the user was told.
+    case error
+    /// Refused: the signature or token did not check out.
+    case unauthorized
+    /// Refused: signed, but not a request the bot can read.
+    case badRequest = "bad_request"
+    /// A kind of interaction the bot does not handle.
+    case unsupported
 }

@@ -69,13 +69,13 @@ struct FailureVisibilityTests {
             throw CancellationError()
         }
         let first = await DiscordInteractionController.first(slow, deadline: .milliseconds(10))
-        #expect(first.outcome == "deferred")
+        #expect(first.outcome == .deferred)
         let edit = await DiscordInteractionController.answer(slow)
-        #expect(edit.outcome == "error")
+        #expect(edit.outcome == .error)
         let json = try #require(try JSONSerialization.jsonObject(with: edit.data) as? [String: Any])
         #expect(((json["data"] as? [String: Any])?["content"] as? String)?.contains("Something went wrong") == true)
         // Work that fails before the deadline is answered with the failure at once, not taken for a deferral.
         let failing = Task<Handled, any Error> { throw CancellationError() }
-        #expect(await DiscordInteractionController.first(failing, deadline: .seconds(5)).outcome == "error")
+        #expect(await DiscordInteractionController.first(failing, deadline: .seconds(5)).outcome == .error)
     }
 }

@@ -32,24 +32,24 @@ package struct DiscordInteractionController: Sendable {
         let signature = request.headers[HTTPField.Name("X-Signature-Ed25519")!]
         let timestamp = request.headers[HTTPField.Name("X-Signature-Timestamp")!]
         guard verifier.isValid(signatureHex: signature, timestamp: timestamp, body: body.readableBytesView) else {
-            metrics.record(platform: "discord", command: "-", outcome: "unauthorized")
+            metrics.record(platform: "discord", command: "-", outcome: .unauthorized)
             return Self.plain(.unauthorized, "invalid request signature\n")
         }
         let interaction: DiscordInteraction
         do {
             interaction = try JSONDecoder().decode(DiscordInteraction.self, from: Data(buffer: body))
         } catch {
-            metrics.record(platform: "discord", command: "-", outcome: "bad_request")
+            metrics.record(platform: "discord", command: "-", outcome: .badRequest)
             return Self.plain(.badRequest, "malformed interaction JSON\n")
         }
         let data: Data
         let command: String
-        let outcome: String
+        let outcome: Outcome
         do {
             (data, command, outcome) = try await respond(to: interaction, logger: context.logger)
         } catch let error as UsageError {
             // Signed, but missing what every interaction of its type carries (a user, data).
-            metrics.record(platform: "discord", command: "-", outcome: "bad_request")
+            metrics.record(platform: "discord", command: "-", outcome: .badRequest)
             return Self.plain(.badRequest, "malformed interaction: \(error.message)\n")
         }
         metrics.record(
@@ -65,28 +65,28 @@ package struct DiscordInteractionController: Sendable {
     }
 
     /// The encoded response, the command name and the outcome, for logs and metrics.
-    func respond(to interaction: DiscordInteraction, logger: Logger) async throws -> (Data, String, String) {
+    func respond(to interaction: DiscordInteraction, logger: Logger) async throws -> (Data, String, Outcome) {
         switch interaction.type {
         case .ping:
-            return (try JSONEncoder().encode(DiscordResponse.pong), "ping", "ok")
+            return (try JSONEncoder().encode(DiscordResponse.pong), "ping", .ok)
         case .autocomplete:
             let choices = try await autocomplete(interaction)
             return (
                 try JSONEncoder().encode(
                     DiscordResponse(type: .autocompleteResult, data: .autocomplete(choices: choices))),
-                "autocomplete", "ok"
+                "autocomplete", .ok
             )
         case .applicationCommand, .messageComponent, .modalSubmit:
             // A retried delivery (same interaction id) gets the stored answer and is applied once.
             let handled = try await gate.once(interaction.id) { () async throws -> Handled in
                 if let stored = try await database.processedResponse(interaction.id) {
-                    return Handled(data: stored, command: interaction.data?.name ?? "component", outcome: "retry")
+                    return Handled(data: stored, command: interaction.data?.name ?? "component", outcome: .retry)
                 }
                 let work = Task { try await run(interaction, logger: logger) }
                 // Discord wants an answer within 3 seconds: a command still busy (a catalog provider lookup) is
                 // acknowledged as deferred, and the original message edited when the answer is ready.
                 let first = await Self.first(work, deadline: deferAfter)
-                if first.outcome != "deferred" { return first }
+                if first.outcome != .deferred { return first }
                 Task.detached {
                     // The deferred message is edited with the answer, or with the failure: never left "thinking…".
                     let handled = await Self.answer(work)
@@ -101,14 +101,14 @@ package struct DiscordInteractionController: Sendable {
                     data: nil)
                 return Handled(
                     data: try JSONEncoder().encode(ack), command: interaction.data?.name ?? "component",
-                    outcome: "deferred")
+                    outcome: .deferred)
             }
             return (handled.data, handled.command, handled.outcome)
         case .unknown(let type):
             return (
                 try await encode(
                     .notice("This kind of interaction (\(type)) is not supported."), interaction: interaction),
-                "unknown", "unsupported"
+                "unknown", .unsupported
             )
         }
     }
@@ -131,14 +131,14 @@ package struct DiscordInteractionController: Sendable {
             else {
                 // Another attempt applied it (a replica given the same delivery at once): its answer, once stored.
                 if let stored = try await storedAnswer(interaction.id) {
-                    return Handled(data: stored, command: command, outcome: "retry")
+                    return Handled(data: stored, command: command, outcome: .retry)
                 }
                 // Its answer was lost (that attempt died): this one is kept, so every retry is answered the same.
                 let data = try await encode(.alreadyApplied, interaction: interaction)
                 try? await database.recordAnswerIfNone(interaction.id, response: data)
                 return Handled(
                     data: try await database.processedResponse(interaction.id) ?? data, command: command,
-                    outcome: "retry")
+                    outcome: .retry)
             }
             reply = answer
         } catch let error as UsageError {
@@ -147,7 +147,7 @@ package struct DiscordInteractionController: Sendable {
             logger.error("interaction failed", metadata: ["error": "\(error)", "command": .string(command)])
             let failure = Reply.failure(error)
             return Handled(
-                data: try await encode(failure, interaction: interaction), command: command, outcome: "error")
+                data: try await encode(failure, interaction: interaction), command: command, outcome: .error)
         }
         let data: Data
         do {
@@ -189,7 +189,7 @@ package struct DiscordInteractionController: Sendable {
                 }
             }
         }
-        return Handled(data: data, command: command, outcome: reply.visibility == .invokerOnly ? "private" : "ok")
+        return Handled(data: data, command: command, outcome: reply.visibility == .invokerOnly ? .private : .ok)
     }
 
     /// The answer another attempt of the same delivery stored, waiting a little for it to be written.
@@ -207,7 +207,7 @@ package struct DiscordInteractionController: Sendable {
             return try await work.value
         } catch {
             let failure = Reply.failure(error).discordResponse(isComponent: false) { _ in "gg:/help" }
-            return Handled(data: (try? JSONEncoder().encode(failure)) ?? Data(), command: "", outcome: "error")
+            return Handled(data: (try? JSONEncoder().encode(failure)) ?? Data(), command: "", outcome: .error)
         }
     }
 
@@ -219,7 +219,7 @@ package struct DiscordInteractionController: Sendable {
         return await withCheckedContinuation { continuation in
             let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: deadline.timeAmount) {
                 if flag.claim() {
-                    continuation.resume(returning: Handled(data: Data(), command: "", outcome: "deferred"))
+                    continuation.resume(returning: Handled(data: Data(), command: "", outcome: .deferred))
                 }
             }
             Task {

@@ -121,7 +121,7 @@ package struct MatrixController: Sendable {
             var content = try await database.processedResponse(key).flatMap {
                 try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
             }
-            var outcome = "retry"
+            var outcome = Outcome.retry
             if content == nil {
                 let invoker = try await invoker(sender: sender, room: room)
                 let claim = DeliveryClaim(id: key)
@@ -142,7 +142,7 @@ package struct MatrixController: Sendable {
                     key, response: try JSONSerialization.data(withJSONObject: rendered),
                     claim: claim.changedSomething ? claim : nil)
                 content = rendered
-                outcome = privateName == nil ? "ok" : "private"
+                outcome = privateName == nil ? .ok : .private
             }
             try await client?.send(content ?? [:], to: room, transaction: "gg-\(eventID)")
             try await database.recordProcessed(sentKey, response: Data())

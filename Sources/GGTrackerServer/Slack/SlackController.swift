@@ -102,7 +102,7 @@ package struct SlackController: Sendable {
         let started = ContinuousClock.now
         let body = try await request.collectBody(budget: bodyBudget)
         guard let delivery = try await verify(request, body: body) else {
-            metrics.record(platform: "slack", command: "-", outcome: "unauthorized")
+            metrics.record(platform: "slack", command: "-", outcome: .unauthorized)
             return Self.plain(.unauthorized, "invalid request signature\n")
         }
         let form = Self.form(body)
@@ -119,7 +119,7 @@ package struct SlackController: Sendable {
         try await database.recordProcessed(delivery, response: Data())
         let name = (try? TextCommandParser.parse(line).path.first) ?? "unknown"
         metrics.record(
-            platform: "slack", command: name, outcome: reply.visibility == .invokerOnly ? "private" : "ok",
+            platform: "slack", command: name, outcome: reply.visibility == .invokerOnly ? .private : .ok,
             started: started, logger: context.logger)
         return Self.json(reply.slackMessage())
     }
@@ -145,7 +145,7 @@ package struct SlackController: Sendable {
         try await database.recordProcessed(delivery, response: Data())
         metrics.record(
             platform: "slack", command: (try? TextCommandParser.parse(line).path.first) ?? "component",
-            outcome: "ok", started: started, logger: context.logger)
+            outcome: .ok, started: started, logger: context.logger)
         if let responseURL = press.responseURL, responseURL.hasPrefix(config.slackResponseBase) {
             var message = reply.slackMessage()
             message["replace_original"] = reply.delivery == .updateMessage
