@@ -101,10 +101,10 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
         metrics: metrics,
         announcer: services.config.discordBotToken.map {
             DiscordAnnouncer(apiBase: services.config.discordAPIBase, botToken: $0)
-        }, bodyBudget: services.bodyBudget)
-    router.post("/discord/interactions") { request, context in
-        try await discord.handle(request, context: context)
-    }
+        })
+    router.group("discord")
+        .add(middleware: SignedBody.discord(discord.verifier, budget: services.bodyBudget, metrics: metrics))
+        .post("interactions") { request, context in try await discord.handle(request, context: context) }
     MatrixController(
         bot: services.bot, database: services.database, config: services.config,
         client: services.config.matrixHomeserverURL.flatMap { url in

@@ -8,8 +8,8 @@ import Logging
 import NIOCore
 import NIOPosix
 
-/// `POST /discord/interactions`: verifies the signature over the raw body before anything else, decodes the
-/// interaction, runs it through the bot and renders the reply for Discord.
+/// `POST /discord/interactions`, behind `SignedBody.discord`: decodes the interaction, runs it through the bot
+/// and renders the reply for Discord.
 package struct DiscordInteractionController: Sendable {
     let bot: GGTrackerBot
     let database: AppDatabase
@@ -18,23 +18,13 @@ package struct DiscordInteractionController: Sendable {
     let gate = DeliveryGate()
     let metrics: RequestMetrics
     let announcer: DiscordAnnouncer?
-    /// Where bodies count before their signature is checked.
-    var bodyBudget: UnverifiedBodyBudget? = nil
     /// How long a command may run before the answer is deferred.
     var deferAfter: Duration { config.discordDeferAfter }
 
+    /// A verified request (its body already read by the middleware).
     func handle(_ request: Request, context: some RequestContext) async throws -> Response {
         let started = ContinuousClock.now
-        guard let verifier else {
-            return Self.plain(.serviceUnavailable, "Discord is not configured: set DISCORD_PUBLIC_KEY.\n")
-        }
-        let body = try await request.collectBody(budget: bodyBudget)
-        let signature = request.headers[HTTPField.Name("X-Signature-Ed25519")!]
-        let timestamp = request.headers[HTTPField.Name("X-Signature-Timestamp")!]
-        guard verifier.isValid(signatureHex: signature, timestamp: timestamp, body: body.readableBytesView) else {
-            metrics.record(platform: "discord", command: "-", outcome: .unauthorized)
-            return Self.plain(.unauthorized, "invalid request signature\n")
-        }
+        let body = try await request.body.collect(upTo: .max)
         let interaction: DiscordInteraction
         do {
             interaction = try JSONDecoder().decode(DiscordInteraction.self, from: Data(buffer: body))

@@ -17,25 +17,19 @@ package struct MatrixController: Sendable {
     /// `@{localpart}:{server}`: the server part comes from the ids the homeserver sends.
     func isBot(_ user: String) -> Bool { user.hasPrefix("@\(config.matrixBotLocalpart):") }
 
+    /// The routes behind `MatrixAuthorization`: the application service API, and its transactions at the older
+    /// unprefixed path too.
     func addRoutes(to router: Router<BasicRequestContext>) {
-        for prefix in ["/_matrix/app/v1", ""] {
-            router.put("\(prefix)/transactions/:txnId") { request, context in
-                try await transaction(request, context: context)
-            }
-        }
-        router.get("/_matrix/app/v1/users/:userId") { request, context in
-            if let refusal = authorize(request) { return refusal }
+        let api = router.group("_matrix/app/v1").add(middleware: MatrixAuthorization(matrix: self))
+        let legacy = router.group("transactions").add(middleware: MatrixAuthorization(matrix: self))
+        api.put("transactions/:txnId") { request, context in try await transaction(request, context: context) }
+        legacy.put(":txnId") { request, context in try await transaction(request, context: context) }
+        api.get("users/:userId") { _, context in
             let user = context.parameters.get("userId")?.removingPercentEncoding ?? ""
             return isBot(user) ? Self.json(.ok, [:]) : Self.error(.notFound, "M_NOT_FOUND", "No such user here")
         }
-        router.get("/_matrix/app/v1/rooms/:alias") { request, _ in
-            if let refusal = authorize(request) { return refusal }
-            return Self.error(.notFound, "M_NOT_FOUND", "This service has no room aliases")
-        }
-        router.post("/_matrix/app/v1/ping") { request, _ in
-            if let refusal = authorize(request) { return refusal }
-            return Self.json(.ok, [:])
-        }
+        api.get("rooms/:alias") { _, _ in Self.error(.notFound, "M_NOT_FOUND", "This service has no room aliases") }
+        api.post("ping") { _, _ in Self.json(.ok, [:]) }
     }
 
     static func json(_ status: HTTPResponse.Status, _ object: [String: Any]) -> Response {
@@ -69,7 +63,6 @@ package struct MatrixController: Sendable {
     }
 
     func transaction(_ request: Request, context: some RequestContext) async throws -> Response {
-        if let refusal = authorize(request) { return refusal }
         let txnID = context.parameters.get("txnId")?.removingPercentEncoding ?? ""
         let body = try await request.collectBody()
         let key = "matrix:txn:\(txnID)"
