@@ -15,10 +15,21 @@ extension AppDatabase {
     package func caller(_ invoker: Invoker, at now: Date) async throws -> (Player, CommunitySettings) {
         let key = "\(invoker.player.rawValue)\u{1F}\(invoker.community)\u{1F}\(invoker.displayName)"
         if recentlySeen.isFresh(key, at: now) {
+            // The player and their server's settings in one statement: one round trip on PostgreSQL.
             let found = try await read { db -> (Player, CommunitySettings)? in
-                guard let row = try db.fetchOne("SELECT * FROM players WHERE id = ?", [invoker.player.rawValue])
+                guard
+                    let row = try db.fetchOne(
+                        """
+                        SELECT p.*, c.age_gate, c.announce_channel FROM players p
+                        LEFT JOIN communities c ON c.id = ? WHERE p.id = ?
+                        """, [invoker.community, invoker.player.rawValue])
                 else { return nil }
-                return (Self.player(from: row), try Self.settings(of: invoker.community, in: db))
+                let gate: String? = row["age_gate"]
+                return (
+                    Self.player(from: row),
+                    CommunitySettings(
+                        announceChannel: row["announce_channel"], ageGate: gate.flatMap(AgeGate.init) ?? .strict)
+                )
             }
             if let found { return found }
         }

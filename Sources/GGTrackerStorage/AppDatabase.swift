@@ -131,6 +131,13 @@ package final class AppDatabase: Sendable {
 
     package var isPostgres: Bool { dialect == .postgres }
 
+    /// Statements sent to PostgreSQL and waited for, each a round trip (0 on SQLite): what a command costs in
+    /// network waits, for tests.
+    package var postgresRoundTrips: Int {
+        guard case .postgres(let pool) = backend else { return 0 }
+        return pool.roundTrips.load(ordering: .relaxed)
+    }
+
     /// The SQLite connection, for what only SQLite does (backups, the bulk catalog load, file checks).
     package var writer: any DatabaseWriter {
         guard case .sqlite(let writer) = backend else {
@@ -157,7 +164,8 @@ package final class AppDatabase: Sendable {
         case .sqlite(let writer): return try writer.read { db in try body(SQLiteSession(db)) }
         case .postgres(let pool):
             return try pool.withConnection { connection in
-                try PostgresSession(connection, logger: Self.postgresLogger).transaction(readOnly: true, body)
+                try PostgresSession(connection, logger: Self.postgresLogger, pool: pool).transaction(
+                    readOnly: true, body)
             }
         }
     }
@@ -176,7 +184,8 @@ package final class AppDatabase: Sendable {
         case .sqlite(let writer): return try writer.write { db in try body(SQLiteSession(db)) }
         case .postgres(let pool):
             return try pool.withConnection { connection in
-                try PostgresSession(connection, logger: Self.postgresLogger).transaction(readOnly: false, body)
+                try PostgresSession(connection, logger: Self.postgresLogger, pool: pool).transaction(
+                    readOnly: false, body)
             }
         }
     }

@@ -96,6 +96,9 @@ final class PostgresPool: Sendable {
         return threads
     }()
     private let nextID = Atomic<Int>(0)
+    /// Statements its sessions sent and waited for, each a round trip to the server (a transaction's BEGIN and a
+    /// read's COMMIT are sent without waiting, so they do not count).
+    let roundTrips = Atomic<Int>(0)
     private let logger = Logger(label: "ggtracker.postgres")
 
     init(location: PostgresLocation, maximumConnections: Int) {
@@ -203,9 +206,13 @@ final class PostgresSession: SQLSession {
         var description: String { "\(message) (\(state))" }
     }
 
-    init(_ connection: PostgresConnection, logger: Logger) {
+    /// The pool the connection was borrowed from, which counts the round trips.
+    let pool: PostgresPool?
+
+    init(_ connection: PostgresConnection, logger: Logger, pool: PostgresPool? = nil) {
         self.connection = connection
         self.logger = logger
+        self.pool = pool
     }
 
     private static let translated = Mutex<[String: String]>([:])
@@ -267,6 +274,7 @@ final class PostgresSession: SQLSession {
 
     func run(_ sql: String, _ arguments: SQLArguments) throws -> PostgresQueryResult {
         let query = PostgresQuery(unsafeSQL: Self.numbered(sql), binds: Self.bindings(arguments))
+        pool?.roundTrips.add(1, ordering: .relaxed)
         do {
             return try connection.query(query, logger: logger).wait()
         } catch let error as PSQLError {
