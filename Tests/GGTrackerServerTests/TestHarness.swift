@@ -26,7 +26,7 @@ struct TestHarness {
 
     init(
         databasePath: String? = nil, adminIDs: Set<String> = [], emptyCatalog: Bool = false,
-        configure: (inout AppConfig) -> Void = { _ in }
+        now: @escaping @Sendable () -> Date = Date.init, configure: (inout AppConfig) -> Void = { _ in }
     ) throws {
         var config = AppConfig()
         config.discordPublicKey = key.publicKey
@@ -42,7 +42,7 @@ struct TestHarness {
             _ = try CatalogImporter(database: database).importFile(Self.fixturePath)
             try catalog.reloadVocabulary()
         }
-        services = AppServices(config: config, database: database, catalog: catalog)
+        services = AppServices(config: config, database: database, catalog: catalog, now: now)
     }
 
     /// Runs `body` against the router, without a socket.
