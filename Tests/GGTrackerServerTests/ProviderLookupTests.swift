@@ -110,24 +110,27 @@ struct ProviderLookupTests {
             delay: .milliseconds(1500), webhook: webhook, deferAfter: .milliseconds(300), databasePath: path
         ) { client, _ in
             _ = try await client.send(I.command("list"))  // alice is recorded before the database is taken
-            // While the provider is slow, another process holds the database's write lock past the bot's wait.
+            // While the provider is slow, another process holds the database's write lock past the bot's wait: until
+            // the deferred message has been edited, however slowly a loaded machine gets there.
             let other = try DatabaseQueue(path: path)
             let locked = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
             DispatchQueue.global().async {
                 try? other.inDatabase { db in
                     try db.execute(sql: "BEGIN EXCLUSIVE")
                     locked.signal()
-                    Thread.sleep(forTimeInterval: 9)
+                    _ = release.wait(timeout: .now() + 50)
                     try db.execute(sql: "COMMIT")
                 }
             }
+            defer { release.signal() }
             locked.wait()
             let interaction = I.command("add", [I.option("title", "Outer Wilds")])
             let answer = try await client.send(interaction)
             #expect(answer.type == 5, "deferred at once")
             // The edit of this interaction's message (a busy machine may defer the `/list` too).
             let token = interaction["token"] as! String
-            for _ in 0..<200 where await !webhook.requests.contains(where: { $0.path.hasSuffix(token) }) {
+            for _ in 0..<450 where await !webhook.requests.contains(where: { $0.path.hasSuffix(token) }) {
                 try await Task.sleep(for: .milliseconds(100))
             }
             let edit = try #require(
