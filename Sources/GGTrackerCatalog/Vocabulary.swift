@@ -55,8 +55,9 @@ package final class Vocabulary: @unchecked Sendable {
     /// Known words within a small edit distance of `word` (1 for 4–7 letters, 2 for longer), most used first.
     package func corrections(for word: String, limit: Int = 6) -> [String] {
         let query = Array(word.utf8)
-        guard query.count >= 4 else { return [] }
         let maxDistance = query.count >= 8 ? 2 : 1
+        // Known words have 2 to 40 bytes: a longer word is too far from every one of them.
+        guard query.count >= 4, query.count <= 40 + maxDistance else { return [] }
         let letters = Self.letters(query)
         let (flat, entries, first, last) = lock.withLock { (bytes, self.entries, byFirst, byLast) }
         return flat.withUnsafeBufferPointer { buffer -> [String] in

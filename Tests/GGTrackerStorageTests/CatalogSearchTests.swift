@@ -78,6 +78,19 @@ struct CatalogSearchTests {
         #expect(games.count <= 25)
     }
 
+    /// Words longer than any known word (up to 40 bytes) once crashed the typo correction, and the server with it.
+    @Test(arguments: [41, 42, 43, 60, 500])
+    func aWordLongerThanAnyKnownFindsNothingAndStillAnswers(_ length: Int) async throws {
+        let catalog = BundledCatalog.on(.sqlite)
+        let word = String(repeating: "x", count: length)
+        // The other words still count, so autocomplete answers (within its limit) rather than failing.
+        let offered = try await catalog.autocomplete("hollow " + word, includeMature: true, limit: 25)
+        #expect(offered.count <= 25)
+        #expect(try await catalog.search(word, filter: CatalogFilter(), limit: 10).isEmpty)
+        let near = String(repeating: "knight", count: 7) + "s"  // 43 letters, close to nothing known
+        #expect(try await catalog.search(near, filter: CatalogFilter(), limit: 10).isEmpty)
+    }
+
     @Test(arguments: Backend.all)
     func platformFilterKeepsOnlyThatPlatform(_ backend: Backend) async throws {
         let catalog = BundledCatalog.on(backend)
