@@ -55,13 +55,13 @@ struct CatalogBench: AsyncParsableCommand {
         var games = 0
         if let path = self.database {
             database = try AppDatabase.open(path: path)
-            games = try database.gameCount()
+            games = try await database.gameCount()
         }
         for run in (1..<(runs + 1)).filter({ _ in self.database == nil }) {
             let path = directory.appendingPathComponent("catalog-\(run).sqlite").path
             database = try AppDatabase.open(path: path)
             let start = ContinuousClock.now
-            let report = try CatalogImporter(database: database).importFile(file)
+            let report = try await CatalogImporter(database: database).importFile(file)
             let elapsed = (ContinuousClock.now - start).seconds
             games = report.added + report.updated
             rates.add(Double(games) / elapsed)
@@ -70,7 +70,7 @@ struct CatalogBench: AsyncParsableCommand {
             )
         }
         let start = ContinuousClock.now
-        let catalog = try LocalCatalog(database: database)
+        let catalog = try await LocalCatalog(database: database)
         let vocabularySeconds = (ContinuousClock.now - start).seconds
         say("  typo-correction vocabulary loaded in \(format(vocabularySeconds)) s")
 

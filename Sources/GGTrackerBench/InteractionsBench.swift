@@ -93,10 +93,11 @@ struct Interactions: AsyncParsableCommand {
 
         // A player with 10 games: the most popular of the bundled catalog that any channel may show.
         let user = "555555555555555555"
-        let (refs, names): ([String], [String]) = try AppDatabase.open(database, connections: 1).readNow { db in
+        let (refs, names): ([String], [String]) = try await AppDatabase.open(database, connections: 1).read { db in
             let query = "FROM games WHERE mature = 0 AND provider = 'igdb' ORDER BY popularity DESC LIMIT 10"
             return (
-                try db.values("SELECT provider || ':' || provider_id " + query), try db.values("SELECT name " + query)
+                try await db.values("SELECT provider || ':' || provider_id " + query),
+                try await db.values("SELECT name " + query)
             )
         }
         var sequence = 0

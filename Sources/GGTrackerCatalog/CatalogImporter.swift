@@ -71,21 +71,21 @@ package struct CatalogImporter: Sendable {
 
     /// Imports a file, plain or gzip-compressed. JSON Lines are read a few megabytes at a time, so memory stays
     /// bounded however large the file.
-    package func importFile(_ path: String, progress: (@Sendable (Int) -> Void)? = nil) throws -> ImportReport {
+    package func importFile(_ path: String, progress: (@Sendable (Int) -> Void)? = nil) async throws -> ImportReport {
         let chunks = try LineChunks(path: path)
         if chunks.startsWithArray {
-            return try importData(try Self.readFile(path), progress: progress)
+            return try await importData(try Self.readFile(path), progress: progress)
         }
-        return try importLines(next: chunks.next, progress: progress)
+        return try await importLines(next: chunks.next, progress: progress)
     }
 
-    package func importData(_ data: Data, progress: (@Sendable (Int) -> Void)? = nil) throws -> ImportReport {
+    package func importData(_ data: Data, progress: (@Sendable (Int) -> Void)? = nil) async throws -> ImportReport {
         let firstByte = data.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
         guard firstByte == UInt8(ascii: "[") else {
             // Lines, handed out in pieces of about a thousand lines.
             let lines = Self.lineRanges(data)
             var start = 0
-            return try importLines(
+            return try await importLines(
                 next: {
                     guard start < lines.count else { return nil }
                     let end = min(lines.count, start + 1_000)
@@ -107,7 +107,7 @@ package struct CatalogImporter: Sendable {
         let box = UncheckedBox(array)
         var start = 0
         let batchSize = self.batchSize
-        return try importBatches(
+        return try await importBatches(
             ParallelBatches<Range<Int>>(
                 source: {
                     guard start < box.value.count else { return nil }
@@ -132,9 +132,9 @@ package struct CatalogImporter: Sendable {
     /// Imports JSON Lines given as pieces of whole lines with the number of their first line.
     func importLines(
         next: @escaping () throws -> (Data, Int)?, progress: (@Sendable (Int) -> Void)?
-    ) throws -> ImportReport {
+    ) async throws -> ImportReport {
         let reader = JSONLineReader(keep: IGDBGameMapping.fields)
-        return try importBatches(
+        return try await importBatches(
             ParallelBatches<(Data, Int)>(
                 source: next,
                 parse: { piece in
@@ -158,7 +158,7 @@ package struct CatalogImporter: Sendable {
     /// the end stores nothing), else as upserts, a transaction a batch.
     func importBatches<Work>(
         _ parser: ParallelBatches<Work>, progress: (@Sendable (Int) -> Void)?
-    ) throws -> ImportReport {
+    ) async throws -> ImportReport {
         defer { parser.stop() }
         var report = ImportReport()
         var seen = 0
@@ -169,12 +169,12 @@ package struct CatalogImporter: Sendable {
             progress?(seen)
             return batch.records
         }
-        if let counts = try database.loadIntoEmptyCatalog(next) {
+        if let counts = try await database.loadIntoEmptyCatalog(next) {
             report.added = counts.added
             report.updated = counts.updated
         } else {
             while let batch = try next() {
-                let counts = try database.upsertGames(batch)
+                let counts = try await database.upsertGames(batch)
                 report.added += counts.added
                 report.updated += counts.updated
             }

@@ -29,7 +29,7 @@ extension LocalCatalog {
         guard refreshState.begin() else {
             throw CatalogImporter.ReadError(description: "a catalog refresh is already running")
         }
-        guard try takeRefreshLease() else {
+        guard try await takeRefreshLease() else {
             throw CatalogImporter.ReadError(description: "a catalog refresh is already running in another process")
         }
         do {
@@ -47,7 +47,7 @@ extension LocalCatalog {
         finished: @escaping @Sendable (Result<RefreshSummary, any Error>) -> Void
     ) async throws -> Bool {
         guard refreshState.begin() else { return false }
-        guard try takeRefreshLease() else { return false }
+        guard try await takeRefreshLease() else { return false }
         let catalog = self
         Task.detached(priority: .utility) {
             do {
@@ -64,9 +64,9 @@ extension LocalCatalog {
 
     /// Takes the refresh lease for this process; false (and the in-process refresh state ended) when another
     /// process holds it.
-    func takeRefreshLease() throws -> Bool {
+    func takeRefreshLease() async throws -> Bool {
         do {
-            if try database.acquireLease(Self.refreshLease, holder: leaseHolder, for: leaseDuration, at: Date()) {
+            if try await database.acquireLease(Self.refreshLease, holder: leaseHolder, for: leaseDuration, at: Date()) {
                 return true
             }
         } catch {
@@ -84,15 +84,18 @@ extension LocalCatalog {
         let renewal = Task {
             while !Task.isCancelled {
                 try await Task.sleep(for: .seconds(duration / 3))
-                let kept = try? database.acquireLease(Self.refreshLease, holder: holder, for: duration, at: Date())
+                let kept = try? await database.acquireLease(
+                    Self.refreshLease, holder: holder, for: duration, at: Date())
                 if kept != true { state.loseLease() }
             }
         }
-        defer {
-            renewal.cancel()
-            try? database.releaseLease(Self.refreshLease, holder: holder)
+        let result: Result<RefreshSummary, any Error>
+        do { result = .success(try await performHoldingLease(full: full, progress: progress)) } catch {
+            result = .failure(error)
         }
-        return try await performHoldingLease(full: full, progress: progress)
+        renewal.cancel()
+        try? await database.releaseLease(Self.refreshLease, holder: holder)
+        return try result.get()
     }
 
     func performHoldingLease(
@@ -106,7 +109,7 @@ extension LocalCatalog {
                     state.report(value)
                     progress(value)
                 }, shouldStop: { state.stopRequested || state.lostLease })
-            try index.reload()
+            try await index.reload()
             return summary
         }
         if let provider {
@@ -114,12 +117,12 @@ extension LocalCatalog {
                 description:
                     "the \(provider.name) catalog fills through lookups; a bulk refresh needs GGTRACKER_CATALOG=igdb")
         }
-        return try reloadBundled()
+        return try await reloadBundled()
     }
 
-    func reloadBundled() throws -> RefreshSummary {
+    func reloadBundled() async throws -> RefreshSummary {
         let start = Date()
-        let report = try loadBundled()
+        let report = try await loadBundled()
         return RefreshSummary(
             added: report.added, updated: report.updated, skipped: report.skipped,
             duration: Date().timeIntervalSince(start))

@@ -40,11 +40,11 @@ package struct LocalCatalog: GameCatalog {
         + "(the “Video Game Sales with Ratings” and “Metacritic All Time Games Stats” data sets) and ESRB's own "
         + "listings; extra titles from IGN review listings and the “Steam Store Games” data set."
 
-    package init(database: AppDatabase, providerName: String = "offline") throws {
+    package init(database: AppDatabase, providerName: String = "offline") async throws {
         self.database = database
         self.index = SearchIndex(database: database, vocabulary: Vocabulary())
         self.providerName = providerName
-        try index.reload()
+        try await index.reload()
     }
 
     /// The bundled catalog file shipped with the binary.
@@ -65,57 +65,66 @@ package struct LocalCatalog: GameCatalog {
     /// Loads the bundled catalog into an empty catalog, or again after an upgrade brought a different bundled file
     /// (games are updated by id; entries keep their games). Returns how many games were loaded.
     @discardableResult
-    package func loadBundledIfEmpty() throws -> Int {
-        if try database.gameCount() > 0 {
+    package func loadBundledIfEmpty() async throws -> Int {
+        if try await database.gameCount() > 0 {
             guard let path = Self.bundledCatalogPath, let current = Self.fingerprint(ofFileAt: path) else { return 0 }
-            let stored = try database.catalogMeta("bundled.fingerprint")
+            let stored = try await database.catalogMeta("bundled.fingerprint")
             // A catalog filled some other way (an import of its own) has neither mark and is left alone.
-            let loadedBefore = try database.catalogMeta("last_refresh") != nil
+            let loadedBefore = try await database.catalogMeta("last_refresh") != nil
             guard stored != current, stored != nil || loadedBefore else { return 0 }
-            guard try database.acquireLease(Self.refreshLease, holder: leaseHolder, for: leaseDuration, at: Date())
-            else { return 0 }
-            defer { try? database.releaseLease(Self.refreshLease, holder: leaseHolder) }
-            let report = try loadBundled()
-            return report.added + report.updated
+            return try await holdingRefreshLease {
+                let report = try await loadBundled()
+                return report.added + report.updated
+            }
         }
         // Another process starting on the same database may be filling it or refreshing: only the lease holder
         // loads (the others' name indexes follow the catalog's generation).
-        guard try database.acquireLease(Self.refreshLease, holder: leaseHolder, for: leaseDuration, at: Date())
-        else { return 0 }
-        defer { try? database.releaseLease(Self.refreshLease, holder: leaseHolder) }
-        guard try database.gameCount() == 0 else { return 0 }
-        return try loadBundled().added
+        return try await holdingRefreshLease {
+            guard try await database.gameCount() == 0 else { return 0 }
+            return try await loadBundled().added
+        }
     }
 
-    func loadBundled() throws -> ImportReport {
+    /// Runs `body` holding the refresh lease, and lets go of it after; 0 without running it when another process
+    /// holds the lease.
+    func holdingRefreshLease(_ body: () async throws -> Int) async throws -> Int {
+        guard try await database.acquireLease(Self.refreshLease, holder: leaseHolder, for: leaseDuration, at: Date())
+        else { return 0 }
+        let result: Result<Int, any Error>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        try? await database.releaseLease(Self.refreshLease, holder: leaseHolder)
+        return try result.get()
+    }
+
+    func loadBundled() async throws -> ImportReport {
         guard let path = Self.bundledCatalogPath else {
             throw CatalogImporter.ReadError(description: "the bundled catalog file is missing from the build")
         }
-        let report = try CatalogImporter(database: database).importFile(path)
-        try database.setCatalogMeta("last_refresh", String(Date().timeIntervalSince1970))
+        let report = try await CatalogImporter(database: database).importFile(path)
+        try await database.setCatalogMeta("last_refresh", String(Date().timeIntervalSince1970))
         if let fingerprint = Self.fingerprint(ofFileAt: path) {
-            try database.setCatalogMeta("bundled.fingerprint", fingerprint)
+            try await database.setCatalogMeta("bundled.fingerprint", fingerprint)
         }
-        try index.reload()
+        try await index.reload()
         return report
     }
 
     /// Call after games were imported from elsewhere, so typo correction knows their words.
-    package func reloadVocabulary() throws {
-        try index.reload()
+    package func reloadVocabulary() async throws {
+        try await index.reload()
     }
 
     package func search(_ query: String, filter: CatalogFilter, limit: Int) async throws -> [SearchHit] {
-        try index.search(query, filter: filter, limit: limit)
+        try await index.search(query, filter: filter, limit: limit)
     }
 
     package func lookup(_ query: String, filter: CatalogFilter, limit: Int) async throws -> Lookup {
-        let local = try index.search(query, filter: filter, limit: limit)
+        let local = try await index.search(query, filter: filter, limit: limit)
         guard let provider else { return Lookup(hits: local) }
         // Enough good local matches, or the provider was asked the same recently: no call.
         let key = TextNormalizer.words(query).joined(separator: " ")
         if local.filter(\.matchedAllWords).count >= 3 || key.isEmpty { return Lookup(hits: local) }
-        if let last = try database.providerLookup(provider: provider.name, query: key),
+        if let last = try await database.providerLookup(provider: provider.name, query: key),
             Date().timeIntervalSince(last) < lookupTTL
         {
             return Lookup(hits: local)
@@ -137,9 +146,9 @@ package struct LocalCatalog: GameCatalog {
             )
         }
         // Storing the answer is this server's work, not the provider's: its failure is ours to report.
-        try database.recordProviderLookup(provider: provider.name, query: key, records: records, at: Date())
-        if !records.isEmpty { try index.reload() }
-        return Lookup(hits: try index.search(query, filter: filter, limit: limit))
+        try await database.recordProviderLookup(provider: provider.name, query: key, records: records, at: Date())
+        if !records.isEmpty { try await index.reload() }
+        return await Lookup(hits: try index.search(query, filter: filter, limit: limit))
     }
 
     /// One call to the provider: refused at once while the circuit is open, and bounded by `providerTimeout`.
@@ -171,15 +180,15 @@ package struct LocalCatalog: GameCatalog {
     }
 
     package func autocomplete(_ text: String, includeMature: Bool, limit: Int) async throws -> [Game] {
-        try index.autocomplete(text, includeMature: includeMature, limit: limit)
+        try await index.autocomplete(text, includeMature: includeMature, limit: limit)
     }
 
     /// From the local catalog, or else fetched from the provider the reference belongs to and stored.
     package func game(_ ref: GameRef) async throws -> Game? {
-        if let game = try database.game(ref) { return game }
+        if let game = try await database.game(ref) { return game }
         guard let provider, let record = try? await ask(provider, { try await provider.game(ref) }) else { return nil }
-        try database.upsertGames([record])
-        return try database.game(ref)
+        try await database.upsertGames([record])
+        return try await database.game(ref)
     }
 
     /// The game with every field its card shows: when the provider's search left some out, its own page is
@@ -187,21 +196,21 @@ package struct LocalCatalog: GameCatalog {
     package func details(of game: Game) async throws -> Game {
         guard let provider, provider.lacksDetails(game) else { return game }
         let key = "details \(game.ref)"
-        if let last = try database.providerLookup(provider: provider.name, query: key),
+        if let last = try await database.providerLookup(provider: provider.name, query: key),
             Date().timeIntervalSince(last) < lookupTTL
         {
             return game
         }
         guard let record = try? await ask(provider, { try await provider.game(game.ref) }) else { return game }
-        try database.recordProviderLookup(provider: provider.name, query: key, records: [record], at: Date())
-        return try database.game(game.ref) ?? game
+        try await database.recordProviderLookup(provider: provider.name, query: key, records: [record], at: Date())
+        return try await database.game(game.ref) ?? game
     }
 
     package func top(filter: CatalogFilter, minimumRatings: Int, page: Int, pageSize: Int) async throws -> Page<Game> {
         var conditions = ["g.critic_rating IS NOT NULL", "g.rating_count >= ?"]
         var arguments: [(any SQLBindable)?] = [minimumRatings]
         filter.appendSQL(to: &conditions, &arguments, dialect: database.dialect)
-        return try pageOfGames(
+        return try await pageOfGames(
             from: "games g WHERE \(conditions.joined(separator: " AND "))",
             order: "g.critic_rating DESC, g.rating_count DESC, g.name", arguments: arguments, page: page,
             pageSize: pageSize)
@@ -210,7 +219,7 @@ package struct LocalCatalog: GameCatalog {
     package func browse(
         _ kind: FacetKind, name: String, includeMature: Bool, page: Int, pageSize: Int
     ) async throws -> Page<Game> {
-        try pageOfGames(
+        try await pageOfGames(
             from: """
                 facets f JOIN game_facets gf ON gf.facet_id = f.id JOIN games g ON g.id = gf.game_id
                 WHERE f.kind = ? AND \(database.dialect.equalsIgnoringCase("f.name"))\(includeMature ? "" : " AND g.mature = 0")
@@ -221,12 +230,12 @@ package struct LocalCatalog: GameCatalog {
 
     func pageOfGames(
         from: String, order: String, arguments: [(any SQLBindable)?], page: Int, pageSize: Int
-    ) throws -> Page<Game> {
-        try database.readNow { db in
+    ) async throws -> Page<Game> {
+        try await database.read { db in
             let total =
-                try (db.value("SELECT count(*) FROM \(from)", SQLArguments(arguments)) as Int?)
+                try await (db.value("SELECT count(*) FROM \(from)", SQLArguments(arguments)) as Int?)
                 ?? 0
-            let rows = try db.fetchAll(
+            let rows = try await db.fetchAll(
                 "SELECT \(AppDatabase.gameColumns) FROM \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
                 SQLArguments(arguments + [pageSize, (page - 1) * pageSize]))
             return Page(
@@ -251,7 +260,7 @@ package struct LocalCatalog: GameCatalog {
         let escaped = trimmed.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
         return try await database.read { db in
-            try
+            try await
                 (db.values(
                     """
                     SELECT f.name FROM facets f JOIN game_facets gf ON gf.facet_id = f.id
@@ -262,22 +271,23 @@ package struct LocalCatalog: GameCatalog {
     }
 
     package func status() async throws -> CatalogStatus {
-        let last = try database.catalogMeta("last_refresh").flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        let last = try await database.catalogMeta("last_refresh").flatMap(Double.init).map(
+            Date.init(timeIntervalSince1970:))
         let (running, summary) = refreshState.snapshot
-        let elsewhere = try database.leaseHolder(Self.refreshLease, at: Date()).map { $0 != leaseHolder } ?? false
-        var status = CatalogStatus(
+        let elsewhere = try await database.leaseHolder(Self.refreshLease, at: Date()).map { $0 != leaseHolder } ?? false
+        var status = await CatalogStatus(
             provider: providerName, games: try database.gameCount(), lastRefresh: last, attribution: Self.attribution,
             refreshing: running || elsewhere, lastSummary: summary)
         if let current = refreshState.progress {
             status.details["Progress"] = "\(current.done)" + (current.total.map { " of \($0)" } ?? "") + " games"
         }
         if igdb != nil {
-            let checkpoint = try database.catalogMeta("igdb.checkpoint").flatMap(Double.init)
+            let checkpoint = try await database.catalogMeta("igdb.checkpoint").flatMap(Double.init)
             status.details["Checkpoint"] =
                 checkpoint.map { "updated after \(Format.date(Date(timeIntervalSince1970: $0)))" }
                 ?? "none (the next refresh takes everything)"
-            status.details["IGDB requests"] = try database.catalogMeta("igdb.requests") ?? "0"
-            if let resume = try database.catalogMeta("igdb.run.after_id") {
+            status.details["IGDB requests"] = try await database.catalogMeta("igdb.requests") ?? "0"
+            if let resume = try await database.catalogMeta("igdb.run.after_id") {
                 status.details["Interrupted refresh"] = "resumes after IGDB id \(resume)"
             }
         }

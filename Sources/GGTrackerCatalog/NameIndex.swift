@@ -47,14 +47,14 @@ package final class NameIndex: Sendable {
     package var isEmpty: Bool { current.withLock { $0.count == 0 } }
 
     /// Whether the catalog changed since the index was built (another process imported or refreshed it).
-    func isStale(_ database: AppDatabase) -> Bool {
+    func isStale(_ database: AppDatabase) async -> Bool {
         let built = current.withLock { $0.generation }
-        return (try? database.catalogGeneration()).map { $0 != built } ?? false
+        return (try? await database.catalogGeneration()).map { $0 != built } ?? false
     }
 
     /// Rebuilds in the background when the catalog changed; searches use the current index meanwhile.
-    func refreshIfStale(_ database: AppDatabase, then done: @escaping @Sendable () -> Void) {
-        guard isStale(database) else { return }
+    func refreshIfStale(_ database: AppDatabase, then done: @escaping @Sendable () -> Void) async {
+        guard await isStale(database) else { return }
         let start = rebuilding.withLock { busy -> Bool in
             if busy { return false }
             busy = true
@@ -62,7 +62,7 @@ package final class NameIndex: Sendable {
         }
         guard start else { return }
         Task.detached(priority: .utility) { [self] in
-            try? load(from: database)
+            try? await load(from: database)
             done()
             rebuilding.withLock { $0 = false }
         }
@@ -83,7 +83,7 @@ package final class NameIndex: Sendable {
     }
 
     /// Reads every game's name and builds a new index, then swaps it in; searches meanwhile use the old one.
-    package func load(from database: AppDatabase) throws {
+    package func load(from database: AppDatabase) async throws {
         var snapshot = Snapshot()
         // One pass over the games, streamed: words get provisional ids in order of appearance.
         var provisional: [String: Int32] = [:]
@@ -99,10 +99,10 @@ package final class NameIndex: Sendable {
             words.append(word)
             return id
         }
-        try database.readNow { db in
+        try await database.read { db in
             snapshot.generation =
-                try (db.value("SELECT value FROM catalog_meta WHERE key = 'catalog.generation'") as Int?) ?? 0
-            try db.forEach(
+                try await (db.value("SELECT value FROM catalog_meta WHERE key = 'catalog.generation'") as Int?) ?? 0
+            try await db.forEach(
                 "SELECT id, name, keywords, popularity, mature, game_type FROM games ORDER BY popularity DESC, id", []
             ) {
                 row in

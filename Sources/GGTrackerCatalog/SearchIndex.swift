@@ -15,16 +15,16 @@ package struct SearchIndex: Sendable {
     }
 
     /// Rebuilds the in-memory name index and the typo vocabulary from the catalog.
-    package func reload() throws {
-        try names.load(from: database)
+    package func reload() async throws {
+        try await names.load(from: database)
         vocabulary.load(from: names.snapshot)
     }
 
     /// The name index, first starting a rebuild if another process changed the catalog.
-    var currentNames: NameIndex.Snapshot {
+    func currentNames() async -> NameIndex.Snapshot {
         let names = self.names
         let vocabulary = self.vocabulary
-        names.refreshIfStale(database) { vocabulary.load(from: names.snapshot) }
+        await names.refreshIfStale(database) { vocabulary.load(from: names.snapshot) }
         return names.snapshot
     }
 
@@ -77,15 +77,15 @@ package struct SearchIndex: Sendable {
     static let filteredCandidates = 20_000
 
     /// The search over the in-memory index: words, corrections and a ranking by match quality, then popularity.
-    package func search(_ query: String, filter: CatalogFilter, limit: Int) throws -> [SearchHit] {
-        let index = currentNames
+    package func search(_ query: String, filter: CatalogFilter, limit: Int) async throws -> [SearchHit] {
+        let index = await currentNames()
         let includeMature = filter.includeMature
         let filtered = filter.platform != nil || filter.genre != nil || filter.year != nil
         /// Keeps the candidates that pass the filter, in order.
-        func passing(_ ranks: [Int32]) throws -> [Int32] {
+        func passing(_ ranks: [Int32]) async throws -> [Int32] {
             guard filtered, !ranks.isEmpty else { return ranks }
-            let allowed = try database.readNow { db in
-                try filter.matchingIDs(ranks.map { index.ids[Int($0)] }, in: db)
+            let allowed = try await database.read { db in
+                try await filter.matchingIDs(ranks.map { index.ids[Int($0)] }, in: db)
             }
             return ranks.filter { allowed.contains(index.ids[Int($0)]) }
         }
@@ -97,14 +97,14 @@ package struct SearchIndex: Sendable {
         let groups = chosen.map { ranges($0, in: index) }
         var candidates: [Int32] = []
         if groups.allSatisfy({ !$0.isEmpty }) {
-            candidates = try passing(
+            candidates = try await passing(
                 memoryCandidates(groups, in: index, includeMature: includeMature, any: false, limit: wide)
             ).prefix(300).map { $0 }
         }
         // A game named exactly as the query is always considered, however many more popular games match.
         let mature = index.mature
         var seen = Set(candidates)
-        for rank in try passing(required.isEmpty ? [] : index.exactlyNamed(required.map(\.text)))
+        for rank in try await passing(required.isEmpty ? [] : index.exactlyNamed(required.map(\.text)))
         where !seen.contains(rank) {
             if includeMature || !mature[Int(rank)] {
                 candidates.append(rank)
@@ -117,7 +117,7 @@ package struct SearchIndex: Sendable {
             for skipped in groups.indices {
                 let rest = groups.indices.filter { $0 != skipped }.map { groups[$0] }
                 guard rest.allSatisfy({ !$0.isEmpty }) else { continue }
-                for rank in try passing(
+                for rank in try await passing(
                     memoryCandidates(rest, in: index, includeMature: includeMature, any: false, limit: wide)
                 ).prefix(50)
                 where seen.insert(rank).inserted {
@@ -127,7 +127,7 @@ package struct SearchIndex: Sendable {
         }
         if candidates.count < min(limit, 3) && groups.count > 1 {
             // Hardly any game has every word: let any word match, for suggestions.
-            candidates += try passing(
+            await candidates += try passing(
                 memoryCandidates(
                     groups.filter { !$0.isEmpty }, in: index, includeMature: includeMature, any: true, limit: wide)
             ).prefix(100).filter { !seen.contains($0) }
@@ -141,12 +141,12 @@ package struct SearchIndex: Sendable {
             )
         }
         .sorted { ($0.1.score, -$0.0) > ($1.1.score, -$1.0) }.prefix(limit)
-        return try hits(ranked)
+        return try await hits(ranked)
     }
 
-    func hits(_ ranked: some Collection<(Int64, Match)>) throws -> [SearchHit] {
+    func hits(_ ranked: some Collection<(Int64, Match)>) async throws -> [SearchHit] {
         // Only the games shown are read in full.
-        let games = try self.games(ranked.map(\.0))
+        let games = try await self.games(ranked.map(\.0))
         return ranked.compactMap { id, match in
             games[id].map { match.hit($0) }
         }
@@ -164,17 +164,17 @@ package struct SearchIndex: Sendable {
     }
 
     /// Name-prefix suggestions for autocomplete: every word as typed, the last one as a prefix.
-    package func autocomplete(_ text: String, includeMature: Bool, limit: Int) throws -> [Game] {
+    package func autocomplete(_ text: String, includeMature: Bool, limit: Int) async throws -> [Game] {
         let words = TextNormalizer.words(text).prefix(8)
         guard !words.isEmpty else {
-            return try database.readNow { db in
-                try db.fetchAll(
+            return try await database.read { db in
+                try await db.fetchAll(
                     "SELECT \(AppDatabase.gameColumns) FROM games g \(includeMature ? "" : "WHERE g.mature = 0") ORDER BY g.popularity DESC LIMIT ?",
                     [limit]
                 ).map(AppDatabase.game(from:))
             }
         }
-        let index = currentNames
+        let index = await currentNames()
         let groups = words.map { [index.range(prefix: $0)] }
         let ranks =
             groups.allSatisfy { !$0[0].isEmpty }
@@ -195,20 +195,20 @@ package struct SearchIndex: Sendable {
             return (candidate.id, score)
         }
         let ids = ranked.sorted { $0.1 > $1.1 }.prefix(limit).map(\.0)
-        let games = try self.games(Array(ids))
+        let games = try await self.games(Array(ids))
         let results = ids.compactMap { games[$0] }
         if results.isEmpty {
-            return try search(text, filter: CatalogFilter(includeMature: includeMature), limit: limit).map(\.game)
+            return try await search(text, filter: CatalogFilter(includeMature: includeMature), limit: limit).map(\.game)
         }
         return Array(results)
     }
 
     /// Full games by id, in one query.
-    func games(_ ids: [Int64]) throws -> [Int64: Game] {
+    func games(_ ids: [Int64]) async throws -> [Int64: Game] {
         guard !ids.isEmpty else { return [:] }
         let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
-        return try database.readNow { db in
-            let rows = try db.fetchAll(
+        return try await database.read { db in
+            let rows = try await db.fetchAll(
                 "SELECT \(AppDatabase.gameColumns) FROM games g WHERE g.id IN (\(placeholders))", SQLArguments(ids))
             return Dictionary(
                 uniqueKeysWithValues: rows.map { row in
@@ -311,11 +311,11 @@ extension CatalogFilter {
     }
 
     /// Which of these games pass the filter.
-    func matchingIDs(_ ids: [Int64], in db: any SQLSession) throws -> Set<Int64> {
+    func matchingIDs(_ ids: [Int64], in db: any SQLSession) async throws -> Set<Int64> {
         var conditions = [db.dialect.inJSONArray("g.id")]
         var arguments: [(any SQLBindable)?] = ["[" + ids.map(String.init).joined(separator: ",") + "]"]
         appendSQL(to: &conditions, &arguments, dialect: db.dialect)
-        return try Set(
+        return try await Set(
             (db.values(
                 "SELECT g.id FROM games g WHERE \(conditions.joined(separator: " AND "))", SQLArguments(arguments))
                 as [Int64]))

@@ -9,12 +9,12 @@ import GGTrackerFuzzing
 ///
 /// Built normally (without `FUZZING`), the same program replays the files it is given, so a crashing input
 /// found by the fuzzer can be run under a debugger.
-let fuzzer = try! DecoderFuzzer()
+let fuzzer = Task { try! await DecoderFuzzer() }
 
 func runOne(_ input: Data) {
     let done = DispatchSemaphore(value: 0)
     Task {
-        _ = await fuzzer.run(input)
+        _ = await fuzzer.value.run(input)
         done.signal()
     }
     done.wait()

@@ -12,10 +12,10 @@ import NIOCore
 package struct DecoderFuzzer: Sendable {
     let discord: DiscordInteractionController
 
-    package init() throws {
+    package init() async throws {
         let database = try AppDatabase.inMemory()
         let services = AppServices(
-            config: AppConfig(), database: database, catalog: try LocalCatalog(database: database))
+            config: AppConfig(), database: database, catalog: try await LocalCatalog(database: database))
         discord = .decoding(services)
     }
 

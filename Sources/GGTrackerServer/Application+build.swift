@@ -40,10 +40,10 @@ package struct AppServices: Sendable {
 
     /// Opens the database file (creating it and running migrations) and, in offline mode, loads the bundled
     /// catalog into an empty catalog.
-    package static func open(config: AppConfig, logger: Logger) throws -> AppServices {
-        let database = try AppDatabase.open(config.databasePath)
+    package static func open(config: AppConfig, logger: Logger) async throws -> AppServices {
+        let database = try await AppDatabase.open(config.databasePath)
         let metrics = RequestMetrics()
-        var catalog = try LocalCatalog(database: database, providerName: config.catalog.rawValue)
+        var catalog = try await LocalCatalog(database: database, providerName: config.catalog.rawValue)
         if config.catalog == .igdb, let id = config.igdbClientID, let secret = config.igdbClientSecret {
             // The catalog starts empty and fills from IGDB (`catalog refresh`), so counts and ids are IGDB's.
             // Replicas sharing PostgreSQL count IGDB calls there, so together they stay under IGDB's 4 a second.
@@ -64,7 +64,7 @@ package struct AppServices: Sendable {
         }
         if config.catalog == .offline {
             let start = Date()
-            let loaded = try catalog.loadBundledIfEmpty()
+            let loaded = try await catalog.loadBundledIfEmpty()
             if loaded > 0 {
                 logger.info(
                     "loaded the bundled catalog",

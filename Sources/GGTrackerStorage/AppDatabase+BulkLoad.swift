@@ -10,15 +10,25 @@ extension AppDatabase {
     /// (which the loader's own ids satisfy) are not looked up row by row. `batches` is called until it returns nil.
     /// Returns what it stored, or nil, without calling `batches`, when the catalog is not empty: then games must
     /// be upserted.
-    package func loadIntoEmptyCatalog(_ batches: () throws -> [CatalogRecord]?) throws -> UpsertCounts? {
+    package func loadIntoEmptyCatalog(_ batches: () throws -> [CatalogRecord]?) async throws -> UpsertCounts? {
         if isPostgres {
-            return try writeNow { db in
-                let counts = try Self.postgresBulkLoad(batches, in: db)
-                if counts != nil { try Self.moveCatalogGeneration(db) }
-                return counts
+            // The write is awaited here, so the batches are read only while this call lasts.
+            return try await withoutActuallyEscaping(batches) { batches in
+                let lent = LentBatches(batches: batches)
+                return try await write { db in
+                    let counts = try await Self.postgresBulkLoad(lent.batches, in: db)
+                    if counts != nil { try await Self.moveCatalogGeneration(db) }
+                    return counts
+                }
             }
         }
-        return try writer.writeWithoutTransaction { db in
+        return try Self.sqliteBulkLoad(batches, into: writer)
+    }
+
+    static func sqliteBulkLoad(
+        _ batches: () throws -> [CatalogRecord]?, into writer: any DatabaseWriter
+    ) throws -> UpsertCounts? {
+        try writer.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
             // A page cache large enough for the whole load: otherwise changed pages spill to the log mid-way and
@@ -127,7 +137,7 @@ extension AppDatabase {
                 try step(handle, in: db)
             }
         }
-        let rest = try upsertGames(again, in: SQLiteSession(db))
+        let rest = try SQLiteTransaction.run { try await upsertGames(again, in: SQLiteSession(db)) }
         counts.added += rest.added
         counts.updated += rest.updated
         try db.execute(
@@ -136,7 +146,7 @@ extension AppDatabase {
                 CREATE INDEX games_popularity ON games(popularity DESC);
                 CREATE INDEX game_facets_game ON game_facets(game_id);
                 """)
-        try moveCatalogGeneration(SQLiteSession(db))
+        try SQLiteTransaction.run { try await moveCatalogGeneration(SQLiteSession(db)) }
         return counts
     }
 
@@ -145,18 +155,23 @@ extension AppDatabase {
     static func firstCopies(
         _ batches: () throws -> [CatalogRecord]?, _ body: (CatalogRecord) throws -> Void
     ) throws -> [CatalogRecord] {
+        var copies = FirstCopies()
+        while let batch = try batches() {
+            for record in batch where copies.isFirst(record) { try body(record) }
+        }
+        return copies.again
+    }
+
+    /// Which games of a load came before, by provider and provider id; the later copies are kept aside.
+    struct FirstCopies {
         var seen: [String: Set<String>] = [:]
         var again: [CatalogRecord] = []
-        while let batch = try batches() {
-            for record in batch {
-                if seen[record.game.ref.provider, default: []].insert(record.game.ref.id).inserted {
-                    try body(record)
-                } else {
-                    again.append(record)
-                }
-            }
+
+        mutating func isFirst(_ record: CatalogRecord) -> Bool {
+            if seen[record.game.ref.provider, default: []].insert(record.game.ref.id).inserted { return true }
+            again.append(record)
+            return false
         }
-        return again
     }
 
     /// The kinds of facets a game is filed under, in the order of `facetLists`.
@@ -261,3 +276,8 @@ struct Binder {
 }
 /// SQLite copies a value bound with this destructor before the call returns.
 private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A function lent to a transaction that is awaited while it runs.
+struct LentBatches: @unchecked Sendable {
+    let batches: () throws -> [CatalogRecord]?
+}

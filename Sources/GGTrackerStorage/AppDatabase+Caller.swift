@@ -18,7 +18,7 @@ extension AppDatabase {
             // The player and their server's settings in one statement: one round trip on PostgreSQL.
             let found = try await read { db -> (Player, CommunitySettings)? in
                 guard
-                    let row = try db.fetchOne(
+                    let row = try await db.fetchOne(
                         """
                         SELECT p.*, c.age_gate, c.announce_channel FROM players p
                         LEFT JOIN communities c ON c.id = ? WHERE p.id = ?
@@ -35,20 +35,20 @@ extension AppDatabase {
         }
         let found = try await write { db in
             let t = now.timeIntervalSince1970
-            try db.execute(
+            try await db.execute(
                 """
                 INSERT INTO players (id, display_name, created_at, last_seen_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET display_name = excluded.display_name, last_seen_at = excluded.last_seen_at
                 """, [invoker.player.rawValue, invoker.displayName, t, t])
-            try db.execute(
+            try await db.execute(
                 "INSERT INTO communities (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING", [invoker.community, t])
-            try db.execute(
+            try await db.execute(
                 """
                 INSERT INTO memberships (community_id, player_id, last_seen_at) VALUES (?, ?, ?)
                 ON CONFLICT (community_id, player_id) DO UPDATE SET last_seen_at = excluded.last_seen_at
                 """, [invoker.community, invoker.player.rawValue, t])
-            let row = try db.fetchOne("SELECT * FROM players WHERE id = ?", [invoker.player.rawValue])!
-            return (Self.player(from: row), try Self.settings(of: invoker.community, in: db))
+            let row = try await db.fetchOne("SELECT * FROM players WHERE id = ?", [invoker.player.rawValue])!
+            return (Self.player(from: row), try await Self.settings(of: invoker.community, in: db))
         }
         recentlySeen.saw(key, at: now)
         return found

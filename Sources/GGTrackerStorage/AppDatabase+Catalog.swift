@@ -98,20 +98,20 @@ extension AppDatabase {
 
     /// Inserts or updates catalog games by (provider, provider id), in one transaction; local ids stay stable.
     @discardableResult
-    package func upsertGames(_ records: [CatalogRecord]) throws -> UpsertCounts {
-        try writeNow { db in try Self.upsertGames(records, in: db) }
+    package func upsertGames(_ records: [CatalogRecord]) async throws -> UpsertCounts {
+        try await write { db in try await Self.upsertGames(records, in: db) }
     }
 
     /// Upserts a batch and records catalog state (a refresh checkpoint) in the same transaction, so the state never
     /// runs ahead of what is stored.
     @discardableResult
     package func upsertGames(
-        _ records: [CatalogRecord], settingMeta meta: (UpsertCounts) -> [String: String]
-    ) throws -> UpsertCounts {
-        try writeNow { db in
-            let counts = try Self.upsertGames(records, in: db)
+        _ records: [CatalogRecord], settingMeta meta: @Sendable (UpsertCounts) -> [String: String]
+    ) async throws -> UpsertCounts {
+        try await write { db in
+            let counts = try await Self.upsertGames(records, in: db)
             for (key, value) in meta(counts) {
-                try db.execute(
+                try await db.execute(
                     "INSERT INTO catalog_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                     [key, value])
             }
@@ -119,9 +119,9 @@ extension AppDatabase {
         }
     }
 
-    package func deleteCatalogMeta(prefix: String) throws {
-        try writeNow { db in
-            try db.execute(
+    package func deleteCatalogMeta(prefix: String) async throws {
+        try await write { db in
+            try await db.execute(
                 "DELETE FROM catalog_meta WHERE key LIKE ? ESCAPE '\\'",
                 [prefix.replacingOccurrences(of: "_", with: "\\_") + "%"])
         }
@@ -153,8 +153,8 @@ extension AppDatabase {
     }
 
     /// Any process that changes the catalog moves its generation on, so in-memory indexes know to rebuild.
-    static func moveCatalogGeneration(_ db: any SQLSession) throws {
-        try db.execute(
+    static func moveCatalogGeneration(_ db: any SQLSession) async throws {
+        try await db.execute(
             """
             INSERT INTO catalog_meta (key, value) VALUES ('catalog.generation', '1')
             ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(catalog_meta.value AS BIGINT) + 1 AS TEXT)
@@ -167,10 +167,10 @@ extension AppDatabase {
     /// Inserts or updates the games a few hundred to a statement: one query finds which exist (for the counts and
     /// to clear their facets), one upsert writes them all, and their facets are filed together. A game that comes
     /// twice in `records` is written again after the rest, the later copy winning.
-    package static func upsertGames(_ records: [CatalogRecord], in db: any SQLSession) throws -> UpsertCounts {
+    package static func upsertGames(_ records: [CatalogRecord], in db: any SQLSession) async throws -> UpsertCounts {
         var counts = UpsertCounts()
         guard !records.isEmpty else { return counts }
-        try moveCatalogGeneration(db)
+        try await moveCatalogGeneration(db)
         var once: [CatalogRecord] = []
         var batches = [records].makeIterator()
         let again = try firstCopies({ batches.next() }) { once.append($0) }
@@ -180,7 +180,7 @@ extension AppDatabase {
             var stored: [GameRef: Int64] = [:]
             for (provider, games) in Dictionary(grouping: chunk, by: \.game.ref.provider) {
                 let marks = Array(repeating: "?", count: games.count).joined(separator: ", ")
-                for row in try db.fetchAll(
+                for row in try await db.fetchAll(
                     "SELECT id, provider_id FROM games WHERE provider = ? AND provider_id IN (\(marks))",
                     SQLArguments([provider] + games.map(\.game.ref.id)))
                 {
@@ -190,13 +190,13 @@ extension AppDatabase {
             if !stored.isEmpty {
                 // Their genres and platforms are filed again below, as the records now say.
                 let marks = Array(repeating: "?", count: stored.count).joined(separator: ", ")
-                try db.execute(
+                try await db.execute(
                     "DELETE FROM game_facets WHERE game_id IN (\(marks))", SQLArguments(Array(stored.values)))
             }
             var arguments = SQLArguments()
             arguments.values = chunk.flatMap { storedValues($0).map { $0?.sqlValue ?? .null } }
             var ids: [GameRef: Int64] = [:]
-            for row in try db.fetchAll(upsertGamesSQL(rows: chunk.count), arguments) {
+            for row in try await db.fetchAll(upsertGamesSQL(rows: chunk.count), arguments) {
                 ids[GameRef(provider: row[1], id: row[2])] = row[0]
             }
             var written: [(id: Int64, game: Game)] = []
@@ -206,10 +206,10 @@ extension AppDatabase {
             }
             counts.updated += stored.count
             counts.added += chunk.count - stored.count
-            try fileFacets(of: written, in: db, known: &facetIDs)
+            try await fileFacets(of: written, in: db, known: &facetIDs)
         }
         if !again.isEmpty {
-            let rest = try upsertGames(again, in: db)
+            let rest = try await upsertGames(again, in: db)
             counts.added += rest.added
             counts.updated += rest.updated
         }
@@ -234,7 +234,7 @@ extension AppDatabase {
     /// `known` keeps facet ids found so far, by kind and name as written.
     static func fileFacets(
         of games: [(id: Int64, game: Game)], in db: any SQLSession, known: inout [String: Int64]
-    ) throws {
+    ) async throws {
         var pairs: [SQLValue] = []
         for (id, game) in games {
             for (kind, names) in facetLists(of: game) {
@@ -242,9 +242,9 @@ extension AppDatabase {
                 for name in names {
                     let key = kind + "\u{1F}" + name
                     if known[key] == nil {
-                        try db.execute(
+                        try await db.execute(
                             "INSERT INTO facets (kind, name) VALUES (?, ?) ON CONFLICT DO NOTHING", [kind, name])
-                        known[key] = try db.value(
+                        known[key] = try await db.value(
                             "SELECT id FROM facets WHERE kind = ? AND \(db.dialect.equalsIgnoringCase("name"))",
                             [kind, name])
                     }
@@ -256,47 +256,47 @@ extension AppDatabase {
         for start in stride(from: 0, to: pairs.count, by: perStatement * 2) {
             var arguments = SQLArguments()
             arguments.values = Array(pairs[start..<min(start + perStatement * 2, pairs.count)])
-            try db.execute(
+            try await db.execute(
                 "INSERT INTO game_facets (facet_id, game_id) VALUES "
                     + Array(repeating: "(?, ?)", count: arguments.values.count / 2).joined(separator: ", ")
                     + " ON CONFLICT DO NOTHING", arguments)
         }
     }
 
-    package func game(_ ref: GameRef) throws -> Game? {
-        try readNow { db in
+    package func game(_ ref: GameRef) async throws -> Game? {
+        try await read { db in
             if ref.provider == "local", let id = Int64(ref.id) {
-                if let row = try db.fetchOne(
+                if let row = try await db.fetchOne(
                     "SELECT \(Self.gameColumns) FROM games g WHERE g.id = ? AND g.provider = 'local'", [id])
                 {
                     return Self.game(from: row)
                 }
             }
-            return try db.fetchOne(
+            return try await db.fetchOne(
                 "SELECT \(Self.gameColumns) FROM games g WHERE g.provider = ? AND g.provider_id = ?",
                 [ref.provider, ref.id]
             ).map(Self.game(from:))
         }
     }
 
-    package func gameCount() throws -> Int {
-        try readNow { db in try (db.value("SELECT count(*) FROM games") as Int?) ?? 0 }
+    package func gameCount() async throws -> Int {
+        try await read { db in try await (db.value("SELECT count(*) FROM games") as Int?) ?? 0 }
     }
 
     /// How many times the catalog was changed, by any process.
-    package func catalogGeneration() throws -> Int {
-        try catalogMeta("catalog.generation").flatMap(Int.init) ?? 0
+    package func catalogGeneration() async throws -> Int {
+        try await catalogMeta("catalog.generation").flatMap(Int.init) ?? 0
     }
 
-    package func catalogMeta(_ key: String) throws -> String? {
-        try readNow { db in
-            try (db.value("SELECT value FROM catalog_meta WHERE key = ?", [key]) as String?)
+    package func catalogMeta(_ key: String) async throws -> String? {
+        try await read { db in
+            try await (db.value("SELECT value FROM catalog_meta WHERE key = ?", [key]) as String?)
         }
     }
 
-    package func setCatalogMeta(_ key: String, _ value: String) throws {
-        try writeNow { db in
-            try db.execute(
+    package func setCatalogMeta(_ key: String, _ value: String) async throws {
+        try await write { db in
+            try await db.execute(
                 "INSERT INTO catalog_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 [key, value])
         }
@@ -305,9 +305,9 @@ extension AppDatabase {
 
 extension AppDatabase {
     /// When the provider was last asked this query, so a repeated search is answered locally.
-    package func providerLookup(provider: String, query: String) throws -> Date? {
-        try readNow { db in
-            try
+    package func providerLookup(provider: String, query: String) async throws -> Date? {
+        try await read { db in
+            try await
                 (db.value(
                     "SELECT looked_up_at FROM provider_lookups WHERE provider = ? AND query = ?", [provider, query])
                 as Double?).map(Date.init(timeIntervalSince1970:))
@@ -315,10 +315,12 @@ extension AppDatabase {
     }
 
     /// Stores what a provider answered and remembers the lookup, in one transaction.
-    package func recordProviderLookup(provider: String, query: String, records: [CatalogRecord], at now: Date) throws {
-        try writeNow { db in
-            _ = try Self.upsertGames(records, in: db)
-            try db.execute(
+    package func recordProviderLookup(
+        provider: String, query: String, records: [CatalogRecord], at now: Date
+    ) async throws {
+        try await write { db in
+            _ = try await Self.upsertGames(records, in: db)
+            try await db.execute(
                 """
                 INSERT INTO provider_lookups (provider, query, looked_up_at) VALUES (?, ?, ?)
                 ON CONFLICT (provider, query) DO UPDATE SET looked_up_at = excluded.looked_up_at
@@ -329,9 +331,9 @@ extension AppDatabase {
 
 extension AppDatabase {
     /// Adds one to a request counter kept with the catalog's state.
-    package func countCatalogRequest(_ key: String) throws {
-        try writeNow { db in
-            try db.execute(
+    package func countCatalogRequest(_ key: String) async throws {
+        try await write { db in
+            try await db.execute(
                 """
                 INSERT INTO catalog_meta (key, value) VALUES (?, '1')
                 ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(catalog_meta.value AS BIGINT) + 1 AS TEXT)

@@ -19,68 +19,87 @@ extension AppDatabase {
     static let copyRowsPerInsert = 200
 
     /// How many rows each table holds.
-    package func tableCounts() throws -> [(table: String, rows: Int)] {
-        try readNow(Self.tableCounts)
+    package func tableCounts() async throws -> [(table: String, rows: Int)] {
+        try await read(Self.tableCounts)
     }
 
-    static func tableCounts(_ db: any SQLSession) throws -> [(table: String, rows: Int)] {
-        try copiedTables.map { table in (table, try db.value("SELECT count(*) FROM \(table)") ?? 0) }
+    static func tableCounts(_ db: any SQLSession) async throws -> [(table: String, rows: Int)] {
+        var counts: [(table: String, rows: Int)] = []
+        for table in copiedTables { counts.append((table, try await db.value("SELECT count(*) FROM \(table)") ?? 0)) }
+        return counts
     }
 
-    /// Copies every row of `source` into this database, which must be empty, in one transaction, then checks that
-    /// every table holds as many rows as the source's. Returns the counts.
-    package func copy(from source: AppDatabase) throws -> [(table: String, rows: Int)] {
-        let occupied = try tableCounts().filter { ["players", "games", "events"].contains($0.table) && $0.rows > 0 }
+    /// Copies every row of `source` (a stopped server's database) into this database, which must be empty, then
+    /// checks that every table holds as many rows as the source's. Returns the counts. Into PostgreSQL the copy is
+    /// one transaction; into SQLite, which cannot wait on another database inside a transaction, one transaction
+    /// a table, and the tables are emptied again when a step fails. Each table is read whole, one at a time.
+    package func copy(from source: AppDatabase) async throws -> [(table: String, rows: Int)] {
+        let occupied = try await tableCounts().filter {
+            ["players", "games", "events"].contains($0.table) && $0.rows > 0
+        }
         if let table = occupied.first {
             throw CopyError(
                 description:
                     "the target already holds data (\(table.rows) rows in \(table.table)); copy into an empty database")
         }
-        // Counted in the snapshot that is copied, so rows written to the source meanwhile are not a mismatch.
-        let expected = try source.readNow { from in
-            let expected = try Self.tableCounts(from)
-            guard expected.contains(where: { ["players", "games"].contains($0.table) && $0.rows > 0 }) else {
-                throw CopyError(description: "the source holds no players and no games: nothing to copy")
-            }
-            try writeNow { to in
-                for table in Self.copiedTables {
-                    // Rows written by migrations (none today) give way to the source's.
-                    try to.execute("DELETE FROM \(table)")
-                    var batch: [SQLRow] = []
-                    func flush() throws {
-                        guard let first = batch.first else { return }
-                        let columns = first.columns.names
-                        let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-                        var arguments = SQLArguments()
-                        arguments.values = batch.flatMap(\.values)
-                        try to.execute(
-                            "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
-                                + Array(repeating: row, count: batch.count).joined(separator: ", "), arguments)
-                        batch.removeAll(keepingCapacity: true)
-                    }
-                    try from.forEach("SELECT * FROM \(table)", []) { row in
-                        batch.append(row)
-                        if batch.count == Self.copyRowsPerInsert { try flush() }
-                    }
-                    try flush()
-                }
-                if to.dialect == .postgres {
-                    for table in Self.numberedTables {
-                        try to.execute(
-                            """
-                            SELECT setval(pg_get_serial_sequence('\(table)', 'id'), coalesce(max(id), 0) + 1, false)
-                            FROM \(table)
-                            """)
-                    }
-                }
-            }
-            return expected
+        let expected = try await source.tableCounts()
+        guard expected.contains(where: { ["players", "games"].contains($0.table) && $0.rows > 0 }) else {
+            throw CopyError(description: "the source holds no players and no games: nothing to copy")
         }
-        let copied = try tableCounts()
+        if isPostgres {
+            try await write { to in
+                for table in Self.copiedTables {
+                    let rows = try await source.read { from in try await from.fetchAll("SELECT * FROM \(table)") }
+                    try await Self.insert(rows, into: table, in: to)
+                }
+                try await Self.continueNumbering(in: to)
+            }
+        } else {
+            do {
+                for table in Self.copiedTables {
+                    let rows = try await source.read { from in try await from.fetchAll("SELECT * FROM \(table)") }
+                    try await write { to in try await Self.insert(rows, into: table, in: to) }
+                }
+            } catch {
+                try? await write { to in
+                    for table in Self.copiedTables.reversed() { try await to.execute("DELETE FROM \(table)") }
+                }
+                throw error
+            }
+        }
+        let copied = try await tableCounts()
         for (before, after) in zip(expected, copied) where before.rows != after.rows {
             throw CopyError(
                 description: "\(after.table) holds \(after.rows) rows after the copy, the source \(before.rows)")
         }
         return copied
+    }
+
+    /// Replaces a table's rows (rows written by migrations, none today, give way to the source's).
+    static func insert(_ rows: [SQLRow], into table: String, in to: any SQLSession) async throws {
+        try await to.execute("DELETE FROM \(table)")
+        var start = 0
+        while start < rows.count {
+            let batch = rows[start..<min(rows.count, start + copyRowsPerInsert)]
+            start += batch.count
+            let columns = batch.first!.columns.names
+            let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+            var arguments = SQLArguments()
+            arguments.values = batch.flatMap(\.values)
+            try await to.execute(
+                "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+                    + Array(repeating: row, count: batch.count).joined(separator: ", "), arguments)
+        }
+    }
+
+    /// PostgreSQL's ids go on after the copied ones.
+    static func continueNumbering(in to: any SQLSession) async throws {
+        for table in numberedTables {
+            try await to.execute(
+                """
+                SELECT setval(pg_get_serial_sequence('\(table)', 'id'), coalesce(max(id), 0) + 1, false)
+                FROM \(table)
+                """)
+        }
     }
 }

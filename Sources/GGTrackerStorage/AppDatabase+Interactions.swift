@@ -37,20 +37,21 @@ extension AppDatabase {
     package static let pendingCommandRetention: TimeInterval = 30 * 86_400
 
     /// A write with an effect a user asked for: claims this view's delivery, if any, in the same transaction.
-    func effect<T: Sendable>(_ body: @Sendable (any SQLSession) throws -> T) async throws -> T {
+    func effect<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
         let claim = self.claim
         return try await write { db in
-            if let claim { try Self.claim(claim, in: db) }
-            return try body(db)
+            if let claim { try await Self.claim(claim, in: db) }
+            return try await body(db)
         }
     }
 
-    static func claim(_ claim: DeliveryClaim, in db: any SQLSession, at now: Date = Date()) throws {
-        try db.execute(
+    static func claim(_ claim: DeliveryClaim, in db: any SQLSession, at now: Date = Date()) async throws {
+        try await db.execute(
             "INSERT INTO processed_interactions (id, attempt, response, created_at) VALUES (?, ?, NULL, ?) ON CONFLICT DO NOTHING",
             [claim.id, claim.attempt, now.timeIntervalSince1970])
         if db.changesCount == 0 {
-            let owner = try (db.value("SELECT attempt FROM processed_interactions WHERE id = ?", [claim.id]) as String?)
+            let owner =
+                try await (db.value("SELECT attempt FROM processed_interactions WHERE id = ?", [claim.id]) as String?)
             // Another attempt (a retry, or a replica given the same delivery) owns it: nothing of ours is written.
             if owner != claim.attempt { throw DeliveryAlreadyApplied(id: claim.id) }
         }
@@ -60,14 +61,14 @@ extension AppDatabase {
     /// Whether a delivery with this id was seen before (claimed by a change, or answered).
     package func deliverySeen(_ id: String) async throws -> Bool {
         try await read { db in
-            try (db.value("SELECT 1 FROM processed_interactions WHERE id = ?", [id]) as Bool?) ?? false
+            try await (db.value("SELECT 1 FROM processed_interactions WHERE id = ?", [id]) as Bool?) ?? false
         }
     }
 
     /// The response already given to a delivery with this id (Discord interaction id, Matrix transaction id…).
     package func processedResponse(_ id: String) async throws -> Data? {
         try await read { db in
-            try (db.value("SELECT response FROM processed_interactions WHERE id = ?", [id]) as Data?)
+            try await (db.value("SELECT response FROM processed_interactions WHERE id = ?", [id]) as Data?)
         }
     }
 
@@ -80,11 +81,11 @@ extension AppDatabase {
     ) async throws {
         try await write { db in
             if let claim {
-                try db.execute(
+                try await db.execute(
                     "UPDATE processed_interactions SET response = ? WHERE id = ? AND attempt = ?",
                     [response, id, claim.attempt])
             } else {
-                try db.execute(
+                try await db.execute(
                     "INSERT INTO processed_interactions (id, response, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
                     [id, response, now.timeIntervalSince1970])
             }
@@ -95,7 +96,7 @@ extension AppDatabase {
     /// while none is stored, so the owner's real answer, when it comes, still replaces it.
     package func recordAnswerIfNone(_ id: String, response: Data) async throws {
         try await write { db in
-            try db.execute(
+            try await db.execute(
                 "UPDATE processed_interactions SET response = ? WHERE id = ? AND response IS NULL", [response, id])
         }
     }
@@ -105,11 +106,11 @@ extension AppDatabase {
     @discardableResult
     package func prune(now: Date = Date()) async throws -> Int {
         try await write { db in
-            try db.execute(
+            try await db.execute(
                 "DELETE FROM processed_interactions WHERE created_at < ?",
                 [now.timeIntervalSince1970 - Self.deliveryRetention])
             var removed = db.changesCount
-            try db.execute(
+            try await db.execute(
                 "DELETE FROM pending_commands WHERE created_at < ?",
                 [now.timeIntervalSince1970 - Self.pendingCommandRetention])
             removed += db.changesCount
@@ -123,7 +124,7 @@ extension AppDatabase {
         for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255) }
         let key = bytes.map { String(format: "%02x", $0) }.joined()
         try await write { db in
-            try db.execute(
+            try await db.execute(
                 "INSERT INTO pending_commands (id, command, created_at) VALUES (?, ?, ?)",
                 [key, command, now.timeIntervalSince1970])
         }
@@ -132,7 +133,7 @@ extension AppDatabase {
 
     package func pendingCommand(_ key: String) async throws -> String? {
         try await read { db in
-            try (db.value("SELECT command FROM pending_commands WHERE id = ?", [key]) as String?)
+            try await (db.value("SELECT command FROM pending_commands WHERE id = ?", [key]) as String?)
         }
     }
 }

@@ -12,7 +12,7 @@ extension AppDatabase: LibraryStore {
 
     package func player(_ id: PlayerID) async throws -> Player? {
         try await read { db in
-            try db.fetchOne("SELECT * FROM players WHERE id = ?", [id.rawValue])
+            try await db.fetchOne("SELECT * FROM players WHERE id = ?", [id.rawValue])
                 .map(
                     Self.player(from:))
         }
@@ -42,13 +42,13 @@ extension AppDatabase: LibraryStore {
         return entry
     }
 
-    static func fetchEntry(_ db: any SQLSession, player: PlayerID, game: Int64) throws -> LibraryEntry? {
-        try db.fetchOne("\(entrySelect) WHERE e.player_id = ? AND e.game_id = ?", [player.rawValue, game]).map(
+    static func fetchEntry(_ db: any SQLSession, player: PlayerID, game: Int64) async throws -> LibraryEntry? {
+        try await db.fetchOne("\(entrySelect) WHERE e.player_id = ? AND e.game_id = ?", [player.rawValue, game]).map(
             entry(from:))
     }
 
     package func entry(of player: PlayerID, game: Int64) async throws -> LibraryEntry? {
-        try await read { db in try Self.fetchEntry(db, player: player, game: game) }
+        try await read { db in try await Self.fetchEntry(db, player: player, game: game) }
     }
 
     package func updateEntry(
@@ -56,17 +56,17 @@ extension AppDatabase: LibraryStore {
         _ change: @Sendable (inout LibraryEntry?) throws -> Void
     ) async throws -> EntryChange {
         try await effect { db in
-            let before = try Self.fetchEntry(db, player: player, game: game.id)
+            let before = try await Self.fetchEntry(db, player: player, game: game.id)
             var after = before
             try change(&after)
             guard let entry = after else {
                 if before != nil {
-                    try db.execute(
+                    try await db.execute(
                         "DELETE FROM library_entries WHERE player_id = ? AND game_id = ?", [player.rawValue, game.id])
                 }
                 return EntryChange(before: before, after: nil)
             }
-            try db.execute(
+            try await db.execute(
                 """
                 INSERT INTO library_entries (player_id, game_id, status, hours, percent, score, review, reviewed_at,
                     favorite, tags, note, added_at, started_at, finished_at, updated_at)
@@ -86,16 +86,17 @@ extension AppDatabase: LibraryStore {
                 ])
             if before == nil {
                 // A game in the library is no longer wished for.
-                try db.execute("DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", [player.rawValue, game.id])
+                try await db.execute(
+                    "DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", [player.rawValue, game.id])
             }
-            let saved = try Self.fetchEntry(db, player: player, game: game.id)
+            let saved = try await Self.fetchEntry(db, player: player, game: game.id)
             let events = NewEvent.derive(before: before, after: saved)
             for event in events {
-                try Self.recordEvent(
+                try await Self.recordEvent(
                     db, community: community, player: player, kind: event.kind, game: game.id, amount: event.amount,
                     at: now)
             }
-            let medals = events.isEmpty ? [] : try Self.awardMedals(db, player: player, at: now)
+            let medals = events.isEmpty ? [] : try await Self.awardMedals(db, player: player, at: now)
             return EntryChange(before: before, after: saved, medals: medals)
         }
     }
@@ -104,18 +105,18 @@ extension AppDatabase: LibraryStore {
         _ player: PlayerID, game: Game, community: String, at now: Date
     ) async throws -> WishlistAddResult {
         try await effect { db in
-            if let status = try
+            if let status = try await
                 (db.value(
                     "SELECT status FROM library_entries WHERE player_id = ? AND game_id = ?",
                     [player.rawValue, game.id]) as String?)
             {
                 return .inLibrary(GameStatus(rawValue: status) ?? .backlog)
             }
-            try db.execute(
+            try await db.execute(
                 "INSERT INTO wishlist (player_id, game_id, added_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 [player.rawValue, game.id, now.timeIntervalSince1970])
             guard db.changesCount > 0 else { return .alreadyWishlisted }
-            try Self.recordEvent(
+            try await Self.recordEvent(
                 db, community: community, player: player, kind: .wishlisted, game: game.id, amount: nil, at: now)
             return .added
         }
@@ -123,7 +124,7 @@ extension AppDatabase: LibraryStore {
 
     package func isWishlisted(_ player: PlayerID, game: Int64) async throws -> Bool {
         try await read { db in
-            try
+            try await
                 (db.value(
                     "SELECT EXISTS (SELECT 1 FROM wishlist WHERE player_id = ? AND game_id = ?)",
                     [player.rawValue, game]) as Bool?) ?? false
@@ -132,7 +133,7 @@ extension AppDatabase: LibraryStore {
 
     package func isMember(_ player: PlayerID, of community: String) async throws -> Bool {
         try await read { db in
-            try
+            try await
                 (db.value(
                     "SELECT EXISTS (SELECT 1 FROM memberships WHERE player_id = ? AND community_id = ?)",
                     [player.rawValue, community]) as Bool?) ?? false
@@ -141,7 +142,7 @@ extension AppDatabase: LibraryStore {
 
     package func shelfGames(of player: PlayerID) async throws -> [Game] {
         try await read { db in
-            try db.fetchAll(
+            try await db.fetchAll(
                 """
                 SELECT \(Self.gameColumns) FROM games g WHERE g.id IN (
                     SELECT game_id FROM library_entries WHERE player_id = ?
@@ -153,7 +154,7 @@ extension AppDatabase: LibraryStore {
 
     package func removeFromWishlist(_ player: PlayerID, game: Int64) async throws -> Bool {
         try await effect { db in
-            try db.execute("DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", [player.rawValue, game])
+            try await db.execute("DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", [player.rawValue, game])
             return db.changesCount > 0
         }
     }
@@ -166,11 +167,11 @@ extension AppDatabase: LibraryStore {
         try await read { db in
             let mature = includeMature ? "" : " AND g.mature = 0"
             let total =
-                try
+                try await
                 (db.value(
                     "SELECT count(*) FROM wishlist w JOIN games g ON g.id = w.game_id WHERE w.player_id = ?\(mature)",
                     [player.rawValue]) as Int?) ?? 0
-            let rows = try db.fetchAll(
+            let rows = try await db.fetchAll(
                 """
                 SELECT w.added_at AS wished_at, \(Self.gameColumns) FROM wishlist w JOIN games g ON g.id = w.game_id
                 WHERE w.player_id = ?\(mature) ORDER BY w.added_at DESC, g.name LIMIT ? OFFSET ?
@@ -184,9 +185,10 @@ extension AppDatabase: LibraryStore {
 
     package func removeEverywhere(_ player: PlayerID, game: Int64) async throws -> (library: Bool, wishlist: Bool) {
         try await effect { db in
-            try db.execute("DELETE FROM library_entries WHERE player_id = ? AND game_id = ?", [player.rawValue, game])
+            try await db.execute(
+                "DELETE FROM library_entries WHERE player_id = ? AND game_id = ?", [player.rawValue, game])
             let library = db.changesCount > 0
-            try db.execute("DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", [player.rawValue, game])
+            try await db.execute("DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", [player.rawValue, game])
             return (library, db.changesCount > 0)
         }
     }
@@ -197,7 +199,7 @@ extension AppDatabase: LibraryStore {
         try await read { db in
             var counts: [GameStatus: Int] = [:]
             var hidden = 0
-            for row in try db.fetchAll(
+            for row in try await db.fetchAll(
                 """
                 SELECT e.status, g.mature, count(*) AS n FROM library_entries e JOIN games g ON g.id = e.game_id
                 WHERE e.player_id = ? GROUP BY e.status, g.mature
@@ -226,7 +228,7 @@ extension AppDatabase: LibraryStore {
                 case .name: "lower(g.name), g.name, g.release_date"
                 }
             let total = status.map { counts[$0] ?? 0 } ?? counts.values.reduce(0, +)
-            let rows = try db.fetchAll(
+            let rows = try await db.fetchAll(
                 "\(Self.entrySelect) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ? OFFSET ?",
                 SQLArguments(arguments + [pageSize, (page - 1) * pageSize]))
             return LibraryPage(
@@ -241,29 +243,29 @@ extension AppDatabase: LibraryStore {
         try await read { db in
             var stats = PlayerStats()
             let p = player.rawValue
-            for row in try db.fetchAll(
+            for row in try await db.fetchAll(
                 "SELECT status, count(*) AS n FROM library_entries WHERE player_id = ? GROUP BY status", [p])
             {
                 if let s = GameStatus(rawValue: row["status"]) { stats.statusCounts[s] = row["n"] }
             }
-            stats.genreCounts = try db.fetchAll(
+            stats.genreCounts = try await db.fetchAll(
                 """
                 SELECT f.name, count(*) AS n FROM library_entries e
                 JOIN game_facets gf ON gf.game_id = e.game_id JOIN facets f ON f.id = gf.facet_id AND f.kind = 'genre'
                 WHERE e.player_id = ? GROUP BY f.name ORDER BY n DESC, f.name LIMIT 10
                 """, [p]
             ).map { ($0["name"], $0["n"]) }
-            for row in try db.fetchAll(
+            for row in try await db.fetchAll(
                 "SELECT score, count(*) AS n FROM library_entries WHERE player_id = ? AND score IS NOT NULL GROUP BY score",
                 [p])
             {
                 stats.scoreCounts[row["score"]] = row["n"]
             }
             stats.totalHours =
-                try
+                try await
                 (db.value("SELECT coalesce(sum(hours), 0) FROM library_entries WHERE player_id = ?", [p]) as Double?)
                 ?? 0
-            if let row = try db.fetchOne(
+            if let row = try await db.fetchOne(
                 """
                 SELECT g.name, e.hours FROM library_entries e JOIN games g ON g.id = e.game_id
                 WHERE e.player_id = ? AND e.hours > 0 ORDER BY e.hours DESC LIMIT 1
@@ -272,18 +274,18 @@ extension AppDatabase: LibraryStore {
                 stats.mostPlayed = (row["name"], row["hours"])
             }
             stats.reviews =
-                try
+                try await
                 (db.value("SELECT count(*) FROM library_entries WHERE player_id = ? AND review IS NOT NULL", [p])
                 as Int?) ?? 0
             stats.favorites =
-                try
+                try await
                 (db.values(
                     """
                     SELECT g.name FROM library_entries e JOIN games g ON g.id = e.game_id
                     WHERE e.player_id = ? AND e.favorite <> 0 ORDER BY e.score DESC, e.updated_at DESC LIMIT 10
                     """, [p]) as [String])
             stats.wishlist =
-                try (db.value("SELECT count(*) FROM wishlist WHERE player_id = ?", [p]) as Int?) ?? 0
+                try await (db.value("SELECT count(*) FROM wishlist WHERE player_id = ?", [p]) as Int?) ?? 0
             return stats
         }
     }
@@ -292,12 +294,12 @@ extension AppDatabase: LibraryStore {
         _ player: PlayerID, nickname: String?, avatarURL: String?, bio: String?
     ) async throws -> Player {
         try await effect { db in
-            try db.execute(
+            try await db.execute(
                 """
                 UPDATE players SET nickname = coalesce(?, nickname), avatar_url = coalesce(?, avatar_url),
                     bio = coalesce(?, bio) WHERE id = ?
                 """, [nickname, avatarURL, bio, player.rawValue])
-            let row = try db.fetchOne("SELECT * FROM players WHERE id = ?", [player.rawValue])!
+            let row = try await db.fetchOne("SELECT * FROM players WHERE id = ?", [player.rawValue])!
             return Self.player(from: row)
         }
     }
@@ -308,24 +310,25 @@ extension AppDatabase: LibraryStore {
             for table in [
                 "library_entries", "wishlist", "memberships", "events", "challenge_participants", "share_tokens",
             ] {
-                try db.execute("DELETE FROM \(table) WHERE player_id = ?", [player.rawValue])
+                try await db.execute("DELETE FROM \(table) WHERE player_id = ?", [player.rawValue])
                 erased += db.changesCount
             }
-            try db.execute(
+            try await db.execute(
                 "DELETE FROM friends WHERE player_id = ? OR friend_id = ?", [player.rawValue, player.rawValue])
             erased += db.changesCount
-            try db.execute("DELETE FROM players WHERE id = ?", [player.rawValue])
+            try await db.execute("DELETE FROM players WHERE id = ?", [player.rawValue])
             return erased + db.changesCount
         }
     }
 
     package func settings(of community: String) async throws -> CommunitySettings {
-        try await read { db in try Self.settings(of: community, in: db) }
+        try await read { db in try await Self.settings(of: community, in: db) }
     }
 
-    static func settings(of community: String, in db: any SQLSession) throws -> CommunitySettings {
+    static func settings(of community: String, in db: any SQLSession) async throws -> CommunitySettings {
         guard
-            let row = try db.fetchOne("SELECT age_gate, announce_channel FROM communities WHERE id = ?", [community])
+            let row = try await db.fetchOne(
+                "SELECT age_gate, announce_channel FROM communities WHERE id = ?", [community])
         else { return CommunitySettings() }
         return CommunitySettings(
             announceChannel: row["announce_channel"], ageGate: AgeGate(rawValue: row["age_gate"]) ?? .strict)
@@ -335,7 +338,7 @@ extension AppDatabase: LibraryStore {
         of community: String, announceChannel: String?, ageGate: AgeGate?
     ) async throws -> CommunitySettings {
         try await effect { db in
-            try db.execute(
+            try await db.execute(
                 """
                 INSERT INTO communities (id, age_gate, announce_channel, created_at) VALUES (?, coalesce(?, 'strict'), ?, ?)
                 ON CONFLICT(id) DO UPDATE SET age_gate = coalesce(?, communities.age_gate),
@@ -345,7 +348,8 @@ extension AppDatabase: LibraryStore {
                     community, ageGate?.rawValue, announceChannel, Date().timeIntervalSince1970, ageGate?.rawValue,
                     announceChannel,
                 ])
-            let row = try db.fetchOne("SELECT age_gate, announce_channel FROM communities WHERE id = ?", [community])!
+            let row = try await db.fetchOne(
+                "SELECT age_gate, announce_channel FROM communities WHERE id = ?", [community])!
             return CommunitySettings(
                 announceChannel: row["announce_channel"], ageGate: AgeGate(rawValue: row["age_gate"]) ?? .strict)
         }
@@ -353,7 +357,7 @@ extension AppDatabase: LibraryStore {
 
     package func owners(of game: Int64, in community: String) async throws -> [GameOwner] {
         try await read { db in
-            try db.fetchAll(
+            try await db.fetchAll(
                 """
                 SELECT p.*, e.status AS entry_status, e.score AS entry_score FROM library_entries e
                 JOIN memberships m ON m.player_id = e.player_id AND m.community_id = ?

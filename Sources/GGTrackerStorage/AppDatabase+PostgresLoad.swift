@@ -9,32 +9,35 @@ extension AppDatabase {
     /// rows with ids given here, each statement's facets as number pairs. Nil when the catalog is not empty.
     static func postgresBulkLoad(
         _ batches: () throws -> [CatalogRecord]?, in db: any SQLSession
-    ) throws -> UpsertCounts? {
-        guard try db.value("SELECT EXISTS (SELECT 1 FROM games)") == false else { return nil }
+    ) async throws -> UpsertCounts? {
+        guard try await db.value("SELECT EXISTS (SELECT 1 FROM games)") == false else { return nil }
         // Ids continue the column's sequence: ids of games deleted earlier are never reused.
-        var nextID: Int64 = try db.value("SELECT nextval(pg_get_serial_sequence('games', 'id'))") ?? 1
+        var nextID: Int64 = try await db.value("SELECT nextval(pg_get_serial_sequence('games', 'id'))") ?? 1
         var pending: [(id: Int64, record: CatalogRecord)] = []
         var facetIDs: [String: Int64] = [:]
-        func flush() throws {
+        func flush() async throws {
             guard !pending.isEmpty else { return }
             var arguments = SQLArguments()
             arguments.values = pending.flatMap {
                 [.integer($0.id)] + storedValues($0.record).map { $0?.sqlValue ?? .null }
             }
-            try db.execute(insertGamesSQL(columns: ["id"] + storedGameColumns, rows: pending.count), arguments)
-            try fileFacets(of: pending.map { ($0.id, $0.record.game) }, in: db, known: &facetIDs)
+            try await db.execute(insertGamesSQL(columns: ["id"] + storedGameColumns, rows: pending.count), arguments)
+            try await fileFacets(of: pending.map { ($0.id, $0.record.game) }, in: db, known: &facetIDs)
             pending.removeAll(keepingCapacity: true)
         }
         var counts = UpsertCounts()
-        let again = try firstCopies(batches) { record in
-            pending.append((nextID, record))
-            nextID += 1
-            counts.added += 1
-            if pending.count == postgresGamesPerInsert { try flush() }
+        var copies = FirstCopies()
+        while let batch = try batches() {
+            for record in batch where copies.isFirst(record) {
+                pending.append((nextID, record))
+                nextID += 1
+                counts.added += 1
+                if pending.count == postgresGamesPerInsert { try await flush() }
+            }
         }
-        try flush()
-        try db.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), ?)", [nextID - 1])
-        let rest = try upsertGames(again, in: db)
+        try await flush()
+        try await db.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), ?)", [nextID - 1])
+        let rest = try await upsertGames(copies.again, in: db)
         counts.added += rest.added
         counts.updated += rest.updated
         return counts

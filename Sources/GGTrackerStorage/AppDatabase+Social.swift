@@ -5,8 +5,8 @@ extension AppDatabase: SocialStore {
     static func recordEvent(
         _ db: any SQLSession, community: String, player: PlayerID, kind: EventKind, game: Int64?, amount: Double?,
         detail: String? = nil, at now: Date
-    ) throws {
-        try db.execute(
+    ) async throws {
+        try await db.execute(
             """
             INSERT INTO events (community_id, player_id, kind, game_id, amount, detail, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -23,16 +23,16 @@ extension AppDatabase: SocialStore {
     }
 
     /// A participant's progress: library events inside the window, or the custom amount.
-    static func progress(_ db: any SQLSession, challenge: Challenge, player: PlayerID) throws -> Double {
+    static func progress(_ db: any SQLSession, challenge: Challenge, player: PlayerID) async throws -> Double {
         guard let event = challenge.unit.event else {
-            return try
+            return try await
                 (db.value(
                     "SELECT custom_progress FROM challenge_participants WHERE challenge_id = ? AND player_id = ?",
                     [challenge.id, player.rawValue]) as Double?) ?? 0
         }
         // Hours add up; a game completed or reviewed twice counts once.
         let measure = event == .hours ? "coalesce(sum(amount), 0)" : "count(DISTINCT game_id)"
-        return try
+        return try await
             (db.value(
                 """
                 SELECT \(measure) FROM events
@@ -45,9 +45,9 @@ extension AppDatabase: SocialStore {
     }
 
     /// Awards the medal of every running challenge of the player whose goal is now reached; returns their names.
-    static func awardMedals(_ db: any SQLSession, player: PlayerID, at now: Date) throws -> [String] {
+    static func awardMedals(_ db: any SQLSession, player: PlayerID, at now: Date) async throws -> [String] {
         let t = now.timeIntervalSince1970
-        let rows = try db.fetchAll(
+        let rows = try await db.fetchAll(
             """
             SELECT c.*, c.community_id AS community FROM challenges c
             JOIN challenge_participants p ON p.challenge_id = c.id
@@ -56,16 +56,16 @@ extension AppDatabase: SocialStore {
         var won: [String] = []
         for row in rows {
             let challenge = challenge(from: row)
-            guard try progress(db, challenge: challenge, player: player) >= challenge.goal else { continue }
+            guard try await progress(db, challenge: challenge, player: player) >= challenge.goal else { continue }
             // Awarded once, even if two changes reach the goal at the same moment.
             guard
-                try db.execute(
+                try await db.execute(
                     """
                     UPDATE challenge_participants SET medal_at = ?
                     WHERE challenge_id = ? AND player_id = ? AND medal_at IS NULL
                     """, [t, challenge.id, player.rawValue]) > 0
             else { continue }
-            try recordEvent(
+            try await recordEvent(
                 db, community: row["community"], player: player, kind: .medal, game: nil, amount: nil,
                 detail: challenge.name, at: now)
             won.append(challenge.name)
@@ -91,12 +91,12 @@ extension AppDatabase: SocialStore {
             }
             sql += " ORDER BY is_friend DESC, e.created_at DESC, e.id DESC LIMIT ?"
             arguments.append(limit)
-            let rows = try db.fetchAll(sql, SQLArguments(arguments))
+            let rows = try await db.fetchAll(sql, SQLArguments(arguments))
             let gameIDs = Set(rows.compactMap { $0["game_id"] as Int64? })
             var games: [Int64: Game] = [:]
             if !gameIDs.isEmpty {
                 let placeholders = Array(repeating: "?", count: gameIDs.count).joined(separator: ",")
-                for row in try db.fetchAll(
+                for row in try await db.fetchAll(
                     "SELECT \(Self.gameColumns) FROM games g WHERE g.id IN (\(placeholders))",
                     SQLArguments(Array(gameIDs)))
                 {
@@ -121,7 +121,7 @@ extension AppDatabase: SocialStore {
 
     package func addFriend(_ player: PlayerID, _ friend: PlayerID, at now: Date) async throws -> Bool {
         try await effect { db in
-            try db.execute(
+            try await db.execute(
                 "INSERT INTO friends (player_id, friend_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 [player.rawValue, friend.rawValue, now.timeIntervalSince1970])
             return db.changesCount > 0
@@ -130,7 +130,7 @@ extension AppDatabase: SocialStore {
 
     package func removeFriend(_ player: PlayerID, _ friend: PlayerID) async throws -> Bool {
         try await effect { db in
-            try db.execute(
+            try await db.execute(
                 "DELETE FROM friends WHERE player_id = ? AND friend_id = ?", [player.rawValue, friend.rawValue])
             return db.changesCount > 0
         }
@@ -138,7 +138,7 @@ extension AppDatabase: SocialStore {
 
     package func friends(of player: PlayerID) async throws -> [Player] {
         try await read { db in
-            try db.fetchAll(
+            try await db.fetchAll(
                 """
                 SELECT p.* FROM friends f JOIN players p ON p.id = f.friend_id
                 WHERE f.player_id = ? ORDER BY coalesce(p.nickname, p.display_name)
@@ -149,16 +149,16 @@ extension AppDatabase: SocialStore {
 
     package func compare(_ left: PlayerID, _ right: PlayerID) async throws -> LibraryComparison {
         try await read { db in
-            func entries(_ player: PlayerID) throws -> [Int64: LibraryEntry] {
-                let rows = try db.fetchAll("\(Self.entrySelect) WHERE e.player_id = ?", [player.rawValue])
+            func entries(_ player: PlayerID) async throws -> [Int64: LibraryEntry] {
+                let rows = try await db.fetchAll("\(Self.entrySelect) WHERE e.player_id = ?", [player.rawValue])
                 return Dictionary(
                     uniqueKeysWithValues: rows.map { row in
                         let entry = Self.entry(from: row)
                         return (entry.game.id, entry)
                     })
             }
-            func finishedButWished(_ finisher: PlayerID, _ wisher: PlayerID) throws -> [Game] {
-                try db.fetchAll(
+            func finishedButWished(_ finisher: PlayerID, _ wisher: PlayerID) async throws -> [Game] {
+                try await db.fetchAll(
                     """
                     SELECT \(Self.gameColumns) FROM library_entries e
                     JOIN wishlist w ON w.game_id = e.game_id AND w.player_id = ?
@@ -167,13 +167,14 @@ extension AppDatabase: SocialStore {
                     """, [wisher.rawValue, finisher.rawValue]
                 ).map(Self.game(from:))
             }
-            let l = try entries(left)
-            let r = try entries(right)
+            let l = try await entries(left)
+            let r = try await entries(right)
             let shared = l.compactMap { id, entry in r[id].map { (game: entry.game, left: entry, right: $0) } }
                 .sorted { $0.game.name < $1.game.name }
             return LibraryComparison(
-                shared: shared, leftFinishedRightWants: try finishedButWished(left, right),
-                rightFinishedLeftWants: try finishedButWished(right, left), leftCount: l.count, rightCount: r.count)
+                shared: shared, leftFinishedRightWants: try await finishedButWished(left, right),
+                rightFinishedLeftWants: try await finishedButWished(right, left), leftCount: l.count,
+                rightCount: r.count)
         }
     }
 
@@ -205,7 +206,7 @@ extension AppDatabase: SocialStore {
                 value = "(SELECT \(measure) FROM library_entries l WHERE l.player_id = p.id)"
             }
             arguments.append(community)
-            return try db.fetchAll(
+            return try await db.fetchAll(
                 """
                 SELECT p.*, \(value) AS metric_value FROM memberships m JOIN players p ON p.id = m.player_id
                 WHERE m.community_id = ?
@@ -219,7 +220,7 @@ extension AppDatabase: SocialStore {
         createdBy: PlayerID
     ) async throws -> ChallengeCreation {
         try await effect { db in
-            let inserted: Int64? = try db.value(
+            let inserted: Int64? = try await db.value(
                 """
                 INSERT INTO challenges (community_id, name, name_key, goal, unit, starts_at, ends_at, created_by, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
@@ -230,18 +231,18 @@ extension AppDatabase: SocialStore {
                 ])
             guard let id = inserted else { return .duplicateName }
             // The creator takes part from the start, in the same transaction as the challenge.
-            try db.execute(
+            try await db.execute(
                 "INSERT INTO challenge_participants (challenge_id, player_id, joined_at) VALUES (?, ?, ?)",
                 [id, createdBy.rawValue, startsAt.timeIntervalSince1970])
-            _ = try Self.awardMedals(db, player: createdBy, at: startsAt)
-            let row = try db.fetchOne("SELECT * FROM challenges WHERE id = ?", [id])!
+            _ = try await Self.awardMedals(db, player: createdBy, at: startsAt)
+            let row = try await db.fetchOne("SELECT * FROM challenges WHERE id = ?", [id])!
             return .created(Self.challenge(from: row))
         }
     }
 
     package func challenge(in community: String, named name: String) async throws -> Challenge? {
         try await read { db in
-            try db.fetchOne(
+            try await db.fetchOne(
                 "SELECT * FROM challenges WHERE community_id = ? AND name_key = ?", [community, name.lowercased()]
             ).map(Self.challenge(from:))
         }
@@ -249,26 +250,28 @@ extension AppDatabase: SocialStore {
 
     package func challenges(in community: String) async throws -> [Challenge] {
         try await read { db in
-            try db.fetchAll("SELECT * FROM challenges WHERE community_id = ? ORDER BY ends_at DESC, name", [community])
-                .map(Self.challenge(from:))
+            try await db.fetchAll(
+                "SELECT * FROM challenges WHERE community_id = ? ORDER BY ends_at DESC, name", [community]
+            )
+            .map(Self.challenge(from:))
         }
     }
 
     package func join(_ challenge: Challenge, _ player: PlayerID, at now: Date) async throws -> Bool {
         try await effect { db in
-            try db.execute(
+            try await db.execute(
                 "INSERT INTO challenge_participants (challenge_id, player_id, joined_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 [challenge.id, player.rawValue, now.timeIntervalSince1970])
             let joined = db.changesCount > 0
             // Progress made earlier in the window counts, so joining may already reach the goal.
-            if joined { _ = try Self.awardMedals(db, player: player, at: now) }
+            if joined { _ = try await Self.awardMedals(db, player: player, at: now) }
             return joined
         }
     }
 
     package func leave(_ challenge: Challenge, _ player: PlayerID) async throws -> Bool {
         try await effect { db in
-            try db.execute(
+            try await db.execute(
                 "DELETE FROM challenge_participants WHERE challenge_id = ? AND player_id = ?",
                 [challenge.id, player.rawValue])
             return db.changesCount > 0
@@ -279,43 +282,46 @@ extension AppDatabase: SocialStore {
         _ challenge: Challenge, _ player: PlayerID, amount: Double, community: String, at now: Date
     ) async throws -> ChallengeStanding? {
         try await effect { db in
-            try db.execute(
+            try await db.execute(
                 """
                 UPDATE challenge_participants SET custom_progress = custom_progress + ?
                 WHERE challenge_id = ? AND player_id = ?
                 """, [amount, challenge.id, player.rawValue])
             guard db.changesCount > 0 else { return nil }
-            _ = try Self.awardMedals(db, player: player, at: now)
+            _ = try await Self.awardMedals(db, player: player, at: now)
             // Only this player's row is read: writers of other players' progress are not held up by this one.
-            return try Self.standings(db, challenge, of: player).first
+            return try await Self.standings(db, challenge, of: player).first
         }
     }
 
     /// Everyone's standing in the challenge, best first; or one player's.
     static func standings(
         _ db: any SQLSession, _ challenge: Challenge, of player: PlayerID? = nil
-    ) throws -> [ChallengeStanding] {
-        let rows = try db.fetchAll(
+    ) async throws -> [ChallengeStanding] {
+        let rows = try await db.fetchAll(
             """
             SELECT pl.*, cp.medal_at FROM challenge_participants cp JOIN players pl ON pl.id = cp.player_id
             WHERE cp.challenge_id = ?\(player == nil ? "" : " AND cp.player_id = ?")
             """, SQLArguments([challenge.id, player?.rawValue].filter { $0 != nil }))
-        return try rows.map { row in
+        var standings: [ChallengeStanding] = []
+        for row in rows {
             let player = Self.player(from: row)
-            return ChallengeStanding(
-                player: player, progress: try progress(db, challenge: challenge, player: player.id),
-                medalAt: (row["medal_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
+            standings.append(
+                ChallengeStanding(
+                    player: player, progress: try await progress(db, challenge: challenge, player: player.id),
+                    medalAt: (row["medal_at"] as Double?).map(Date.init(timeIntervalSince1970:))))
         }
-        .sorted { ($0.progress, $1.player.shownName) > ($1.progress, $0.player.shownName) }
+        return
+            standings.sorted { ($0.progress, $1.player.shownName) > ($1.progress, $0.player.shownName) }
     }
 
     package func standings(_ challenge: Challenge) async throws -> [ChallengeStanding] {
-        try await read { db in try Self.standings(db, challenge) }
+        try await read { db in try await Self.standings(db, challenge) }
     }
 
     package func medals(of player: PlayerID) async throws -> [Medal] {
         try await read { db in
-            try db.fetchAll(
+            try await db.fetchAll(
                 """
                 SELECT c.name, cp.medal_at FROM challenge_participants cp JOIN challenges c ON c.id = cp.challenge_id
                 WHERE cp.player_id = ? AND cp.medal_at IS NOT NULL ORDER BY cp.medal_at
@@ -326,14 +332,14 @@ extension AppDatabase: SocialStore {
 
     package func shareToken(of player: PlayerID) async throws -> String? {
         try await read { db in
-            try (db.value("SELECT token FROM share_tokens WHERE player_id = ?", [player.rawValue]) as String?)
+            try await (db.value("SELECT token FROM share_tokens WHERE player_id = ?", [player.rawValue]) as String?)
         }
     }
 
     package func setShareToken(_ token: String, for player: PlayerID, at now: Date) async throws {
         try await effect { db in
-            try db.execute("DELETE FROM share_tokens WHERE player_id = ?", [player.rawValue])
-            try db.execute(
+            try await db.execute("DELETE FROM share_tokens WHERE player_id = ?", [player.rawValue])
+            try await db.execute(
                 "INSERT INTO share_tokens (token, player_id, created_at) VALUES (?, ?, ?)",
                 [token, player.rawValue, now.timeIntervalSince1970])
         }
@@ -341,7 +347,7 @@ extension AppDatabase: SocialStore {
 
     package func revokeShareToken(of player: PlayerID) async throws -> Bool {
         try await effect { db in
-            try db.execute("DELETE FROM share_tokens WHERE player_id = ?", [player.rawValue])
+            try await db.execute("DELETE FROM share_tokens WHERE player_id = ?", [player.rawValue])
             return db.changesCount > 0
         }
     }
@@ -350,11 +356,11 @@ extension AppDatabase: SocialStore {
     package func sharedLibrary(token: String) async throws -> (player: Player, entries: [LibraryEntry])? {
         try await read { db in
             guard
-                let row = try db.fetchOne(
+                let row = try await db.fetchOne(
                     "SELECT p.* FROM share_tokens s JOIN players p ON p.id = s.player_id WHERE s.token = ?", [token])
             else { return nil }
             let player = Self.player(from: row)
-            let entries = try db.fetchAll(
+            let entries = try await db.fetchAll(
                 "\(Self.entrySelect) WHERE e.player_id = ? ORDER BY e.updated_at DESC", [player.id.rawValue]
             ).map(Self.entry(from:))
             return (player, entries)

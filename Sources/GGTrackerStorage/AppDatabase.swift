@@ -9,38 +9,29 @@ import Synchronization
 /// PostgreSQL database (several replicas sharing it); the SQL is written once, with the few differences in
 /// `SQLDialect`.
 package final class AppDatabase: Sendable {
-    enum Backend: Sendable {
-        case sqlite(any DatabaseWriter)
-        case postgres(PostgresPool)
-    }
-
-    let backend: Backend
+    /// Runs the transactions, on SQLite or PostgreSQL.
+    package let executor: DatabaseExecutor
+    var backend: DatabaseExecutor.Backend { executor.backend }
     /// Players recorded lately, so a command does not write just to say they were seen.
     let recentlySeen: RecentlySeen
     /// The delivery on whose behalf this view of the database writes (see `claiming(_:)`).
     let claim: DeliveryClaim?
 
     package init(_ writer: any DatabaseWriter) throws {
-        backend = .sqlite(writer)
+        executor = DatabaseExecutor(.sqlite(writer))
         recentlySeen = RecentlySeen()
         claim = nil
         try Migration.sqliteMigrator.migrate(writer)
     }
 
-    init(postgres pool: PostgresPool) throws {
-        backend = .postgres(pool)
+    init(postgres database: PostgresDatabase) {
+        executor = DatabaseExecutor(.postgres(database))
         recentlySeen = RecentlySeen()
         claim = nil
-        try pool.withConnection { connection in
-            try Migration.migrate(
-                PostgresSession(connection, logger: Self.postgresLogger), schema: pool.location.schema)
-        }
     }
 
-    static let postgresLogger = Logger(label: "ggtracker.postgres")
-
     private init(sharing database: AppDatabase, claim: DeliveryClaim) {
-        backend = database.backend
+        executor = database.executor
         recentlySeen = database.recentlySeen
         self.claim = claim
     }
@@ -53,18 +44,19 @@ package final class AppDatabase: Sendable {
     }
 
     /// Opens the database named by `GGTRACKER_DATABASE` or `--database` (see `DatabaseLocation`).
-    package static func open(_ location: String, connections: Int = 10) throws -> AppDatabase {
-        try open(DatabaseLocation(location), connections: connections)
+    package static func open(_ location: String, connections: Int = 10) async throws -> AppDatabase {
+        try await open(DatabaseLocation(location), connections: connections)
     }
 
     /// Opens the database, running its migrations. With `creating: false`, a SQLite file that does not exist is
     /// refused instead of created (a source to copy from must be there).
     package static func open(
         _ location: DatabaseLocation, creating: Bool = true, connections: Int = 10
-    ) throws -> AppDatabase {
+    ) async throws -> AppDatabase {
         switch location {
         case .postgres(let postgres):
-            return try AppDatabase(postgres: PostgresPool(location: postgres, maximumConnections: connections))
+            return AppDatabase(
+                postgres: try await PostgresDatabase.open(location: postgres, maximumConnections: connections))
         case .sqlite(let path):
             guard creating || FileManager.default.fileExists(atPath: path) else {
                 throw InvalidDatabaseLocation(description: "there is no SQLite database at \(path)")
@@ -122,20 +114,15 @@ package final class AppDatabase: Sendable {
         return try AppDatabase(DatabaseQueue(configuration: config))
     }
 
-    package var dialect: SQLDialect {
-        switch backend {
-        case .sqlite: .sqlite
-        case .postgres: .postgres
-        }
-    }
+    package var dialect: SQLDialect { executor.dialect }
 
     package var isPostgres: Bool { dialect == .postgres }
 
     /// Statements sent to PostgreSQL and waited for, each a round trip (0 on SQLite): what a command costs in
     /// network waits, for tests.
     package var postgresRoundTrips: Int {
-        guard case .postgres(let pool) = backend else { return 0 }
-        return pool.roundTrips.load(ordering: .relaxed)
+        guard case .postgres(let database) = backend else { return 0 }
+        return database.roundTrips.load(ordering: .relaxed)
     }
 
     /// The SQLite connection, for what only SQLite does (backups, the bulk catalog load, file checks).
@@ -148,46 +135,15 @@ package final class AppDatabase: Sendable {
 
     package var reader: any DatabaseReader { writer }
 
-    /// Reads in one snapshot. SQLite reads on the calling thread: the reads a command makes take microseconds, and
-    /// handing each one to another thread and back costs more than the read itself. PostgreSQL's wait on the
-    /// network on a thread of the connection pool.
-    package func read<T: Sendable>(_ body: (any SQLSession) throws -> T) async throws -> T {
-        switch backend {
-        case .sqlite: return try readNow(body)
-        case .postgres(let pool): return try await pool.run { try self.readNow(body) }
-        }
-    }
-
-    /// A read that waits on the calling thread (for code that is not async).
-    package func readNow<T>(_ body: (any SQLSession) throws -> T) throws -> T {
-        switch backend {
-        case .sqlite(let writer): return try writer.read { db in try body(SQLiteSession(db)) }
-        case .postgres(let pool):
-            return try pool.withConnection { connection in
-                try PostgresSession(connection, logger: Self.postgresLogger, pool: pool).transaction(
-                    readOnly: true, body)
-            }
-        }
+    /// Reads in one snapshot (see `DatabaseExecutor`).
+    package func read<T>(_ body: (any SQLSession) async throws -> T) async throws -> T {
+        try await executor.read(body)
     }
 
     /// One write transaction.
-    package func write<T: Sendable>(_ body: @Sendable (any SQLSession) throws -> T) async throws -> T {
-        switch backend {
-        case .sqlite(let writer): return try await writer.write { db in try body(SQLiteSession(db)) }
-        case .postgres(let pool): return try await pool.run { try self.writeNow(body) }
-        }
-    }
-
-    /// A write transaction that waits on the calling thread (for code that is not async).
-    package func writeNow<T>(_ body: (any SQLSession) throws -> T) throws -> T {
-        switch backend {
-        case .sqlite(let writer): return try writer.write { db in try body(SQLiteSession(db)) }
-        case .postgres(let pool):
-            return try pool.withConnection { connection in
-                try PostgresSession(connection, logger: Self.postgresLogger, pool: pool).transaction(
-                    readOnly: false, body)
-            }
-        }
+    @discardableResult
+    package func write<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+        try await executor.write(body)
     }
 }
 
@@ -198,13 +154,13 @@ extension AppDatabase {
         switch backend {
         case .sqlite(let writer):
             migrated = try await writer.read { db in try Migration.sqliteMigrator.hasCompletedMigrations(db) }
-        case .postgres: migrated = try await read { db in try Migration.postgresIsComplete(db) }
+        case .postgres: migrated = try await read { db in try await Migration.postgresIsComplete(db) }
         }
         guard migrated else { return false }
         // A database that answers reads but refuses writes (a full disk, a read-only file) cannot serve commands:
         // a small write is committed, as a command's would be.
         try await write { db in
-            try db.execute(
+            try await db.execute(
                 "INSERT INTO catalog_meta (key, value) VALUES ('readiness.checked_at', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 [String(Date().timeIntervalSince1970)])
         }
@@ -231,7 +187,7 @@ extension AppDatabase {
         case .sqlite(let writer):
             try checkpoint()
             try writer.close()
-        case .postgres(let pool): pool.close()
+        case .postgres(let database): database.close()
         }
     }
 

@@ -80,53 +80,62 @@ package struct PostgresUnavailable: Error, CustomStringConvertible {
     package var description: String
 }
 
-/// Connections to one PostgreSQL database, for the storage code, which runs synchronously: each unit of work
-/// borrows a connection and runs on a thread of its own pool, so waiting on the network blocks neither the
-/// server's event loops nor Swift's cooperative threads. A connection that broke is dropped and the next
-/// borrower opens a new one.
-final class PostgresPool: Sendable {
+/// One PostgreSQL database, through postgres-nio's connection pool (`PostgresClient`, run in a task of its own):
+/// each transaction borrows a connection and awaits its statements without holding a thread. A connection the
+/// server closed is replaced by the pool.
+final class PostgresDatabase: Sendable {
     let location: PostgresLocation
-    let maximumConnections: Int
-    private let idle = Mutex<[PostgresConnection]>([])
-    private let slots: DispatchSemaphore
-    /// Threads that wait on the database for async callers, shared by every pool of the process.
-    private static let threads: NIOThreadPool = {
-        let threads = NIOThreadPool(numberOfThreads: 32)
-        threads.start()
-        return threads
-    }()
-    private let nextID = Atomic<Int>(0)
+    private let client: PostgresClient
+    private let running: Task<Void, Never>
     /// Statements its sessions sent and waited for, each a round trip to the server (a transaction's BEGIN and a
     /// read's COMMIT are sent without waiting, so they do not count).
     let roundTrips = Atomic<Int>(0)
-    private let logger = Logger(label: "ggtracker.postgres")
+    static let logger = Logger(label: "ggtracker.postgres")
 
-    init(location: PostgresLocation, maximumConnections: Int) {
-        self.location = location
-        self.maximumConnections = maximumConnections
-        slots = DispatchSemaphore(value: maximumConnections)
+    /// Connects (saying why when the server cannot be reached), runs the migrations it has not run yet, and starts
+    /// the pool.
+    static func open(location: PostgresLocation, maximumConnections: Int) async throws -> PostgresDatabase {
+        let first = try await connect(location)
+        do {
+            try await Migration.migrate(PostgresSession(first, logger: logger), schema: location.schema)
+            try await first.close()
+        } catch {
+            try? await first.close()
+            throw error
+        }
+        return PostgresDatabase(location: location, maximumConnections: maximumConnections)
     }
 
-    deinit { close() }
+    private init(location: PostgresLocation, maximumConnections: Int) {
+        self.location = location
+        var configuration = PostgresClient.Configuration(
+            host: location.host, port: location.port, username: location.user, password: location.password,
+            database: location.database, tls: .disable)
+        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.additionalStartupParameters = Self.startupParameters(location)
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.keepAliveBehavior = nil
+        let client = PostgresClient(configuration: configuration, backgroundLogger: Self.logger)
+        self.client = client
+        // Started at once, so the pool is running before the first transaction asks it for a connection.
+        running = Task.immediate { await client.run() }
+    }
 
-    var configuration: PostgresConnection.Configuration {
+    deinit { running.cancel() }
+
+    static func startupParameters(_ location: PostgresLocation) -> [(String, String)] {
+        [("application_name", location.applicationName)] + (location.schema.map { [("search_path", $0)] } ?? [])
+    }
+
+    /// One connection outside the pool, for the migrations (their lock is the connection's).
+    private static func connect(_ location: PostgresLocation) async throws -> PostgresConnection {
         var configuration = PostgresConnection.Configuration(
             host: location.host, port: location.port, username: location.user, password: location.password,
             database: location.database, tls: .disable)
         configuration.options.connectTimeout = .seconds(5)
-        configuration.options.additionalStartupParameters = [("application_name", location.applicationName)]
-        if let schema = location.schema {
-            configuration.options.additionalStartupParameters.append(("search_path", schema))
-        }
-        return configuration
-    }
-
-    private func connect() throws -> PostgresConnection {
+        configuration.options.additionalStartupParameters = startupParameters(location)
         do {
-            return try PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration,
-                id: nextID.add(1, ordering: .relaxed).newValue, logger: logger
-            ).wait()
+            return try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
         } catch {
             // What the network or the server said (refused, unknown host, bad password), not that a connection was lost.
             let reason =
@@ -137,63 +146,53 @@ final class PostgresPool: Sendable {
         }
     }
 
-    /// Runs `body` with a connection of the pool, on the calling thread.
-    func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        slots.wait()
-        defer { slots.signal() }
-        var connection = idle.withLock { $0.popLast() }
-        if let open = connection, open.isClosed { connection = nil }
-        let borrowed = try connection ?? connect()
-        do {
-            let result = try body(borrowed)
-            if !borrowed.isClosed { idle.withLock { $0.append(borrowed) } }
-            return result
-        } catch {
-            // Transactions end with a rollback whatever failed; a connection that lost the server is not lent again.
-            if borrowed.isClosed || error is PostgresUnavailable {
-                _ = borrowed.close() as EventLoopFuture<Void>
-            } else {
-                idle.withLock { $0.append(borrowed) }
-            }
-            throw error
-        }
-    }
-
-    /// Runs `body` on one of the pool's threads and waits for it without blocking the caller's thread.
-    func run<T: Sendable>(_ body: () throws -> T) async throws -> T {
-        try await withoutActuallyEscaping(body) { body in
-            let job = Job(body)
-            return try await withCheckedThrowingContinuation { continuation in
-                Self.threads.submit { state in
-                    let result: Result<T, any Error> =
-                        state == .active
-                        ? Result { try job.body!() } : .failure(PostgresUnavailable(description: "shutting down"))
-                    // The closure is let go before the caller resumes: it must not outlive the call.
-                    job.body = nil
-                    continuation.resume(with: result)
-                }
+    /// Runs `body` in one transaction on a connection of the pool, which sees one snapshot of the database. A write
+    /// that changes a row another transaction changed since its snapshot is run again (PostgreSQL's repeatable
+    /// read: no lost updates, and a delivery claimed by another replica meanwhile is seen on the second run), apart
+    /// from the other writers, at random, longer each time, so writers of one hot row take turns. A connection found
+    /// closed before anything was committed is let go and the transaction runs again on another. Serializable
+    /// isolation was tried and dropped: every write claims its delivery in one small table, whose few index pages
+    /// made nearly every pair of concurrent writes a conflict.
+    nonisolated(nonsending) func transaction<T>(
+        readOnly: Bool, _ body: (any SQLSession) async throws -> T
+    ) async throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                // The result goes back to this task, which waited for it.
+                return try await client.withConnection { connection in
+                    Handed(
+                        try await PostgresSession(connection, logger: Self.logger, database: self).transaction(
+                            readOnly: readOnly, body))
+                }.value
+            } catch let error as PostgresSession.ServerError
+                where PostgresSession.retriable.contains(error.state) && attempt < 40
+            {
+                try await Task.sleep(
+                    for: .seconds(Double.random(in: 0...min(0.05, 0.001 * Double(1 << min(attempt, 6))))))
+            } catch let lost as PostgresSession.ConnectionLost where !lost.committing && attempt < 3 {
+                continue
+            } catch let lost as PostgresSession.ConnectionLost {
+                throw lost.error
+            } catch let error as PSQLError {
+                throw PostgresUnavailable(description: PostgresSession.describe(error))
             }
         }
     }
 
-    /// A closure lent to a pool thread for the length of one `run`.
-    final class Job<T>: @unchecked Sendable {
-        var body: (() throws -> T)?
-        init(_ body: @escaping () throws -> T) { self.body = body }
-    }
+    func close() { running.cancel() }
 
-    func close() {
-        let connections = idle.withLock { idle in
-            defer { idle.removeAll() }
-            return idle
-        }
-        for connection in connections { try? (connection.close() as EventLoopFuture<Void>).wait() }
+    /// A transaction's result, handed back to the task that ran it.
+    struct Handed<T>: @unchecked Sendable {
+        let value: T
+        init(_ value: T) { self.value = value }
     }
 }
 
 /// A session on a PostgreSQL connection. Statements are written with `?` placeholders, as for SQLite, and
 /// numbered here.
-final class PostgresSession: SQLSession {
+final class PostgresSession: SQLSession, @unchecked Sendable {
     let connection: PostgresConnection
     let logger: Logger
     var dialect: SQLDialect { .postgres }
@@ -206,13 +205,21 @@ final class PostgresSession: SQLSession {
         var description: String { "\(message) (\(state))" }
     }
 
-    /// The pool the connection was borrowed from, which counts the round trips.
-    let pool: PostgresPool?
+    /// The connection broke (the server went away, or closed it): what the transaction had not committed is gone.
+    struct ConnectionLost: Error {
+        var error: PostgresUnavailable
+        /// The transaction's COMMIT had been sent: it may or may not have been applied.
+        var committing: Bool
+    }
 
-    init(_ connection: PostgresConnection, logger: Logger, pool: PostgresPool? = nil) {
+    /// The database the connection was borrowed from, which counts the round trips.
+    let database: PostgresDatabase?
+    private var committing = false
+
+    init(_ connection: PostgresConnection, logger: Logger, database: PostgresDatabase? = nil) {
         self.connection = connection
         self.logger = logger
-        self.pool = pool
+        self.database = database
     }
 
     private static let translated = Mutex<[String: String]>([:])
@@ -272,27 +279,29 @@ final class PostgresSession: SQLSession {
         return "\(error)"
     }
 
-    func run(_ sql: String, _ arguments: SQLArguments) throws -> PostgresQueryResult {
+    func run(_ sql: String, _ arguments: SQLArguments) async throws -> PostgresQueryResult {
         let query = PostgresQuery(unsafeSQL: Self.numbered(sql), binds: Self.bindings(arguments))
-        pool?.roundTrips.add(1, ordering: .relaxed)
+        database?.roundTrips.add(1, ordering: .relaxed)
         do {
-            return try connection.query(query, logger: logger).wait()
+            let result: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: logger)
+            return try await result.get()
         } catch let error as PSQLError {
             if let state = error.serverInfo?[.sqlState] {
                 throw ServerError(state: state, message: error.serverInfo?[.message] ?? "\(error.code)")
             }
-            throw PostgresUnavailable(description: Self.describe(error))
+            throw ConnectionLost(
+                error: PostgresUnavailable(description: Self.describe(error)), committing: committing)
         }
     }
 
     @discardableResult
-    func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
-        changesCount = try run(sql, arguments).metadata.rows ?? 0
+    func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int {
+        changesCount = try await run(sql, arguments).metadata.rows ?? 0
         return changesCount
     }
 
-    func fetchAll(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow] {
-        let result = try run(sql, arguments)
+    func fetchAll(_ sql: String, _ arguments: SQLArguments) async throws -> [SQLRow] {
+        let result = try await run(sql, arguments)
         guard let first = result.rows.first else { return [] }
         let columns = SQLColumns(first.map(\.columnName))
         return try result.rows.map { row in
@@ -302,18 +311,18 @@ final class PostgresSession: SQLSession {
 
     private var cursors = 0
 
-    /// Reads through a cursor, a thousand rows at a time, so a large result is never held whole and `body` runs
-    /// on the calling thread. Sessions are always inside a transaction, which a cursor needs.
-    func forEach(_ sql: String, _ arguments: SQLArguments, _ body: (SQLRow) throws -> Void) throws {
+    /// Reads through a cursor, a thousand rows at a time, so a large result is never held whole. Sessions are
+    /// always inside a transaction, which a cursor needs.
+    func forEach(_ sql: String, _ arguments: SQLArguments, _ body: (SQLRow) throws -> Void) async throws {
         cursors += 1
         let cursor = "ggtracker_rows_\(cursors)"
-        try execute("DECLARE \(cursor) NO SCROLL CURSOR FOR \(sql)", arguments)
+        try await execute("DECLARE \(cursor) NO SCROLL CURSOR FOR \(sql)", arguments)
         while true {
-            let rows = try fetchAll("FETCH 1000 FROM \(cursor)", [])
+            let rows = try await fetchAll("FETCH 1000 FROM \(cursor)", [])
             for row in rows { try body(row) }
             if rows.count < 1000 { break }
         }
-        try execute("CLOSE \(cursor)", [])
+        try await execute("CLOSE \(cursor)", [])
     }
 
     static func value(of cell: PostgresCell) throws -> SQLValue {
@@ -333,41 +342,32 @@ extension PostgresSession {
     /// SQL states worth running a transaction again for: a serialization failure and a deadlock.
     static let retriable: Set<String> = ["40001", "40P01"]
 
-    /// Runs `body` in one transaction that sees one snapshot of the database. A write that changes a row another
-    /// transaction changed since its snapshot is run again (PostgreSQL's repeatable read: no lost updates, and a
-    /// delivery claimed by another replica meanwhile is seen on the second run). Serializable isolation was tried
-    /// and dropped: every write claims its delivery in one small table, whose few index pages made nearly every
-    /// pair of concurrent writes a conflict.
-    func transaction<T>(readOnly: Bool, _ body: (PostgresSession) throws -> T) throws -> T {
-        var attempt = 0
-        while true {
-            attempt += 1
-            // BEGIN is sent without waiting for its answer: the connection runs statements in order, so the body's
-            // first statement follows it, and its answer is checked before the commit. A read's COMMIT is not waited
-            // for either (the next borrower's statements queue behind it); a write's is, since the caller replies
-            // only once it is durable.
-            let begin = connection.query(
-                PostgresQuery(
-                    unsafeSQL: readOnly
-                        ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN ISOLATION LEVEL REPEATABLE READ"),
-                logger: logger)
-            do {
-                let result = try body(self)
-                _ = try begin.wait()
-                if readOnly {
-                    _ = connection.query("COMMIT", logger: logger) as EventLoopFuture<PostgresQueryResult>
-                } else {
-                    try execute("COMMIT", [])
-                }
-                return result
-            } catch let error as ServerError where Self.retriable.contains(error.state) && attempt < 40 {
-                try execute("ROLLBACK", [])
-                // Apart, at random, longer each time: writers of one hot row then take turns.
-                Thread.sleep(forTimeInterval: Double.random(in: 0...min(0.05, 0.001 * Double(1 << min(attempt, 6)))))
-            } catch {
-                if !connection.isClosed { _ = try? execute("ROLLBACK", []) }
-                throw error
+    /// Runs `body` in one transaction, rolled back when anything fails.
+    nonisolated(nonsending) func transaction<T>(
+        readOnly: Bool, _ body: (any SQLSession) async throws -> T
+    ) async throws -> T {
+        // BEGIN is sent without waiting for its answer: the connection runs statements in order, so the body's
+        // first statement follows it, and its answer is checked before the commit. A read's COMMIT is not waited
+        // for either (the next borrower's statements queue behind it); a write's is, since the caller replies
+        // only once it is durable.
+        let begin: EventLoopFuture<PostgresQueryResult> = connection.query(
+            PostgresQuery(
+                unsafeSQL: readOnly
+                    ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN ISOLATION LEVEL REPEATABLE READ"),
+            logger: logger)
+        do {
+            let result = try await body(self)
+            _ = try await begin.get()
+            if readOnly {
+                _ = connection.query("COMMIT", logger: logger) as EventLoopFuture<PostgresQueryResult>
+            } else {
+                committing = true
+                try await execute("COMMIT", [])
             }
+            return result
+        } catch {
+            if !connection.isClosed { _ = try? await execute("ROLLBACK", []) }
+            throw error
         }
     }
 }

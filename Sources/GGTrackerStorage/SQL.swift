@@ -189,40 +189,41 @@ package enum SQLDialect: Sendable {
     }
 }
 
-/// A connection inside a transaction (or a read), whatever the backend.
+/// A connection inside a transaction (or a read), whatever the backend. Its statements are awaited: PostgreSQL's
+/// wait on the network without holding a thread, SQLite's run at once on the connection's thread.
 package protocol SQLSession: AnyObject {
     var dialect: SQLDialect { get }
     /// How many rows the last statement run with `execute` changed.
     var changesCount: Int { get }
     /// Runs a statement; returns how many rows it changed.
     @discardableResult
-    func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int
-    func fetchAll(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow]
+    func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int
+    func fetchAll(_ sql: String, _ arguments: SQLArguments) async throws -> [SQLRow]
     /// Hands each row to `body` as it is read, without holding the whole result.
-    func forEach(_ sql: String, _ arguments: SQLArguments, _ body: (SQLRow) throws -> Void) throws
+    func forEach(_ sql: String, _ arguments: SQLArguments, _ body: (SQLRow) throws -> Void) async throws
 }
 
 extension SQLSession {
     @discardableResult
-    package func execute(_ sql: String) throws -> Int { try execute(sql, []) }
+    package func execute(_ sql: String) async throws -> Int { try await execute(sql, []) }
 
-    package func fetchAll(_ sql: String) throws -> [SQLRow] { try fetchAll(sql, []) }
+    package func fetchAll(_ sql: String) async throws -> [SQLRow] { try await fetchAll(sql, []) }
 
-    package func fetchOne(_ sql: String, _ arguments: SQLArguments = []) throws -> SQLRow? {
-        try fetchAll(sql, arguments).first
+    package func fetchOne(_ sql: String, _ arguments: SQLArguments = []) async throws -> SQLRow? {
+        try await fetchAll(sql, arguments).first
     }
 
     /// The first column of the first row; nil when there is no row or it holds NULL.
-    package func value<T: SQLReadable>(_ sql: String, _ arguments: SQLArguments = []) throws -> T? {
-        guard let row = try fetchOne(sql, arguments), let value = row.values.first, value != .null else {
+    package func value<T: SQLReadable>(_ sql: String, _ arguments: SQLArguments = []) async throws -> T? {
+        guard let row = try await fetchOne(sql, arguments), let value = row.values.first, value != .null else {
             return nil
         }
         return T.read(value)
     }
 
     /// The first column of every row, NULLs left out.
-    package func values<T: SQLReadable>(_ sql: String, _ arguments: SQLArguments = []) throws -> [T] {
-        try fetchAll(sql, arguments).compactMap { row in row.values.first.flatMap(T.read) }
+    package func values<T: SQLReadable>(_ sql: String, _ arguments: SQLArguments = []) async throws -> [T] {
+        try await fetchAll(sql, arguments).compactMap { row in row.values.first.flatMap(T.read) }
     }
 }
 
@@ -247,18 +248,22 @@ final class SQLiteSession: SQLSession {
             })
     }
 
-    func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
+    func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int {
         try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))
         return db.changesCount
     }
 
-    func fetchAll(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow] {
+    func fetchAll(_ sql: String, _ arguments: SQLArguments) async throws -> [SQLRow] {
         var rows: [SQLRow] = []
-        try forEach(sql, arguments) { rows.append($0) }
+        try step(sql, arguments) { rows.append($0) }
         return rows
     }
 
-    func forEach(_ sql: String, _ arguments: SQLArguments, _ body: (SQLRow) throws -> Void) throws {
+    func forEach(_ sql: String, _ arguments: SQLArguments, _ body: (SQLRow) throws -> Void) async throws {
+        try step(sql, arguments, body)
+    }
+
+    private func step(_ sql: String, _ arguments: SQLArguments, _ body: (SQLRow) throws -> Void) throws {
         let statement = try db.cachedStatement(sql: sql)
         let columns = SQLColumns.of(sql, names: statement.columnNames)
         let width = columns.names.count

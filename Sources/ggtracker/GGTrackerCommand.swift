@@ -92,7 +92,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let config = try config()
         let logger = makeLogger()
-        let services = try AppServices.open(config: config, logger: logger)
+        let services = try await AppServices.open(config: config, logger: logger)
         if config.discordPublicKey == nil {
             logger.warning("DISCORD_PUBLIC_KEY is not set: /discord/interactions answers 503 until it is")
         }
@@ -120,7 +120,7 @@ struct Run: AsyncParsableCommand {
 
     func run() async throws {
         let config = try options.load()
-        let services = try AppServices.open(config: config, logger: makeLogger())
+        let services = try await AppServices.open(config: config, logger: makeLogger())
         let invoker = Invoker(
             platform: .cli, userID: user, displayName: user, community: "cli:\(server)", channel: nil,
             channelIsAgeRestricted: ageRestricted,
@@ -195,9 +195,9 @@ struct Catalog: AsyncParsableCommand {
 
         func run() async throws {
             let config = try options.load()
-            let database = try AppDatabase.open(config.databasePath)
+            let database = try await AppDatabase.open(config.databasePath)
             let start = Date()
-            let report = try CatalogImporter(database: database).importFile(file) { seen in
+            let report = try await CatalogImporter(database: database).importFile(file) { seen in
                 FileHandle.standardError.write(Data("\rimported \(seen) games…".utf8))
             }
             FileHandle.standardError.write(Data("\n".utf8))
@@ -215,7 +215,7 @@ struct Catalog: AsyncParsableCommand {
         @OptionGroup var options: ConfigOptions
 
         func run() async throws {
-            let services = try AppServices.open(config: try options.load(), logger: makeLogger())
+            let services = try await AppServices.open(config: try options.load(), logger: makeLogger())
             let status = try await services.catalog.status()
             print("provider: \(status.provider)")
             print("games: \(status.games)")
@@ -230,7 +230,7 @@ struct Catalog: AsyncParsableCommand {
         @Flag(help: "Fetch everything, not only what changed.") var full = false
 
         func run() async throws {
-            let services = try AppServices.open(config: try options.load(), logger: makeLogger())
+            let services = try await AppServices.open(config: try options.load(), logger: makeLogger())
             let summary = try await services.catalog.refresh(full: full) { progress in
                 FileHandle.standardError.write(Data(progressBar(progress).utf8))
             }
@@ -263,7 +263,7 @@ struct DB: AsyncParsableCommand {
 
         func run() async throws {
             let config = try options.load()
-            _ = try AppDatabase.open(config.databasePath)
+            _ = try await AppDatabase.open(config.databasePath)
             print("\(config.databaseName) is up to date.")
         }
     }
@@ -276,7 +276,7 @@ struct DB: AsyncParsableCommand {
 
         func run() async throws {
             let config = try options.load()
-            let database = try AppDatabase.open(config.databasePath)
+            let database = try await AppDatabase.open(config.databasePath)
             try database.backup(to: file)
             print("Backed up \(config.databasePath) to \(file).")
         }
@@ -290,7 +290,7 @@ struct DB: AsyncParsableCommand {
 
         func run() async throws {
             let config = try options.load()
-            let database = try AppDatabase.open(config.databasePath)
+            let database = try await AppDatabase.open(config.databasePath)
             do {
                 try database.restore(from: file)
             } catch let error as AppDatabase.RestoreError {
@@ -317,10 +317,10 @@ extension DB {
 
         func run() async throws {
             do {
-                let source = try AppDatabase.open(DatabaseLocation(from), creating: false)
-                let target = try AppDatabase.open(to)
+                let source = try await AppDatabase.open(DatabaseLocation(from), creating: false)
+                let target = try await AppDatabase.open(to)
                 let start = Date()
-                let counts = try target.copy(from: source)
+                let counts = try await target.copy(from: source)
                 for (table, rows) in counts where rows > 0 { print("\(table): \(rows) rows") }
                 print(
                     "Copied \(counts.map(\.rows).reduce(0, +)) rows in \(counts.count) tables in "

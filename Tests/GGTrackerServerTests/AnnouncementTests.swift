@@ -63,7 +63,7 @@ struct AnnouncementTests {
         let (stream, continuation) = AsyncStream.makeStream(of: (String, [String: Any]).self)
         try await fakeDiscordChannels(token: "bot-token", accepted: continuation).test(.live) { fake in
             let port = try #require(fake.port)
-            let harness = try TestHarness { config in
+            let harness = try await TestHarness { config in
                 config.discordBotToken = "bot-token"
                 config.discordAPIBase = "http://127.0.0.1:\(port)/api/v10"
             }

@@ -10,7 +10,7 @@ typealias I = Interaction
 @Suite("Slash commands through signed interactions")
 struct DiscordCommandTests {
     let harness: TestHarness
-    init() throws { harness = try TestHarness() }
+    init() async throws { harness = try await TestHarness() }
 
     var database: AppDatabase { harness.services.database }
 
@@ -412,7 +412,7 @@ struct DiscordCommandTests {
     }
 
     @Test func configuredAdminIDsAreAdminsWithoutPermissions() async throws {
-        let harness = try TestHarness(adminIDs: ["discord:111111111111111111"])
+        let harness = try await TestHarness(adminIDs: ["discord:111111111111111111"])
         try await harness.withClient { client in
             let answer = try await client.send(I.command("admin", [I.sub("settings", [I.option("age_gate", "off")])]))
             #expect(answer.content.contains("Settings saved"))
@@ -480,7 +480,7 @@ struct DiscordCommandTests {
 @Suite("Catalog administration")
 struct CatalogAdminTests {
     @Test func refreshRunsInTheBackgroundOneAtATime() async throws {
-        let harness = try TestHarness()
+        let harness = try await TestHarness()
         try await harness.withClient { client in
             let refresh = I.command(
                 "admin", [I.sub("catalog", [I.sub("refresh", [I.option("mode", "full")])], group: true)], as: .admin)

@@ -6,7 +6,7 @@ import Testing
 @Suite("Discord request signatures")
 struct DiscordSignatureTests {
     let harness: TestHarness
-    init() throws { harness = try TestHarness() }
+    init() async throws { harness = try await TestHarness() }
 
     @Test func signedPingIsAnsweredWithPong() async throws {
         try await harness.withClient { client in
@@ -27,7 +27,7 @@ struct DiscordSignatureTests {
     }
 
     @Test func signatureByAnotherKeyIsRefused() async throws {
-        let other = try TestHarness()
+        let other = try await TestHarness()
         try await harness.withClient { client in
             let body = try JSONSerialization.data(withJSONObject: Interaction.base(type: 1, as: .alice))
             let stamp = String(Int(Date().timeIntervalSince1970))

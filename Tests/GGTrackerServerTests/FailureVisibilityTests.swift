@@ -10,8 +10,8 @@ import Testing
 @Suite("Failures the user sees")
 struct FailureVisibilityTests {
     /// A bot on a database file (its writer connection is used for writes only).
-    static func harness() throws -> TestHarness {
-        try TestHarness(
+    static func harness() async throws -> TestHarness {
+        try await TestHarness(
             databasePath: FileManager.default.temporaryDirectory.appendingPathComponent(
                 "rw-\(UUID().uuidString).sqlite"
             )
@@ -19,15 +19,15 @@ struct FailureVisibilityTests {
     }
 
     /// Makes the database refuse every write from now on, as a read-only file would.
-    static func refuseWrites(_ database: AppDatabase) throws {
-        try database.writeNow { db in try db.execute("PRAGMA query_only = 1") }
+    static func refuseWrites(_ database: AppDatabase) async throws {
+        try await database.write { db in try await db.execute("PRAGMA query_only = 1") }
     }
 
     @Test func aQuestionWhoseButtonsCannotBeStoredIsStillAnsweredAtOnce() async throws {
-        let harness = try Self.harness()
+        let harness = try await Self.harness()
         try await harness.withClient { client in
             _ = try await client.send(I.command("list"))  // alice is recorded while writes still work
-            try Self.refuseWrites(harness.services.database)
+            try await Self.refuseWrites(harness.services.database)
             // Each button re-runs the review with its long text: too long for a custom id, so it must be stored.
             let review = String(repeating: "A long review that does not fit in a button. ", count: 5)
             let answer = try await client.send(
@@ -39,10 +39,10 @@ struct FailureVisibilityTests {
     }
 
     @Test func aCommandThatCannotWriteSaysSoAndChangesNothing() async throws {
-        let harness = try Self.harness()
+        let harness = try await Self.harness()
         try await harness.withClient { client in
             _ = try await client.send(I.command("list"))
-            try Self.refuseWrites(harness.services.database)
+            try await Self.refuseWrites(harness.services.database)
             let answer = try await client.send(I.command("add", [I.option("title", "Celeste")]))
             #expect(answer.type == 4 && answer.ephemeral)
             #expect(answer.content.contains("nothing was changed"), "\(answer.content)")
@@ -50,11 +50,11 @@ struct FailureVisibilityTests {
     }
 
     @Test func readinessFailsWhileTheDatabaseRefusesWrites() async throws {
-        let harness = try Self.harness()
+        let harness = try await Self.harness()
         try await harness.withClient { client in
             let before = try await client.client.execute(uri: "/readyz", method: .get) { $0.status }
             #expect(before == .ok)
-            try Self.refuseWrites(harness.services.database)
+            try await Self.refuseWrites(harness.services.database)
             let after = try await client.client.execute(uri: "/readyz", method: .get) { $0.status }
             #expect(after == .serviceUnavailable)
             let alive = try await client.client.execute(uri: "/healthz", method: .get) { $0.status }

@@ -15,7 +15,7 @@ import Testing
 /// Each property states what any input must get: an answer, never a crash or a server error.
 @Suite("Fuzzing the decoders")
 struct FuzzPropertyTests {
-    static let fuzzer = try! DecoderFuzzer()
+    static let fuzzer = Task { try! await DecoderFuzzer() }
 
     /// Pieces a command line is made of: real words, options, and awkward text.
     static let pieces = [
@@ -96,7 +96,7 @@ struct FuzzPropertyTests {
 
     @Test func randomBytesNeverCrashADecoder() async {
         await propertyCheck(count: 2500, input: Self.bytes) { bytes in
-            _ = await Self.fuzzer.run(Data(bytes))
+            _ = await Self.fuzzer.value.run(Data(bytes))
         }
     }
 
@@ -113,7 +113,7 @@ struct FuzzPropertyTests {
     }
 
     @Test func everyCommandLineGetsAReplyFromTheBot() async throws {
-        let harness = try TestHarness()
+        let harness = try await TestHarness()
         let bot = harness.services.bot
         let alice = Invoker(
             platform: .slack, userID: "U1", displayName: "alice", community: "slack:T1", isAdmin: false)
@@ -128,7 +128,7 @@ struct FuzzPropertyTests {
     }
 
     @Test func mutatedSignedInteractionsGetAnAnswerNeverAServerError() async throws {
-        let harness = try TestHarness()
+        let harness = try await TestHarness()
         try await harness.withClient { client in
             await propertyCheck(count: 500, input: Self.mutatedInteraction) { body in
                 let stamp = String(Int(Date().timeIntervalSince1970))
@@ -143,7 +143,7 @@ struct FuzzPropertyTests {
 
     @Test func randomMatrixTransactionsAndSlackFormsAreAnsweredNeverAServerError() async throws {
         let secret = "fuzz-secret"
-        let harness = try TestHarness { config in
+        let harness = try await TestHarness { config in
             config.matrixHSToken = "hs-secret"
             config.matrixASToken = "as-secret"
             config.slackSigningSecret = secret

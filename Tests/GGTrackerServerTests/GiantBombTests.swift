@@ -81,7 +81,7 @@ struct GiantBombTests {
         let received = Received()
         try await fakeGiantBomb(key: "gb-key", received: received).test(.live) { fake in
             let port = try #require(fake.port)
-            let harness = try TestHarness(emptyCatalog: true)
+            let harness = try await TestHarness(emptyCatalog: true)
             var logger = Logger(label: "gb")
             logger.logLevel = .critical
             var services = harness.services
@@ -126,8 +126,9 @@ struct GiantBombTests {
                 ])
             var logger = Logger(label: "gb")
             logger.logLevel = .critical
-            let services = try AppServices.open(config: config, logger: logger)
-            #expect(try services.database.gameCount() == 0, "the catalog fills from Giant Bomb, not the bundled file")
+            let services = try await AppServices.open(config: config, logger: logger)
+            #expect(
+                try await services.database.gameCount() == 0, "the catalog fills from Giant Bomb, not the bundled file")
             let key = Curve25519.Signing.PrivateKey()
             var signed = services
             signed.config.discordPublicKey = key.publicKey

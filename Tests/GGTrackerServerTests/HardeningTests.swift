@@ -22,7 +22,7 @@ struct HardeningTests {
     }
 
     @Test func anAnnounceChannelMustBeAChannelId() async throws {
-        let harness = try TestHarness()
+        let harness = try await TestHarness()
         try await harness.withClient { client in
             let bad = try await client.send(
                 I.command(
@@ -40,7 +40,7 @@ struct HardeningTests {
     }
 
     @Test func aLibraryIsVisibleOnlyWhereItsOwnerUsedTheBot() async throws {
-        let harness = try TestHarness()
+        let harness = try await TestHarness()
         let bot = harness.services.bot
         let alice = Invoker(platform: .discord, userID: "111", displayName: "alice", community: "discord:guild-a")
         let bobElsewhere = Invoker(platform: .discord, userID: "222", displayName: "bob", community: "discord:guild-b")
@@ -54,7 +54,7 @@ struct HardeningTests {
     }
 
     @Test func nicknamesAreEscapedInEmbedTitles() async throws {
-        let harness = try TestHarness()
+        let harness = try await TestHarness()
         try await harness.withClient { client in
             _ = try await client.send(I.command("profile", [I.sub("set", [I.option("nickname", "**Big** _me_")])]))
             let profile = try await client.send(I.command("profile", [I.sub("show")]))

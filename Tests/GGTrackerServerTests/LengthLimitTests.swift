@@ -14,7 +14,7 @@ struct LengthLimitTests {
     }
 
     @Test func aNicknameOfThirtyTwoCharactersButThousandsOfCodePointsIsRefused() async throws {
-        let harness = try TestHarness()
+        let harness = try await TestHarness()
         let heavy = String(repeating: Self.zalgo("a", marks: 400), count: 32)
         #expect(heavy.count == 32 && heavy.unicodeScalars.count == 12_832)
         try await harness.withClient { client in
@@ -69,7 +69,7 @@ struct LengthLimitTests {
     }
 
     @Test func aLeaderboardOfLongNamesFitsDiscord() async throws {
-        let harness = try TestHarness()
+        let harness = try await TestHarness()
         // Thirty-two code points each, the most a nickname may have, from many members.
         let name = String(repeating: "🎮", count: 16) + String(repeating: "*", count: 16)
         try await harness.withClient { client in
@@ -89,7 +89,7 @@ struct LengthLimitTests {
     }
 
     @Test func textWithANulByteIsRefusedAndNothingIsStored() async throws {
-        let harness = try TestHarness()
+        let harness = try await TestHarness()
         try await harness.withClient { client in
             _ = try await client.send(
                 I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")]))

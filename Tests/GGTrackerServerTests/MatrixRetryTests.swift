@@ -55,7 +55,7 @@ struct MatrixRetryTests {
         let homeserver = FlakyHomeserver(failures: failures)
         try await homeserver.application().test(.live) { fake in
             let port = try #require(fake.port)
-            let harness = try TestHarness(
+            let harness = try await TestHarness(
                 databasePath: databasePath
                     ?? FileManager.default.temporaryDirectory
                     .appendingPathComponent("matrix-\(UUID().uuidString).sqlite").path

@@ -59,7 +59,7 @@ struct MatrixTests {
         try await fakeHomeserver(asToken: "as-secret", received: received, powerLevels: powerLevels).test(.live) {
             fake in
             let port = try #require(fake.port)
-            let harness = try TestHarness { config in
+            let harness = try await TestHarness { config in
                 config.matrixHomeserverURL = "http://127.0.0.1:\(port)"
                 config.matrixASToken = "as-secret"
                 config.matrixHSToken = "hs-secret"

@@ -11,7 +11,7 @@ struct PersistenceAndExportTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("db.sqlite").path
         do {
-            let first = try TestHarness(databasePath: path)
+            let first = try await TestHarness(databasePath: path)
             try await first.withClient { client in
                 let added = try await client.send(
                     I.command("add", [I.option("title", "Hollow Knight"), I.option("status", "playing")]))
@@ -19,7 +19,7 @@ struct PersistenceAndExportTests {
                 _ = try await client.send(I.command("rate", [I.option("title", "Celeste"), I.option("score", 9)]))
             }
         }
-        let second = try TestHarness(databasePath: path)
+        let second = try await TestHarness(databasePath: path)
         try await second.withClient { client in
             let list = try await client.send(I.command("list"))
             DiscordChecks.check(list)
@@ -52,7 +52,7 @@ struct PersistenceAndExportTests {
     }
 
     @Test func healthAndMetricsAnswer() async throws {
-        let harness = try TestHarness()
+        let harness = try await TestHarness()
         try await harness.withClient { client in
             _ = try await client.send(I.base(type: 1, as: .alice))
             try await client.client.execute(uri: "/healthz", method: .get) { response in

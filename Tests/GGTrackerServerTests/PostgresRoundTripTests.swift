@@ -13,7 +13,7 @@ struct PostgresRoundTripTests {
             return
         }
         let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
-        let harness = try TestHarness(databasePath: base + "?schema=\(schema)")
+        let harness = try await TestHarness(databasePath: base + "?schema=\(schema)")
         let database = harness.services.database
         try await harness.withClient { client in
             // The player is recorded by the first command; later ones only read who they are.

@@ -39,7 +39,7 @@ struct ProviderLookupTests {
             let discordPort = try #require(discordClient.port)
             try await fakeIGDB(state, clientID: "client", secret: "secret").test(.live) { fake in
                 let port = try #require(fake.port)
-                let harness = try TestHarness(databasePath: databasePath, emptyCatalog: true) { config in
+                let harness = try await TestHarness(databasePath: databasePath, emptyCatalog: true) { config in
                     config.discordAPIBase = "http://127.0.0.1:\(discordPort)/api/v10"
                     config.discordDeferAfter = deferAfter
                 }
@@ -187,7 +187,7 @@ struct ProviderLookupTests {
 
     @Test(.timeLimit(.minutes(1)))
     func anUnreachableProviderIsSaidHonestlyAndLocalCommandsStillWork() async throws {
-        let harness = try TestHarness()
+        let harness = try await TestHarness()
         var logger = Logger(label: "igdb")
         logger.logLevel = .critical
         // Nothing listens on port 9 of the loopback: connections are refused at once.

@@ -37,7 +37,7 @@ struct ExactlyOnceTests {
     }
 
     @Test func aRetryWhoseChangeCommittedButWhoseAnswerWasLostIsNotAppliedAgain() async throws {
-        let harness = try TestHarness()
+        let harness = try await TestHarness()
         let database = harness.services.database
         try await harness.withClient { client in
             _ = try await client.send(Self.laps())
@@ -60,7 +60,7 @@ struct ExactlyOnceTests {
     }
 
     @Test func concurrentCopiesOfOneDeliveryApplyOnce() async throws {
-        let harness = try TestHarness()
+        let harness = try await TestHarness()
         let database = harness.services.database
         try await harness.withClient { client in
             _ = try await client.send(Self.laps())
@@ -79,10 +79,10 @@ struct ExactlyOnceTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let delivery = I.command(
             "add", [I.option("title", "Hades"), I.option("hours", 3.0)], id: "1344444444444444444")
-        let before = try TestHarness(databasePath: path)
+        let before = try await TestHarness(databasePath: path)
         let first = try await before.withClient { try await $0.send(delivery).body }
         // A new process on the same file, with a new signing key standing in for the same application.
-        var after = try TestHarness(databasePath: path) { $0.discordPublicKey = before.key.publicKey }
+        var after = try await TestHarness(databasePath: path) { $0.discordPublicKey = before.key.publicKey }
         after.key = before.key
         let again = try await after.withClient { try await $0.send(delivery).body }
         #expect(again == first)
@@ -107,7 +107,7 @@ struct ExactlyOnceTests {
 @Suite("Limits and back-pressure")
 struct LimitsTests {
     @Test func anOversizedBodyIs413BeforeItIsRead() async throws {
-        let harness = try TestHarness()
+        let harness = try await TestHarness()
         try await harness.withClient { client in
             let big = ByteBuffer(repeating: UInt8(ascii: "x"), count: (1 << 20) + 1)
             let status = try await client.client.execute(
@@ -126,7 +126,9 @@ struct LimitsTests {
     @Test func aUserFloodingCommandsIsAskedToSlowDownAndNothingChanges() async throws {
         // The bot's clock stands still, so however slowly a loaded machine sends the four, none is refilled.
         let instant = Date()
-        let harness = try TestHarness(now: { instant }) { $0.limits = .init(userPerMinute: 3, serverPerMinute: 0) }
+        let harness = try await TestHarness(now: { instant }) {
+            $0.limits = .init(userPerMinute: 3, serverPerMinute: 0)
+        }
         try await harness.withClient { client in
             for title in ["Hades", "Celeste", "Undertale"] {
                 let answer = try await client.send(I.command("add", [I.option("title", title)]))
@@ -162,7 +164,7 @@ struct LimitsTests {
         await state.setGarbage(true)
         try await fakeIGDB(state, clientID: "client", secret: "secret").test(.live) { fake in
             let port = try #require(fake.port)
-            let harness = try TestHarness(emptyCatalog: true)
+            let harness = try await TestHarness(emptyCatalog: true)
             var logger = Logger(label: "igdb")
             logger.logLevel = .critical
             var client = IGDBClient(
@@ -196,7 +198,7 @@ struct LimitsTests {
 @Suite("Health, readiness and metrics")
 struct OperationsEndpointTests {
     @Test func readyzAndMetricsDescribeTheRunningBot() async throws {
-        let harness = try TestHarness()
+        let harness = try await TestHarness()
         try await harness.withClient { client in
             _ = try await client.send(I.command("add", [I.option("title", "Hades")]))
             _ = try await client.send(I.command("list"))
@@ -215,7 +217,7 @@ struct OperationsEndpointTests {
     }
 
     @Test func readyzIs503UntilTheSchemaIsThisVersions() async throws {
-        let harness = try TestHarness()
+        let harness = try await TestHarness()
         // As if the newest migration had not run.
         try await harness.services.database.writer.write { db in
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v4%'")
@@ -259,7 +261,7 @@ struct LogTests {
 @Suite("Requests that fail verification")
 struct UnverifiedRequestTests {
     @Test func aRequestWithoutAValidSignatureOrTokenNeverReachesTheDatabase() async throws {
-        let harness = try TestHarness { config in
+        let harness = try await TestHarness { config in
             config.slackSigningSecret = "slack-secret"
             config.matrixHSToken = "hs-secret"
             config.matrixASToken = "as-secret"

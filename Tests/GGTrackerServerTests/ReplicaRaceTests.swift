@@ -12,8 +12,8 @@ struct ReplicaRaceTests {
     @Test func bothReplicasEndWithTheRealReplyStored() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("race-\(UUID().uuidString).sqlite")
             .path
-        let first = try TestHarness(databasePath: path)
-        var services = try TestHarness(databasePath: path).services
+        let first = try await TestHarness(databasePath: path)
+        var services = try await TestHarness(databasePath: path).services
         services.config.discordPublicKey = first.key.publicKey
         let second = TestHarness(services: services, key: first.key)
         for trial in 0..<6 {

@@ -27,11 +27,11 @@ struct ReplicaTests {
         return base + (base.contains("?") ? "&" : "?") + "schema=\(schema)"
     }
 
-    static func progressByPlayer(_ url: String) throws -> [String: Double] {
-        let database = try AppDatabase.open(url, connections: 1)
+    static func progressByPlayer(_ url: String) async throws -> [String: Double] {
+        let database = try await AppDatabase.open(url, connections: 1)
         defer { try? database.close() }
-        return try database.readNow { db in
-            try db.fetchAll("SELECT player_id, custom_progress FROM challenge_participants").reduce(into: [:]) {
+        return try await database.read { db in
+            try await db.fetchAll("SELECT player_id, custom_progress FROM challenge_participants").reduce(into: [:]) {
                 $0[$1["player_id"] as String] = $1["custom_progress"] as Double
             }
         }
@@ -57,7 +57,7 @@ struct ReplicaTests {
         let opened = try await withThrowingTaskGroup(of: Bool.self) { group in
             for _ in 0..<4 {
                 group.addTask {
-                    let database = try AppDatabase.open(url, connections: 1)
+                    let database = try await AppDatabase.open(url, connections: 1)
                     defer { try? database.close() }
                     return try await database.isReady()
                 }
@@ -105,7 +105,7 @@ struct ReplicaTests {
                 let answer = await senders[n % 2].send(join)
                 #expect(answer?.0 == 200 && Self.text(answer).contains("Soak"), "\(Self.text(answer))")
             }
-            #expect(try Self.progressByPlayer(url).count == 10)
+            await #expect(try Self.progressByPlayer(url).count == 10)
 
             // The same interaction delivered to both replicas at once is applied once.
             let twice = DurabilityTests.progress(3, id: "1600000000000000001")
@@ -113,7 +113,7 @@ struct ReplicaTests {
             async let second = senders[1].send(twice)
             let duplicated = await [first, second]
             #expect(duplicated.allSatisfy { $0?.0 == 200 })
-            #expect(try Self.progressByPlayer(url)["discord:\(DurabilityTests.person(3).id)"] == 1)
+            await #expect(try Self.progressByPlayer(url)["discord:\(DurabilityTests.person(3).id)"] == 1)
 
             // A refresh asked of both replicas at once runs once.
             let refresh = Interaction.command(
@@ -123,15 +123,17 @@ struct ReplicaTests {
             let refreshAnswers = await [refreshA, refreshB].map(Self.text)
             #expect(refreshAnswers.filter { $0.contains("started in the background") }.count == 1, "\(refreshAnswers)")
             #expect(refreshAnswers.filter { $0.contains("already running") }.count == 1, "\(refreshAnswers)")
-            let database = try AppDatabase.open(url, connections: 1)
+            let database = try await AppDatabase.open(url, connections: 1)
             defer { try? database.close() }
             for _ in 0..<600 {
-                if try database.gameCount() == 1_200, try database.leaseHolder("catalog.refresh", at: Date()) == nil {
+                if try await database.gameCount() == 1_200,
+                    try await database.leaseHolder("catalog.refresh", at: Date()) == nil
+                {
                     break
                 }
                 try await Task.sleep(for: .milliseconds(100))
             }
-            #expect(try database.gameCount() == 1_200)
+            #expect(try await database.gameCount() == 1_200)
             let pages = await state.queries.filter { $0.contains("limit 500") }.count
             #expect(pages == 3, "1,200 games are three pages of 500, fetched once")
 
@@ -176,7 +178,7 @@ struct ReplicaTests {
             let sent = await ledger.sent
             let acknowledged = await ledger.acknowledged
             #expect(acknowledged.count == sent.count, "every delivery was answered by one replica or the other")
-            let stored = try Self.progressByPlayer(url)
+            let stored = try await Self.progressByPlayer(url)
             var sentByPlayer: [String: Double] = ["discord:\(DurabilityTests.person(3).id)": 1]
             for (client, _) in sent { sentByPlayer["discord:\(DurabilityTests.person(client).id)", default: 0] += 1 }
             for (player, count) in sentByPlayer {
@@ -184,8 +186,8 @@ struct ReplicaTests {
             }
 
             // The survivor still answers, and the connections it lost to the database are replaced.
-            let terminated = try database.readNow { db in
-                try
+            let terminated = try await database.read { db in
+                try await
                     (db.value(
                         """
                         SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
@@ -215,15 +217,15 @@ struct ReplicaDeliveryTests {
         let received = Received()
         try await fakeHomeserver(asToken: "as-secret", received: received, powerLevels: [:]).test(.live) { fake in
             let port = try #require(fake.port)
-            func replica() throws -> TestHarness {
-                try TestHarness(databasePath: url) { config in
+            func replica() async throws -> TestHarness {
+                try await TestHarness(databasePath: url) { config in
                     config.slackSigningSecret = SlackTests.secret
                     config.matrixHomeserverURL = "http://127.0.0.1:\(port)"
                     config.matrixASToken = "as-secret"
                     config.matrixHSToken = "hs-secret"
                 }
             }
-            let (first, second) = (try replica(), try replica())
+            let (first, second) = await (try replica(), try replica())
             let body = SlackTests.command("add Hollow Knight --status playing")
             let stamp = Date()
             let signature = SlackTests.sign(body, timestamp: String(Int(stamp.timeIntervalSince1970)))

@@ -62,14 +62,14 @@ enum ResolverCatalog {
     ]
 
     /// A harness whose catalog is exactly these games.
-    static func harness() throws -> TestHarness {
-        let harness = try TestHarness(emptyCatalog: true)
+    static func harness() async throws -> TestHarness {
+        let harness = try await TestHarness(emptyCatalog: true)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("resolver-\(UUID().uuidString).jsonl")
         let lines = try games.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
         try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        _ = try CatalogImporter(database: harness.services.database).importFile(file.path)
-        try harness.services.catalog.reloadVocabulary()
+        _ = try await CatalogImporter(database: harness.services.database).importFile(file.path)
+        try await harness.services.catalog.reloadVocabulary()
         return harness
     }
 }
@@ -148,7 +148,7 @@ struct ResolverCase: CustomTestStringConvertible, Sendable {
 struct ResolverTests {
     @Test(arguments: ResolverCase.all)
     func answersTheGameThePersonMeant(_ row: ResolverCase) async throws {
-        let harness = try ResolverCatalog.harness()
+        let harness = try await ResolverCatalog.harness()
         try await harness.withClient { client in
             for ref in row.shelves {
                 let added = try await client.send(I.command("add", [I.option("title", ref)], nsfw: true))
@@ -177,7 +177,7 @@ struct ResolverTests {
     }
 
     @Test func theQuestionsButtonsRunTheCommandOnTheChosenGame() async throws {
-        let harness = try ResolverCatalog.harness()
+        let harness = try await ResolverCatalog.harness()
         try await harness.withClient { client in
             let question = try await client.send(I.command("add", [I.option("title", "Doom")], nsfw: true))
             let button = try #require(question.button("Doom (1993)"))
@@ -191,7 +191,7 @@ struct ResolverTests {
     }
 
     @Test func nothingIsStoredWhenTheBotAsksOrRefuses() async throws {
-        let harness = try ResolverCatalog.harness()
+        let harness = try await ResolverCatalog.harness()
         try await harness.withClient { client in
             _ = try await client.send(I.command("add", [I.option("title", "Doom")]))
             _ = try await client.send(I.command("add", [I.option("title", "Doom")], nsfw: true))
@@ -204,7 +204,7 @@ struct ResolverTests {
     }
 
     @Test func searchRanksTheMainGameAheadOfItsAddOns() async throws {
-        let harness = try ResolverCatalog.harness()
+        let harness = try await ResolverCatalog.harness()
         try await harness.withClient { client in
             let answer = try await client.send(I.command("search", [I.option("query", "witcher 3")], nsfw: true))
             let titles = answer.embeds.compactMap { $0["title"] as? String }

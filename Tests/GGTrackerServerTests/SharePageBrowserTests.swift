@@ -29,7 +29,7 @@ enum Chromium {
 struct SharePageBrowserTests {
     @Test(.timeLimit(.minutes(2)))
     func coverGridAndChartsRenderInChromium() async throws {
-        let harness = try TestHarness { $0.port = 0 }
+        let harness = try await TestHarness { $0.port = 0 }
         let screenshot = FileManager.default.temporaryDirectory.appendingPathComponent("ggtracker-share-page.png")
         try? FileManager.default.removeItem(at: screenshot)
         try await harness.withLiveClient { client, port in

@@ -15,7 +15,7 @@ struct SlackTests {
     static let secret = "8f742231b10e8888abcd99yyyzzz85a5"
 
     func withBot(_ body: @Sendable (TestHarness.Client) async throws -> Void) async throws {
-        let harness = try TestHarness { $0.slackSigningSecret = Self.secret }
+        let harness = try await TestHarness { $0.slackSigningSecret = Self.secret }
         try await harness.withClient(body)
     }
 
@@ -104,7 +104,7 @@ struct SlackTests {
     }
 
     @Test func aReplayWithTheSignatureInOtherLetterCaseIsStillAReplay() async throws {
-        let harness = try TestHarness { $0.slackSigningSecret = Self.secret }
+        let harness = try await TestHarness { $0.slackSigningSecret = Self.secret }
         try await harness.withClient { client in
             let body = Self.command("challenge create name:Runs goal:5 unit:custom ends:2099-12-31")
             // The header's timestamp is the signed one: each request is signed for the second it is sent in.
@@ -163,7 +163,7 @@ struct SlackTests {
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
         try await fake.test(.live) { fakeClient in
             let port = try #require(fakeClient.port)
-            let harness = try TestHarness {
+            let harness = try await TestHarness {
                 $0.slackSigningSecret = Self.secret
                 $0.slackResponseBase = "http://127.0.0.1:\(port)/"
             }

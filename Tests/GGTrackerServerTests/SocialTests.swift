@@ -12,7 +12,7 @@ extension Interaction.Person {
 @Suite("Friends in the channel")
 struct SocialTests {
     let harness: TestHarness
-    init() throws { harness = try TestHarness() }
+    init() async throws { harness = try await TestHarness() }
 
     func play(
         _ client: TestHarness.Client, _ who: I.Person, _ title: String, score: Int? = nil, status: String = "completed"

@@ -27,7 +27,7 @@ struct TestHarness {
     init(
         databasePath: String? = nil, adminIDs: Set<String> = [], emptyCatalog: Bool = false,
         now: @escaping @Sendable () -> Date = Date.init, configure: (inout AppConfig) -> Void = { _ in }
-    ) throws {
+    ) async throws {
         var config = AppConfig()
         config.discordPublicKey = key.publicKey
         config.adminIDs = adminIDs
@@ -36,11 +36,12 @@ struct TestHarness {
         // Tests send bursts from one user; the rate limits have their own tests.
         config.limits = .init(userPerMinute: 0, serverPerMinute: 0)
         configure(&config)
-        let database = try databasePath.map { try AppDatabase.open($0) } ?? AppDatabase.inMemory()
-        let catalog = try LocalCatalog(database: database)
-        if try database.gameCount() == 0 && !emptyCatalog {
-            _ = try CatalogImporter(database: database).importFile(Self.fixturePath)
-            try catalog.reloadVocabulary()
+        let database =
+            if let databasePath { try await AppDatabase.open(databasePath) } else { try AppDatabase.inMemory() }
+        let catalog = try await LocalCatalog(database: database)
+        if try await database.gameCount() == 0 && !emptyCatalog {
+            _ = try await CatalogImporter(database: database).importFile(Self.fixturePath)
+            try await catalog.reloadVocabulary()
         }
         services = AppServices(config: config, database: database, catalog: catalog, now: now)
     }

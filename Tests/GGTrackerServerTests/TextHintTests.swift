@@ -30,7 +30,7 @@ struct TextHintTests {
     }
 
     func prepared() async throws -> TestHarness {
-        let harness = try TestHarness()
+        let harness = try await TestHarness()
         let bot = harness.services.bot
         for line in [
             "!gg add Hades", "!gg add Celeste --status completed", "!gg wishlist add Stardew Valley",

@@ -10,7 +10,7 @@ import Testing
 @Suite("What the replies say, word for word")
 struct WordingTests {
     let harness: TestHarness
-    init() throws { harness = try TestHarness() }
+    init() async throws { harness = try await TestHarness() }
 
     @Test func anOptionOfAnotherCommandIsRefusedByName() async throws {
         let reply = try await harness.services.bot.respond(
@@ -64,8 +64,8 @@ struct WordingTests {
 
     @Test func aGameWithoutCriticsShowsNoScoreAndEnginesAreSaidToBeMissing() async throws {
         let database = harness.services.database
-        try database.writeNow { db in
-            try db.execute("UPDATE games SET critic_rating = 0, rating_count = NULL WHERE name = 'Inside'")
+        try await database.write { db in
+            try await db.execute("UPDATE games SET critic_rating = 0, rating_count = NULL WHERE name = 'Inside'")
         }
         try await harness.withClient { client in
             let card = try await client.send(I.command("game", [I.option("title", "Inside")]))

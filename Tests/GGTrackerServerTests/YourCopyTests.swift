@@ -8,7 +8,7 @@ import Testing
 @Suite("Your copy on the game card, and notes")
 struct YourCopyTests {
     let harness: TestHarness
-    init() throws { harness = try TestHarness() }
+    init() async throws { harness = try await TestHarness() }
 
     func hadesRow() async throws -> Int64 {
         try #require(try await harness.services.catalog.game(GameRef(provider: "igdb", id: "113112"))).id

@@ -17,13 +17,14 @@ enum Backend: String, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { self == .sqlite ? "SQLite" : "PostgreSQL" }
 
-    func open() throws -> AppDatabase {
+    func open() async throws -> AppDatabase {
         switch self {
         case .sqlite: return try AppDatabase.inMemory()
         case .postgres:
             let base = try #require(Backend.postgresURL, "GGTRACKER_TEST_POSTGRES is not set")
             let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
-            return try AppDatabase.open(base + (base.contains("?") ? "&" : "?") + "schema=\(schema)", connections: 4)
+            return try await AppDatabase.open(
+                base + (base.contains("?") ? "&" : "?") + "schema=\(schema)", connections: 4)
         }
     }
 }

@@ -10,11 +10,11 @@ struct BackupTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gg-backup-\(UUID().uuidString)")
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
-    func seeded(_ name: String) throws -> (AppDatabase, Game) {
+    func seeded(_ name: String) async throws -> (AppDatabase, Game) {
         let database = try AppDatabase.open(path: path(name))
         let line = #"{"id":26226,"name":"Celeste","first_release_date":1516838400}"#
-        _ = try CatalogImporter(database: database).importData(Data(line.utf8))
-        return (database, try #require(try database.game(GameRef(provider: "igdb", id: "26226"))))
+        _ = try await CatalogImporter(database: database).importData(Data(line.utf8))
+        return await (database, try #require(try database.game(GameRef(provider: "igdb", id: "26226"))))
     }
 
     func entries(_ database: AppDatabase) async throws -> Int {
@@ -23,7 +23,7 @@ struct BackupTests {
 
     @Test func anOnlineBackupIsConsistentAndRestoresIntoAnotherDatabase() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (live, celeste) = try seeded("live.sqlite")
+        let (live, celeste) = try await seeded("live.sqlite")
         let now = Date()
         // Writers keep going while the copy is taken.
         let writers = Task {
@@ -40,7 +40,7 @@ struct BackupTests {
         try await writers.value
         #expect(throws: (any Error).self) { try live.backup(to: path("copy.sqlite")) }
 
-        let (other, _) = try seeded("other.sqlite")
+        let (other, _) = try await seeded("other.sqlite")
         try other.restore(from: path("copy.sqlite"))
         let restored = try await entries(other)
         let playerCount = try await other.reader.read { db in
@@ -59,7 +59,7 @@ struct BackupTests {
 
     @Test func aFileThatIsNotABackupIsRefusedAndNothingChanges() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (database, celeste) = try seeded("live.sqlite")
+        let (database, celeste) = try await seeded("live.sqlite")
         let alice = try await database.recordPlayer(
             Invoker(platform: .discord, userID: "alice", displayName: "alice", community: "discord:1"), at: Date())
         try await database.updateEntry(of: alice.id, game: celeste, community: "discord:1", at: Date()) {

@@ -6,14 +6,14 @@ import Testing
 
 /// The bundled catalog, loaded once per backend for every search test (it takes a few seconds).
 enum BundledCatalog {
-    static let sqlite = load(.sqlite)
-    static let postgres = load(.postgres)
+    static let sqlite = Task { await load(.sqlite) }
+    static let postgres = Task { await load(.postgres) }
 
-    static func on(_ backend: Backend) -> LocalCatalog { backend == .sqlite ? sqlite : postgres }
+    static func on(_ backend: Backend) async -> LocalCatalog { await (backend == .sqlite ? sqlite : postgres).value }
 
-    static func load(_ backend: Backend) -> LocalCatalog {
-        let catalog = try! LocalCatalog(database: try! backend.open())
-        try! catalog.loadBundledIfEmpty()
+    static func load(_ backend: Backend) async -> LocalCatalog {
+        let catalog = try! await LocalCatalog(database: try! backend.open())
+        try! await catalog.loadBundledIfEmpty()
         return catalog
     }
 }
@@ -23,7 +23,7 @@ struct CatalogSearchTests {
 
     @Test(arguments: Backend.all)
     func bundledCatalogHoldsOver20000Games(_ backend: Backend) async throws {
-        let catalog = BundledCatalog.on(backend)
+        let catalog = await BundledCatalog.on(backend)
         let status = try await catalog.status()
         #expect(status.games >= 20_000)
         #expect(status.provider == "offline")
@@ -44,7 +44,7 @@ struct CatalogSearchTests {
         ] as [(String, String)], Backend.all)
     func findsTheIntendedGame(_ intended: (query: String, expected: String), on backend: Backend) async throws {
         let (query, expected) = intended
-        let catalog = BundledCatalog.on(backend)
+        let catalog = await BundledCatalog.on(backend)
         let hits = try await catalog.search(query, filter: CatalogFilter(), limit: 10)
         let top = try #require(hits.first, "no result for \(query)")
         #expect(top.game.name == expected, "\(query) → \(hits.prefix(3).map(\.game.displayName))")
@@ -52,7 +52,7 @@ struct CatalogSearchTests {
 
     @Test(arguments: Backend.all)
     func namesakesAreToldApartByYear(_ backend: Backend) async throws {
-        let catalog = BundledCatalog.on(backend)
+        let catalog = await BundledCatalog.on(backend)
         let hits = try await catalog.search("doom", filter: CatalogFilter(), limit: 10)
         let dooms = hits.filter { $0.exactName }.map(\.game.displayName)
         #expect(dooms.contains("Doom (1993)"))
@@ -61,7 +61,7 @@ struct CatalogSearchTests {
 
     @Test(arguments: Backend.all)
     func matureGamesCanBeFilteredOut(_ backend: Backend) async throws {
-        let catalog = BundledCatalog.on(backend)
+        let catalog = await BundledCatalog.on(backend)
         let all = try await catalog.search("grand theft auto v", filter: CatalogFilter(), limit: 5)
         let gta = try #require(all.first { $0.game.name == "Grand Theft Auto V" })
         #expect(gta.game.isMature)
@@ -72,7 +72,7 @@ struct CatalogSearchTests {
 
     @Test(arguments: Backend.all)
     func autocompleteOffersPrefixMatchesFirst(_ backend: Backend) async throws {
-        let catalog = BundledCatalog.on(backend)
+        let catalog = await BundledCatalog.on(backend)
         let games = try await catalog.autocomplete("hollow kn", includeMature: true, limit: 25)
         #expect(games.first?.name == "Hollow Knight")
         #expect(games.count <= 25)
@@ -81,7 +81,7 @@ struct CatalogSearchTests {
     /// Words longer than any known word (up to 40 bytes) once crashed the typo correction, and the server with it.
     @Test(arguments: [41, 42, 43, 60, 500])
     func aWordLongerThanAnyKnownFindsNothingAndStillAnswers(_ length: Int) async throws {
-        let catalog = BundledCatalog.on(.sqlite)
+        let catalog = await BundledCatalog.on(.sqlite)
         let word = String(repeating: "x", count: length)
         // The other words still count, so autocomplete answers (within its limit) rather than failing.
         let offered = try await catalog.autocomplete("hollow " + word, includeMature: true, limit: 25)
@@ -93,7 +93,7 @@ struct CatalogSearchTests {
 
     @Test(arguments: Backend.all)
     func platformFilterKeepsOnlyThatPlatform(_ backend: Backend) async throws {
-        let catalog = BundledCatalog.on(backend)
+        let catalog = await BundledCatalog.on(backend)
         let hits = try await catalog.search("mario", filter: CatalogFilter(platform: "Nintendo Switch"), limit: 10)
         #expect(!hits.isEmpty)
         #expect(hits.allSatisfy { $0.game.platforms.contains("Nintendo Switch") })
@@ -101,7 +101,7 @@ struct CatalogSearchTests {
 
     @Test(arguments: Backend.all)
     func yearAndGenreFiltersApplyToCorrectedWordsToo(_ backend: Backend) async throws {
-        let catalog = BundledCatalog.on(backend)
+        let catalog = await BundledCatalog.on(backend)
         let hits = try await catalog.search("zeldda", filter: CatalogFilter(year: 1998), limit: 10)
         #expect(hits.first?.game.name == "The Legend of Zelda: Ocarina of Time")
         #expect(
@@ -139,11 +139,11 @@ struct TextNormalizerTests {
 struct NameIndexFreshnessTests {
     @Test func gamesImportedBehindTheCatalogsBackAreFoundAfterARebuild() async throws {
         let database = try AppDatabase.inMemory()
-        _ = try CatalogImporter(database: database).importData(Data(#"{"id":1,"name":"Celeste"}"#.utf8))
-        let catalog = try LocalCatalog(database: database)
+        _ = try await CatalogImporter(database: database).importData(Data(#"{"id":1,"name":"Celeste"}"#.utf8))
+        let catalog = try await LocalCatalog(database: database)
         #expect(try await catalog.search("outer wilds", filter: CatalogFilter(), limit: 5).isEmpty)
         // Another process (`ggtracker catalog import`) adds a game to the same database.
-        _ = try CatalogImporter(database: database).importData(Data(#"{"id":2,"name":"Outer Wilds"}"#.utf8))
+        _ = try await CatalogImporter(database: database).importData(Data(#"{"id":2,"name":"Outer Wilds"}"#.utf8))
         var found: [String] = []
         for _ in 0..<100 where found.isEmpty {
             found = try await catalog.search("outer wilds", filter: CatalogFilter(), limit: 5).map(\.game.name)
@@ -157,7 +157,7 @@ struct NameIndexFreshnessTests {
 
 @Suite("The bundled catalog tells the truth")
 struct BundledCatalogQualityTests {
-    let catalog = BundledCatalog.sqlite
+    var catalog: LocalCatalog { get async { await BundledCatalog.sqlite.value } }
 
     @Test func matureGamesAndTheirAddOnsCarryTheirAgeRating() async throws {
         for id in ["25076", "7351", "112916", "1942", "12503", "13166", "472", "19457", "1020"] {
@@ -170,8 +170,9 @@ struct BundledCatalogQualityTests {
         let gForce = try #require(try await catalog.game(GameRef(provider: "igdb", id: "4876")))
         let score = try #require(gForce.criticScore)
         #expect(score.score < 80 && score.critics >= 30, "G-Force: \(score)")
-        let unscored = try catalog.database.readNow { db in
-            try db.value("SELECT count(*) FROM games WHERE critic_rating IS NOT NULL AND rating_count IS NULL") as Int?
+        let unscored = try await catalog.database.read { db in
+            try await db.value("SELECT count(*) FROM games WHERE critic_rating IS NOT NULL AND rating_count IS NULL")
+                as Int?
         }
         #expect(unscored == 0)
         let top = try await catalog.top(filter: CatalogFilter(), minimumRatings: 5, page: 1, pageSize: 50)
@@ -194,30 +195,30 @@ struct BundledCatalogQualityTests {
 
 @Suite("The bundled catalog after an upgrade")
 struct BundledCatalogUpgradeTests {
-    @Test func aDifferentBundledFileIsLoadedAgainOnceAndOtherCatalogsAreLeftAlone() throws {
+    @Test func aDifferentBundledFileIsLoadedAgainOnceAndOtherCatalogsAreLeftAlone() async throws {
         let database = try AppDatabase.inMemory()
-        let catalog = try LocalCatalog(database: database)
-        #expect(try catalog.loadBundledIfEmpty() > 30_000)
-        #expect(try catalog.loadBundledIfEmpty() == 0, "the same file is not loaded twice")
+        let catalog = try await LocalCatalog(database: database)
+        await #expect(try catalog.loadBundledIfEmpty() > 30_000)
+        await #expect(try catalog.loadBundledIfEmpty() == 0, "the same file is not loaded twice")
         // As an older version left it: a bundled catalog without the file's mark, and a wrong score on a game.
-        try database.writeNow { db in
-            try db.execute("DELETE FROM catalog_meta WHERE key = 'bundled.fingerprint'")
-            try db.execute("UPDATE games SET critic_rating = 100, rating_count = 33 WHERE name = 'G-Force'")
+        try await database.write { db in
+            try await db.execute("DELETE FROM catalog_meta WHERE key = 'bundled.fingerprint'")
+            try await db.execute("UPDATE games SET critic_rating = 100, rating_count = 33 WHERE name = 'G-Force'")
         }
-        #expect(try catalog.loadBundledIfEmpty() > 30_000)
-        let gForce = try #require(try database.game(GameRef(provider: "igdb", id: "4876")))
+        await #expect(try catalog.loadBundledIfEmpty() > 30_000)
+        let gForce = try await #require(try database.game(GameRef(provider: "igdb", id: "4876")))
         #expect(
             gForce.criticScore.map { $0.critics >= 33 && $0.score < 80 } == true,
             "\(String(describing: gForce.criticScore))")
-        #expect(try catalog.loadBundledIfEmpty() == 0)
+        await #expect(try catalog.loadBundledIfEmpty() == 0)
 
         // A catalog imported from a file of the operator's own carries neither mark: it is not replaced.
         let own = try AppDatabase.inMemory()
-        try own.writeNow { db in
-            try db.execute(
+        try await own.write { db in
+            try await db.execute(
                 "INSERT INTO games (provider, provider_id, name) VALUES ('igdb', '1', 'Only Game')")
         }
-        #expect(try LocalCatalog(database: own).loadBundledIfEmpty() == 0)
-        #expect(try own.gameCount() == 1)
+        await #expect(try LocalCatalog(database: own).loadBundledIfEmpty() == 0)
+        await #expect(try own.gameCount() == 1)
     }
 }

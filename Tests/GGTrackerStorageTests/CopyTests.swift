@@ -8,7 +8,7 @@ import Testing
 struct CopyTests {
     @Test(.enabled(if: Backend.all.contains(.postgres)))
     func aCopyToPostgreSQLAndBackKeepsEveryRow() async throws {
-        let f = try LibraryFixture(.sqlite)
+        let f = try await LibraryFixture(.sqlite)
         let source = f.database
         let alice = try await source.recordPlayer(f.invoker("alice"), at: f.now)
         let bob = try await source.recordPlayer(f.invoker("bob"), at: f.now)
@@ -26,9 +26,9 @@ struct CopyTests {
         try await source.setShareToken("token-1", for: alice.id, at: now)
         try await source.recordProcessed("interaction-1", response: Data([0, 1, 2, 255]))
 
-        let postgres = try Backend.postgres.open()
-        let copied = try postgres.copy(from: source)
-        #expect(try copied.map(\.rows) == source.tableCounts().map(\.rows))
+        let postgres = try await Backend.postgres.open()
+        let copied = try await postgres.copy(from: source)
+        #expect(try await copied.map(\.rows) == source.tableCounts().map(\.rows))
         #expect(copied.first { $0.table == "games" }?.rows == 2)
         let entry = try #require(try await postgres.entry(of: alice.id, game: celeste.id))
         #expect(entry.hours == 31.5 && entry.tags == ["speedrun", "pixel \"art\""] && entry.favorite)
@@ -36,38 +36,38 @@ struct CopyTests {
         #expect(try await postgres.processedResponse("interaction-1") == Data([0, 1, 2, 255]))
         #expect(try await postgres.friends(of: bob.id).map(\.id) == [alice.id])
         // Ids handed out after the copy continue after the copied ones.
-        _ = try CatalogImporter(database: postgres).importData(
+        _ = try await CatalogImporter(database: postgres).importData(
             Data(#"{"id":1942,"name":"The Witcher 3: Wild Hunt"}"#.utf8))
-        let witcher = try #require(try postgres.game(GameRef(provider: "igdb", id: "1942")))
+        let witcher = try await #require(try postgres.game(GameRef(provider: "igdb", id: "1942")))
         #expect(witcher.id > max(celeste.id, f.hades.id))
 
         // A second copy into a database that holds data is refused and changes nothing.
-        #expect(throws: CopyError.self) { try postgres.copy(from: source) }
+        await #expect(throws: CopyError.self) { try await postgres.copy(from: source) }
 
         let back = try AppDatabase.inMemory()
-        let returned = try back.copy(from: postgres)
-        #expect(try returned.map(\.rows) == postgres.tableCounts().map(\.rows))
+        let returned = try await back.copy(from: postgres)
+        #expect(try await returned.map(\.rows) == postgres.tableCounts().map(\.rows))
         #expect(try await back.entry(of: alice.id, game: celeste.id)?.hours == 31.5)
     }
 }
 
 @Suite("Copying refuses what cannot be copied")
 struct CopyRefusalTests {
-    @Test func aSourceFileThatDoesNotExistIsRefusedAndNotCreated() throws {
+    @Test func aSourceFileThatDoesNotExistIsRefusedAndNotCreated() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("missing-\(UUID().uuidString).sqlite")
             .path
-        #expect(throws: InvalidDatabaseLocation.self) {
-            try AppDatabase.open(DatabaseLocation("sqlite:\(path)"), creating: false)
+        await #expect(throws: InvalidDatabaseLocation.self) {
+            try await AppDatabase.open(DatabaseLocation("sqlite:\(path)"), creating: false)
         }
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(throws: InvalidDatabaseLocation.self) { try DatabaseLocation("postgresql:/no-host") }
     }
 
     @Test(arguments: Backend.all)
-    func anEmptySourceIsRefusedAndTheTargetKeepsNothing(_ target: Backend) throws {
+    func anEmptySourceIsRefusedAndTheTargetKeepsNothing(_ target: Backend) async throws {
         let empty = try AppDatabase.inMemory()
-        let database = try target.open()
-        #expect(throws: CopyError.self) { try database.copy(from: empty) }
-        #expect(try database.tableCounts().allSatisfy { $0.rows == 0 })
+        let database = try await target.open()
+        await #expect(throws: CopyError.self) { try await database.copy(from: empty) }
+        await #expect(try database.tableCounts().allSatisfy { $0.rows == 0 })
     }
 }

@@ -17,7 +17,7 @@ struct MigrationTests {
                 SELECT table_name || '.' || column_name FROM information_schema.columns
                 WHERE table_schema = current_schema() AND table_name <> 'ggtracker_migrations'
                 """
-            return Set(try db.values(sql) as [String])
+            return await Set(try db.values(sql) as [String])
         }
     }
 

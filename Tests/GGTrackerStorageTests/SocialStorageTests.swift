@@ -21,7 +21,7 @@ struct SocialStorageTests {
 
     @Test(arguments: Backend.all)
     func friendsChallengesAndMedals(_ backend: Backend) async throws {
-        let f = try LibraryFixture(backend)
+        let f = try await LibraryFixture(backend)
         let database = f.database
         let alice = try await database.recordPlayer(f.invoker("alice"), at: f.now)
         let bob = try await database.recordPlayer(f.invoker("bob"), at: f.now)
@@ -76,7 +76,7 @@ struct SocialStorageTests {
 
     @Test(arguments: Backend.all)
     func shareLinksSettingsAndLongButtons(_ backend: Backend) async throws {
-        let f = try LibraryFixture(backend)
+        let f = try await LibraryFixture(backend)
         let database = f.database
         let alice = try await database.recordPlayer(f.invoker("alice"), at: f.now)
         _ = try await complete(f.celeste, for: alice.id, hours: 3, in: f, at: f.now)
@@ -102,7 +102,7 @@ struct SocialStorageTests {
 
     @Test(arguments: Backend.all)
     func aDeliveryIsAppliedOnceAndItsAnswerKept(_ backend: Backend) async throws {
-        let f = try LibraryFixture(backend)
+        let f = try await LibraryFixture(backend)
         let database = f.database
         let alice = try await database.recordPlayer(f.invoker("alice"), at: f.now)
         let bob = try await database.recordPlayer(f.invoker("bob"), at: f.now)
@@ -131,7 +131,7 @@ struct SocialStorageTests {
 
     @Test(arguments: Backend.all)
     func concurrentChangesToOneEntryAreAllKept(_ backend: Backend) async throws {
-        let f = try LibraryFixture(backend)
+        let f = try await LibraryFixture(backend)
         let database = f.database
         let alice = try await database.recordPlayer(f.invoker("alice"), at: f.now)
         let game = f.celeste
@@ -160,7 +160,7 @@ struct SocialStorageTests {
 struct SharedRateLimitTests {
     @Test(arguments: Backend.all)
     func aSecondHasOnlyItsBudgetOfCalls(_ backend: Backend) async throws {
-        let database = try backend.open()
+        let database = try await backend.open()
         let second = Date(timeIntervalSince1970: 1_760_000_000.2)
         for _ in 0..<4 { #expect(try await database.takeRequestSlot("igdb", perSecond: 4, at: second)) }
         #expect(try await !database.takeRequestSlot("igdb", perSecond: 4, at: second.addingTimeInterval(0.7)))
@@ -170,7 +170,7 @@ struct SharedRateLimitTests {
 
     @Test(arguments: Backend.all)
     func twoReplicasTogetherStayWithinTheRate(_ backend: Backend) async throws {
-        let database = try backend.open()
+        let database = try await backend.open()
         // Two processes' limiters, each allowing 4 a second on its own, sharing one database.
         let replicas = (0..<2).map { _ in
             RateLimiter(perSecond: 4, maxInFlight: 8, cluster: (database, "igdb"))

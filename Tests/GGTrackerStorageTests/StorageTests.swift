@@ -13,15 +13,15 @@ struct LibraryFixture {
     let hades: Game
     let now = Date(timeIntervalSince1970: 1_760_000_000)
 
-    init(_ backend: Backend) throws {
-        database = try backend.open()
+    init(_ backend: Backend) async throws {
+        database = try await backend.open()
         let lines = """
             {"id":26226,"name":"Celeste","first_release_date":1516838400,"genres":[{"name":"Platform"}],"aggregated_rating":92,"aggregated_rating_count":30}
             {"id":113112,"name":"Hades","genres":[{"name":"Role-playing (RPG)"},{"name":"Indie"}],"age_ratings":[{"organization":1,"rating_category":5}]}
             """
-        _ = try CatalogImporter(database: database).importData(Data(lines.utf8))
-        celeste = try #require(try database.game(GameRef(provider: "igdb", id: "26226")))
-        hades = try #require(try database.game(GameRef(provider: "igdb", id: "113112")))
+        _ = try await CatalogImporter(database: database).importData(Data(lines.utf8))
+        celeste = try await #require(try database.game(GameRef(provider: "igdb", id: "26226")))
+        hades = try await #require(try database.game(GameRef(provider: "igdb", id: "113112")))
     }
 
     func invoker(_ id: String, community: String = "discord:1") -> Invoker {
@@ -33,7 +33,7 @@ struct LibraryFixture {
 struct StorageTests {
     @Test(arguments: Backend.all)
     func anErrorInsideAnUpdateChangesNothing(_ backend: Backend) async throws {
-        let f = try LibraryFixture(backend)
+        let f = try await LibraryFixture(backend)
         let (database, celeste, now) = (f.database, f.celeste, f.now)
         let alice = try await database.recordPlayer(f.invoker("alice"), at: now)
         try await database.updateEntry(of: alice.id, game: celeste) {
@@ -51,7 +51,7 @@ struct StorageTests {
 
     @Test(arguments: Backend.all)
     func addingAGameTakesItOffTheWishlist(_ backend: Backend) async throws {
-        let f = try LibraryFixture(backend)
+        let f = try await LibraryFixture(backend)
         let (database, celeste, hades, now) = (f.database, f.celeste, f.hades, f.now)
         let alice = try await database.recordPlayer(f.invoker("alice"), at: now)
         guard case .added = try await database.addToWishlist(alice.id, game: hades, at: now) else {
@@ -71,7 +71,7 @@ struct StorageTests {
 
     @Test(arguments: Backend.all)
     func ownersAreScopedToTheServer(_ backend: Backend) async throws {
-        let f = try LibraryFixture(backend)
+        let f = try await LibraryFixture(backend)
         let (database, celeste, hades, now) = (f.database, f.celeste, f.hades, f.now)
         let alice = try await database.recordPlayer(f.invoker("alice", community: "discord:1"), at: now)
         let bob = try await database.recordPlayer(f.invoker("bob", community: "discord:2"), at: now)
@@ -88,7 +88,7 @@ struct StorageTests {
 
     @Test(arguments: Backend.all)
     func libraryCountsAndSorting(_ backend: Backend) async throws {
-        let f = try LibraryFixture(backend)
+        let f = try await LibraryFixture(backend)
         let (database, celeste, hades, now) = (f.database, f.celeste, f.hades, f.now)
         let alice = try await database.recordPlayer(f.invoker("alice"), at: now)
         try await database.updateEntry(of: alice.id, game: celeste) { entry in
@@ -112,7 +112,7 @@ struct StorageTests {
 
     @Test(arguments: Backend.all)
     func deletingAnAccountErasesEverything(_ backend: Backend) async throws {
-        let f = try LibraryFixture(backend)
+        let f = try await LibraryFixture(backend)
         let (database, celeste, hades, now) = (f.database, f.celeste, f.hades, f.now)
         let alice = try await database.recordPlayer(f.invoker("alice"), at: now)
         try await database.updateEntry(of: alice.id, game: celeste) {
@@ -127,7 +127,7 @@ struct StorageTests {
 
 @Suite("Importing IGDB-shaped catalog files")
 struct ImportTests {
-    @Test func malformedLinesAreReportedWithTheirNumberAndSkipped() throws {
+    @Test func malformedLinesAreReportedWithTheirNumberAndSkipped() async throws {
         let database = try AppDatabase.inMemory()
         let text = """
             {"id":1,"name":"One"}
@@ -136,21 +136,21 @@ struct ImportTests {
 
             {"slug":"local-game","name":"Local Game","platforms":[{"name":"PC (Microsoft Windows)","abbreviation":"PC"}]}
             """
-        let report = try CatalogImporter(database: database).importData(Data(text.utf8))
+        let report = try await CatalogImporter(database: database).importData(Data(text.utf8))
         #expect(report.added == 2)
         #expect(report.problems.map(\.line) == [2, 3])
         #expect(report.problems[1].message.contains("needs a `name`"))
-        #expect(try database.gameCount() == 2)
+        await #expect(try database.gameCount() == 2)
     }
 
-    @Test func theFlattenedExportShapeIsReadToo() throws {
+    @Test func theFlattenedExportShapeIsReadToo() async throws {
         let database = try AppDatabase.inMemory()
         let line = """
             {"igdb_id":5,"name":"Baldur's Gate","release_date":914198400,"genres":["Role-playing (RPG)"],"platforms":["Linux","Mac"],"developers":["BioWare"],"publishers":["Interplay Entertainment"],"aggregated_rating":null,"cover_url":"//images.igdb.com/igdb/image/upload/t_thumb/co20gb.jpg"}
             """
-        let report = try CatalogImporter(database: database).importData(Data(line.utf8))
+        let report = try await CatalogImporter(database: database).importData(Data(line.utf8))
         #expect(report.added == 1 && report.problems.isEmpty)
-        let game = try #require(try database.game(GameRef(provider: "igdb", id: "5")))
+        let game = try await #require(try database.game(GameRef(provider: "igdb", id: "5")))
         #expect(game.genres == ["Role-playing (RPG)"] && game.platforms == ["Linux", "Mac"])
         #expect(game.developers == ["BioWare"] && game.publishers == ["Interplay Entertainment"])
         #expect(game.coverImageID == "co20gb" && game.releaseYear == 1998)
@@ -192,7 +192,7 @@ struct ImportTests {
         #expect(throws: JSONLineReader.Malformed.self) { try JSONLineReader().object(Data(json.utf8)) }
     }
 
-    @Test func aLargeFileIsReadInPiecesAndProblemsKeepTheirLineNumbers() throws {
+    @Test func aLargeFileIsReadInPiecesAndProblemsKeepTheirLineNumbers() async throws {
         let padding = String(repeating: "x", count: 200)
         var text = ""
         for id in 1...30_000 {
@@ -204,13 +204,13 @@ struct ImportTests {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let database = try AppDatabase.inMemory()
-        let report = try CatalogImporter(database: database).importFile(path)
+        let report = try await CatalogImporter(database: database).importFile(path)
         #expect(report.added == 29_999)
         #expect(report.problems.map(\.line) == [25_000])
-        #expect(try database.game(GameRef(provider: "igdb", id: "30000"))?.name == "Game 30000")
+        await #expect(try database.game(GameRef(provider: "igdb", id: "30000"))?.name == "Game 30000")
     }
 
-    @Test func aCompressedFileCorruptMidWayIsRefusedAndNothingIsStored() throws {
+    @Test func aCompressedFileCorruptMidWayIsRefusedAndNothingIsStored() async throws {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try #require(LocalCatalog.bundledCatalogPath))))
         // Past the first pieces of lines, the compressed stream is damaged.
         for offset in stride(from: bytes.count / 2, to: bytes.count / 2 + 4_096, by: 7) { bytes[offset] ^= 0x5A }
@@ -218,12 +218,12 @@ struct ImportTests {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let database = try AppDatabase.inMemory()
-        #expect {
-            try CatalogImporter(database: database).importFile(path)
+        await #expect {
+            try await CatalogImporter(database: database).importFile(path)
         } throws: { error in
             "\(error)".contains("is not readable (corrupt compressed data?)")
         }
-        #expect(try database.gameCount() == 0)
+        #expect(try await database.gameCount() == 0)
     }
 
     @Test func aBulkLoadKeepsTheLastCopyOfAGameAndFilesItsFacets() async throws {
@@ -234,11 +234,11 @@ struct ImportTests {
             {"id":1,"name":"First","genres":["Shooter"],"platforms":["Linux"]}
             {"slug":"homebrew","name":"Homebrew","genres":["puzzle"]}
             """
-        let report = try CatalogImporter(database: database).importData(Data(lines.utf8))
+        let report = try await CatalogImporter(database: database).importData(Data(lines.utf8))
         #expect(report.added == 3 && report.updated == 1 && report.problems.isEmpty)
-        #expect(try database.gameCount() == 3)
-        #expect(try database.game(GameRef(provider: "igdb", id: "1"))?.name == "First")
-        let catalog = try LocalCatalog(database: database)
+        await #expect(try database.gameCount() == 3)
+        await #expect(try database.game(GameRef(provider: "igdb", id: "1"))?.name == "First")
+        let catalog = try await LocalCatalog(database: database)
         let puzzles = try await catalog.browse(.genre, name: "Puzzle", includeMature: true, page: 1, pageSize: 10)
         #expect(Set(puzzles.items.map(\.name)) == ["Second", "Homebrew"])
         let linux = try await catalog.browse(.platform, name: "linux", includeMature: true, page: 1, pageSize: 10)
@@ -249,18 +249,18 @@ struct ImportTests {
         let highest = try #require(
             try await database.writer.read { db in try Int64.fetchOne(db, sql: "SELECT max(id) FROM games") })
         try await database.writer.write { db in try db.execute(sql: "DELETE FROM games") }
-        _ = try CatalogImporter(database: database).importData(Data(#"{"id":5,"name":"Later"}"#.utf8))
-        #expect(try database.game(GameRef(provider: "igdb", id: "5"))!.id > highest)
+        _ = try await CatalogImporter(database: database).importData(Data(#"{"id":5,"name":"Later"}"#.utf8))
+        await #expect(try database.game(GameRef(provider: "igdb", id: "5"))!.id > highest)
     }
 
-    @Test func reRunningAnImportUpdatesInsteadOfDuplicating() throws {
+    @Test func reRunningAnImportUpdatesInsteadOfDuplicating() async throws {
         let database = try AppDatabase.inMemory()
         let importer = CatalogImporter(database: database)
-        _ = try importer.importData(Data(#"[{"id":7,"name":"Old Name"}]"#.utf8))
-        let report = try importer.importData(Data(#"[{"id":7,"name":"New Name","total_rating":80}]"#.utf8))
+        _ = try await importer.importData(Data(#"[{"id":7,"name":"Old Name"}]"#.utf8))
+        let report = try await importer.importData(Data(#"[{"id":7,"name":"New Name","total_rating":80}]"#.utf8))
         #expect(report.updated == 1 && report.added == 0)
-        #expect(try database.gameCount() == 1)
-        #expect(try database.game(GameRef(provider: "igdb", id: "7"))?.name == "New Name")
+        await #expect(try database.gameCount() == 1)
+        await #expect(try database.game(GameRef(provider: "igdb", id: "7"))?.name == "New Name")
     }
 
     @Test(arguments: [
@@ -301,39 +301,40 @@ struct ImportTests {
 @Suite("One catalog refresh across processes")
 struct RefreshLeaseTests {
     @Test(arguments: Backend.all)
-    func aLeaseIsHeldByOneHolderUntilItExpiresOrIsReleased(_ backend: Backend) throws {
-        let database = try backend.open()
+    func aLeaseIsHeldByOneHolderUntilItExpiresOrIsReleased(_ backend: Backend) async throws {
+        let database = try await backend.open()
         let now = Date()
-        #expect(try database.acquireLease("job", holder: "a", for: 60, at: now))
-        #expect(try !database.acquireLease("job", holder: "b", for: 60, at: now.addingTimeInterval(30)))
-        #expect(try database.acquireLease("job", holder: "a", for: 60, at: now.addingTimeInterval(30)), "renewed")
-        #expect(try !database.acquireLease("job", holder: "b", for: 60, at: now.addingTimeInterval(80)))
+        await #expect(try database.acquireLease("job", holder: "a", for: 60, at: now))
+        await #expect(try !database.acquireLease("job", holder: "b", for: 60, at: now.addingTimeInterval(30)))
+        await #expect(try database.acquireLease("job", holder: "a", for: 60, at: now.addingTimeInterval(30)), "renewed")
+        await #expect(try !database.acquireLease("job", holder: "b", for: 60, at: now.addingTimeInterval(80)))
         // A holder that stops renewing loses the lease when it expires.
-        #expect(try database.acquireLease("job", holder: "b", for: 60, at: now.addingTimeInterval(91)))
-        #expect(try !database.acquireLease("job", holder: "a", for: 60, at: now.addingTimeInterval(92)))
-        #expect(try database.leaseHolder("job", at: now.addingTimeInterval(92)) == "b")
-        try database.releaseLease("job", holder: "a")
-        #expect(try database.leaseHolder("job", at: now.addingTimeInterval(92)) == "b", "only the holder releases")
-        try database.releaseLease("job", holder: "b")
-        #expect(try database.leaseHolder("job", at: now.addingTimeInterval(92)) == nil)
+        await #expect(try database.acquireLease("job", holder: "b", for: 60, at: now.addingTimeInterval(91)))
+        await #expect(try !database.acquireLease("job", holder: "a", for: 60, at: now.addingTimeInterval(92)))
+        await #expect(try database.leaseHolder("job", at: now.addingTimeInterval(92)) == "b")
+        try await database.releaseLease("job", holder: "a")
+        await #expect(
+            try database.leaseHolder("job", at: now.addingTimeInterval(92)) == "b", "only the holder releases")
+        try await database.releaseLease("job", holder: "b")
+        await #expect(try database.leaseHolder("job", at: now.addingTimeInterval(92)) == nil)
     }
 
     @Test(arguments: Backend.all)
     func aRefreshDoesNotStartWhileAnotherProcessHoldsTheLease(_ backend: Backend) async throws {
-        let database = try backend.open()
-        let catalog = try LocalCatalog(database: database)
+        let database = try await backend.open()
+        let catalog = try await LocalCatalog(database: database)
         // Another process sharing the database is refreshing.
-        #expect(try database.acquireLease("catalog.refresh", holder: "elsewhere", for: 60, at: Date()))
+        await #expect(try database.acquireLease("catalog.refresh", holder: "elsewhere", for: 60, at: Date()))
         let started = try await catalog.startRefresh(full: false, progress: { _ in }, finished: { _ in })
         #expect(!started)
         await #expect(throws: (any Error).self) { try await catalog.refresh(full: false) }
         #expect(try await catalog.status().refreshing)
-        #expect(try database.gameCount() == 0, "nothing was loaded")
+        await #expect(try database.gameCount() == 0, "nothing was loaded")
         // That process died: its lease expires and a refresh here runs, then gives the lease back.
-        #expect(try database.acquireLease("catalog.refresh", holder: "elsewhere", for: -1, at: Date()))
+        await #expect(try database.acquireLease("catalog.refresh", holder: "elsewhere", for: -1, at: Date()))
         let summary = try await catalog.refresh(full: false)
         #expect(summary.added >= 20_000)
-        #expect(try database.leaseHolder("catalog.refresh", at: Date()) == nil)
+        await #expect(try database.leaseHolder("catalog.refresh", at: Date()) == nil)
         #expect(try await !catalog.status().refreshing)
     }
 }

@@ -39,14 +39,14 @@ extension Migration {
     static let postgresLockKey: Int64 = 0x6767_7472_6163_6b72
 
     /// Runs the steps PostgreSQL has not run yet, in one transaction (recorded in `ggtracker_migrations`).
-    static func migrate(_ session: PostgresSession, schema: String?) throws {
+    static func migrate(_ session: PostgresSession, schema: String?) async throws {
         // Locked before the transaction starts, so its snapshot includes what the previous holder committed.
-        try session.execute("SELECT pg_advisory_lock(?)", [postgresLockKey])
-        defer { _ = try? session.execute("SELECT pg_advisory_unlock(?)", [postgresLockKey]) }
-        if let schema { try session.execute("CREATE SCHEMA IF NOT EXISTS \(schema)") }
-        try session.transaction(readOnly: false) { db in
-            try db.execute("CREATE TABLE IF NOT EXISTS ggtracker_migrations (identifier TEXT PRIMARY KEY)")
-            let applied = Set(try db.values("SELECT identifier FROM ggtracker_migrations") as [String])
+        // The lock is the connection's: it is let go when the connection closes, whatever happens here.
+        try await session.execute("SELECT pg_advisory_lock(?)", [postgresLockKey])
+        if let schema { try await session.execute("CREATE SCHEMA IF NOT EXISTS \(schema)") }
+        try await session.transaction(readOnly: false) { db in
+            try await db.execute("CREATE TABLE IF NOT EXISTS ggtracker_migrations (identifier TEXT PRIMARY KEY)")
+            let applied = Set(try await db.values("SELECT identifier FROM ggtracker_migrations") as [String])
             let known = Set(all.map(\.identifier))
             if let unknown = applied.subtracting(known).first {
                 throw PostgresUnavailable(
@@ -54,16 +54,16 @@ extension Migration {
             }
             for step in all where !applied.contains(step.identifier) {
                 for statement in step.postgres.components(separatedBy: ";\n") {
-                    try db.execute(statement)
+                    try await db.execute(statement)
                 }
-                try db.execute("INSERT INTO ggtracker_migrations (identifier) VALUES (?)", [step.identifier])
+                try await db.execute("INSERT INTO ggtracker_migrations (identifier) VALUES (?)", [step.identifier])
             }
         }
     }
 
     /// Whether PostgreSQL has run every step.
-    static func postgresIsComplete(_ db: any SQLSession) throws -> Bool {
-        let applied = Set(try db.values("SELECT identifier FROM ggtracker_migrations") as [String])
+    static func postgresIsComplete(_ db: any SQLSession) async throws -> Bool {
+        let applied = Set(try await db.values("SELECT identifier FROM ggtracker_migrations") as [String])
         return all.allSatisfy { applied.contains($0.identifier) }
     }
 }

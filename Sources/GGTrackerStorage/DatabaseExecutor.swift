@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+
+/// Runs every store's read and write transactions, on a SQLite file through GRDB or on PostgreSQL through
+/// postgres-nio's client. A transaction is an async closure over an `SQLSession`; no thread is held waiting for
+/// the database.
+package final class DatabaseExecutor: Sendable {
+    enum Backend: Sendable {
+        case sqlite(any DatabaseWriter)
+        case postgres(PostgresDatabase)
+    }
+
+    let backend: Backend
+
+    init(_ backend: Backend) { self.backend = backend }
+
+    package var dialect: SQLDialect {
+        switch backend {
+        case .sqlite: .sqlite
+        case .postgres: .postgres
+        }
+    }
+
+    /// Reads in one snapshot. SQLite reads on the calling thread: the reads a command makes take microseconds, and
+    /// handing each one to another thread and back costs more than the read itself.
+    package func read<T>(_ body: (any SQLSession) async throws -> T) async throws -> T {
+        switch backend {
+        case .sqlite(let writer): return try Self.read(writer, body)
+        case .postgres(let database): return try await database.transaction(readOnly: true, body)
+        }
+    }
+
+    private static func read<T>(_ writer: any DatabaseWriter, _ body: (any SQLSession) async throws -> T) throws -> T {
+        try writer.read { db in try SQLiteTransaction.run { try await body(SQLiteSession(db)) } }
+    }
+
+    /// One write transaction, committed (and on SQLite flushed to disk) before it returns.
+    @discardableResult
+    package func write<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+        switch backend {
+        case .sqlite(let writer):
+            return try await writer.write { db in try SQLiteTransaction.run { try await body(SQLiteSession(db)) } }
+        case .postgres(let database): return try await database.transaction(readOnly: false, body)
+        }
+    }
+}
+
+/// Runs a transaction's body on SQLite. GRDB lends a connection for the length of a synchronous closure; a SQLite
+/// session's statements never suspend, so the body, started at once on the connection's thread, ends before the
+/// closure returns.
+enum SQLiteTransaction {
+    /// The body and, once it ended, its result.
+    final class Job<T>: @unchecked Sendable {
+        var body: (() async throws -> T)?
+        var result: Result<T, any Error>?
+        init(_ body: @escaping () async throws -> T) { self.body = body }
+    }
+
+    static func run<T>(_ body: () async throws -> T) throws -> T {
+        let job = withoutActuallyEscaping(body) { body in
+            let job = Job(body)
+            Task.immediate {
+                let result: Result<T, any Error>
+                do { result = .success(try await job.body!()) } catch { result = .failure(error) }
+                job.body = nil
+                job.result = result
+            }
+            precondition(job.result != nil, "a SQLite transaction waited on something other than its statements")
+            return job
+        }
+        return try job.result!.get()
+    }
+}
