@@ -55,7 +55,7 @@ struct CatalogBench: AsyncParsableCommand {
         var games = 0
         if let path = self.database {
             database = try AppDatabase.open(path: path)
-            games = try await database.gameCount()
+            games = try await database.catalog.gameCount()
         }
         for run in (1..<(runs + 1)).filter({ _ in self.database == nil }) {
             let path = directory.appendingPathComponent("catalog-\(run).sqlite").path

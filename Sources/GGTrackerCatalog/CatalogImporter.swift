@@ -169,12 +169,12 @@ package struct CatalogImporter: Sendable {
             progress?(seen)
             return batch.records
         }
-        if let counts = try await database.loadIntoEmptyCatalog(next) {
+        if let counts = try await database.catalog.loadIntoEmptyCatalog(next) {
             report.added = counts.added
             report.updated = counts.updated
         } else {
             while let batch = try next() {
-                let counts = try await database.upsertGames(batch)
+                let counts = try await database.catalog.upsertGames(batch)
                 report.added += counts.added
                 report.updated += counts.updated
             }

@@ -66,7 +66,9 @@ extension LocalCatalog {
     /// process holds it.
     func takeRefreshLease() async throws -> Bool {
         do {
-            if try await database.acquireLease(Self.refreshLease, holder: leaseHolder, for: leaseDuration, at: Date()) {
+            if try await database.leases.acquireLease(
+                Self.refreshLease, holder: leaseHolder, for: leaseDuration, at: Date())
+            {
                 return true
             }
         } catch {
@@ -84,7 +86,7 @@ extension LocalCatalog {
         let renewal = Task {
             while !Task.isCancelled {
                 try await Task.sleep(for: .seconds(duration / 3))
-                let kept = try? await database.acquireLease(
+                let kept = try? await database.leases.acquireLease(
                     Self.refreshLease, holder: holder, for: duration, at: Date())
                 if kept != true { state.loseLease() }
             }
@@ -94,7 +96,7 @@ extension LocalCatalog {
             result = .failure(error)
         }
         renewal.cancel()
-        try? await database.releaseLease(Self.refreshLease, holder: holder)
+        try? await database.leases.releaseLease(Self.refreshLease, holder: holder)
         return try result.get()
     }
 

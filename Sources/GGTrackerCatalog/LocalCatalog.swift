@@ -66,11 +66,11 @@ package struct LocalCatalog: GameCatalog {
     /// (games are updated by id; entries keep their games). Returns how many games were loaded.
     @discardableResult
     package func loadBundledIfEmpty() async throws -> Int {
-        if try await database.gameCount() > 0 {
+        if try await database.catalog.gameCount() > 0 {
             guard let path = Self.bundledCatalogPath, let current = Self.fingerprint(ofFileAt: path) else { return 0 }
-            let stored = try await database.catalogMeta("bundled.fingerprint")
+            let stored = try await database.catalog.catalogMeta("bundled.fingerprint")
             // A catalog filled some other way (an import of its own) has neither mark and is left alone.
-            let loadedBefore = try await database.catalogMeta("last_refresh") != nil
+            let loadedBefore = try await database.catalog.catalogMeta("last_refresh") != nil
             guard stored != current, stored != nil || loadedBefore else { return 0 }
             return try await holdingRefreshLease {
                 let report = try await loadBundled()
@@ -80,7 +80,7 @@ package struct LocalCatalog: GameCatalog {
         // Another process starting on the same database may be filling it or refreshing: only the lease holder
         // loads (the others' name indexes follow the catalog's generation).
         return try await holdingRefreshLease {
-            guard try await database.gameCount() == 0 else { return 0 }
+            guard try await database.catalog.gameCount() == 0 else { return 0 }
             return try await loadBundled().added
         }
     }
@@ -88,11 +88,13 @@ package struct LocalCatalog: GameCatalog {
     /// Runs `body` holding the refresh lease, and lets go of it after; 0 without running it when another process
     /// holds the lease.
     func holdingRefreshLease(_ body: () async throws -> Int) async throws -> Int {
-        guard try await database.acquireLease(Self.refreshLease, holder: leaseHolder, for: leaseDuration, at: Date())
+        guard
+            try await database.leases.acquireLease(
+                Self.refreshLease, holder: leaseHolder, for: leaseDuration, at: Date())
         else { return 0 }
         let result: Result<Int, any Error>
         do { result = .success(try await body()) } catch { result = .failure(error) }
-        try? await database.releaseLease(Self.refreshLease, holder: leaseHolder)
+        try? await database.leases.releaseLease(Self.refreshLease, holder: leaseHolder)
         return try result.get()
     }
 
@@ -101,9 +103,9 @@ package struct LocalCatalog: GameCatalog {
             throw CatalogImporter.ReadError(description: "the bundled catalog file is missing from the build")
         }
         let report = try await CatalogImporter(database: database).importFile(path)
-        try await database.setCatalogMeta("last_refresh", String(Date().timeIntervalSince1970))
+        try await database.catalog.setCatalogMeta("last_refresh", String(Date().timeIntervalSince1970))
         if let fingerprint = Self.fingerprint(ofFileAt: path) {
-            try await database.setCatalogMeta("bundled.fingerprint", fingerprint)
+            try await database.catalog.setCatalogMeta("bundled.fingerprint", fingerprint)
         }
         try await index.reload()
         return report
@@ -124,7 +126,7 @@ package struct LocalCatalog: GameCatalog {
         // Enough good local matches, or the provider was asked the same recently: no call.
         let key = TextNormalizer.words(query).joined(separator: " ")
         if local.filter(\.matchedAllWords).count >= 3 || key.isEmpty { return Lookup(hits: local) }
-        if let last = try await database.providerLookup(provider: provider.name, query: key),
+        if let last = try await database.catalog.providerLookup(provider: provider.name, query: key),
             Date().timeIntervalSince(last) < lookupTTL
         {
             return Lookup(hits: local)
@@ -146,7 +148,8 @@ package struct LocalCatalog: GameCatalog {
             )
         }
         // Storing the answer is this server's work, not the provider's: its failure is ours to report.
-        try await database.recordProviderLookup(provider: provider.name, query: key, records: records, at: Date())
+        try await database.catalog.recordProviderLookup(
+            provider: provider.name, query: key, records: records, at: Date())
         if !records.isEmpty { try await index.reload() }
         return await Lookup(hits: try index.search(query, filter: filter, limit: limit))
     }
@@ -185,10 +188,10 @@ package struct LocalCatalog: GameCatalog {
 
     /// From the local catalog, or else fetched from the provider the reference belongs to and stored.
     package func game(_ ref: GameRef) async throws -> Game? {
-        if let game = try await database.game(ref) { return game }
+        if let game = try await database.catalog.game(ref) { return game }
         guard let provider, let record = try? await ask(provider, { try await provider.game(ref) }) else { return nil }
-        try await database.upsertGames([record])
-        return try await database.game(ref)
+        try await database.catalog.upsertGames([record])
+        return try await database.catalog.game(ref)
     }
 
     /// The game with every field its card shows: when the provider's search left some out, its own page is
@@ -196,98 +199,59 @@ package struct LocalCatalog: GameCatalog {
     package func details(of game: Game) async throws -> Game {
         guard let provider, provider.lacksDetails(game) else { return game }
         let key = "details \(game.ref)"
-        if let last = try await database.providerLookup(provider: provider.name, query: key),
+        if let last = try await database.catalog.providerLookup(provider: provider.name, query: key),
             Date().timeIntervalSince(last) < lookupTTL
         {
             return game
         }
         guard let record = try? await ask(provider, { try await provider.game(game.ref) }) else { return game }
-        try await database.recordProviderLookup(provider: provider.name, query: key, records: [record], at: Date())
-        return try await database.game(game.ref) ?? game
+        try await database.catalog.recordProviderLookup(
+            provider: provider.name, query: key, records: [record], at: Date())
+        return try await database.catalog.game(game.ref) ?? game
     }
 
     package func top(filter: CatalogFilter, minimumRatings: Int, page: Int, pageSize: Int) async throws -> Page<Game> {
-        var conditions = ["g.critic_rating IS NOT NULL", "g.rating_count >= ?"]
-        var arguments: [(any SQLBindable)?] = [minimumRatings]
-        filter.appendSQL(to: &conditions, &arguments, dialect: database.dialect)
-        return try await pageOfGames(
-            from: "games g WHERE \(conditions.joined(separator: " AND "))",
-            order: "g.critic_rating DESC, g.rating_count DESC, g.name", arguments: arguments, page: page,
-            pageSize: pageSize)
+        try await database.catalog.top(filter: filter, minimumRatings: minimumRatings, page: page, pageSize: pageSize)
     }
 
     package func browse(
         _ kind: FacetKind, name: String, includeMature: Bool, page: Int, pageSize: Int
     ) async throws -> Page<Game> {
-        try await pageOfGames(
-            from: """
-                facets f JOIN game_facets gf ON gf.facet_id = f.id JOIN games g ON g.id = gf.game_id
-                WHERE f.kind = ? AND \(database.dialect.equalsIgnoringCase("f.name"))\(includeMature ? "" : " AND g.mature = 0")
-                """,
-            order: "g.popularity DESC, g.critic_rating DESC, g.name", arguments: [kind.rawValue, name], page: page,
-            pageSize: pageSize)
-    }
-
-    func pageOfGames(
-        from: String, order: String, arguments: [(any SQLBindable)?], page: Int, pageSize: Int
-    ) async throws -> Page<Game> {
-        try await database.read { db in
-            let total =
-                try await (db.value("SELECT count(*) FROM \(from)", SQLArguments(arguments)) as Int?)
-                ?? 0
-            let rows = try await db.fetchAll(
-                "SELECT \(AppDatabase.gameColumns) FROM \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
-                SQLArguments(arguments + [pageSize, (page - 1) * pageSize]))
-            return Page(
-                items: rows.map(AppDatabase.game(from:)), page: page,
-                pageCount: max(1, (total + pageSize - 1) / pageSize),
-                total: total)
-        }
+        try await database.catalog.browse(
+            kind, name: name, includeMature: includeMature, page: page, pageSize: pageSize)
     }
 
     package func facetNames(_ kind: FacetKind, matching text: String, limit: Int) async throws -> [String] {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let names = try await facetNames(kind, containing: trimmed, limit: limit)
+        let names = try await database.catalog.facetNames(kind, containing: trimmed, limit: limit)
         // Nothing contains it: try its start ("Platformer" → "Platform", "Playstation 55" → "PlayStation 5").
         if names.isEmpty, trimmed.count >= 5 {
-            return try await facetNames(
+            return try await database.catalog.facetNames(
                 kind, containing: String(trimmed.prefix(max(4, trimmed.count - 3))), limit: limit)
         }
         return names
     }
 
-    func facetNames(_ kind: FacetKind, containing trimmed: String, limit: Int) async throws -> [String] {
-        let escaped = trimmed.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
-        return try await database.read { db in
-            try await
-                (db.values(
-                    """
-                    SELECT f.name FROM facets f JOIN game_facets gf ON gf.facet_id = f.id
-                    WHERE f.kind = ? AND f.name \(db.dialect.like) ? ESCAPE '\\'
-                    GROUP BY f.id ORDER BY f.name \(db.dialect.like) ? ESCAPE '\\' DESC, count(*) DESC, f.name LIMIT ?
-                    """, [kind.rawValue, "%\(escaped)%", "\(escaped)%", limit]) as [String])
-        }
-    }
-
     package func status() async throws -> CatalogStatus {
-        let last = try await database.catalogMeta("last_refresh").flatMap(Double.init).map(
+        let last = try await database.catalog.catalogMeta("last_refresh").flatMap(Double.init).map(
             Date.init(timeIntervalSince1970:))
         let (running, summary) = refreshState.snapshot
-        let elsewhere = try await database.leaseHolder(Self.refreshLease, at: Date()).map { $0 != leaseHolder } ?? false
+        let elsewhere =
+            try await database.leases.leaseHolder(Self.refreshLease, at: Date()).map { $0 != leaseHolder } ?? false
         var status = await CatalogStatus(
-            provider: providerName, games: try database.gameCount(), lastRefresh: last, attribution: Self.attribution,
+            provider: providerName, games: try database.catalog.gameCount(), lastRefresh: last,
+            attribution: Self.attribution,
             refreshing: running || elsewhere, lastSummary: summary)
         if let current = refreshState.progress {
             status.details["Progress"] = "\(current.done)" + (current.total.map { " of \($0)" } ?? "") + " games"
         }
         if igdb != nil {
-            let checkpoint = try await database.catalogMeta("igdb.checkpoint").flatMap(Double.init)
+            let checkpoint = try await database.catalog.catalogMeta("igdb.checkpoint").flatMap(Double.init)
             status.details["Checkpoint"] =
                 checkpoint.map { "updated after \(Format.date(Date(timeIntervalSince1970: $0)))" }
                 ?? "none (the next refresh takes everything)"
-            status.details["IGDB requests"] = try await database.catalogMeta("igdb.requests") ?? "0"
-            if let resume = try await database.catalogMeta("igdb.run.after_id") {
+            status.details["IGDB requests"] = try await database.catalog.catalogMeta("igdb.requests") ?? "0"
+            if let resume = try await database.catalog.catalogMeta("igdb.run.after_id") {
                 status.details["Interrupted refresh"] = "resumes after IGDB id \(resume)"
             }
         }

@@ -49,7 +49,7 @@ package final class NameIndex: Sendable {
     /// Whether the catalog changed since the index was built (another process imported or refreshed it).
     func isStale(_ database: AppDatabase) async -> Bool {
         let built = current.withLock { $0.generation }
-        return (try? await database.catalogGeneration()).map { $0 != built } ?? false
+        return (try? await database.catalog.catalogGeneration()).map { $0 != built } ?? false
     }
 
     /// Rebuilds in the background when the catalog changed; searches use the current index meanwhile.
@@ -99,28 +99,22 @@ package final class NameIndex: Sendable {
             words.append(word)
             return id
         }
-        try await database.read { db in
-            snapshot.generation =
-                try await (db.value("SELECT value FROM catalog_meta WHERE key = 'catalog.generation'") as Int?) ?? 0
-            try await db.forEach(
-                "SELECT id, name, keywords, popularity, mature, game_type FROM games ORDER BY popularity DESC, id", []
-            ) {
-                row in
-                let name = TextNormalizer.words(row[1] as String)
-                let ids = name.map(id)
-                nameWords += ids
-                nameStart.append(Int32(nameWords.count))
-                var extra = Set<Int32>()
-                for keyword in (row[2] as String? ?? "").split(separator: " ") { extra.insert(id(String(keyword))) }
-                keywordTerms += extra.subtracting(ids)
-                keywordStart.append(Int32(keywordTerms.count))
-                snapshot.exactNames.append((Self.hash(TextNormalizer.canonicalCore(name)), Int32(snapshot.ids.count)))
-                snapshot.ids.append(row[0])
-                snapshot.popularity.append(Float(row[3] as Double? ?? 0))
-                snapshot.mature.append(row[4] as Bool? ?? false)
-                snapshot.secondary.append(Game.isSecondaryRelease(type: row[5] as String?))
-            }
+        let generation = try await database.catalog.forEachName { row in
+            let name = TextNormalizer.words(row.name)
+            let ids = name.map(id)
+            nameWords += ids
+            nameStart.append(Int32(nameWords.count))
+            var extra = Set<Int32>()
+            for keyword in (row.keywords ?? "").split(separator: " ") { extra.insert(id(String(keyword))) }
+            keywordTerms += extra.subtracting(ids)
+            keywordStart.append(Int32(keywordTerms.count))
+            snapshot.exactNames.append((Self.hash(TextNormalizer.canonicalCore(name)), Int32(snapshot.ids.count)))
+            snapshot.ids.append(row.id)
+            snapshot.popularity.append(Float(row.popularity ?? 0))
+            snapshot.mature.append(row.mature ?? false)
+            snapshot.secondary.append(Game.isSecondaryRelease(type: row.gameType))
         }
+        snapshot.generation = generation
         // Sorted words, so a prefix is a range; provisional ids are mapped to sorted ones.
         provisional = [:]
         let (terms, order) = TermList.sorting(words)

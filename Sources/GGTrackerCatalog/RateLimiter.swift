@@ -51,7 +51,7 @@ package actor RateLimiter {
                 continue
             }
             if let cluster,
-                try await !cluster.database.takeRequestSlot(cluster.name, perSecond: perSecond, at: Date())
+                try await !cluster.database.leases.takeRequestSlot(cluster.name, perSecond: perSecond, at: Date())
             {
                 // Other replicas used this second's calls: try again early in the next one.
                 let fraction = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 1)

@@ -84,9 +84,7 @@ package struct SearchIndex: Sendable {
         /// Keeps the candidates that pass the filter, in order.
         func passing(_ ranks: [Int32]) async throws -> [Int32] {
             guard filtered, !ranks.isEmpty else { return ranks }
-            let allowed = try await database.read { db in
-                try await filter.matchingIDs(ranks.map { index.ids[Int($0)] }, in: db)
-            }
+            let allowed = try await database.catalog.matching(filter, among: ranks.map { index.ids[Int($0)] })
             return ranks.filter { allowed.contains(index.ids[Int($0)]) }
         }
         let wide = filtered ? Self.filteredCandidates : 300
@@ -167,12 +165,7 @@ package struct SearchIndex: Sendable {
     package func autocomplete(_ text: String, includeMature: Bool, limit: Int) async throws -> [Game] {
         let words = TextNormalizer.words(text).prefix(8)
         guard !words.isEmpty else {
-            return try await database.read { db in
-                try await db.fetchAll(
-                    "SELECT \(AppDatabase.gameColumns) FROM games g \(includeMature ? "" : "WHERE g.mature = 0") ORDER BY g.popularity DESC LIMIT ?",
-                    [limit]
-                ).map(AppDatabase.game(from:))
-            }
+            return try await database.catalog.popular(includeMature: includeMature, limit: limit)
         }
         let index = await currentNames()
         let groups = words.map { [index.range(prefix: $0)] }
@@ -204,19 +197,7 @@ package struct SearchIndex: Sendable {
     }
 
     /// Full games by id, in one query.
-    func games(_ ids: [Int64]) async throws -> [Int64: Game] {
-        guard !ids.isEmpty else { return [:] }
-        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
-        return try await database.read { db in
-            let rows = try await db.fetchAll(
-                "SELECT \(AppDatabase.gameColumns) FROM games g WHERE g.id IN (\(placeholders))", SQLArguments(ids))
-            return Dictionary(
-                uniqueKeysWithValues: rows.map { row in
-                    let game = AppDatabase.game(from: row)
-                    return (game.id, game)
-                })
-        }
-    }
+    func games(_ ids: [Int64]) async throws -> [Int64: Game] { try await database.catalog.games(ids) }
 
     /// How well one game matched a query.
     struct Match {
@@ -288,43 +269,5 @@ package struct SearchIndex: Sendable {
         return Match(
             score: score, matchedAll: matchedAll && !counted.isEmpty, exactName: exactName,
             coversQuery: missing == 0 && !counted.isEmpty, popularity: popularity)
-    }
-}
-
-extension CatalogFilter {
-    /// Adds the filter's conditions on `games g` (maturity, platform, genre, release year) to a query.
-    func appendSQL(to conditions: inout [String], _ arguments: inout [(any SQLBindable)?], dialect: SQLDialect) {
-        if !includeMature { conditions.append("g.mature = 0") }
-        for (kind, value) in [("platform", platform), ("genre", genre)] {
-            guard let value else { continue }
-            conditions.append(
-                """
-                EXISTS (SELECT 1 FROM facets f JOIN game_facets gf ON gf.facet_id = f.id
-                    WHERE f.kind = '\(kind)' AND \(dialect.equalsIgnoringCase("f.name")) AND gf.game_id = g.id)
-                """)
-            arguments.append(value)
-        }
-        if let year {
-            conditions.append("g.release_date >= ? AND g.release_date < ?")
-            arguments += [AppDatabaseColumns.yearStart(year), AppDatabaseColumns.yearStart(year + 1)]
-        }
-    }
-
-    /// Which of these games pass the filter.
-    func matchingIDs(_ ids: [Int64], in db: any SQLSession) async throws -> Set<Int64> {
-        var conditions = [db.dialect.inJSONArray("g.id")]
-        var arguments: [(any SQLBindable)?] = ["[" + ids.map(String.init).joined(separator: ",") + "]"]
-        appendSQL(to: &conditions, &arguments, dialect: db.dialect)
-        return try await Set(
-            (db.values(
-                "SELECT g.id FROM games g WHERE \(conditions.joined(separator: " AND "))", SQLArguments(arguments))
-                as [Int64]))
-    }
-}
-
-/// SQL fragments shared by catalog queries.
-package enum AppDatabaseColumns {
-    package static func yearStart(_ year: Int) -> Double {
-        Calendar.utc.date(from: DateComponents(year: year, month: 1, day: 1))!.timeIntervalSince1970
     }
 }

@@ -8,8 +8,16 @@ package struct ReplyError: Error, Sendable {
     package static func notice(_ text: String) -> ReplyError { ReplyError(.notice(text)) }
 }
 
-/// Everything the features need from persistence.
-package typealias BotStore = LibraryStore & SocialStore
+/// Everything the features need from persistence: a player's library, and the shared side.
+package struct BotStore: Sendable {
+    package var library: any LibraryStore
+    package var social: any SocialStore
+
+    package init(library: any LibraryStore, social: any SocialStore) {
+        self.library = library
+        self.social = social
+    }
+}
 
 /// Facts about this installation shown by `/about`.
 package struct BotInfo: Sendable {
@@ -35,7 +43,7 @@ package struct BotInfo: Sendable {
 /// The domain: turns a typed command from an invoker into a `Reply`, using the catalog and the store.
 package struct GGTrackerBot: Sendable {
     package var catalog: any GameCatalog
-    package var store: any BotStore
+    package var store: BotStore
     package var info: BotInfo
     package var now: @Sendable () -> Date
     /// Per-user and per-server rate limits; nil for none.
@@ -44,7 +52,7 @@ package struct GGTrackerBot: Sendable {
     package static let pageSize = 10
 
     package init(
-        catalog: any GameCatalog, store: any BotStore, info: BotInfo,
+        catalog: any GameCatalog, store: BotStore, info: BotInfo,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.catalog = catalog
@@ -103,7 +111,7 @@ package struct GGTrackerBot: Sendable {
 
     func makeContext(invocation: CommandInvocation, invoker: Invoker) async throws -> Context {
         let now = now()
-        let (player, settings) = try await store.caller(invoker, at: now)
+        let (player, settings) = try await store.library.caller(invoker, at: now)
         return Context(invoker: invoker, invocation: invocation, settings: settings, player: player, now: now)
     }
 
@@ -166,7 +174,9 @@ package struct GGTrackerBot: Sendable {
         guard let user else { return c.player }
         let id = PlayerID(platform: c.invoker.platform, userID: user.id)
         if id == c.player.id { return c.player }
-        if let player = try await store.player(id), try await store.isMember(id, of: c.invoker.community) {
+        if let player = try await store.library.player(id),
+            try await store.library.isMember(id, of: c.invoker.community)
+        {
             return player
         }
         let name = user.displayName ?? user.id

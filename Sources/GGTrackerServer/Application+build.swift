@@ -30,7 +30,7 @@ package struct AppServices: Sendable {
         self.database = database
         self.catalog = catalog
         self.bot = GGTrackerBot(
-            catalog: catalog, store: database,
+            catalog: catalog, store: database.stores,
             info: BotInfo(
                 version: Self.version, homepage: config.publicURL,
                 publicBaseURL: config.publicURL ?? "http://\(config.host):\(config.port)"),
@@ -123,7 +123,7 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
         var status = HTTPResponse.Status.ok
         // Tokens are 32 hex characters; anything else is not looked up.
         if token.count == 32, token.allSatisfy(\.isHexDigit),
-            let shared = try await services.database.sharedLibrary(token: token)
+            let shared = try await services.database.social.sharedLibrary(token: token)
         {
             html = SharedLibraryPage.html(player: shared.player, entries: shared.entries, now: Date())
         } else {

@@ -16,7 +16,7 @@ extension GGTrackerBot {
         _ claim: DeliveryClaim, database: AppDatabase, _ work: (GGTrackerBot) async throws -> Reply
     ) async throws -> Reply? {
         var bot = self
-        bot.store = database.claiming(claim)
+        bot.store = database.claiming(claim).stores
         do {
             return try await work(bot)
         } catch is DeliveryAlreadyApplied {

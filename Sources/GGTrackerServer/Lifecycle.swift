@@ -45,7 +45,7 @@ package struct Maintenance: Service {
 
     func tidy() async {
         do {
-            let removed = try await services.database.prune()
+            let removed = try await services.database.deliveries.prune()
             try services.database.checkpoint()
             logger.debug("pruned delivery ids", metadata: ["rows": "\(removed)"])
         } catch {

@@ -36,6 +36,16 @@ package final class AppDatabase: Sendable {
         self.claim = claim
     }
 
+    package var library: LibraryRecords {
+        LibraryRecords(executor: executor, recentlySeen: recentlySeen, claim: claim)
+    }
+    package var social: SocialRecords { SocialRecords(executor: executor, claim: claim) }
+    package var catalog: CatalogRecords { CatalogRecords(executor: executor) }
+    package var deliveries: DeliveryRecords { DeliveryRecords(executor: executor) }
+    package var leases: LeaseRecords { LeaseRecords(executor: executor) }
+    /// What the bot reads and writes through, for one delivery's command (see `claiming(_:)`).
+    package var stores: BotStore { BotStore(library: library, social: social) }
+
     /// The same database, for running one delivery's command (a Discord interaction, a Matrix event, a Slack
     /// request): every write with an effect a user asked for claims the delivery's id in its own transaction,
     /// so the change and the record that it was made commit together.
@@ -126,12 +136,7 @@ package final class AppDatabase: Sendable {
     }
 
     /// The SQLite connection, for what only SQLite does (backups, the bulk catalog load, file checks).
-    package var writer: any DatabaseWriter {
-        guard case .sqlite(let writer) = backend else {
-            preconditionFailure("a SQLite-only operation was used on a PostgreSQL database")
-        }
-        return writer
-    }
+    package var writer: any DatabaseWriter { executor.sqliteWriter }
 
     package var reader: any DatabaseReader { writer }
 

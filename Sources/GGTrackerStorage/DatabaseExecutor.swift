@@ -21,6 +21,14 @@ package final class DatabaseExecutor: Sendable {
         }
     }
 
+    /// The SQLite connection, for what only SQLite does (backups, the bulk catalog load, file checks).
+    var sqliteWriter: any DatabaseWriter {
+        guard case .sqlite(let writer) = backend else {
+            preconditionFailure("a SQLite-only operation was used on a PostgreSQL database")
+        }
+        return writer
+    }
+
     /// Reads in one snapshot. SQLite reads on the calling thread: the reads a command makes take microseconds, and
     /// handing each one to another thread and back costs more than the read itself.
     package func read<T>(_ body: (any SQLSession) async throws -> T) async throws -> T {

@@ -285,13 +285,18 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         do {
             let result: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: logger)
             return try await result.get()
-        } catch let error as PSQLError {
-            if let state = error.serverInfo?[.sqlState] {
-                throw ServerError(state: state, message: error.serverInfo?[.message] ?? "\(error.code)")
-            }
-            throw ConnectionLost(
-                error: PostgresUnavailable(description: Self.describe(error)), committing: committing)
+        } catch {
+            throw failure(error)
         }
+    }
+
+    /// What a statement's error means: the server refused it (the connection is sound), or the connection broke
+    /// (however the client library words it).
+    func failure(_ error: any Error) -> any Error {
+        if let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] {
+            return ServerError(state: state, message: error.serverInfo?[.message] ?? "\(error.code)")
+        }
+        return ConnectionLost(error: PostgresUnavailable(description: Self.describe(error)), committing: committing)
     }
 
     @discardableResult
@@ -357,7 +362,7 @@ extension PostgresSession {
             logger: logger)
         do {
             let result = try await body(self)
-            _ = try await begin.get()
+            do { _ = try await begin.get() } catch { throw failure(error) }
             if readOnly {
                 _ = connection.query("COMMIT", logger: logger) as EventLoopFuture<PostgresQueryResult>
             } else {

@@ -56,7 +56,7 @@ struct DiscordCommandTests {
             #expect(answer.text.contains("Alice added Hollow Knight"))
             #expect(answer.text.contains("Playing") && answer.text.contains("12.5 h"))
         }
-        let entry = try await database.entry(
+        let entry = try await database.library.entry(
             of: PlayerID("discord:111111111111111111"),
             game: try #require(
                 try await harness.services.catalog.search("hollow knight", filter: .init(), limit: 1).first

@@ -324,15 +324,15 @@ struct DurabilityTests {
         let path = directory.appendingPathComponent("ggtracker.sqlite").path
         let database = try AppDatabase.open(path: path)
         // This process is refreshing.
-        #expect(try await database.acquireLease("catalog.refresh", holder: "this test", for: 600, at: Date()))
+        #expect(try await database.leases.acquireLease("catalog.refresh", holder: "this test", for: 600, at: Date()))
         let refused = try ServerProcess.command(["catalog", "refresh", "--database", path])
         #expect(refused.status != 0)
         #expect(refused.output.contains("already running in another process"), "got “\(refused.output)”")
-        #expect(try await database.gameCount() == 0)
-        try await database.releaseLease("catalog.refresh", holder: "this test")
+        #expect(try await database.catalog.gameCount() == 0)
+        try await database.leases.releaseLease("catalog.refresh", holder: "this test")
         let ran = try ServerProcess.command(["catalog", "refresh", "--database", path])
         #expect(ran.status == 0, "got “\(ran.output)”")
-        #expect(try await database.gameCount() >= 20_000)
-        #expect(try await database.leaseHolder("catalog.refresh", at: Date()) == nil)
+        #expect(try await database.catalog.gameCount() >= 20_000)
+        #expect(try await database.leases.leaseHolder("catalog.refresh", at: Date()) == nil)
     }
 }

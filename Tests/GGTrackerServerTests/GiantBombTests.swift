@@ -128,7 +128,8 @@ struct GiantBombTests {
             logger.logLevel = .critical
             let services = try await AppServices.open(config: config, logger: logger)
             #expect(
-                try await services.database.gameCount() == 0, "the catalog fills from Giant Bomb, not the bundled file")
+                try await services.database.catalog.gameCount() == 0,
+                "the catalog fills from Giant Bomb, not the bundled file")
             let key = Curve25519.Signing.PrivateKey()
             var signed = services
             signed.config.discordPublicKey = key.publicKey

@@ -31,7 +31,7 @@ struct HardeningTests {
                     as: .admin))
             #expect(bad.ephemeral && bad.content.contains("is not a channel id"), "\(bad.content)")
         }
-        let settings = try await harness.services.database.settings(of: "discord:900000000000000001")
+        let settings = try await harness.services.database.library.settings(of: "discord:900000000000000001")
         #expect(settings.announceChannel == nil)
         let announcer = DiscordAnnouncer(apiBase: "http://127.0.0.1:9/api/v10", botToken: "t")
         await #expect(throws: DiscordAnnouncer.Failure.self) {

@@ -34,7 +34,7 @@ struct IGDBRefreshTests {
             let summary = try await refresh.run(full: true)
             let seconds = Date().timeIntervalSince(started)
             #expect(summary.added == 5_000 && summary.updated == 0)
-            #expect(try await database.gameCount() == 5_000)
+            #expect(try await database.catalog.gameCount() == 5_000)
             #expect(await state.busiestSecond() <= 4)
             #expect(await state.tooManyRequests == 0)
             #expect(await state.maxInFlight <= 8)
@@ -60,7 +60,7 @@ struct IGDBRefreshTests {
             #expect(summary.added == 0 && summary.updated == 3)
             let queries = await state.queries.dropFirst(before)
             #expect(queries.allSatisfy { $0.contains("updated_at > 1700001200") })
-            #expect(try await database.gameCount() == 1_200)
+            #expect(try await database.catalog.gameCount() == 1_200)
         }
     }
 
@@ -73,11 +73,11 @@ struct IGDBRefreshTests {
                 }
             }
             _ = await task.result
-            let partial = try await database.gameCount()
+            let partial = try await database.catalog.gameCount()
             #expect(partial >= 1_000 && partial < 3_000)
             let before = await state.queries.count
             _ = try await refresh.run(full: true)
-            #expect(try await database.gameCount() == 3_000)
+            #expect(try await database.catalog.gameCount() == 3_000)
             let resumed = await state.queries.dropFirst(before).first { $0.hasPrefix("fields") }
             #expect(resumed?.contains("id > \(100_000 + partial)") == true, "resumes after the last stored page")
         }
@@ -96,7 +96,7 @@ struct IGDBRefreshTests {
             await state.touch(ids: [100_010], updatedAt: 1_900_000_000)
             let again = try await refresh.run(full: false)
             #expect(again.updated == 1)
-            #expect(try await database.gameCount() == 1_500)
+            #expect(try await database.catalog.gameCount() == 1_500)
             // A flood of 429s: the client backs off and still finishes.
             await state.setFlood(3)
             await state.touch(ids: [100_020], updatedAt: 1_950_000_000)

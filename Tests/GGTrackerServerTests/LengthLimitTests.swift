@@ -33,7 +33,7 @@ struct LengthLimitTests {
                     ]))
             #expect(tags.ephemeral && tags.content.contains("Tags are 1–32 characters"), "\(tags.content)")
         }
-        let player = try await harness.services.database.player(PlayerID("discord:111111111111111111"))
+        let player = try await harness.services.database.library.player(PlayerID("discord:111111111111111111"))
         #expect(player?.nickname == nil)
     }
 
@@ -101,7 +101,7 @@ struct LengthLimitTests {
             #expect(note.ephemeral && note.content.contains("NUL character"))
         }
         let celeste = try #require(try await harness.services.catalog.game(GameRef(provider: "igdb", id: "26226")))
-        let entry = try await harness.services.database.entry(
+        let entry = try await harness.services.database.library.entry(
             of: PlayerID("discord:111111111111111111"), game: celeste.id)
         #expect(entry?.review == nil && entry?.note == nil)
     }

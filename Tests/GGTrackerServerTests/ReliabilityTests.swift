@@ -95,12 +95,14 @@ struct ExactlyOnceTests {
     @Test func deliveryIdsArePrunedAfterADay() async throws {
         let database = try AppDatabase.inMemory()
         let now = Date()
-        try await database.recordProcessed("old", response: Data("{}".utf8), at: now.addingTimeInterval(-90_000))
-        try await database.recordProcessed("recent", response: Data("{}".utf8), at: now.addingTimeInterval(-3_600))
-        let removed = try await database.prune(now: now)
+        try await database.deliveries.recordProcessed(
+            "old", response: Data("{}".utf8), at: now.addingTimeInterval(-90_000))
+        try await database.deliveries.recordProcessed(
+            "recent", response: Data("{}".utf8), at: now.addingTimeInterval(-3_600))
+        let removed = try await database.deliveries.prune(now: now)
         #expect(removed == 1)
-        #expect(try await database.deliverySeen("recent"))
-        #expect(try await !database.deliverySeen("old"))
+        #expect(try await database.deliveries.deliverySeen("recent"))
+        #expect(try await !database.deliveries.deliverySeen("old"))
     }
 }
 
@@ -120,7 +122,7 @@ struct LimitsTests {
             ) { $0.status }
             #expect(slack == .contentTooLarge)
         }
-        #expect(try await harness.services.database.deliverySeen("anything") == false)
+        #expect(try await harness.services.database.deliveries.deliverySeen("anything") == false)
     }
 
     @Test func aUserFloodingCommandsIsAskedToSlowDownAndNothingChanges() async throws {

@@ -32,7 +32,7 @@ struct ReplicaRaceTests {
             async let b = second.withClient { try await $0.send(interaction) }
             let answers = try await [a, b]
             #expect(answers.contains { $0.text.contains("Race \(trial)") && !$0.ephemeral }, "\(answers.map(\.text))")
-            let stored = try #require(try await first.services.database.processedResponse(id))
+            let stored = try #require(try await first.services.database.deliveries.processedResponse(id))
             let json = try #require(try JSONSerialization.jsonObject(with: stored) as? [String: Any])
             let text = "\(json)"
             #expect(text.contains("Race \(trial)") && !text.contains("already carried out"), "trial \(trial): \(text)")

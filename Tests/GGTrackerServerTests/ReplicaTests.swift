@@ -126,14 +126,14 @@ struct ReplicaTests {
             let database = try await AppDatabase.open(url, connections: 1)
             defer { try? database.close() }
             for _ in 0..<600 {
-                if try await database.gameCount() == 1_200,
-                    try await database.leaseHolder("catalog.refresh", at: Date()) == nil
+                if try await database.catalog.gameCount() == 1_200,
+                    try await database.leases.leaseHolder("catalog.refresh", at: Date()) == nil
                 {
                     break
                 }
                 try await Task.sleep(for: .milliseconds(100))
             }
-            #expect(try await database.gameCount() == 1_200)
+            #expect(try await database.catalog.gameCount() == 1_200)
             let pages = await state.queries.filter { $0.contains("limit 500") }.count
             #expect(pages == 3, "1,200 games are three pages of 500, fetched once")
 
@@ -248,7 +248,7 @@ struct ReplicaDeliveryTests {
             }
             #expect(retried.0 == .ok)
             #expect(await received.requests.filter { $0.path.hasPrefix("send") }.count == 1, "answered once")
-            let library = try await second.services.database.library(
+            let library = try await second.services.database.library.library(
                 of: PlayerID("matrix:@alice:localhost"), status: nil, sort: .recent, includeMature: true, page: 1,
                 pageSize: 10)
             #expect(library.page.items.map(\.game.name) == ["Celeste"])

@@ -184,7 +184,7 @@ struct ResolverTests {
             let added = try await client.send(I.button(button, nsfw: true))
             #expect(added.text.contains("Alice added Doom (1993)"))
         }
-        let library = try await harness.services.database.library(
+        let library = try await harness.services.database.library.library(
             of: PlayerID("discord:111111111111111111"), status: nil, sort: .recent, includeMature: true, page: 1,
             pageSize: 10)
         #expect(library.page.items.map(\.game.displayName) == ["Doom (1993)"])

@@ -39,7 +39,7 @@ struct TestHarness {
         let database =
             if let databasePath { try await AppDatabase.open(databasePath) } else { try AppDatabase.inMemory() }
         let catalog = try await LocalCatalog(database: database)
-        if try await database.gameCount() == 0 && !emptyCatalog {
+        if try await database.catalog.gameCount() == 0 && !emptyCatalog {
             _ = try await CatalogImporter(database: database).importFile(Self.fixturePath)
             try await catalog.reloadVocabulary()
         }

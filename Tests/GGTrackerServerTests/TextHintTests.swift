@@ -101,16 +101,16 @@ struct TextHintTests {
         let harness = try await prepared()
         let bot = harness.services.bot
         let hadesRow = try #require(try await harness.services.catalog.game(GameRef(provider: "igdb", id: "113112")))
-        #expect(try await harness.services.database.entry(of: Self.matrixUser.player, game: hadesRow.id) != nil)
+        #expect(try await harness.services.database.library.entry(of: Self.matrixUser.player, game: hadesRow.id) != nil)
         let asked = try await bot.respond(toLine: "!gg remove Hades", from: Self.matrixUser)
         #expect(asked.plainText().contains("confirm:true"))
         let removed = try await bot.respond(toLine: "!gg remove Hades --confirm", from: Self.matrixUser)
         #expect(removed.text?.spans.contains(.bold("Hades (2020)")) == true, "\(removed.text ?? "")")
         #expect(removed.text?.contains("Removed Hades (2020)") == true, "\(removed.text ?? "")")
         let hades = try #require(try await harness.services.catalog.game(GameRef(provider: "igdb", id: "113112")))
-        #expect(try await harness.services.database.entry(of: Self.matrixUser.player, game: hades.id) == nil)
+        #expect(try await harness.services.database.library.entry(of: Self.matrixUser.player, game: hades.id) == nil)
         let erased = try await bot.respond(toLine: "!gg account delete confirm:true", from: Self.matrixUser)
         #expect(erased.text?.plainText.lowercased().contains("erased") == true, "\(erased.text ?? "")")
-        #expect(try await harness.services.database.player(Self.matrixUser.player) == nil)
+        #expect(try await harness.services.database.library.player(Self.matrixUser.player) == nil)
     }
 }

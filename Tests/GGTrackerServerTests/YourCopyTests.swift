@@ -67,14 +67,14 @@ struct YourCopyTests {
             let both = try await client.send(
                 I.command("note", [I.option("title", "Hades"), I.option("text", "x"), I.option("clear", true)]))
             #expect(both.ephemeral && both.content.contains("not both"))
-            let still = try await harness.services.database.entry(
+            let still = try await harness.services.database.library.entry(
                 of: PlayerID("discord:111111111111111111"), game: try await hadesRow())
             #expect(still?.note == "Try the spear")
             let cleared = try await client.send(
                 I.command("note", [I.option("title", "Hades"), I.option("clear", true)]))
             #expect(cleared.content.contains("Cleared your note"))
         }
-        let entry = try await harness.services.database.entry(
+        let entry = try await harness.services.database.library.entry(
             of: PlayerID("discord:111111111111111111"), game: try await hadesRow())
         #expect(entry != nil && entry?.note == nil)
     }

@@ -14,7 +14,7 @@ struct BackupTests {
         let database = try AppDatabase.open(path: path(name))
         let line = #"{"id":26226,"name":"Celeste","first_release_date":1516838400}"#
         _ = try await CatalogImporter(database: database).importData(Data(line.utf8))
-        return await (database, try #require(try database.game(GameRef(provider: "igdb", id: "26226"))))
+        return await (database, try #require(try database.catalog.game(GameRef(provider: "igdb", id: "26226"))))
     }
 
     func entries(_ database: AppDatabase) async throws -> Int {
@@ -28,9 +28,9 @@ struct BackupTests {
         // Writers keep going while the copy is taken.
         let writers = Task {
             for n in 0..<200 {
-                let player = try await live.recordPlayer(
+                let player = try await live.library.recordPlayer(
                     Invoker(platform: .discord, userID: "p\(n)", displayName: "p\(n)", community: "discord:1"), at: now)
-                try await live.updateEntry(of: player.id, game: celeste, community: "discord:1", at: now) {
+                try await live.library.updateEntry(of: player.id, game: celeste, community: "discord:1", at: now) {
                     $0 = LibraryEntry(game: celeste, status: .playing, at: now)
                 }
             }
@@ -60,9 +60,9 @@ struct BackupTests {
     @Test func aFileThatIsNotABackupIsRefusedAndNothingChanges() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (database, celeste) = try await seeded("live.sqlite")
-        let alice = try await database.recordPlayer(
+        let alice = try await database.library.recordPlayer(
             Invoker(platform: .discord, userID: "alice", displayName: "alice", community: "discord:1"), at: Date())
-        try await database.updateEntry(of: alice.id, game: celeste, community: "discord:1", at: Date()) {
+        try await database.library.updateEntry(of: alice.id, game: celeste, community: "discord:1", at: Date()) {
             $0 = LibraryEntry(game: celeste, status: .playing, at: Date())
         }
         try "not a database".write(toFile: path("junk.sqlite"), atomically: true, encoding: .utf8)

@@ -206,7 +206,7 @@ struct BundledCatalogUpgradeTests {
             try await db.execute("UPDATE games SET critic_rating = 100, rating_count = 33 WHERE name = 'G-Force'")
         }
         await #expect(try catalog.loadBundledIfEmpty() > 30_000)
-        let gForce = try await #require(try database.game(GameRef(provider: "igdb", id: "4876")))
+        let gForce = try await #require(try database.catalog.game(GameRef(provider: "igdb", id: "4876")))
         #expect(
             gForce.criticScore.map { $0.critics >= 33 && $0.score < 80 } == true,
             "\(String(describing: gForce.criticScore))")
@@ -219,6 +219,6 @@ struct BundledCatalogUpgradeTests {
                 "INSERT INTO games (provider, provider_id, name) VALUES ('igdb', '1', 'Only Game')")
         }
         await #expect(try LocalCatalog(database: own).loadBundledIfEmpty() == 0)
-        await #expect(try own.gameCount() == 1)
+        await #expect(try own.catalog.gameCount() == 1)
     }
 }

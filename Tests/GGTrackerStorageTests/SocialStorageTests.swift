@@ -11,7 +11,7 @@ struct SocialStorageTests {
     )
         async throws -> EntryChange
     {
-        try await f.database.updateEntry(of: player, game: game, community: "discord:1", at: now) { entry in
+        try await f.database.library.updateEntry(of: player, game: game, community: "discord:1", at: now) { entry in
             var e = LibraryEntry(game: game, status: .completed, at: now)
             e.hours = hours
             e.score = 8
@@ -23,14 +23,14 @@ struct SocialStorageTests {
     func friendsChallengesAndMedals(_ backend: Backend) async throws {
         let f = try await LibraryFixture(backend)
         let database = f.database
-        let alice = try await database.recordPlayer(f.invoker("alice"), at: f.now)
-        let bob = try await database.recordPlayer(f.invoker("bob"), at: f.now)
-        #expect(try await database.addFriend(alice.id, bob.id, at: f.now))
-        #expect(try await !database.addFriend(alice.id, bob.id, at: f.now), "already friends")
-        #expect(try await database.friends(of: alice.id).map(\.id) == [bob.id])
+        let alice = try await database.library.recordPlayer(f.invoker("alice"), at: f.now)
+        let bob = try await database.library.recordPlayer(f.invoker("bob"), at: f.now)
+        #expect(try await database.social.addFriend(alice.id, bob.id, at: f.now))
+        #expect(try await !database.social.addFriend(alice.id, bob.id, at: f.now), "already friends")
+        #expect(try await database.social.friends(of: alice.id).map(\.id) == [bob.id])
 
         guard
-            case .created(let challenge) = try await database.createChallenge(
+            case .created(let challenge) = try await database.social.createChallenge(
                 in: "discord:1", name: "Spring Clean", goal: 2, unit: .gamesCompleted, startsAt: f.now,
                 endsAt: f.now.addingTimeInterval(86_400), createdBy: alice.id)
         else {
@@ -38,65 +38,65 @@ struct SocialStorageTests {
             return
         }
         guard
-            case .duplicateName = try await database.createChallenge(
+            case .duplicateName = try await database.social.createChallenge(
                 in: "discord:1", name: "spring clean", goal: 5, unit: .custom, startsAt: f.now,
                 endsAt: f.now.addingTimeInterval(86_400), createdBy: bob.id)
         else {
             Issue.record("a second challenge of the same name was created")
             return
         }
-        #expect(try await database.challenges(in: "discord:1").map(\.name) == ["Spring Clean"])
-        #expect(try await database.join(challenge, bob.id, at: f.now))
-        #expect(try await !database.join(challenge, bob.id, at: f.now), "already in")
+        #expect(try await database.social.challenges(in: "discord:1").map(\.name) == ["Spring Clean"])
+        #expect(try await database.social.join(challenge, bob.id, at: f.now))
+        #expect(try await !database.social.join(challenge, bob.id, at: f.now), "already in")
 
         let first = try await complete(f.celeste, for: alice.id, hours: 12.5, in: f, at: f.now.addingTimeInterval(60))
         #expect(first.medals.isEmpty)
         let second = try await complete(f.hades, for: alice.id, hours: 30, in: f, at: f.now.addingTimeInterval(120))
         #expect(second.medals == ["Spring Clean"])
-        let standings = try await database.standings(challenge)
+        let standings = try await database.social.standings(challenge)
         #expect(standings.map(\.player.id) == [alice.id, bob.id])
         #expect(standings.map(\.progress) == [2, 0])
-        #expect(try await database.medals(of: alice.id).map(\.challenge) == ["Spring Clean"])
+        #expect(try await database.social.medals(of: alice.id).map(\.challenge) == ["Spring Clean"])
 
-        let board = try await database.leaderboard(in: "discord:1", metric: .hours, since: nil)
+        let board = try await database.social.leaderboard(in: "discord:1", metric: .hours, since: nil)
         #expect(Dictionary(uniqueKeysWithValues: board.map { ($0.0.id, $0.1) }) == [alice.id: 42.5, bob.id: 0])
-        let completedToday = try await database.leaderboard(
+        let completedToday = try await database.social.leaderboard(
             in: "discord:1", metric: .completed, since: f.now.addingTimeInterval(90))
         #expect(completedToday.first { $0.0.id == alice.id }?.1 == 1)
 
         // Bob sees his friend's news first, newest first; the medal is news too.
-        let feed = try await database.activity(in: "discord:1", of: nil, friendsOf: bob.id, limit: 20)
+        let feed = try await database.social.activity(in: "discord:1", of: nil, friendsOf: bob.id, limit: 20)
         #expect(feed.first?.kind == .medal && feed.first?.detail == "Spring Clean")
         #expect(feed.contains { $0.kind == .completed && $0.game?.name == "Hades" })
-        let comparison = try await database.compare(alice.id, bob.id)
+        let comparison = try await database.social.compare(alice.id, bob.id)
         #expect(comparison.leftCount == 2 && comparison.rightCount == 0 && comparison.shared.isEmpty)
-        #expect(try await database.removeFriend(alice.id, bob.id))
-        #expect(try await database.friends(of: alice.id).isEmpty)
+        #expect(try await database.social.removeFriend(alice.id, bob.id))
+        #expect(try await database.social.friends(of: alice.id).isEmpty)
     }
 
     @Test(arguments: Backend.all)
     func shareLinksSettingsAndLongButtons(_ backend: Backend) async throws {
         let f = try await LibraryFixture(backend)
         let database = f.database
-        let alice = try await database.recordPlayer(f.invoker("alice"), at: f.now)
+        let alice = try await database.library.recordPlayer(f.invoker("alice"), at: f.now)
         _ = try await complete(f.celeste, for: alice.id, hours: 3, in: f, at: f.now)
-        try await database.setShareToken("first", for: alice.id, at: f.now)
-        try await database.setShareToken("second", for: alice.id, at: f.now)
-        #expect(try await database.shareToken(of: alice.id) == "second")
-        #expect(try await database.sharedLibrary(token: "first") == nil, "a replaced link stops working")
-        let shared = try #require(try await database.sharedLibrary(token: "second"))
+        try await database.social.setShareToken("first", for: alice.id, at: f.now)
+        try await database.social.setShareToken("second", for: alice.id, at: f.now)
+        #expect(try await database.social.shareToken(of: alice.id) == "second")
+        #expect(try await database.social.sharedLibrary(token: "first") == nil, "a replaced link stops working")
+        let shared = try #require(try await database.social.sharedLibrary(token: "second"))
         #expect(shared.player.id == alice.id && shared.entries.map(\.game.name) == ["Celeste"])
-        #expect(try await database.revokeShareToken(of: alice.id))
-        #expect(try await database.sharedLibrary(token: "second") == nil)
+        #expect(try await database.social.revokeShareToken(of: alice.id))
+        #expect(try await database.social.sharedLibrary(token: "second") == nil)
 
-        #expect(try await database.settings(of: "discord:1").ageGate == .strict)
-        let changed = try await database.updateSettings(of: "discord:1", announceChannel: "c1", ageGate: .off)
+        #expect(try await database.library.settings(of: "discord:1").ageGate == .strict)
+        let changed = try await database.library.updateSettings(of: "discord:1", announceChannel: "c1", ageGate: .off)
         #expect(changed.ageGate == .off && changed.announceChannel == "c1")
-        #expect(try await database.settings(of: "discord:1").announceChannel == "c1")
+        #expect(try await database.library.settings(of: "discord:1").announceChannel == "c1")
 
-        let key = try await database.savePendingCommand("/search celeste platform:Switch")
-        #expect(try await database.pendingCommand(key) == "/search celeste platform:Switch")
-        let updated = try await database.updateProfile(alice.id, nickname: "Al", avatarURL: nil, bio: "hi")
+        let key = try await database.deliveries.savePendingCommand("/search celeste platform:Switch")
+        #expect(try await database.deliveries.pendingCommand(key) == "/search celeste platform:Switch")
+        let updated = try await database.library.updateProfile(alice.id, nickname: "Al", avatarURL: nil, bio: "hi")
         #expect(updated.nickname == "Al" && updated.bio == "hi" && updated.displayName == "alice")
     }
 
@@ -104,39 +104,40 @@ struct SocialStorageTests {
     func aDeliveryIsAppliedOnceAndItsAnswerKept(_ backend: Backend) async throws {
         let f = try await LibraryFixture(backend)
         let database = f.database
-        let alice = try await database.recordPlayer(f.invoker("alice"), at: f.now)
-        let bob = try await database.recordPlayer(f.invoker("bob"), at: f.now)
+        let alice = try await database.library.recordPlayer(f.invoker("alice"), at: f.now)
+        let bob = try await database.library.recordPlayer(f.invoker("bob"), at: f.now)
         let claim = DeliveryClaim(id: "interaction-1")
-        let added = try await database.claiming(claim).addFriend(alice.id, bob.id, at: f.now)
+        let added = try await database.claiming(claim).social.addFriend(alice.id, bob.id, at: f.now)
         #expect(added)
-        #expect(try await database.deliverySeen("interaction-1"))
+        #expect(try await database.deliveries.deliverySeen("interaction-1"))
         // The same delivery again (another attempt, perhaps on another replica) changes nothing.
-        try await database.removeFriend(alice.id, bob.id)
+        try await database.social.removeFriend(alice.id, bob.id)
         await #expect(throws: DeliveryAlreadyApplied.self) {
-            try await database.claiming(DeliveryClaim(id: "interaction-1")).addFriend(alice.id, bob.id, at: f.now)
+            try await database.claiming(DeliveryClaim(id: "interaction-1")).social.addFriend(
+                alice.id, bob.id, at: f.now)
         }
-        #expect(try await database.friends(of: alice.id).isEmpty)
+        #expect(try await database.social.friends(of: alice.id).isEmpty)
 
         // Only the attempt that owns the claim stores the answer; another's (or a mere "seen" mark) never replaces it.
-        try await database.recordProcessed(
+        try await database.deliveries.recordProcessed(
             "interaction-1", response: Data("loser".utf8), claim: DeliveryClaim(id: "interaction-1"))
-        #expect(try await database.processedResponse("interaction-1") == nil)
-        try await database.recordProcessed("interaction-1", response: Data("answer".utf8), claim: claim)
-        try await database.recordProcessed("interaction-1", response: Data("seen".utf8))
-        try await database.recordAnswerIfNone("interaction-1", response: Data("fallback".utf8))
-        #expect(try await database.processedResponse("interaction-1") == Data("answer".utf8))
-        #expect(try await database.prune(now: Date().addingTimeInterval(2 * 86_400)) >= 1)
-        #expect(try await !database.deliverySeen("interaction-1"))
+        #expect(try await database.deliveries.processedResponse("interaction-1") == nil)
+        try await database.deliveries.recordProcessed("interaction-1", response: Data("answer".utf8), claim: claim)
+        try await database.deliveries.recordProcessed("interaction-1", response: Data("seen".utf8))
+        try await database.deliveries.recordAnswerIfNone("interaction-1", response: Data("fallback".utf8))
+        #expect(try await database.deliveries.processedResponse("interaction-1") == Data("answer".utf8))
+        #expect(try await database.deliveries.prune(now: Date().addingTimeInterval(2 * 86_400)) >= 1)
+        #expect(try await !database.deliveries.deliverySeen("interaction-1"))
     }
 
     @Test(arguments: Backend.all)
     func concurrentChangesToOneEntryAreAllKept(_ backend: Backend) async throws {
         let f = try await LibraryFixture(backend)
         let database = f.database
-        let alice = try await database.recordPlayer(f.invoker("alice"), at: f.now)
+        let alice = try await database.library.recordPlayer(f.invoker("alice"), at: f.now)
         let game = f.celeste
         let now = f.now
-        try await database.updateEntry(of: alice.id, game: game) { entry in
+        try await database.library.updateEntry(of: alice.id, game: game) { entry in
             var e = LibraryEntry(game: game, status: .playing, at: now)
             e.hours = 0
             entry = e
@@ -144,7 +145,7 @@ struct SocialStorageTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<24 {
                 group.addTask {
-                    try await database.updateEntry(of: alice.id, game: game, community: "discord:1", at: now) {
+                    try await database.library.updateEntry(of: alice.id, game: game, community: "discord:1", at: now) {
                         let hours = $0?.hours ?? 0
                         $0?.hours = hours + 1
                     }
@@ -152,7 +153,7 @@ struct SocialStorageTests {
             }
             try await group.waitForAll()
         }
-        #expect(try await database.entry(of: alice.id, game: game.id)?.hours == 24)
+        #expect(try await database.library.entry(of: alice.id, game: game.id)?.hours == 24)
     }
 }
 
@@ -162,10 +163,10 @@ struct SharedRateLimitTests {
     func aSecondHasOnlyItsBudgetOfCalls(_ backend: Backend) async throws {
         let database = try await backend.open()
         let second = Date(timeIntervalSince1970: 1_760_000_000.2)
-        for _ in 0..<4 { #expect(try await database.takeRequestSlot("igdb", perSecond: 4, at: second)) }
-        #expect(try await !database.takeRequestSlot("igdb", perSecond: 4, at: second.addingTimeInterval(0.7)))
-        #expect(try await database.takeRequestSlot("other", perSecond: 4, at: second), "budgets are by name")
-        #expect(try await database.takeRequestSlot("igdb", perSecond: 4, at: second.addingTimeInterval(0.8)))
+        for _ in 0..<4 { #expect(try await database.leases.takeRequestSlot("igdb", perSecond: 4, at: second)) }
+        #expect(try await !database.leases.takeRequestSlot("igdb", perSecond: 4, at: second.addingTimeInterval(0.7)))
+        #expect(try await database.leases.takeRequestSlot("other", perSecond: 4, at: second), "budgets are by name")
+        #expect(try await database.leases.takeRequestSlot("igdb", perSecond: 4, at: second.addingTimeInterval(0.8)))
     }
 
     @Test(arguments: Backend.all)

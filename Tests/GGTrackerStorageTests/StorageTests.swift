@@ -20,8 +20,8 @@ struct LibraryFixture {
             {"id":113112,"name":"Hades","genres":[{"name":"Role-playing (RPG)"},{"name":"Indie"}],"age_ratings":[{"organization":1,"rating_category":5}]}
             """
         _ = try await CatalogImporter(database: database).importData(Data(lines.utf8))
-        celeste = try await #require(try database.game(GameRef(provider: "igdb", id: "26226")))
-        hades = try await #require(try database.game(GameRef(provider: "igdb", id: "113112")))
+        celeste = try await #require(try database.catalog.game(GameRef(provider: "igdb", id: "26226")))
+        hades = try await #require(try database.catalog.game(GameRef(provider: "igdb", id: "113112")))
     }
 
     func invoker(_ id: String, community: String = "discord:1") -> Invoker {
@@ -35,17 +35,17 @@ struct StorageTests {
     func anErrorInsideAnUpdateChangesNothing(_ backend: Backend) async throws {
         let f = try await LibraryFixture(backend)
         let (database, celeste, now) = (f.database, f.celeste, f.now)
-        let alice = try await database.recordPlayer(f.invoker("alice"), at: now)
-        try await database.updateEntry(of: alice.id, game: celeste) {
+        let alice = try await database.library.recordPlayer(f.invoker("alice"), at: now)
+        try await database.library.updateEntry(of: alice.id, game: celeste) {
             $0 = LibraryEntry(game: celeste, status: .playing, at: now)
         }
         await #expect(throws: Refused.self) {
-            try await database.updateEntry(of: alice.id, game: celeste) { entry in
+            try await database.library.updateEntry(of: alice.id, game: celeste) { entry in
                 entry?.score = 3
                 throw Refused()
             }
         }
-        let entry = try await database.entry(of: alice.id, game: celeste.id)
+        let entry = try await database.library.entry(of: alice.id, game: celeste.id)
         #expect(entry?.status == .playing && entry?.score == nil)
     }
 
@@ -53,17 +53,18 @@ struct StorageTests {
     func addingAGameTakesItOffTheWishlist(_ backend: Backend) async throws {
         let f = try await LibraryFixture(backend)
         let (database, celeste, hades, now) = (f.database, f.celeste, f.hades, f.now)
-        let alice = try await database.recordPlayer(f.invoker("alice"), at: now)
-        guard case .added = try await database.addToWishlist(alice.id, game: hades, at: now) else {
+        let alice = try await database.library.recordPlayer(f.invoker("alice"), at: now)
+        guard case .added = try await database.library.addToWishlist(alice.id, game: hades, at: now) else {
             Issue.record("not added")
             return
         }
-        #expect(try await database.isWishlisted(alice.id, game: hades.id))
-        try await database.updateEntry(of: alice.id, game: hades) {
+        #expect(try await database.library.isWishlisted(alice.id, game: hades.id))
+        try await database.library.updateEntry(of: alice.id, game: hades) {
             $0 = LibraryEntry(game: hades, status: .backlog, at: now)
         }
-        #expect(try await database.isWishlisted(alice.id, game: hades.id) == false)
-        guard case .inLibrary(.backlog) = try await database.addToWishlist(alice.id, game: hades, at: now) else {
+        #expect(try await database.library.isWishlisted(alice.id, game: hades.id) == false)
+        guard case .inLibrary(.backlog) = try await database.library.addToWishlist(alice.id, game: hades, at: now)
+        else {
             Issue.record("a game in the library was wishlisted")
             return
         }
@@ -73,16 +74,16 @@ struct StorageTests {
     func ownersAreScopedToTheServer(_ backend: Backend) async throws {
         let f = try await LibraryFixture(backend)
         let (database, celeste, hades, now) = (f.database, f.celeste, f.hades, f.now)
-        let alice = try await database.recordPlayer(f.invoker("alice", community: "discord:1"), at: now)
-        let bob = try await database.recordPlayer(f.invoker("bob", community: "discord:2"), at: now)
+        let alice = try await database.library.recordPlayer(f.invoker("alice", community: "discord:1"), at: now)
+        let bob = try await database.library.recordPlayer(f.invoker("bob", community: "discord:2"), at: now)
         for player in [alice, bob] {
-            try await database.updateEntry(of: player.id, game: celeste) { entry in
+            try await database.library.updateEntry(of: player.id, game: celeste) { entry in
                 var e = LibraryEntry(game: celeste, status: .completed, at: now)
                 e.score = 8
                 entry = e
             }
         }
-        let here = try await database.owners(of: celeste.id, in: "discord:1")
+        let here = try await database.library.owners(of: celeste.id, in: "discord:1")
         #expect(here.map(\.player.id) == [alice.id])
     }
 
@@ -90,22 +91,22 @@ struct StorageTests {
     func libraryCountsAndSorting(_ backend: Backend) async throws {
         let f = try await LibraryFixture(backend)
         let (database, celeste, hades, now) = (f.database, f.celeste, f.hades, f.now)
-        let alice = try await database.recordPlayer(f.invoker("alice"), at: now)
-        try await database.updateEntry(of: alice.id, game: celeste) { entry in
+        let alice = try await database.library.recordPlayer(f.invoker("alice"), at: now)
+        try await database.library.updateEntry(of: alice.id, game: celeste) { entry in
             var e = LibraryEntry(game: celeste, status: .completed, at: now)
             e.score = 9
             entry = e
         }
-        try await database.updateEntry(of: alice.id, game: hades) { entry in
+        try await database.library.updateEntry(of: alice.id, game: hades) { entry in
             var e = LibraryEntry(game: hades, status: .playing, at: now)
             e.score = 6
             entry = e
         }
-        let page = try await database.library(
+        let page = try await database.library.library(
             of: alice.id, status: nil, sort: .score, includeMature: true, page: 1, pageSize: 10)
         #expect(page.page.items.map(\.game.name) == ["Celeste", "Hades"])
         #expect(page.statusCounts == [.completed: 1, .playing: 1])
-        let stats = try await database.stats(of: alice.id)
+        let stats = try await database.library.stats(of: alice.id)
         #expect(stats.scoreCounts == [9: 1, 6: 1])
         #expect(stats.genreCounts.map(\.0).contains("Platform"))
     }
@@ -114,14 +115,14 @@ struct StorageTests {
     func deletingAnAccountErasesEverything(_ backend: Backend) async throws {
         let f = try await LibraryFixture(backend)
         let (database, celeste, hades, now) = (f.database, f.celeste, f.hades, f.now)
-        let alice = try await database.recordPlayer(f.invoker("alice"), at: now)
-        try await database.updateEntry(of: alice.id, game: celeste) {
+        let alice = try await database.library.recordPlayer(f.invoker("alice"), at: now)
+        try await database.library.updateEntry(of: alice.id, game: celeste) {
             $0 = LibraryEntry(game: celeste, status: .playing, at: now)
         }
-        _ = try await database.addToWishlist(alice.id, game: hades, at: now)
-        let erased = try await database.deleteAccount(alice.id)
+        _ = try await database.library.addToWishlist(alice.id, game: hades, at: now)
+        let erased = try await database.library.deleteAccount(alice.id)
         #expect(erased == 7)  // entry, wishlist item, membership, three events (added, started, wishlisted), player
-        #expect(try await database.player(alice.id) == nil)
+        #expect(try await database.library.player(alice.id) == nil)
     }
 }
 
@@ -140,7 +141,7 @@ struct ImportTests {
         #expect(report.added == 2)
         #expect(report.problems.map(\.line) == [2, 3])
         #expect(report.problems[1].message.contains("needs a `name`"))
-        await #expect(try database.gameCount() == 2)
+        await #expect(try database.catalog.gameCount() == 2)
     }
 
     @Test func theFlattenedExportShapeIsReadToo() async throws {
@@ -150,7 +151,7 @@ struct ImportTests {
             """
         let report = try await CatalogImporter(database: database).importData(Data(line.utf8))
         #expect(report.added == 1 && report.problems.isEmpty)
-        let game = try await #require(try database.game(GameRef(provider: "igdb", id: "5")))
+        let game = try await #require(try database.catalog.game(GameRef(provider: "igdb", id: "5")))
         #expect(game.genres == ["Role-playing (RPG)"] && game.platforms == ["Linux", "Mac"])
         #expect(game.developers == ["BioWare"] && game.publishers == ["Interplay Entertainment"])
         #expect(game.coverImageID == "co20gb" && game.releaseYear == 1998)
@@ -207,7 +208,7 @@ struct ImportTests {
         let report = try await CatalogImporter(database: database).importFile(path)
         #expect(report.added == 29_999)
         #expect(report.problems.map(\.line) == [25_000])
-        await #expect(try database.game(GameRef(provider: "igdb", id: "30000"))?.name == "Game 30000")
+        await #expect(try database.catalog.game(GameRef(provider: "igdb", id: "30000"))?.name == "Game 30000")
     }
 
     @Test func aCompressedFileCorruptMidWayIsRefusedAndNothingIsStored() async throws {
@@ -223,7 +224,7 @@ struct ImportTests {
         } throws: { error in
             "\(error)".contains("is not readable (corrupt compressed data?)")
         }
-        #expect(try await database.gameCount() == 0)
+        #expect(try await database.catalog.gameCount() == 0)
     }
 
     @Test func aBulkLoadKeepsTheLastCopyOfAGameAndFilesItsFacets() async throws {
@@ -236,8 +237,8 @@ struct ImportTests {
             """
         let report = try await CatalogImporter(database: database).importData(Data(lines.utf8))
         #expect(report.added == 3 && report.updated == 1 && report.problems.isEmpty)
-        await #expect(try database.gameCount() == 3)
-        await #expect(try database.game(GameRef(provider: "igdb", id: "1"))?.name == "First")
+        await #expect(try database.catalog.gameCount() == 3)
+        await #expect(try database.catalog.game(GameRef(provider: "igdb", id: "1"))?.name == "First")
         let catalog = try await LocalCatalog(database: database)
         let puzzles = try await catalog.browse(.genre, name: "Puzzle", includeMature: true, page: 1, pageSize: 10)
         #expect(Set(puzzles.items.map(\.name)) == ["Second", "Homebrew"])
@@ -250,7 +251,7 @@ struct ImportTests {
             try await database.writer.read { db in try Int64.fetchOne(db, sql: "SELECT max(id) FROM games") })
         try await database.writer.write { db in try db.execute(sql: "DELETE FROM games") }
         _ = try await CatalogImporter(database: database).importData(Data(#"{"id":5,"name":"Later"}"#.utf8))
-        await #expect(try database.game(GameRef(provider: "igdb", id: "5"))!.id > highest)
+        await #expect(try database.catalog.game(GameRef(provider: "igdb", id: "5"))!.id > highest)
     }
 
     @Test func reRunningAnImportUpdatesInsteadOfDuplicating() async throws {
@@ -259,8 +260,8 @@ struct ImportTests {
         _ = try await importer.importData(Data(#"[{"id":7,"name":"Old Name"}]"#.utf8))
         let report = try await importer.importData(Data(#"[{"id":7,"name":"New Name","total_rating":80}]"#.utf8))
         #expect(report.updated == 1 && report.added == 0)
-        await #expect(try database.gameCount() == 1)
-        await #expect(try database.game(GameRef(provider: "igdb", id: "7"))?.name == "New Name")
+        await #expect(try database.catalog.gameCount() == 1)
+        await #expect(try database.catalog.game(GameRef(provider: "igdb", id: "7"))?.name == "New Name")
     }
 
     @Test(arguments: [
@@ -304,19 +305,20 @@ struct RefreshLeaseTests {
     func aLeaseIsHeldByOneHolderUntilItExpiresOrIsReleased(_ backend: Backend) async throws {
         let database = try await backend.open()
         let now = Date()
-        await #expect(try database.acquireLease("job", holder: "a", for: 60, at: now))
-        await #expect(try !database.acquireLease("job", holder: "b", for: 60, at: now.addingTimeInterval(30)))
-        await #expect(try database.acquireLease("job", holder: "a", for: 60, at: now.addingTimeInterval(30)), "renewed")
-        await #expect(try !database.acquireLease("job", holder: "b", for: 60, at: now.addingTimeInterval(80)))
-        // A holder that stops renewing loses the lease when it expires.
-        await #expect(try database.acquireLease("job", holder: "b", for: 60, at: now.addingTimeInterval(91)))
-        await #expect(try !database.acquireLease("job", holder: "a", for: 60, at: now.addingTimeInterval(92)))
-        await #expect(try database.leaseHolder("job", at: now.addingTimeInterval(92)) == "b")
-        try await database.releaseLease("job", holder: "a")
+        await #expect(try database.leases.acquireLease("job", holder: "a", for: 60, at: now))
+        await #expect(try !database.leases.acquireLease("job", holder: "b", for: 60, at: now.addingTimeInterval(30)))
         await #expect(
-            try database.leaseHolder("job", at: now.addingTimeInterval(92)) == "b", "only the holder releases")
-        try await database.releaseLease("job", holder: "b")
-        await #expect(try database.leaseHolder("job", at: now.addingTimeInterval(92)) == nil)
+            try database.leases.acquireLease("job", holder: "a", for: 60, at: now.addingTimeInterval(30)), "renewed")
+        await #expect(try !database.leases.acquireLease("job", holder: "b", for: 60, at: now.addingTimeInterval(80)))
+        // A holder that stops renewing loses the lease when it expires.
+        await #expect(try database.leases.acquireLease("job", holder: "b", for: 60, at: now.addingTimeInterval(91)))
+        await #expect(try !database.leases.acquireLease("job", holder: "a", for: 60, at: now.addingTimeInterval(92)))
+        await #expect(try database.leases.leaseHolder("job", at: now.addingTimeInterval(92)) == "b")
+        try await database.leases.releaseLease("job", holder: "a")
+        await #expect(
+            try database.leases.leaseHolder("job", at: now.addingTimeInterval(92)) == "b", "only the holder releases")
+        try await database.leases.releaseLease("job", holder: "b")
+        await #expect(try database.leases.leaseHolder("job", at: now.addingTimeInterval(92)) == nil)
     }
 
     @Test(arguments: Backend.all)
@@ -324,17 +326,17 @@ struct RefreshLeaseTests {
         let database = try await backend.open()
         let catalog = try await LocalCatalog(database: database)
         // Another process sharing the database is refreshing.
-        await #expect(try database.acquireLease("catalog.refresh", holder: "elsewhere", for: 60, at: Date()))
+        await #expect(try database.leases.acquireLease("catalog.refresh", holder: "elsewhere", for: 60, at: Date()))
         let started = try await catalog.startRefresh(full: false, progress: { _ in }, finished: { _ in })
         #expect(!started)
         await #expect(throws: (any Error).self) { try await catalog.refresh(full: false) }
         #expect(try await catalog.status().refreshing)
-        await #expect(try database.gameCount() == 0, "nothing was loaded")
+        await #expect(try database.catalog.gameCount() == 0, "nothing was loaded")
         // That process died: its lease expires and a refresh here runs, then gives the lease back.
-        await #expect(try database.acquireLease("catalog.refresh", holder: "elsewhere", for: -1, at: Date()))
+        await #expect(try database.leases.acquireLease("catalog.refresh", holder: "elsewhere", for: -1, at: Date()))
         let summary = try await catalog.refresh(full: false)
         #expect(summary.added >= 20_000)
-        await #expect(try database.leaseHolder("catalog.refresh", at: Date()) == nil)
+        await #expect(try database.leases.leaseHolder("catalog.refresh", at: Date()) == nil)
         #expect(try await !catalog.status().refreshing)
     }
 }

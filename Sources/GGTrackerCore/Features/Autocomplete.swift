@@ -19,7 +19,7 @@ extension GGTrackerBot {
     ) async throws -> [Choice] {
         switch option {
         case "title":
-            let settings = try await store.settings(of: invoker.community)
+            let settings = try await store.library.settings(of: invoker.community)
             let showsMature = invoker.channelIsAgeRestricted || settings.ageGate == .off
             let games = try await catalog.autocomplete(text, includeMature: showsMature, limit: Self.maxChoices)
             return games.map { game in
@@ -28,7 +28,7 @@ extension GGTrackerBot {
             }
         case "name" where path.first == "challenge":
             let needle = text.lowercased()
-            return try await store.challenges(in: invoker.community)
+            return try await store.social.challenges(in: invoker.community)
                 .filter { needle.isEmpty || $0.name.lowercased().contains(needle) }
                 .prefix(Self.maxChoices).map { Choice(name: Format.truncate($0.name, 100), value: $0.name) }
         case "command":

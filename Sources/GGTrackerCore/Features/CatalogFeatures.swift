@@ -53,7 +53,7 @@ extension GGTrackerBot {
     /// `/game`: the details card, with who on this server has it and their average score.
     func gameDetails(_ title: TitleQuery, _ c: Context) async throws -> Reply {
         let game = try await catalog.details(of: try await resolve(title, c))
-        let owners = try await store.owners(of: game.id, in: c.invoker.community)
+        let owners = try await store.library.owners(of: game.id, in: c.invoker.community)
         var fields: [Card.Field] = []
         if let date = game.releaseDate {
             fields.append(.init("Released", Format.date(date, yearOnly: game.releaseYearOnly)))

@@ -7,7 +7,7 @@ extension GGTrackerBot {
         guard endsAt > c.now else {
             return .notice("A challenge must end today or later; \(code: "ends") is in the past.")
         }
-        switch try await store.createChallenge(
+        switch try await store.social.createChallenge(
             in: c.invoker.community, name: name, goal: goal, unit: unit, startsAt: c.now, endsAt: endsAt,
             createdBy: c.player.id)
         {
@@ -26,7 +26,7 @@ extension GGTrackerBot {
     }
 
     func findChallenge(_ name: String, _ c: Context) async throws -> Challenge {
-        guard let challenge = try await store.challenge(in: c.invoker.community, named: name) else {
+        guard let challenge = try await store.social.challenge(in: c.invoker.community, named: name) else {
             throw ReplyError.notice(
                 "No challenge here is named “\(name)”. \(code: "/challenge list") shows them.")
         }
@@ -38,17 +38,17 @@ extension GGTrackerBot {
         guard !challenge.isOver(at: c.now) else {
             return .notice("“\(challenge.name)” is over. \(code: "/challenge show") has its final standing.")
         }
-        guard try await store.join(challenge, c.player.id, at: c.now) else {
+        guard try await store.social.join(challenge, c.player.id, at: c.now) else {
             return .notice("You are already in “\(challenge.name)”.")
         }
-        let standings = try await store.standings(challenge)
+        let standings = try await store.social.standings(challenge)
         return Reply(
             cards: [challengeCard(challenge, standings: standings, c, headline: "\(c.player.shownName) joined")])
     }
 
     func challengeLeave(name: String, _ c: Context) async throws -> Reply {
         let challenge = try await findChallenge(name, c)
-        let left = try await store.leave(challenge, c.player.id)
+        let left = try await store.social.leave(challenge, c.player.id)
         return .notice(
             left
                 ? "You left “\(challenge.name)”." : "You were not in “\(challenge.name)”."
@@ -64,14 +64,14 @@ extension GGTrackerBot {
         }
         guard !challenge.isOver(at: c.now) else { return .notice("“\(challenge.name)” is over.") }
         guard
-            let standing = try await store.addProgress(
+            let standing = try await store.social.addProgress(
                 challenge, c.player.id, amount: amount, community: c.invoker.community, at: c.now)
         else {
             return .notice("Join “\(challenge.name)” first: \(code: "/challenge join name:\(challenge.name)").")
         }
         // The medal is stamped with this command's time when this progress reached the goal.
         let won = standing.medalAt.map { abs($0.timeIntervalSince(c.now)) < 0.001 } ?? false
-        let standings = try await store.standings(challenge)
+        let standings = try await store.social.standings(challenge)
         var reply = Reply(
             cards: [
                 challengeCard(
@@ -84,12 +84,12 @@ extension GGTrackerBot {
 
     func challengeShow(name: String, _ c: Context) async throws -> Reply {
         let challenge = try await findChallenge(name, c)
-        let standings = try await store.standings(challenge)
+        let standings = try await store.social.standings(challenge)
         return Reply(cards: [challengeCard(challenge, standings: standings, c, headline: nil)])
     }
 
     func challengeList(_ c: Context) async throws -> Reply {
-        let challenges = try await store.challenges(in: c.invoker.community)
+        let challenges = try await store.social.challenges(in: c.invoker.community)
         guard !challenges.isEmpty else {
             return .notice("No challenges here yet. Start one with \(code: "/challenge create").")
         }

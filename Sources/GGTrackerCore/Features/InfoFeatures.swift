@@ -138,7 +138,7 @@ extension GGTrackerBot {
             )
         }
         if announceChannel != nil || ageGate != nil {
-            settings = try await store.updateSettings(
+            settings = try await store.library.updateSettings(
                 of: c.invoker.community, announceChannel: announceChannel, ageGate: ageGate)
         }
         let channel: RichText = settings.announceChannel.map { RichText([.channel($0)]) } ?? "not set"

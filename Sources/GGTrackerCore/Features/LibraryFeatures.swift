@@ -22,7 +22,7 @@ extension GGTrackerBot {
     func add(_ title: TitleQuery, status: GameStatus, hours: Double?, _ c: Context) async throws -> Reply {
         let game = try await resolve(title, c)
         let now = c.now
-        let existing = try await store.entry(of: c.player.id, game: game.id)
+        let existing = try await store.library.entry(of: c.player.id, game: game.id)
         if let existing {
             return Reply(
                 visibility: .invokerOnly,
@@ -36,7 +36,7 @@ extension GGTrackerBot {
                     ]
                 ])
         }
-        let change = try await store.updateEntry(
+        let change = try await store.library.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
             guard entry == nil else {
@@ -84,8 +84,9 @@ extension GGTrackerBot {
                         style: .primary)
                 ]
             ])
-        let change = try await store.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now)
-        { entry in
+        let change = try await store.library.updateEntry(
+            of: c.player.id, game: game, community: c.invoker.community, at: c.now
+        ) { entry in
             guard var current = entry else { throw ReplyError(notInLibrary) }
             if let status { current.setStatus(status, at: now) }
             if let hours { current.hours = hours }
@@ -118,8 +119,9 @@ extension GGTrackerBot {
     func rate(_ title: TitleQuery, score: Int, _ c: Context) async throws -> Reply {
         let game = try await resolve(title, c, scope: .ownShelves)
         let now = c.now
-        let change = try await store.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now)
-        { entry in
+        let change = try await store.library.updateEntry(
+            of: c.player.id, game: game, community: c.invoker.community, at: c.now
+        ) { entry in
             var current = entry ?? LibraryEntry(game: game, status: .completed, at: now)
             current.score = score
             current.updatedAt = now
@@ -138,7 +140,7 @@ extension GGTrackerBot {
     /// `/review`: only for completed games; without text it opens a form, prefilled with the earlier review.
     func review(_ title: TitleQuery, text: String?, _ c: Context) async throws -> Reply {
         let game = try await resolve(title, c, scope: .ownShelves)
-        let entry = try await store.entry(of: c.player.id, game: game.id)
+        let entry = try await store.library.entry(of: c.player.id, game: game.id)
         guard let entry, entry.status == .completed else {
             let state = entry.map(\.status.yourState) ?? "it is not in your library"
             return Reply(
@@ -166,7 +168,7 @@ extension GGTrackerBot {
         }
         let now = c.now
         let replaced = entry.review != nil
-        let change = try await store.updateEntry(
+        let change = try await store.library.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
             guard var current = entry, current.status == .completed else {
@@ -190,8 +192,9 @@ extension GGTrackerBot {
     func favorite(_ title: TitleQuery, _ c: Context) async throws -> Reply {
         let game = try await resolve(title, c, scope: .ownShelves)
         let now = c.now
-        let saved = try await store.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now)
-        { entry in
+        let saved = try await store.library.updateEntry(
+            of: c.player.id, game: game, community: c.invoker.community, at: c.now
+        ) { entry in
             guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
             current.favorite.toggle()
             current.updatedAt = now
@@ -235,8 +238,9 @@ extension GGTrackerBot {
     func tag(_ title: TitleQuery, changes: [TagChange], _ c: Context) async throws -> Reply {
         let game = try await resolve(title, c, scope: .ownShelves)
         let now = c.now
-        let saved = try await store.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now)
-        { entry in
+        let saved = try await store.library.updateEntry(
+            of: c.player.id, game: game, community: c.invoker.community, at: c.now
+        ) { entry in
             guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
             var tags = current.tags
             for change in changes {
@@ -266,7 +270,7 @@ extension GGTrackerBot {
         let game = try await resolve(title, c, scope: .ownShelves)
         let now = c.now
         if text == nil && !clear {
-            guard let entry = try await store.entry(of: c.player.id, game: game.id) else {
+            guard let entry = try await store.library.entry(of: c.player.id, game: game.id) else {
                 throw ReplyError(Self.notInLibrary(game))
             }
             guard let note = entry.note else {
@@ -281,7 +285,8 @@ extension GGTrackerBot {
                     [Action("Delete the note", .run(.note, ["title": .game(game.ref), "clear": true]), style: .danger)]
                 ])
         }
-        try await store.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now) { entry in
+        try await store.library.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now) {
+            entry in
             guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
             current.note = text
             current.updatedAt = now
@@ -297,8 +302,8 @@ extension GGTrackerBot {
     func remove(_ title: TitleQuery, confirmed: Bool, _ c: Context) async throws -> Reply {
         let game = try await resolve(title, c, scope: .ownShelves)
         guard confirmed else {
-            let entry = try await store.entry(of: c.player.id, game: game.id)
-            let wishlisted = try await store.isWishlisted(c.player.id, game: game.id)
+            let entry = try await store.library.entry(of: c.player.id, game: game.id)
+            let wishlisted = try await store.library.isWishlisted(c.player.id, game: game.id)
             guard entry != nil || wishlisted else {
                 return .notice(
                     "\(bold: game.displayName) is neither in your library nor on your wishlist.")
@@ -311,7 +316,7 @@ extension GGTrackerBot {
                     [Action("Remove it", .run(.remove, ["title": .game(game.ref), "confirm": true]), style: .danger)]
                 ])
         }
-        let removed = try await store.removeEverywhere(c.player.id, game: game.id)
+        let removed = try await store.library.removeEverywhere(c.player.id, game: game.id)
         guard removed.library || removed.wishlist else {
             return .notice("\(bold: game.displayName) was already gone.")
         }

@@ -25,7 +25,7 @@ extension GGTrackerBot {
             return try visible(game, c)
         case .text(let text):
             if scope == .ownShelves {
-                let shelf = catalog.rank(text, among: try await store.shelfGames(of: c.player.id))
+                let shelf = catalog.rank(text, among: try await store.library.shelfGames(of: c.player.id))
                 if let pick = Self.pickFromShelves(shelf) { return try gated(pick, text, c) }
             }
             let lookup = try await catalog.lookup(text, filter: CatalogFilter(includeMature: true), limit: 10)

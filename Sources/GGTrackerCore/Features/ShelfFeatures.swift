@@ -4,7 +4,8 @@ extension GGTrackerBot {
     /// `/wishlist add`: refused for games already in the library.
     func wishlistAdd(_ title: TitleQuery, _ c: Context) async throws -> Reply {
         let game = try await resolve(title, c)
-        switch try await store.addToWishlist(c.player.id, game: game, community: c.invoker.community, at: c.now) {
+        switch try await store.library.addToWishlist(c.player.id, game: game, community: c.invoker.community, at: c.now)
+        {
         case .inLibrary(let status):
             return .notice(
                 "\(bold: game.displayName) is already in your library (\(status.emoji) \(status.label)).")
@@ -27,7 +28,7 @@ extension GGTrackerBot {
     /// `/wishlist remove`.
     func wishlistRemove(_ title: TitleQuery, _ c: Context) async throws -> Reply {
         let game = try await resolve(title, c, scope: .ownShelves)
-        let removed = try await store.removeFromWishlist(c.player.id, game: game.id)
+        let removed = try await store.library.removeFromWishlist(c.player.id, game: game.id)
         return .notice(
             removed
                 ? "Took \(bold: game.displayName) off your wishlist."
@@ -37,7 +38,7 @@ extension GGTrackerBot {
     /// `/wishlist show`: ten per page.
     func wishlistShow(user: UserMention?, page: Int, _ c: Context) async throws -> Reply {
         let player = try await targetPlayer(user, c)
-        let result = try await store.wishlist(
+        let result = try await store.library.wishlist(
             of: player.id, includeMature: c.showsMature, page: page, pageSize: Self.pageSize)
         let owner = player.id == c.player.id ? "Your" : "\(player.shownName)'s"
         guard !result.items.isEmpty else {
@@ -62,7 +63,7 @@ extension GGTrackerBot {
     func list(user: UserMention?, status: GameStatus?, sort: LibrarySort, page: Int, _ c: Context) async throws -> Reply
     {
         let player = try await targetPlayer(user, c)
-        let result = try await store.library(
+        let result = try await store.library.library(
             of: player.id, status: status, sort: sort, includeMature: c.showsMature, page: page, pageSize: Self.pageSize
         )
         let name = player.shownName

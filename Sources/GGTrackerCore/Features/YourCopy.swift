@@ -9,8 +9,8 @@ extension GGTrackerBot {
     }
 
     func shelf(of game: Game, _ c: Context) async throws -> Shelf {
-        if let entry = try await store.entry(of: c.player.id, game: game.id) { return .library(entry) }
-        return try await store.isWishlisted(c.player.id, game: game.id) ? .wishlist : .none
+        if let entry = try await store.library.entry(of: c.player.id, game: game.id) { return .library(entry) }
+        return try await store.library.isWishlisted(c.player.id, game: game.id) ? .wishlist : .none
     }
 
     /// The caller's own copy, shown under the catalog card of `/game`: status, hours, percent, score, favorite,

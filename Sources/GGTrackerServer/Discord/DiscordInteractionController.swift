@@ -69,7 +69,7 @@ package struct DiscordInteractionController: Sendable {
         case .applicationCommand, .messageComponent, .modalSubmit:
             // A retried delivery (same interaction id) gets the stored answer and is applied once.
             let handled = try await gate.once(interaction.id) { () async throws -> Handled in
-                if let stored = try await database.processedResponse(interaction.id) {
+                if let stored = try await database.deliveries.processedResponse(interaction.id) {
                     return Handled(data: stored, command: interaction.data?.name ?? "component", outcome: .retry)
                 }
                 let work = Task { try await run(interaction, logger: logger) }
@@ -125,9 +125,9 @@ package struct DiscordInteractionController: Sendable {
                 }
                 // Its answer was lost (that attempt died): this one is kept, so every retry is answered the same.
                 let data = try await encode(.alreadyApplied, interaction: interaction)
-                try? await database.recordAnswerIfNone(interaction.id, response: data)
+                try? await database.deliveries.recordAnswerIfNone(interaction.id, response: data)
                 return Handled(
-                    data: try await database.processedResponse(interaction.id) ?? data, command: command,
+                    data: try await database.deliveries.processedResponse(interaction.id) ?? data, command: command,
                     outcome: .retry)
             }
             reply = answer
@@ -159,7 +159,7 @@ package struct DiscordInteractionController: Sendable {
         // simply answered again.
         if claim.changedSomething {
             do {
-                try await database.recordProcessed(interaction.id, response: data, claim: claim)
+                try await database.deliveries.recordProcessed(interaction.id, response: data, claim: claim)
             } catch {
                 logger.error(
                     "could not store an answer for retries",
@@ -185,7 +185,7 @@ package struct DiscordInteractionController: Sendable {
     /// The answer another attempt of the same delivery stored, waiting a little for it to be written.
     func storedAnswer(_ id: String) async throws -> Data? {
         for _ in 0..<10 {
-            if let stored = try await database.processedResponse(id), !stored.isEmpty { return stored }
+            if let stored = try await database.deliveries.processedResponse(id), !stored.isEmpty { return stored }
             try await Task.sleep(for: .milliseconds(100))
         }
         return nil
@@ -245,7 +245,7 @@ package struct DiscordInteractionController: Sendable {
             let direct = "gg:" + command
             ids[command] =
                 direct.count <= DiscordLimits.customID
-                ? direct : "gp:" + (try await database.savePendingCommand(command))
+                ? direct : "gp:" + (try await database.deliveries.savePendingCommand(command))
         }
         let response = reply.discordResponse(isComponent: interaction.type == .messageComponent) {
             ids[$0] ?? "gg:/help"
@@ -306,7 +306,7 @@ package struct DiscordInteractionController: Sendable {
     func commandLine(forCustomID id: String) async throws -> String {
         // Buttons made before mentions were written neutrally carry Discord's tokens.
         if id.hasPrefix("gg:") { return MentionTokens.neutral(String(id.dropFirst(3))) }
-        if id.hasPrefix("gp:"), let line = try await database.pendingCommand(String(id.dropFirst(3))) {
+        if id.hasPrefix("gp:"), let line = try await database.deliveries.pendingCommand(String(id.dropFirst(3))) {
             return MentionTokens.neutral(line)
         }
         throw UsageError("This button has expired. Run the command again.")

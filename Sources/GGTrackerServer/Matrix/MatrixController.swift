@@ -66,7 +66,7 @@ package struct MatrixController: Sendable {
         let txnID = context.parameters.get("txnId")?.removingPercentEncoding ?? ""
         let body = try await request.collectBody()
         let key = "matrix:txn:\(txnID)"
-        if try await database.processedResponse(key) != nil {
+        if try await database.deliveries.processedResponse(key) != nil {
             return Self.json(.ok, [:])  // a retried transaction: acknowledged, not processed again
         }
         guard let events = try? JSONDecoder().decode(MatrixTransaction.self, from: Data(buffer: body)).events else {
@@ -88,7 +88,7 @@ package struct MatrixController: Sendable {
                 return Self.error(.internalServerError, "M_UNKNOWN", "An event could not be handled yet; retry later")
             }
         }
-        try await database.recordProcessed(key, response: Data("{}".utf8))
+        try await database.deliveries.recordProcessed(key, response: Data("{}".utf8))
         return Self.json(.ok, [:])
     }
 
@@ -107,11 +107,11 @@ package struct MatrixController: Sendable {
             // An event delivered again in another transaction is answered once.
             let key = "matrix:event:\(eventID)"
             let sentKey = "matrix:sent:\(eventID)"
-            guard try await !database.deliverySeen(sentKey) else { return }
+            guard try await !database.deliveries.deliverySeen(sentKey) else { return }
             let started = ContinuousClock.now
             // The answer of an attempt that committed its change but could not send it is sent as it was; the
             // message carries the same transaction id, so the homeserver drops it if it did arrive.
-            var content = try await database.processedResponse(key).flatMap {
+            var content = try await database.deliveries.processedResponse(key).flatMap {
                 try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
             }
             var outcome = Outcome.retry
@@ -124,21 +124,21 @@ package struct MatrixController: Sendable {
                         try await bot.respondOnce(
                             claim, database: database, { try await $0.respond(toLine: text, from: invoker) })
                         ?? .alreadyApplied
-                } catch  where !AppDatabase.isTransient(error) {
+                } catch  where !DeliveryRecords.isTransient(error) {
                     // Something about this event that trying again will not change: it is answered and recorded.
                     logger.error("command failed", metadata: ["event": "\(eventID)", "error": "\(error)"])
                     reply = .failure(error)
                 }
                 let privateName = reply.visibility == .invokerOnly ? invoker.displayName : nil
                 let rendered = reply.matrixContent(replyTo: eventID, privateFor: privateName)
-                try await database.recordProcessed(
+                try await database.deliveries.recordProcessed(
                     key, response: try JSONSerialization.data(withJSONObject: rendered),
                     claim: claim.changedSomething ? claim : nil)
                 content = rendered
                 outcome = privateName == nil ? .ok : .private
             }
             try await client?.send(content ?? [:], to: room, transaction: "gg-\(eventID)")
-            try await database.recordProcessed(sentKey, response: Data())
+            try await database.deliveries.recordProcessed(sentKey, response: Data())
             let command = (try? TextCommandParser.parse(text).path.first) ?? "unknown"
             metrics.record(platform: "matrix", command: command, outcome: outcome, started: started, logger: logger)
         default:

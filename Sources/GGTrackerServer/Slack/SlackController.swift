@@ -54,7 +54,7 @@ package struct SlackController: Sendable {
                 mac, authenticating: base, using: SymmetricKey(data: Data(secret.utf8)))
         else { return nil }
         guard let key = Self.delivery(request) else { return nil }
-        return try await database.deliverySeen(key) ? nil : key
+        return try await database.deliveries.deliverySeen(key) ? nil : key
     }
 
     /// The id a request's effects are claimed under: its signature's bytes, not its text (hex in another letter
@@ -122,7 +122,7 @@ package struct SlackController: Sendable {
             let reply = try await bot.respondOnce(
                 delivery, database: database, { try await $0.respond(toLine: line, from: invoker) })
         else { return Self.plain(.unauthorized, "replayed request\n") }
-        try await database.recordProcessed(delivery, response: Data())
+        try await database.deliveries.recordProcessed(delivery, response: Data())
         let name = (try? TextCommandParser.parse(line).path.first) ?? "unknown"
         metrics.record(
             platform: "slack", command: name, outcome: reply.visibility == .invokerOnly ? .private : .ok,
@@ -146,7 +146,7 @@ package struct SlackController: Sendable {
                 delivery, database: database, { try await $0.respond(toLine: line, from: invoker, fromComponent: true) }
             )
         else { return Self.plain(.unauthorized, "replayed request\n") }
-        try await database.recordProcessed(delivery, response: Data())
+        try await database.deliveries.recordProcessed(delivery, response: Data())
         metrics.record(
             platform: "slack", command: (try? TextCommandParser.parse(line).path.first) ?? "component",
             outcome: .ok, started: started, logger: context.logger)

@@ -1,7 +1,7 @@
 import Foundation
 import GGTrackerCore
 
-extension AppDatabase: SocialStore {
+extension SocialRecords: SocialStore {
     static func recordEvent(
         _ db: any SQLSession, community: String, player: PlayerID, kind: EventKind, game: Int64?, amount: Double?,
         detail: String? = nil, at now: Date
@@ -97,10 +97,10 @@ extension AppDatabase: SocialStore {
             if !gameIDs.isEmpty {
                 let placeholders = Array(repeating: "?", count: gameIDs.count).joined(separator: ",")
                 for row in try await db.fetchAll(
-                    "SELECT \(Self.gameColumns) FROM games g WHERE g.id IN (\(placeholders))",
+                    "SELECT \(CatalogRecords.gameColumns) FROM games g WHERE g.id IN (\(placeholders))",
                     SQLArguments(Array(gameIDs)))
                 {
-                    let game = Self.game(from: row)
+                    let game = CatalogRecords.game(from: row)
                     games[game.id] = game
                 }
             }
@@ -143,29 +143,30 @@ extension AppDatabase: SocialStore {
                 SELECT p.* FROM friends f JOIN players p ON p.id = f.friend_id
                 WHERE f.player_id = ? ORDER BY coalesce(p.nickname, p.display_name)
                 """, [player.rawValue]
-            ).map(Self.player(from:))
+            ).map(LibraryRecords.player(from:))
         }
     }
 
     package func compare(_ left: PlayerID, _ right: PlayerID) async throws -> LibraryComparison {
         try await read { db in
             func entries(_ player: PlayerID) async throws -> [Int64: LibraryEntry] {
-                let rows = try await db.fetchAll("\(Self.entrySelect) WHERE e.player_id = ?", [player.rawValue])
+                let rows = try await db.fetchAll(
+                    "\(LibraryRecords.entrySelect) WHERE e.player_id = ?", [player.rawValue])
                 return Dictionary(
                     uniqueKeysWithValues: rows.map { row in
-                        let entry = Self.entry(from: row)
+                        let entry = LibraryRecords.entry(from: row)
                         return (entry.game.id, entry)
                     })
             }
             func finishedButWished(_ finisher: PlayerID, _ wisher: PlayerID) async throws -> [Game] {
                 try await db.fetchAll(
                     """
-                    SELECT \(Self.gameColumns) FROM library_entries e
+                    SELECT \(CatalogRecords.gameColumns) FROM library_entries e
                     JOIN wishlist w ON w.game_id = e.game_id AND w.player_id = ?
                     JOIN games g ON g.id = e.game_id
                     WHERE e.player_id = ? AND e.status = 'completed' ORDER BY e.score IS NULL, e.score DESC, g.name
                     """, [wisher.rawValue, finisher.rawValue]
-                ).map(Self.game(from:))
+                ).map(CatalogRecords.game(from:))
             }
             let l = try await entries(left)
             let r = try await entries(right)
@@ -211,7 +212,7 @@ extension AppDatabase: SocialStore {
                 SELECT p.*, \(value) AS metric_value FROM memberships m JOIN players p ON p.id = m.player_id
                 WHERE m.community_id = ?
                 """, SQLArguments(arguments)
-            ).map { (Self.player(from: $0), $0["metric_value"] as Double? ?? 0) }
+            ).map { (LibraryRecords.player(from: $0), $0["metric_value"] as Double? ?? 0) }
         }
     }
 
@@ -305,7 +306,7 @@ extension AppDatabase: SocialStore {
             """, SQLArguments([challenge.id, player?.rawValue].filter { $0 != nil }))
         var standings: [ChallengeStanding] = []
         for row in rows {
-            let player = Self.player(from: row)
+            let player = LibraryRecords.player(from: row)
             standings.append(
                 ChallengeStanding(
                     player: player, progress: try await progress(db, challenge: challenge, player: player.id),
@@ -354,15 +355,15 @@ extension AppDatabase: SocialStore {
 
     /// The player a share link belongs to, and their whole library, for the shared page: two queries.
     package func sharedLibrary(token: String) async throws -> (player: Player, entries: [LibraryEntry])? {
-        try await read { db in
+        try await read { db -> (player: Player, entries: [LibraryEntry])? in
             guard
                 let row = try await db.fetchOne(
                     "SELECT p.* FROM share_tokens s JOIN players p ON p.id = s.player_id WHERE s.token = ?", [token])
             else { return nil }
-            let player = Self.player(from: row)
+            let player = LibraryRecords.player(from: row)
             let entries = try await db.fetchAll(
-                "\(Self.entrySelect) WHERE e.player_id = ? ORDER BY e.updated_at DESC", [player.id.rawValue]
-            ).map(Self.entry(from:))
+                "\(LibraryRecords.entrySelect) WHERE e.player_id = ? ORDER BY e.updated_at DESC", [player.id.rawValue]
+            ).map(LibraryRecords.entry(from:))
             return (player, entries)
         }
     }

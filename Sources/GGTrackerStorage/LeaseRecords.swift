@@ -1,6 +1,6 @@
 import Foundation
 
-extension AppDatabase {
+extension LeaseRecords {
     /// Takes the named lease for `holder` until `now + duration` when it is free, expired, or already the
     /// holder's (then it is renewed). False when another holder has it.
     package func acquireLease(
@@ -38,7 +38,7 @@ extension AppDatabase {
     }
 }
 
-extension AppDatabase {
+extension LeaseRecords {
     /// Takes one of the `perSecond` calls to `name` allowed in the current second, counted across every process
     /// sharing the database; false when they are all taken.
     package func takeRequestSlot(_ name: String, perSecond: Int, at now: Date) async throws -> Bool {

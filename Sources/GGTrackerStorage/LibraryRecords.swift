@@ -1,7 +1,7 @@
 import Foundation
 import GGTrackerCore
 
-extension AppDatabase: LibraryStore {
+extension LibraryRecords: LibraryStore {
     static func date(_ value: Double?) -> Date? { value.map(Date.init(timeIntervalSince1970:)) }
 
     static func player(from row: SQLRow) -> Player {
@@ -18,7 +18,8 @@ extension AppDatabase: LibraryStore {
         }
     }
 
-    static let entrySelect = "SELECT e.*, \(gameColumns) FROM library_entries e JOIN games g ON g.id = e.game_id"
+    static let entrySelect =
+        "SELECT e.*, \(CatalogRecords.gameColumns) FROM library_entries e JOIN games g ON g.id = e.game_id"
 
     /// Reads an entry from a row of `entrySelect`: the entry's columns first, in table order (by position, as
     /// `game(from:)` explains), the game's last.
@@ -26,7 +27,7 @@ extension AppDatabase: LibraryStore {
         // player_id, game_id, status, hours, percent, score, review, reviewed_at, favorite, tags, note, added_at,
         // started_at, finished_at, updated_at
         var entry = LibraryEntry(
-            game: game(from: row), status: GameStatus(rawValue: row[2]) ?? .backlog,
+            game: CatalogRecords.game(from: row), status: GameStatus(rawValue: row[2]) ?? .backlog,
             at: Date(timeIntervalSince1970: row[11]))
         entry.hours = row[3]
         entry.percent = row[4]
@@ -34,7 +35,7 @@ extension AppDatabase: LibraryStore {
         entry.review = row[6]
         entry.reviewedAt = date(row[7])
         entry.favorite = row[8]
-        entry.tags = list(row[9])
+        entry.tags = CatalogRecords.list(row[9])
         entry.note = row[10]
         entry.startedAt = date(row[12])
         entry.finishedAt = date(row[13])
@@ -80,7 +81,8 @@ extension AppDatabase: LibraryStore {
                 [
                     player.rawValue, game.id, entry.status.rawValue, entry.hours, entry.percent, entry.score,
                     entry.review,
-                    entry.reviewedAt?.timeIntervalSince1970, entry.favorite, Self.json(entry.tags), entry.note,
+                    entry.reviewedAt?.timeIntervalSince1970, entry.favorite, CatalogRecords.json(entry.tags),
+                    entry.note,
                     entry.addedAt.timeIntervalSince1970, entry.startedAt?.timeIntervalSince1970,
                     entry.finishedAt?.timeIntervalSince1970, entry.updatedAt.timeIntervalSince1970,
                 ])
@@ -92,11 +94,11 @@ extension AppDatabase: LibraryStore {
             let saved = try await Self.fetchEntry(db, player: player, game: game.id)
             let events = NewEvent.derive(before: before, after: saved)
             for event in events {
-                try await Self.recordEvent(
+                try await SocialRecords.recordEvent(
                     db, community: community, player: player, kind: event.kind, game: game.id, amount: event.amount,
                     at: now)
             }
-            let medals = events.isEmpty ? [] : try await Self.awardMedals(db, player: player, at: now)
+            let medals = events.isEmpty ? [] : try await SocialRecords.awardMedals(db, player: player, at: now)
             return EntryChange(before: before, after: saved, medals: medals)
         }
     }
@@ -116,7 +118,7 @@ extension AppDatabase: LibraryStore {
                 "INSERT INTO wishlist (player_id, game_id, added_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 [player.rawValue, game.id, now.timeIntervalSince1970])
             guard db.changesCount > 0 else { return .alreadyWishlisted }
-            try await Self.recordEvent(
+            try await SocialRecords.recordEvent(
                 db, community: community, player: player, kind: .wishlisted, game: game.id, amount: nil, at: now)
             return .added
         }
@@ -144,11 +146,11 @@ extension AppDatabase: LibraryStore {
         try await read { db in
             try await db.fetchAll(
                 """
-                SELECT \(Self.gameColumns) FROM games g WHERE g.id IN (
+                SELECT \(CatalogRecords.gameColumns) FROM games g WHERE g.id IN (
                     SELECT game_id FROM library_entries WHERE player_id = ?
                     UNION SELECT game_id FROM wishlist WHERE player_id = ?)
                 """, [player.rawValue, player.rawValue]
-            ).map(Self.game(from:))
+            ).map(CatalogRecords.game(from:))
         }
     }
 
@@ -173,11 +175,11 @@ extension AppDatabase: LibraryStore {
                     [player.rawValue]) as Int?) ?? 0
             let rows = try await db.fetchAll(
                 """
-                SELECT w.added_at AS wished_at, \(Self.gameColumns) FROM wishlist w JOIN games g ON g.id = w.game_id
+                SELECT w.added_at AS wished_at, \(CatalogRecords.gameColumns) FROM wishlist w JOIN games g ON g.id = w.game_id
                 WHERE w.player_id = ?\(mature) ORDER BY w.added_at DESC, g.name LIMIT ? OFFSET ?
                 """, [player.rawValue, pageSize, (page - 1) * pageSize])
             let items = rows.map {
-                WishlistItem(game: Self.game(from: $0), addedAt: Date(timeIntervalSince1970: $0["wished_at"]))
+                WishlistItem(game: CatalogRecords.game(from: $0), addedAt: Date(timeIntervalSince1970: $0["wished_at"]))
             }
             return Page(items: items, page: page, pageCount: Self.pageCount(total, pageSize), total: total)
         }

@@ -30,20 +30,11 @@ package struct DeliveryAlreadyApplied: Error, Sendable {
     package let id: String
 }
 
-extension AppDatabase {
+extension DeliveryRecords {
     /// How long delivery ids are remembered: platforms retry within minutes, never after a day.
     package static let deliveryRetention: TimeInterval = 86_400
     /// How long the command behind a long button is kept.
     package static let pendingCommandRetention: TimeInterval = 30 * 86_400
-
-    /// A write with an effect a user asked for: claims this view's delivery, if any, in the same transaction.
-    func effect<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
-        let claim = self.claim
-        return try await write { db in
-            if let claim { try await Self.claim(claim, in: db) }
-            return try await body(db)
-        }
-    }
 
     static func claim(_ claim: DeliveryClaim, in db: any SQLSession, at now: Date = Date()) async throws {
         try await db.execute(
@@ -138,7 +129,7 @@ extension AppDatabase {
     }
 }
 
-extension AppDatabase {
+extension DeliveryRecords {
     /// Whether an error is the database's passing state (busy, full, read-only, unreachable) rather than
     /// something wrong with the request: work that failed this way may succeed when tried again.
     package static func isTransient(_ error: any Error) -> Bool {

@@ -1,7 +1,7 @@
 import Foundation
 import GGTrackerCore
 
-extension AppDatabase {
+extension CatalogRecords {
     /// Games inserted by one statement of a PostgreSQL bulk load (24 values each, well under its 65,535).
     static let postgresGamesPerInsert = 500
 

@@ -3,7 +3,7 @@ import GGTrackerCore
 import GRDB
 import GRDBSQLite
 
-extension AppDatabase {
+extension CatalogRecords {
     /// Loads games into an empty catalog in one transaction, several times faster than one upsert per game: the
     /// secondary indexes are dropped first and built once at the end, games get their ids from the loader and go in
     /// many rows to a statement, facets go in key order, values are bound straight to SQLite, and foreign keys
@@ -22,7 +22,7 @@ extension AppDatabase {
                 }
             }
         }
-        return try Self.sqliteBulkLoad(batches, into: writer)
+        return try Self.sqliteBulkLoad(batches, into: executor.sqliteWriter)
     }
 
     static func sqliteBulkLoad(
@@ -204,7 +204,7 @@ extension AppDatabase {
     }
 }
 
-extension AppDatabase {
+extension CatalogRecords {
     /// Runs a statement whose values are bound; throws what SQLite says when it fails.
     static func step(_ handle: OpaquePointer, in db: Database) throws {
         let code = sqlite3_step(handle)
@@ -271,7 +271,7 @@ struct Binder {
     }
 
     func step(in db: Database) throws {
-        try withExtendedLifetime(statement) { try AppDatabase.step(handle, in: db) }
+        try withExtendedLifetime(statement) { try CatalogRecords.step(handle, in: db) }
     }
 }
 /// SQLite copies a value bound with this destructor before the call returns.

@@ -1,7 +1,7 @@
 import Foundation
 import GGTrackerCore
 
-extension AppDatabase {
+extension LibraryRecords {
     /// The player behind a command, recorded with their server membership. A player seen in the same server
     /// under the same name within `RecentlySeen.interval` is only read: a command that changes nothing
     /// writes nothing, so last-seen times are accurate to that interval.

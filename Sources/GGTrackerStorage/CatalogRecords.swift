@@ -28,7 +28,7 @@ package struct UpsertCounts: Sendable, Equatable {
     }
 }
 
-extension AppDatabase {
+extension CatalogRecords {
     package static let gameColumns = """
         g.id, g.provider, g.provider_id, g.slug, g.name, g.summary, g.release_date, g.release_year_only, g.platforms,
         g.genres, g.modes, g.engines, g.developers, g.publishers, g.critic_rating, g.rating_count, g.cover_image_id,
@@ -303,7 +303,7 @@ extension AppDatabase {
     }
 }
 
-extension AppDatabase {
+extension CatalogRecords {
     /// When the provider was last asked this query, so a repeated search is answered locally.
     package func providerLookup(provider: String, query: String) async throws -> Date? {
         try await read { db in
@@ -329,7 +329,7 @@ extension AppDatabase {
     }
 }
 
-extension AppDatabase {
+extension CatalogRecords {
     /// Adds one to a request counter kept with the catalog's state.
     package func countCatalogRequest(_ key: String) async throws {
         try await write { db in

@@ -1,0 +1,68 @@
+import Foundation
+import GGTrackerCore
+
+/// A store of one area (a player's library, the social side, the catalog, deliveries, leases): the SQL of that
+/// area, run as transactions on the database's one executor.
+protocol SQLStore: Sendable {
+    var executor: DatabaseExecutor { get }
+}
+
+extension SQLStore {
+    var dialect: SQLDialect { executor.dialect }
+    var isPostgres: Bool { executor.dialect == .postgres }
+
+    /// Reads in one snapshot.
+    func read<T>(_ body: (any SQLSession) async throws -> T) async throws -> T { try await executor.read(body) }
+
+    /// One write transaction.
+    @discardableResult
+    func write<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+        try await executor.write(body)
+    }
+}
+
+/// A store a command writes through: each write with an effect claims the command's delivery.
+protocol ClaimingStore: SQLStore {
+    /// The delivery on whose behalf this store writes (see `AppDatabase.claiming(_:)`).
+    var claim: DeliveryClaim? { get }
+}
+
+extension ClaimingStore {
+    /// A write with an effect a user asked for: claims the delivery, if any, in the same transaction.
+    func effect<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+        let claim = self.claim
+        return try await write { db in
+            if let claim { try await DeliveryRecords.claim(claim, in: db) }
+            return try await body(db)
+        }
+    }
+}
+
+/// Players, their libraries and wishlists, server settings.
+package struct LibraryRecords: ClaimingStore {
+    let executor: DatabaseExecutor
+    /// Players recorded lately, so a command does not write just to say they were seen.
+    let recentlySeen: RecentlySeen
+    let claim: DeliveryClaim?
+}
+
+/// Friends, the activity log, comparisons, leaderboards, challenges and medals, share links.
+package struct SocialRecords: ClaimingStore {
+    let executor: DatabaseExecutor
+    let claim: DeliveryClaim?
+}
+
+/// The catalog: games, their facets, the catalog's state and what providers were asked.
+package struct CatalogRecords: SQLStore {
+    let executor: DatabaseExecutor
+}
+
+/// Deliveries seen and answered, and commands kept for long buttons.
+package struct DeliveryRecords: SQLStore {
+    let executor: DatabaseExecutor
+}
+
+/// Leases (who refreshes the catalog) and shared request budgets.
+package struct LeaseRecords: SQLStore {
+    let executor: DatabaseExecutor
+}
