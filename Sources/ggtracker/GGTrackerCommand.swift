@@ -20,8 +20,8 @@ struct GGTrackerCommand: AsyncParsableCommand {
 
     /// Parses the command line and runs the command. Before `serve` on SQLite, NIO's event loops become the
     /// executor of every task, so a request is verified, answered and written on the thread that read it, with no
-    /// hop to another pool and back. PostgreSQL keeps the default executor: its pool waits on NIO futures from
-    /// threads of its own, which must not be event loop threads.
+    /// hop to another pool and back. PostgreSQL keeps the default executor: its transactions no longer block a
+    /// thread, but serving them from the event loops has not been measured yet.
     @MainActor
     static func main() async {
         do {
