@@ -263,6 +263,8 @@ package protocol LibraryStore: Sendable {
     func wishlist(of player: PlayerID, includeMature: Bool, page: Int, pageSize: Int) async throws -> Page<WishlistItem>
     /// Removes the game from the library and the wishlist; says which shelves held it.
     func removeEverywhere(_ player: PlayerID, game: Int64) async throws -> (library: Bool, wishlist: Bool)
+    /// A page of the library with the status counts. Its games carry what a line of the list shows: no summary
+    /// and no facet lists.
     func library(
         of player: PlayerID, status: GameStatus?, sort: LibrarySort, includeMature: Bool, page: Int, pageSize: Int
     ) async throws -> LibraryPage

@@ -30,6 +30,12 @@ package struct DeliveryAlreadyApplied: Error, Sendable {
     package let id: String
 }
 
+/// A retried delivery that was answered before: its stored answer is given again, and nothing is run.
+package struct DeliveryAnswered: Error, Sendable {
+    package let id: String
+    package let response: Data
+}
+
 extension DeliveryRecords {
     /// How long delivery ids are remembered: platforms retry within minutes, never after a day.
     package static let deliveryRetention: TimeInterval = 86_400

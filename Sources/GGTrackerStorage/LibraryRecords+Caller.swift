@@ -11,27 +11,33 @@ extension LibraryRecords {
     }
 
     /// The player and their server's settings in one transaction: a read while the player was recorded in the
-    /// last ten minutes with this name on this server, else a write that records them.
+    /// last ten minutes with this name on this server, else a write that records them. On behalf of a delivery
+    /// already answered, throws `DeliveryAnswered` with that answer.
     package func caller(_ invoker: Invoker, at now: Date) async throws -> (Player, CommunitySettings) {
         let key = "\(invoker.player.rawValue)\u{1F}\(invoker.community)\u{1F}\(invoker.displayName)"
         if recentlySeen.isFresh(key, at: now) {
             // The player and their server's settings in one statement: one round trip on PostgreSQL.
-            let found = try await read { db -> (Player, CommunitySettings)? in
+            let found = try await read { db -> (Player, CommunitySettings, Data?)? in
                 guard
                     let row = try await db.fetchOne(
                         """
-                        SELECT p.*, c.age_gate, c.announce_channel FROM players p
-                        LEFT JOIN communities c ON c.id = ? WHERE p.id = ?
-                        """, [invoker.community, invoker.player.rawValue])
+                        SELECT p.*, c.age_gate, c.announce_channel, d.response AS answered FROM players p
+                        LEFT JOIN communities c ON c.id = ? LEFT JOIN processed_interactions d ON d.id = ?
+                        WHERE p.id = ?
+                        """, [invoker.community, claim?.id, invoker.player.rawValue])
                 else { return nil }
                 let gate: String? = row["age_gate"]
                 return (
                     Self.player(from: row),
                     CommunitySettings(
-                        announceChannel: row["announce_channel"], ageGate: gate.flatMap(AgeGate.init) ?? .strict)
+                        announceChannel: row["announce_channel"], ageGate: gate.flatMap(AgeGate.init) ?? .strict),
+                    row["answered"]
                 )
             }
-            if let found { return found }
+            if let found {
+                try answeredBefore(found.2)
+                return (found.0, found.1)
+            }
         }
         let found = try await write { db in
             let t = now.timeIntervalSince1970
@@ -47,10 +53,25 @@ extension LibraryRecords {
                 INSERT INTO memberships (community_id, player_id, last_seen_at) VALUES (?, ?, ?)
                 ON CONFLICT (community_id, player_id) DO UPDATE SET last_seen_at = excluded.last_seen_at
                 """, [invoker.community, invoker.player.rawValue, t])
-            let row = try await db.fetchOne("SELECT * FROM players WHERE id = ?", [invoker.player.rawValue])!
-            return (Self.player(from: row), try await Self.settings(of: invoker.community, in: db))
+            let row = try await db.fetchOne(
+                """
+                SELECT p.*, (SELECT response FROM processed_interactions WHERE id = ?) AS answered FROM players p
+                WHERE p.id = ?
+                """, [claim?.id, invoker.player.rawValue])!
+            return (
+                Self.player(from: row), try await Self.settings(of: invoker.community, in: db), row["answered"] as Data?
+            )
         }
         recentlySeen.saw(key, at: now)
-        return found
+        try answeredBefore(found.2)
+        return (found.0, found.1)
+    }
+
+    /// A command always reads its caller first; for a delivery retried after its answer was stored, the same read
+    /// finds that answer, and the command stops there to give it again.
+    private func answeredBefore(_ response: Data?) throws {
+        if let claim, let response, !response.isEmpty {
+            throw DeliveryAnswered(id: claim.id, response: response)
+        }
     }
 }

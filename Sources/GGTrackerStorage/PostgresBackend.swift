@@ -306,7 +306,24 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     }
 
     func fetchAll(_ sql: String, _ arguments: SQLArguments) async throws -> [SQLRow] {
-        let result = try await run(sql, arguments)
+        try Self.rows(of: try await run(sql, arguments))
+    }
+
+    func fetchAll(together statements: [(String, SQLArguments)]) async throws -> [[SQLRow]] {
+        // The connection answers statements in the order they were sent: all are written at once, then awaited.
+        let futures = statements.map { sql, arguments -> EventLoopFuture<PostgresQueryResult> in
+            connection.query(
+                PostgresQuery(unsafeSQL: Self.numbered(sql), binds: Self.bindings(arguments)), logger: logger)
+        }
+        database?.roundTrips.add(1, ordering: .relaxed)
+        var results: [[SQLRow]] = []
+        for future in futures {
+            do { results.append(try Self.rows(of: try await future.get())) } catch { throw failure(error) }
+        }
+        return results
+    }
+
+    static func rows(of result: PostgresQueryResult) throws -> [SQLRow] {
         guard let first = result.rows.first else { return [] }
         let columns = SQLColumns(first.map(\.columnName))
         return try result.rows.map { row in

@@ -199,6 +199,9 @@ package protocol SQLSession: AnyObject {
     @discardableResult
     func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int
     func fetchAll(_ sql: String, _ arguments: SQLArguments) async throws -> [SQLRow]
+    /// Runs several reads sent together, their results in order: on PostgreSQL the statements go out without
+    /// waiting for each answer, so they cost one round trip.
+    func fetchAll(together statements: [(String, SQLArguments)]) async throws -> [[SQLRow]]
     /// Hands each row to `body` as it is read, without holding the whole result.
     func forEach(_ sql: String, _ arguments: SQLArguments, _ body: (SQLRow) throws -> Void) async throws
 }
@@ -257,6 +260,12 @@ final class SQLiteSession: SQLSession {
         var rows: [SQLRow] = []
         try step(sql, arguments) { rows.append($0) }
         return rows
+    }
+
+    func fetchAll(together statements: [(String, SQLArguments)]) async throws -> [[SQLRow]] {
+        var results: [[SQLRow]] = []
+        for (sql, arguments) in statements { results.append(try await fetchAll(sql, arguments)) }
+        return results
     }
 
     func forEach(_ sql: String, _ arguments: SQLArguments, _ body: (SQLRow) throws -> Void) async throws {

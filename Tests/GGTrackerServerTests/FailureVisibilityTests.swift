@@ -64,18 +64,24 @@ struct FailureVisibilityTests {
 
     @Test(.timeLimit(.minutes(1)))
     func aDeferredCommandThatFailsEditsItsMessageWithTheFailure() async throws {
-        let slow = Task<Handled, any Error> {
-            try await Task.sleep(for: .milliseconds(300))
-            throw CancellationError()
+        let race = FirstAnswer()
+        let slow = Task<Handled, Never> {
+            let handled = await DiscordInteractionController.answer {
+                try await Task.sleep(for: .milliseconds(300))
+                throw CancellationError()
+            }
+            race.offer(handled)
+            return handled
         }
-        let first = await DiscordInteractionController.first(slow, deadline: .milliseconds(10))
+        let first = await race.first(deadline: .milliseconds(10))
         #expect(first.outcome == .deferred)
-        let edit = await DiscordInteractionController.answer(slow)
+        let edit = await slow.value
         #expect(edit.outcome == .error)
         let json = try #require(try JSONSerialization.jsonObject(with: edit.data) as? [String: Any])
         #expect(((json["data"] as? [String: Any])?["content"] as? String)?.contains("Something went wrong") == true)
         // Work that fails before the deadline is answered with the failure at once, not taken for a deferral.
-        let failing = Task<Handled, any Error> { throw CancellationError() }
-        #expect(await DiscordInteractionController.first(failing, deadline: .seconds(5)).outcome == .error)
+        let quick = FirstAnswer()
+        Task { quick.offer(await DiscordInteractionController.answer { throw CancellationError() }) }
+        #expect(await quick.first(deadline: .seconds(5)).outcome == .error)
     }
 }

@@ -67,32 +67,7 @@ package struct DiscordInteractionController: Sendable {
                 "autocomplete", .ok
             )
         case .applicationCommand, .messageComponent, .modalSubmit:
-            // A retried delivery (same interaction id) gets the stored answer and is applied once.
-            let handled = try await gate.once(interaction.id) { () async throws -> Handled in
-                if let stored = try await database.deliveries.processedResponse(interaction.id) {
-                    return Handled(data: stored, command: interaction.data?.name ?? "component", outcome: .retry)
-                }
-                let work = Task { try await run(interaction, logger: logger) }
-                // Discord wants an answer within 3 seconds: a command still busy (a catalog provider lookup) is
-                // acknowledged as deferred, and the original message edited when the answer is ready.
-                let first = await Self.first(work, deadline: deferAfter)
-                if first.outcome != .deferred { return first }
-                Task.detached {
-                    // The deferred message is edited with the answer, or with the failure: never left "thinking…".
-                    let handled = await Self.answer(work)
-                    do {
-                        try await editOriginal(interaction, with: handled.data)
-                    } catch {
-                        logger.error("could not edit a deferred answer", metadata: ["error": "\(error)"])
-                    }
-                }
-                let ack = DiscordResponse(
-                    type: interaction.type == .messageComponent ? .deferredUpdateMessage : .deferredChannelMessage,
-                    data: nil)
-                return Handled(
-                    data: try JSONEncoder().encode(ack), command: interaction.data?.name ?? "component",
-                    outcome: .deferred)
-            }
+            let handled = try await command(interaction, logger: logger)
             return (handled.data, handled.command, handled.outcome)
         case .unknown(let type):
             return (
@@ -101,6 +76,38 @@ package struct DiscordInteractionController: Sendable {
                 "unknown", .unsupported
             )
         }
+    }
+
+    /// Runs a command, button or modal submit once per interaction id: a duplicate arriving while it runs gets
+    /// the same answer, and a retry of one already applied gets the answer stored for it (its caller's read finds
+    /// it). Discord wants an answer within 3 seconds: a command still busy (a catalog provider lookup) is
+    /// acknowledged as deferred, and the original message edited when the answer is ready.
+    func command(_ interaction: DiscordInteraction, logger: Logger) async throws -> Handled {
+        let race = FirstAnswer()
+        let (work, first) = gate.work(for: interaction.id) {
+            Task { [gate] in
+                let handled = await Self.answer { try await run(interaction, logger: logger) }
+                race.offer(handled)
+                gate.end(interaction.id)
+                return handled
+            }
+        }
+        guard first else { return await work.value }
+        let answer = await race.first(deadline: deferAfter)
+        if answer.outcome != .deferred { return answer }
+        Task.detached {
+            // The deferred message is edited with the answer, or with the failure: never left "thinking…".
+            let handled = await work.value
+            do {
+                try await editOriginal(interaction, with: handled.data)
+            } catch {
+                logger.error("could not edit a deferred answer", metadata: ["error": "\(error)"])
+            }
+        }
+        let ack = DiscordResponse(
+            type: interaction.type == .messageComponent ? .deferredUpdateMessage : .deferredChannelMessage, data: nil)
+        return Handled(
+            data: try JSONEncoder().encode(ack), command: interaction.data?.name ?? "component", outcome: .deferred)
     }
 
     /// Runs a command, button or modal submit to its stored, encoded answer. Whatever fails once the work has
@@ -115,10 +122,14 @@ package struct DiscordInteractionController: Sendable {
             let (invocation, name) = try await invocation(for: interaction)
             command = name
             let invoker = try invoker(for: interaction)
-            guard
-                let answer = try await bot.respondOnce(
-                    claim, database: database, { try await $0.respond(to: invocation, from: invoker) })
-            else {
+            switch try await bot.respondOnce(
+                claim, database: database, { try await $0.respond(to: invocation, from: invoker) })
+            {
+            case .reply(let answer):
+                reply = answer
+            case .alreadyApplied(let stored?):
+                return Handled(data: stored, command: command, outcome: .retry)
+            case .alreadyApplied(nil):
                 // Another attempt applied it (a replica given the same delivery at once): its answer, once stored.
                 if let stored = try await storedAnswer(interaction.id) {
                     return Handled(data: stored, command: command, outcome: .retry)
@@ -130,7 +141,6 @@ package struct DiscordInteractionController: Sendable {
                     data: try await database.deliveries.processedResponse(interaction.id) ?? data, command: command,
                     outcome: .retry)
             }
-            reply = answer
         } catch let error as UsageError {
             reply = .notice(error.message)
         } catch {
@@ -192,31 +202,12 @@ package struct DiscordInteractionController: Sendable {
     }
 
     /// The work's answer, or the failure's when it threw.
-    static func answer(_ work: Task<Handled, any Error>) async -> Handled {
+    static func answer(_ work: () async throws -> Handled) async -> Handled {
         do {
-            return try await work.value
+            return try await work()
         } catch {
             let failure = Reply.failure(error).discordResponse(isComponent: false) { _ in "gg:/help" }
             return Handled(data: (try? JSONEncoder().encode(failure)) ?? Data(), command: "", outcome: .error)
-        }
-    }
-
-    /// The work's answer, or a deferral once the deadline passes first; the work keeps running after it. Work
-    /// that fails outright is answered with the failure, never taken for a deferral. The deadline is a timer on
-    /// an event loop, not a task of its own.
-    static func first(_ work: Task<Handled, any Error>, deadline: Duration) async -> Handled {
-        let flag = OnceFlag()
-        return await withCheckedContinuation { continuation in
-            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: deadline.timeAmount) {
-                if flag.claim() {
-                    continuation.resume(returning: Handled(data: Data(), command: "", outcome: .deferred))
-                }
-            }
-            Task {
-                let value = await answer(work)
-                timer.cancel()
-                if flag.claim() { continuation.resume(returning: value) }
-            }
         }
     }
 

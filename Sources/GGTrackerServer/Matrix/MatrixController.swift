@@ -122,8 +122,8 @@ package struct MatrixController: Sendable {
                 do {
                     reply =
                         try await bot.respondOnce(
-                            claim, database: database, { try await $0.respond(toLine: text, from: invoker) })
-                        ?? .alreadyApplied
+                            claim, database: database, { try await $0.respond(toLine: text, from: invoker) }
+                        ).reply ?? .alreadyApplied
                 } catch  where !DeliveryRecords.isTransient(error) {
                     // Something about this event that trying again will not change: it is answered and recorded.
                     logger.error("command failed", metadata: ["event": "\(eventID)", "error": "\(error)"])

@@ -120,7 +120,8 @@ package struct SlackController: Sendable {
         let invoker = invoker(user: user, name: form["user_name"], team: team, channel: form["channel_id"])
         guard
             let reply = try await bot.respondOnce(
-                delivery, database: database, { try await $0.respond(toLine: line, from: invoker) })
+                DeliveryClaim(id: delivery), database: database, { try await $0.respond(toLine: line, from: invoker) }
+            ).reply
         else { return Self.plain(.unauthorized, "replayed request\n") }
         try await database.deliveries.recordProcessed(delivery, response: Data())
         let name = (try? TextCommandParser.parse(line).path.first) ?? "unknown"
@@ -143,8 +144,9 @@ package struct SlackController: Sendable {
         let invoker = invoker(user: press.user, name: press.userName, team: press.team, channel: press.channel)
         guard
             let reply = try await bot.respondOnce(
-                delivery, database: database, { try await $0.respond(toLine: line, from: invoker, fromComponent: true) }
-            )
+                DeliveryClaim(id: delivery), database: database,
+                { try await $0.respond(toLine: line, from: invoker, fromComponent: true) }
+            ).reply
         else { return Self.plain(.unauthorized, "replayed request\n") }
         try await database.deliveries.recordProcessed(delivery, response: Data())
         metrics.record(
