@@ -216,7 +216,9 @@ package enum Format {
 
     package static func hours(_ hours: Double) -> String {
         if hours == hours.rounded() { return "\(Int(hours)) h" }
-        return String(format: "%.1f h", hours)
+        // One decimal, rounded half away from zero.
+        let tenths = Int((abs(hours) * 10).rounded())
+        return "\(hours < 0 ? "-" : "")\(tenths / 10).\(tenths % 10) h"
     }
 
     package static func date(_ date: Date, yearOnly: Bool = false) -> String {

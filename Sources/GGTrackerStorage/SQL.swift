@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Synchronization
 
 /// A value as both backends store it: SQLite's storage classes, which PostgreSQL's column types used here map to.
@@ -272,28 +273,51 @@ final class SQLiteSession: SQLSession {
         try step(sql, arguments, body)
     }
 
+    /// Steps the statement with SQLite's own calls, reading each column straight into an `SQLValue`: GRDB's row
+    /// cursor would add an object per result and a generic decoding per column.
     private func step(_ sql: String, _ arguments: SQLArguments, _ body: (SQLRow) throws -> Void) throws {
         let statement = try db.cachedStatement(sql: sql)
         let columns = SQLColumns.of(sql, names: statement.columnNames)
-        let width = columns.names.count
-        let cursor = try Row.fetchCursor(statement, arguments: Self.arguments(arguments))
-        let sqlite = statement.sqliteStatement
-        // The cursor steps the statement; each column is read straight from it, without a generic decoding.
-        while try cursor.next() != nil {
-            var values: [SQLValue] = []
-            values.reserveCapacity(width)
-            for index in 0..<width {
-                let value: SQLValue =
-                    switch DatabaseValue(sqliteStatement: sqlite, index: Int32(index)).storage {
-                    case .null: .null
-                    case .int64(let v): .integer(v)
-                    case .double(let v): .real(v)
-                    case .string(let v): .text(v)
-                    case .blob(let v): .blob(v)
-                    }
-                values.append(value)
+        let width = Int32(columns.names.count)
+        try statement.setArguments(Self.arguments(arguments))
+        // The statement must outlive every use of its handle, and is left reset for its next use.
+        try withExtendedLifetime(statement) {
+            let handle = statement.sqliteStatement
+            defer { sqlite3_reset(handle) }
+            while true {
+                let code = sqlite3_step(handle)
+                if code == SQLITE_DONE { return }
+                guard code == SQLITE_ROW else {
+                    throw DatabaseError(
+                        resultCode: ResultCode(rawValue: code),
+                        message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+                }
+                var values: [SQLValue] = []
+                values.reserveCapacity(Int(width))
+                for index in 0..<width {
+                    values.append(Self.value(handle, index))
+                }
+                try body(SQLRow(values: values, columns: columns))
             }
-            try body(SQLRow(values: values, columns: columns))
+        }
+    }
+
+    private static func value(_ handle: OpaquePointer, _ index: Int32) -> SQLValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_NULL:
+            return .null
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard let text = sqlite3_column_text(handle, index) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        default:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard let blob = sqlite3_column_blob(handle, index) else { return .blob(Data()) }
+            return .blob(Data(bytes: blob, count: count))
         }
     }
 }
