@@ -30,14 +30,14 @@ actor FlakyHomeserver {
         router.put("/_matrix/client/v3/rooms/:room/send/m.room.message/:txn") { request, context -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
             guard await self.take() else {
-                return MatrixController.json(.internalServerError, ["errcode": "M_UNKNOWN", "error": "busy"])
+                return FakeHomeserver.json(.internalServerError, ["errcode": "M_UNKNOWN", "error": "busy"])
             }
             let json = (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:]
             await self.accept(context.parameters.get("txn") ?? "", json)
-            return MatrixController.json(.ok, ["event_id": "$reply\(UUID().uuidString)"])
+            return FakeHomeserver.json(.ok, ["event_id": "$reply\(UUID().uuidString)"])
         }
         router.get("/_matrix/client/v3/rooms/:room/state/m.room.power_levels") { _, _ -> Response in
-            MatrixController.json(.ok, ["users": [String: Int](), "users_default": 0])
+            FakeHomeserver.json(.ok, ["users": [String: Int](), "users_default": 0])
         }
         var logger = Logger(label: "flaky-homeserver")
         logger.logLevel = .critical

@@ -9,6 +9,16 @@ import Testing
 
 @testable import GGTrackerServer
 
+/// The homeserver's answers in the stand-ins below.
+enum FakeHomeserver {
+    static func json(_ status: HTTPResponse.Status, _ object: [String: Any]) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
+        return Response(
+            status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data))
+        )
+    }
+}
+
 /// A local stand-in for the homeserver's client-server endpoints the bot calls: join, send and power levels.
 func fakeHomeserver(asToken: String, received: Received, powerLevels: [String: Int]) -> some ApplicationProtocol {
     let router = Router()
@@ -16,7 +26,7 @@ func fakeHomeserver(asToken: String, received: Received, powerLevels: [String: I
     router.post("/_matrix/client/v3/join/:room") { request, context -> Response in
         guard authorized(request) else { return Response(status: .forbidden) }
         await received.add("join \(context.parameters.get("room")?.removingPercentEncoding ?? "")", nil, Data())
-        return MatrixController.json(.ok, ["room_id": context.parameters.get("room")?.removingPercentEncoding ?? ""])
+        return FakeHomeserver.json(.ok, ["room_id": context.parameters.get("room")?.removingPercentEncoding ?? ""])
     }
     router.put("/_matrix/client/v3/rooms/:room/send/m.room.message/:txn") { request, context -> Response in
         guard authorized(request) else { return Response(status: .forbidden) }
@@ -24,11 +34,11 @@ func fakeHomeserver(asToken: String, received: Received, powerLevels: [String: I
         await received.add(
             "send \(context.parameters.get("room")?.removingPercentEncoding ?? "")", context.parameters.get("txn"),
             Data(buffer: body))
-        return MatrixController.json(.ok, ["event_id": "$reply\(UUID().uuidString)"])
+        return FakeHomeserver.json(.ok, ["event_id": "$reply\(UUID().uuidString)"])
     }
     router.get("/_matrix/client/v3/rooms/:room/state/m.room.power_levels") { request, _ -> Response in
         guard authorized(request) else { return Response(status: .forbidden) }
-        return MatrixController.json(.ok, ["users": powerLevels, "users_default": 0])
+        return FakeHomeserver.json(.ok, ["users": powerLevels, "users_default": 0])
     }
     var logger = Logger(label: "fake-homeserver")
     logger.logLevel = .warning

@@ -159,9 +159,10 @@ struct RendererGoldenTests {
 
     @Test func matrixGolden() throws {
         let content = card.matrixContent(replyTo: "$cmd")
-        #expect(content["msgtype"] as? String == "m.notice")
+        #expect(content.msgtype == "m.notice")
+        #expect(content.relatesTo?.inReplyTo.eventID == "$cmd")
         #expect(
-            content["body"] as? String == """
+            content.body == """
                 Alice added Celeste (2018)
                 🎮 Playing · 3 h
                 Genres: Platform
@@ -170,7 +171,7 @@ struct RendererGoldenTests {
                 1. Mark completed: reply !gg progress title:igdb:26226 status:completed
                 """)
         #expect(
-            content["formatted_body"] as? String
+            content.formattedBody
                 == "<blockquote><p><strong><a href=\"https://www.igdb.com/games/celeste\">Alice added Celeste (2018)</a></strong></p>"
                 + "<p>🎮 Playing · 3 h</p><p><em>Genres</em>: Platform</p>"
                 + "<p><a href=\"https://images.igdb.com/igdb/image/upload/t_thumb/co3byy.jpg\">cover</a></p>"
@@ -180,8 +181,9 @@ struct RendererGoldenTests {
 
     @Test func slackGolden() throws {
         let message = card.slackMessage()
-        let encoder = try JSONSerialization.data(
-            withJSONObject: message, options: [.sortedKeys, .withoutEscapingSlashes])
+        let json = JSONEncoder()
+        json.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = try json.encode(message)
         #expect(
             String(decoding: encoder, as: UTF8.self)
                 == #"{"blocks":[{"accessory":{"alt_text":"Alice added Celeste (2018)","image_url":"https://images.igdb.com/igdb/image/upload/t_thumb/co3byy.jpg","type":"image"},"text":{"text":"*<https://www.igdb.com/games/celeste|Alice added Celeste (2018)>*\n🎮 Playing · 3 h","type":"mrkdwn"},"type":"section"},{"fields":[{"text":"*Genres*\nPlatform","type":"mrkdwn"}],"type":"section"},{"elements":[{"text":"igdb:26226","type":"mrkdwn"}],"type":"context"},{"elements":[{"action_id":"gg-button-0","text":{"text":"Mark completed","type":"plain_text"},"type":"button","value":"/progress title:igdb:26226 status:completed"}],"type":"actions"}],"response_type":"in_channel","text":"Alice added Celeste (2018)"}"#

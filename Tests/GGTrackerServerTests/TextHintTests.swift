@@ -50,7 +50,7 @@ struct TextHintTests {
         var tried = Set<String>()
         for start in Self.starts {
             let reply = try await bot.respond(toLine: start, from: Self.matrixUser)
-            let body = reply.matrixContent(replyTo: nil)["body"] as? String ?? ""
+            let body = reply.matrixContent(replyTo: nil).body
             let hints = body.split(separator: "\n").compactMap { line -> String? in
                 guard let range = line.range(of: "reply !gg ") ?? line.range(of: "Reply !gg ") else { return nil }
                 return "!gg " + line[range.upperBound...].replacingOccurrences(of: ":…", with: ":a few words")
@@ -75,8 +75,9 @@ struct TextHintTests {
         var checked = 0
         for start in Self.starts {
             let reply = try await bot.respond(toLine: start, from: invoker)
-            let json = String(
-                decoding: try JSONSerialization.data(withJSONObject: reply.slackMessage()), as: UTF8.self)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .withoutEscapingSlashes
+            let json = String(decoding: try encoder.encode(reply.slackMessage()), as: UTF8.self)
             // Typed hints (forms): "Reply with `/gg review title:… text:…`".
             for part in json.components(separatedBy: "Reply with `/gg ").dropFirst() {
                 let hint = "/gg " + part.prefix { $0 != "`" }.replacingOccurrences(of: ":…", with: ":a few words")

@@ -46,10 +46,9 @@ package struct DiscordAnnouncer: Sendable {
             let response = try await client.execute(request, timeout: .seconds(10))
             let answer = try await response.body.collect(upTo: 1 << 20)
             if response.status == .tooManyRequests, attempt < maxAttempts {
-                let json = try? JSONSerialization.jsonObject(with: Data(buffer: answer)) as? [String: Any]
+                let limit = try? JSONDecoder().decode(DiscordRateLimit.self, from: Data(buffer: answer))
                 let seconds =
-                    (json?["retry_after"] as? Double) ?? response.headers.first(name: "Retry-After").flatMap(
-                        Double.init) ?? 1
+                    limit?.retryAfter ?? response.headers.first(name: "Retry-After").flatMap(Double.init) ?? 1
                 try await Task.sleep(for: .milliseconds(Int(min(max(seconds, 0), 30) * 1000)))
                 continue
             }
@@ -73,4 +72,12 @@ package struct DiscordAnnouncer: Sendable {
             }
         }
     }
+}
+
+/// Discord's answer to a request over a rate limit (429): how many seconds to wait.
+/// https://discord.com/developers/docs/topics/rate-limits#exceeding-a-rate-limit
+struct DiscordRateLimit: Decodable {
+    var retryAfter: Double
+
+    enum CodingKeys: String, CodingKey { case retryAfter = "retry_after" }
 }

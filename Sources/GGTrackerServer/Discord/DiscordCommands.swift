@@ -138,7 +138,12 @@ package struct DiscordCommandRegistrar: Sendable {
         guard response.status == .ok else {
             throw Failure(description: "Discord answered \(response.status.code): \(String(buffer: body).prefix(500))")
         }
-        let array = try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [Any]
-        return array?.count ?? 0
+        // The commands as Discord now has them, one object each.
+        return try JSONDecoder().decode([Registered].self, from: Data(buffer: body)).count
+    }
+
+    /// A registered command in Discord's answer; only counted.
+    struct Registered: Decodable {
+        var id: String
     }
 }

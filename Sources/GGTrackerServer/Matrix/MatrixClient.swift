@@ -20,14 +20,15 @@ package struct MatrixClient: Sendable {
         package var description: String
     }
 
+    /// Calls the homeserver with an optional JSON body; returns the answer's body.
     @discardableResult
-    func call(_ method: HTTPMethod, _ path: String, json: [String: Any]? = nil) async throws -> [String: Any] {
+    func call(_ method: HTTPMethod, _ path: String, json: (some Encodable)? = String?.none) async throws -> Data {
         var request = HTTPClientRequest(url: homeserver + path)
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(asToken)")
         if let json {
             request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: json)))
+            request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(json)))
         }
         let response = try await client.execute(request, timeout: .seconds(15))
         let body = try await response.body.collect(upTo: 4 << 20)
@@ -35,7 +36,7 @@ package struct MatrixClient: Sendable {
             throw Failure(
                 description: "\(method) \(path) answered \(response.status.code): \(String(buffer: body).prefix(300))")
         }
-        return (try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any]) ?? [:]
+        return Data(buffer: body)
     }
 
     static func encode(_ segment: String) -> String {
@@ -45,11 +46,11 @@ package struct MatrixClient: Sendable {
 
     /// `POST /_matrix/client/v3/join/{roomIdOrAlias}`.
     package func join(_ room: String) async throws {
-        try await call(.POST, "/_matrix/client/v3/join/\(Self.encode(room))", json: [:])
+        try await call(.POST, "/_matrix/client/v3/join/\(Self.encode(room))", json: [String: String]())
     }
 
     /// `PUT /_matrix/client/v3/rooms/{roomId}/send/m.room.message/{txnId}`; the transaction id makes a retry idempotent.
-    package func send(_ content: [String: Any], to room: String, transaction: String) async throws {
+    package func send(_ content: MatrixMessage, to room: String, transaction: String) async throws {
         try await call(
             .PUT, "/_matrix/client/v3/rooms/\(Self.encode(room))/send/m.room.message/\(Self.encode(transaction))",
             json: content)
@@ -57,8 +58,8 @@ package struct MatrixClient: Sendable {
 
     /// The room's `m.room.power_levels` state: a user's level, or the default.
     package func powerLevel(of user: String, in room: String) async throws -> Int {
-        let levels = try await call(.GET, "/_matrix/client/v3/rooms/\(Self.encode(room))/state/m.room.power_levels")
-        let users = levels["users"] as? [String: Any] ?? [:]
-        return (users[user] as? Int) ?? (levels["users_default"] as? Int) ?? 0
+        let answer = try await call(.GET, "/_matrix/client/v3/rooms/\(Self.encode(room))/state/m.room.power_levels")
+        let levels = try? JSONDecoder().decode(MatrixPowerLevels.self, from: answer)
+        return levels?.users?[user] ?? levels?.usersDefault ?? 0
     }
 }

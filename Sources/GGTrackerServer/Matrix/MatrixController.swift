@@ -26,21 +26,23 @@ package struct MatrixController: Sendable {
         legacy.put(":txnId") { request, context in try await transaction(request, context: context) }
         api.get("users/:userId") { _, context in
             let user = context.parameters.get("userId")?.removingPercentEncoding ?? ""
-            return isBot(user) ? Self.json(.ok, [:]) : Self.error(.notFound, "M_NOT_FOUND", "No such user here")
+            return isBot(user) ? Self.ok() : Self.error(.notFound, "M_NOT_FOUND", "No such user here")
         }
         api.get("rooms/:alias") { _, _ in Self.error(.notFound, "M_NOT_FOUND", "This service has no room aliases") }
-        api.post("ping") { _, _ in Self.json(.ok, [:]) }
+        api.post("ping") { _, _ in Self.ok() }
     }
 
-    static func json(_ status: HTTPResponse.Status, _ object: [String: Any]) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
-        return Response(
-            status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data))
-        )
+    /// `200 {}`, with its length: the homeserver sends a transaction again until it gets it.
+    static func ok() -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: "{}")))
     }
 
     static func error(_ status: HTTPResponse.Status, _ code: String, _ message: String) -> Response {
-        json(status, ["errcode": code, "error": message])
+        let data = (try? JSONEncoder().encode(MatrixError(errcode: code, error: message))) ?? Data("{}".utf8)
+        return Response(
+            status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data))
+        )
     }
 
     /// The `hs_token` as `Authorization: Bearer`, or the older `access_token` query parameter:
@@ -67,7 +69,7 @@ package struct MatrixController: Sendable {
         let body = try await request.collectBody()
         let key = "matrix:txn:\(txnID)"
         if try await database.deliveries.processedResponse(key) != nil {
-            return Self.json(.ok, [:])  // a retried transaction: acknowledged, not processed again
+            return Self.ok()  // a retried transaction: acknowledged, not processed again
         }
         guard let events = try? JSONDecoder().decode(MatrixTransaction.self, from: Data(buffer: body)).events else {
             return Self.error(.badRequest, "M_NOT_JSON", "A transaction is a JSON object with `events`")
@@ -89,7 +91,7 @@ package struct MatrixController: Sendable {
             }
         }
         try await database.deliveries.recordProcessed(key, response: Data("{}".utf8))
-        return Self.json(.ok, [:])
+        return Self.ok()
     }
 
     func handle(_ event: MatrixEvent, logger: Logger) async throws {
@@ -112,7 +114,7 @@ package struct MatrixController: Sendable {
             // The answer of an attempt that committed its change but could not send it is sent as it was; the
             // message carries the same transaction id, so the homeserver drops it if it did arrive.
             var content = try await database.deliveries.processedResponse(key).flatMap {
-                try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
+                try? JSONDecoder().decode(MatrixMessage.self, from: $0)
             }
             var outcome = Outcome.retry
             if content == nil {
@@ -132,12 +134,12 @@ package struct MatrixController: Sendable {
                 let privateName = reply.visibility == .invokerOnly ? invoker.displayName : nil
                 let rendered = reply.matrixContent(replyTo: eventID, privateFor: privateName)
                 try await database.deliveries.recordProcessed(
-                    key, response: try JSONSerialization.data(withJSONObject: rendered),
+                    key, response: try JSONEncoder().encode(rendered),
                     claim: claim.changedSomething ? claim : nil)
                 content = rendered
                 outcome = privateName == nil ? .ok : .private
             }
-            try await client?.send(content ?? [:], to: room, transaction: "gg-\(eventID)")
+            if let content { try await client?.send(content, to: room, transaction: "gg-\(eventID)") }
             try await database.deliveries.recordProcessed(sentKey, response: Data())
             let command = (try? TextCommandParser.parse(text).path.first) ?? "unknown"
             metrics.record(platform: "matrix", command: command, outcome: outcome, started: started, logger: logger)

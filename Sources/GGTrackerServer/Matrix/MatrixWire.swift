@@ -80,3 +80,53 @@ package struct MatrixEvent: Decodable, Sendable {
         return text
     }
 }
+
+/// The content of the `m.room.message` the bot sends: an `m.notice` with an HTML body, mentioning no one, in reply
+/// to the command's event. https://spec.matrix.org/latest/client-server-api/#mnotice
+package struct MatrixMessage: Codable, Sendable, Equatable {
+    package var msgtype = "m.notice"
+    package var body: String
+    package var format = "org.matrix.custom.html"
+    package var formattedBody: String
+    /// Empty: a reply never pings anyone. https://spec.matrix.org/latest/client-server-api/#user-and-room-mentions
+    package var mentions = Mentions()
+    package var relatesTo: Relation?
+
+    package struct Mentions: Codable, Sendable, Equatable {}
+
+    package struct Relation: Codable, Sendable, Equatable {
+        package var inReplyTo: EventReference
+
+        enum CodingKeys: String, CodingKey { case inReplyTo = "m.in_reply_to" }
+    }
+
+    package struct EventReference: Codable, Sendable, Equatable {
+        package var eventID: String
+
+        enum CodingKeys: String, CodingKey { case eventID = "event_id" }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case msgtype, body, format
+        case formattedBody = "formatted_body"
+        case mentions = "m.mentions"
+        case relatesTo = "m.relates_to"
+    }
+}
+
+/// A Matrix error answer: `{"errcode": "M_FORBIDDEN", "error": "…"}`.
+struct MatrixError: Encodable {
+    var errcode: String
+    var error: String
+}
+
+/// The room's `m.room.power_levels` state, as far as a user's level goes.
+struct MatrixPowerLevels: Decodable {
+    var users: [String: Int]?
+    var usersDefault: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case users
+        case usersDefault = "users_default"
+    }
+}

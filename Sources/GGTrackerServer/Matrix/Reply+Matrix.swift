@@ -5,7 +5,7 @@ extension Reply {
     /// Renders as a Matrix `m.notice`: a plain `body` and an `org.matrix.custom.html` `formatted_body`, every user and
     /// catalog string escaped, no `<img>` (covers are linked, since Matrix wants mxc:// media), buttons turned into
     /// numbered `!gg …` hints, and no mentions. Kept under Matrix's 64 KiB event limit.
-    package func matrixContent(replyTo eventID: String?, privateFor name: String? = nil) -> [String: Any] {
+    package func matrixContent(replyTo eventID: String?, privateFor name: String? = nil) -> MatrixMessage {
         var html: [String] = []
         var plain: [String] = []
         if let name {
@@ -72,12 +72,9 @@ extension Reply {
             body = String(body.prefix(20_000))
             formatted = MatrixHTML.escape(String(body.prefix(20_000))).replacingOccurrences(of: "\n", with: "<br>")
         }
-        var content: [String: Any] = [
-            "msgtype": "m.notice", "body": body, "format": "org.matrix.custom.html", "formatted_body": formatted,
-            "m.mentions": [String: Any](),
-        ]
-        if let eventID { content["m.relates_to"] = ["m.in_reply_to": ["event_id": eventID]] }
-        return content
+        return MatrixMessage(
+            body: body, formattedBody: formatted,
+            relatesTo: eventID.map { .init(inReplyTo: .init(eventID: $0)) })
     }
 
     /// `/add title:x` → `add title:x`, the form typed after `!gg`.

@@ -26,8 +26,8 @@ package struct SlackController: Sendable {
         group.post("interactions") { request, context in try await interaction(request, context: context) }
     }
 
-    static func json(_ object: [String: Any]) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
+    static func json(_ message: SlackMessage) -> Response {
+        let data = (try? JSONEncoder().encode(message)) ?? Data("{}".utf8)
         return Response(
             status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data)))
     }
@@ -154,7 +154,7 @@ package struct SlackController: Sendable {
             outcome: .ok, started: started, logger: context.logger)
         if let responseURL = press.responseURL, responseURL.hasPrefix(config.slackResponseBase) {
             var message = reply.slackMessage()
-            message["replace_original"] = reply.delivery == .updateMessage
+            message.replaceOriginal = reply.delivery == .updateMessage
             let logger = context.logger
             Task {
                 do {
@@ -169,11 +169,11 @@ package struct SlackController: Sendable {
         return Response(status: .ok)
     }
 
-    func post(_ message: [String: Any], to url: String) async throws {
+    func post(_ message: SlackMessage, to url: String) async throws {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: message)))
+        request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(message)))
         let response = try await httpClient.execute(request, timeout: .seconds(10))
         _ = try await response.body.collect(upTo: 1 << 16)
     }
