@@ -42,17 +42,30 @@ extension DeliveryRecords {
     /// How long the command behind a long button is kept.
     package static let pendingCommandRetention: TimeInterval = 30 * 86_400
 
-    static func claim(_ claim: DeliveryClaim, in db: any SQLSession, at now: Date = Date()) async throws {
-        try await db.execute(
+    /// Claims the delivery in the transaction: the row is inserted unless one exists, and its owner read back,
+    /// both sent without waiting. `confirm()` tells whether this attempt owns it.
+    static func claim(
+        _ claim: DeliveryClaim, in db: any SQLSession, at now: Date = Date()
+    ) async throws -> PendingClaim {
+        try await db.send(
             "INSERT INTO processed_interactions (id, attempt, response, created_at) VALUES (?, ?, NULL, ?) ON CONFLICT DO NOTHING",
             [claim.id, claim.attempt, now.timeIntervalSince1970])
-        if db.changesCount == 0 {
-            let owner =
-                try await (db.value("SELECT attempt FROM processed_interactions WHERE id = ?", [claim.id]) as String?)
-            // Another attempt (a retry, or a replica given the same delivery) owns it: nothing of ours is written.
-            if owner != claim.attempt { throw DeliveryAlreadyApplied(id: claim.id) }
+        let owner = try await db.prefetch("SELECT attempt FROM processed_interactions WHERE id = ?", [claim.id])
+        return PendingClaim(claim: claim, owner: owner)
+    }
+
+    /// A claim sent, its owner not yet looked at.
+    struct PendingClaim {
+        let claim: DeliveryClaim
+        let owner: SQLPending
+
+        /// Throws `DeliveryAlreadyApplied` when another attempt (a retry, or a replica given the same delivery)
+        /// owns the delivery: nothing of this one's may be committed.
+        func confirm() async throws {
+            let attempt = try await owner.rows().first?.values.first.flatMap(String.read)
+            guard attempt == claim.attempt else { throw DeliveryAlreadyApplied(id: claim.id) }
+            claim.markWritten()
         }
-        claim.markWritten()
     }
 
     /// Whether a delivery with this id was seen before (claimed by a change, or answered).
@@ -78,7 +91,8 @@ extension DeliveryRecords {
     ) async throws {
         try await write { db in
             if let claim {
-                try await db.execute(
+                // Sent with the commit: one round trip.
+                try await db.send(
                     "UPDATE processed_interactions SET response = ? WHERE id = ? AND attempt = ?",
                     [response, id, claim.attempt])
             } else {

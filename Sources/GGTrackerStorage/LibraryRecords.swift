@@ -71,7 +71,8 @@ extension LibraryRecords: LibraryStore {
                 }
                 return EntryChange(before: before, after: nil)
             }
-            try await db.execute(
+            // The upsert and the wishlist's clean-up go out with the read of the saved entry: one round trip.
+            try await db.send(
                 """
                 INSERT INTO library_entries (player_id, game_id, status, hours, percent, score, review, reviewed_at,
                     favorite, tags, note, added_at, started_at, finished_at, updated_at)
@@ -92,9 +93,11 @@ extension LibraryRecords: LibraryStore {
                 ])
             if before == nil {
                 // A game in the library is no longer wished for.
-                try await db.execute(
+                try await db.send(
                     "DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", [player.rawValue, game.id])
             }
+            // Challenges that might award a medal are looked up in the same round trip, whatever the change.
+            let candidates = try await SocialRecords.medalCandidates(db, player: player, at: now)
             let saved = try await Self.fetchEntry(db, player: player, game: game.id)
             let events = NewEvent.derive(before: before, after: saved)
             for event in events {
@@ -102,7 +105,9 @@ extension LibraryRecords: LibraryStore {
                     db, community: community, player: player, kind: event.kind, game: game.id, amount: event.amount,
                     at: now)
             }
-            let medals = events.isEmpty ? [] : try await SocialRecords.awardMedals(db, player: player, at: now)
+            let medals =
+                events.isEmpty
+                ? [] : try await SocialRecords.awardMedals(db, player: player, at: now, candidates: candidates)
             return EntryChange(before: before, after: saved, medals: medals)
         }
     }

@@ -280,13 +280,34 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     }
 
     func run(_ sql: String, _ arguments: SQLArguments) async throws -> PostgresQueryResult {
-        let query = PostgresQuery(unsafeSQL: Self.numbered(sql), binds: Self.bindings(arguments))
+        let result = dispatch(sql, arguments)
         database?.roundTrips.add(1, ordering: .relaxed)
-        do {
-            let result: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: logger)
-            return try await result.get()
-        } catch {
-            throw failure(error)
+        try await settle()
+        do { return try await result.get() } catch { throw failure(error) }
+    }
+
+    /// Statements sent and not yet waited for, oldest first.
+    private var unsettled: [EventLoopFuture<PostgresQueryResult>] = []
+
+    private func dispatch(_ sql: String, _ arguments: SQLArguments) -> EventLoopFuture<PostgresQueryResult> {
+        connection.query(PostgresQuery(unsafeSQL: Self.numbered(sql), binds: Self.bindings(arguments)), logger: logger)
+    }
+
+    /// Waits for the statements sent before: the connection answers in order, so their answers came first, and the
+    /// first failure is the one reported (a later statement of a failed transaction only says it was aborted).
+    private func settle() async throws {
+        let sent = unsettled
+        unsettled = []
+        for future in sent {
+            do { _ = try await future.get() } catch { throw failure(error) }
+        }
+    }
+
+    func prefetch(_ sql: String, _ arguments: SQLArguments) async throws -> SQLPending {
+        let future = dispatch(sql, arguments)
+        unsettled.append(future)
+        return SQLPending { [self] in
+            do { return try Self.rows(of: try await future.get()) } catch { throw failure(error) }
         }
     }
 
@@ -311,11 +332,9 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
 
     func fetchAll(together statements: [(String, SQLArguments)]) async throws -> [[SQLRow]] {
         // The connection answers statements in the order they were sent: all are written at once, then awaited.
-        let futures = statements.map { sql, arguments -> EventLoopFuture<PostgresQueryResult> in
-            connection.query(
-                PostgresQuery(unsafeSQL: Self.numbered(sql), binds: Self.bindings(arguments)), logger: logger)
-        }
+        let futures = statements.map { sql, arguments in dispatch(sql, arguments) }
         database?.roundTrips.add(1, ordering: .relaxed)
+        try await settle()
         var results: [[SQLRow]] = []
         for future in futures {
             do { results.append(try Self.rows(of: try await future.get())) } catch { throw failure(error) }
@@ -381,6 +400,7 @@ extension PostgresSession {
             let result = try await body(self)
             do { _ = try await begin.get() } catch { throw failure(error) }
             if readOnly {
+                try await settle()
                 _ = connection.query("COMMIT", logger: logger) as EventLoopFuture<PostgresQueryResult>
             } else {
                 committing = true

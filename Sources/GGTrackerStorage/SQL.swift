@@ -203,13 +203,28 @@ package protocol SQLSession: AnyObject {
     /// Runs several reads sent together, their results in order: on PostgreSQL the statements go out without
     /// waiting for each answer, so they cost one round trip.
     func fetchAll(together statements: [(String, SQLArguments)]) async throws -> [[SQLRow]]
+    /// Sends a statement without waiting for its answer: on PostgreSQL it goes out at once and shares a round trip
+    /// with the next statement waited for, which also reports its failure (at the latest, the commit).
+    func prefetch(_ sql: String, _ arguments: SQLArguments) async throws -> SQLPending
     /// Hands each row to `body` as it is read, without holding the whole result.
     func forEach(_ sql: String, _ arguments: SQLArguments, _ body: (SQLRow) throws -> Void) async throws
+}
+
+/// A statement sent without waiting: its rows, read when needed.
+package struct SQLPending: Sendable {
+    let read: @Sendable () async throws -> [SQLRow]
+
+    package func rows() async throws -> [SQLRow] { try await read() }
 }
 
 extension SQLSession {
     @discardableResult
     package func execute(_ sql: String) async throws -> Int { try await execute(sql, []) }
+
+    /// Runs a statement whose answer is not needed, sent without waiting (see `prefetch`).
+    package func send(_ sql: String, _ arguments: SQLArguments) async throws {
+        _ = try await prefetch(sql, arguments)
+    }
 
     package func fetchAll(_ sql: String) async throws -> [SQLRow] { try await fetchAll(sql, []) }
 
@@ -261,6 +276,11 @@ final class SQLiteSession: SQLSession {
         var rows: [SQLRow] = []
         try step(sql, arguments) { rows.append($0) }
         return rows
+    }
+
+    func prefetch(_ sql: String, _ arguments: SQLArguments) async throws -> SQLPending {
+        let rows = try await fetchAll(sql, arguments)
+        return SQLPending { rows }
     }
 
     func fetchAll(together statements: [(String, SQLArguments)]) async throws -> [[SQLRow]] {

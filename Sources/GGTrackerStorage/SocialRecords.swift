@@ -6,7 +6,8 @@ extension SocialRecords: SocialStore {
         _ db: any SQLSession, community: String, player: PlayerID, kind: EventKind, game: Int64?, amount: Double?,
         detail: String? = nil, at now: Date
     ) async throws {
-        try await db.execute(
+        // Nothing waits for the event's insertion: it goes out with the transaction's next statement.
+        try await db.send(
             """
             INSERT INTO events (community_id, player_id, kind, game_id, amount, detail, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -45,14 +46,30 @@ extension SocialRecords: SocialStore {
     }
 
     /// Awards the medal of every running challenge of the player whose goal is now reached; returns their names.
-    static func awardMedals(_ db: any SQLSession, player: PlayerID, at now: Date) async throws -> [String] {
+    /// The running challenges the player has joined and has no medal of yet, sent without waiting.
+    static func medalCandidates(_ db: any SQLSession, player: PlayerID, at now: Date) async throws -> SQLPending {
         let t = now.timeIntervalSince1970
-        let rows = try await db.fetchAll(
+        return try await db.prefetch(
             """
             SELECT c.*, c.community_id AS community FROM challenges c
             JOIN challenge_participants p ON p.challenge_id = c.id
             WHERE p.player_id = ? AND p.medal_at IS NULL AND c.starts_at <= ? AND c.ends_at > ?
             """, [player.rawValue, t, t])
+    }
+
+    /// Awards the medals of the challenges the player's progress now reaches; `candidates` as
+    /// `medalCandidates` read them, in the same transaction.
+    static func awardMedals(
+        _ db: any SQLSession, player: PlayerID, at now: Date, candidates: SQLPending? = nil
+    ) async throws -> [String] {
+        let t = now.timeIntervalSince1970
+        let pending: SQLPending
+        if let candidates {
+            pending = candidates
+        } else {
+            pending = try await medalCandidates(db, player: player, at: now)
+        }
+        let rows = try await pending.rows()
         var won: [String] = []
         for row in rows {
             let challenge = challenge(from: row)

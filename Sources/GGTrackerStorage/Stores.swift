@@ -29,11 +29,23 @@ protocol ClaimingStore: SQLStore {
 
 extension ClaimingStore {
     /// A write with an effect a user asked for: claims the delivery, if any, in the same transaction.
+    /// The claim is sent first and its owner read back without waiting; the body's statements follow, and the
+    /// owner is checked before the commit (or before the body's own error is reported): a delivery another attempt
+    /// owns rolls everything back as `DeliveryAlreadyApplied`.
     func effect<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
         let claim = self.claim
         return try await write { db in
-            if let claim { try await DeliveryRecords.claim(claim, in: db) }
-            return try await body(db)
+            guard let claim else { return try await body(db) }
+            let owner = try await DeliveryRecords.claim(claim, in: db)
+            let result: T
+            do {
+                result = try await body(db)
+            } catch {
+                try await owner.confirm()
+                throw error
+            }
+            try await owner.confirm()
+            return result
         }
     }
 }
