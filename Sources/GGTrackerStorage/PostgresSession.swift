@@ -1,0 +1,229 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import Synchronization
+
+/// A session on a PostgreSQL connection. Statements are written with `?` placeholders, as for SQLite, and
+/// numbered here.
+final class PostgresSession: SQLSession, @unchecked Sendable {
+    let connection: PostgresConnection
+    let logger: Logger
+    var dialect: SQLDialect { .postgres }
+    private(set) var changesCount = 0
+
+    /// An error the server reported (the connection is still sound).
+    struct ServerError: Error, CustomStringConvertible {
+        var state: String
+        var message: String
+        var description: String { "\(message) (\(state))" }
+    }
+
+    /// The connection broke (the server went away, or closed it): what the transaction had not committed is gone.
+    struct ConnectionLost: Error {
+        var error: PostgresUnavailable
+        /// The transaction's COMMIT had been sent: it may or may not have been applied.
+        var committing: Bool
+    }
+
+    /// The database the connection was borrowed from, which counts the round trips.
+    let database: PostgresDatabase?
+    private var committing = false
+
+    init(_ connection: PostgresConnection, logger: Logger, database: PostgresDatabase? = nil) {
+        self.connection = connection
+        self.logger = logger
+        self.database = database
+    }
+
+    private static let translated = Mutex<[String: String]>([:])
+
+    /// `?` → `$1`, `$2`… outside quoted text.
+    static func numbered(_ sql: String) -> String {
+        if let known = translated.withLock({ $0[sql] }) { return known }
+        var out = ""
+        out.reserveCapacity(sql.utf8.count + 8)
+        var number = 0
+        var quote: Character?
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                out.append(character)
+            } else if character == "'" || character == "\"" {
+                quote = character
+                out.append(character)
+            } else if character == "?" {
+                number += 1
+                out += "$\(number)"
+            } else {
+                out.append(character)
+            }
+        }
+        translated.withLock { cache in
+            if cache.count > 4_000 { cache.removeAll() }
+            cache[sql] = out
+        }
+        return out
+    }
+
+    static func bindings(_ arguments: SQLArguments) -> PostgresBindings {
+        var binds = PostgresBindings(capacity: arguments.values.count)
+        for value in arguments.values {
+            switch value {
+            case .null: binds.appendNull()
+            case .integer(let v): binds.append(v)
+            case .real(let v): binds.append(v)
+            case .text(let v): binds.append(v)
+            case .blob(let v): binds.append(ByteBuffer(bytes: v))
+            }
+        }
+        return binds
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            switch error.code {
+            case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown:
+                return "the connection to the database was lost"
+            default: return "\(error.code)"
+            }
+        }
+        if let error = error as? IOError { return error.description }
+        return "\(error)"
+    }
+
+    func run(_ sql: String, _ arguments: SQLArguments) async throws -> PostgresQueryResult {
+        let result = dispatch(sql, arguments)
+        database?.roundTrips.add(1, ordering: .relaxed)
+        try await settle()
+        do { return try await result.get() } catch { throw failure(error) }
+    }
+
+    /// Statements sent and not yet waited for, oldest first.
+    private var unsettled: [EventLoopFuture<PostgresQueryResult>] = []
+
+    private func dispatch(_ sql: String, _ arguments: SQLArguments) -> EventLoopFuture<PostgresQueryResult> {
+        connection.query(PostgresQuery(unsafeSQL: Self.numbered(sql), binds: Self.bindings(arguments)), logger: logger)
+    }
+
+    /// Waits for the statements sent before: the connection answers in order, so their answers came first, and the
+    /// first failure is the one reported (a later statement of a failed transaction only says it was aborted).
+    private func settle() async throws {
+        let sent = unsettled
+        unsettled = []
+        for future in sent {
+            do { _ = try await future.get() } catch { throw failure(error) }
+        }
+    }
+
+    func prefetch(_ sql: String, _ arguments: SQLArguments) async throws -> SQLPending {
+        let future = dispatch(sql, arguments)
+        unsettled.append(future)
+        return SQLPending { [self] in
+            do { return try Self.rows(of: try await future.get()) } catch { throw failure(error) }
+        }
+    }
+
+    /// What a statement's error means: the server refused it (the connection is sound), or the connection broke
+    /// (however the client library words it).
+    func failure(_ error: any Error) -> any Error {
+        if let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] {
+            return ServerError(state: state, message: error.serverInfo?[.message] ?? "\(error.code)")
+        }
+        return ConnectionLost(error: PostgresUnavailable(description: Self.describe(error)), committing: committing)
+    }
+
+    @discardableResult
+    func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int {
+        changesCount = try await run(sql, arguments).metadata.rows ?? 0
+        return changesCount
+    }
+
+    func fetchAll(_ sql: String, _ arguments: SQLArguments) async throws -> [SQLRow] {
+        try Self.rows(of: try await run(sql, arguments))
+    }
+
+    func fetchAll(together statements: [(String, SQLArguments)]) async throws -> [[SQLRow]] {
+        // The connection answers statements in the order they were sent: all are written at once, then awaited.
+        let futures = statements.map { sql, arguments in dispatch(sql, arguments) }
+        database?.roundTrips.add(1, ordering: .relaxed)
+        try await settle()
+        var results: [[SQLRow]] = []
+        for future in futures {
+            do { results.append(try Self.rows(of: try await future.get())) } catch { throw failure(error) }
+        }
+        return results
+    }
+
+    static func rows(of result: PostgresQueryResult) throws -> [SQLRow] {
+        guard let first = result.rows.first else { return [] }
+        let columns = SQLColumns(first.map(\.columnName))
+        return try result.rows.map { row in
+            SQLRow(values: try row.map(Self.value(of:)), columns: columns)
+        }
+    }
+
+    private var cursors = 0
+
+    /// Reads through a cursor, a thousand rows at a time, so a large result is never held whole. Sessions are
+    /// always inside a transaction, which a cursor needs.
+    func forEach(_ sql: String, _ arguments: SQLArguments, _ body: (SQLRow) throws -> Void) async throws {
+        cursors += 1
+        let cursor = "ggtracker_rows_\(cursors)"
+        try await execute("DECLARE \(cursor) NO SCROLL CURSOR FOR \(sql)", arguments)
+        while true {
+            let rows = try await fetchAll("FETCH 1000 FROM \(cursor)", [])
+            for row in rows { try body(row) }
+            if rows.count < 1000 { break }
+        }
+        try await execute("CLOSE \(cursor)", [])
+    }
+
+    static func value(of cell: PostgresCell) throws -> SQLValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int2, .int4, .int8, .oid: return .integer(try cell.decode(Int64.self))
+        case .float4, .float8: return .real(try cell.decode(Double.self))
+        case .numeric: return .real(NSDecimalNumber(decimal: try cell.decode(Decimal.self)).doubleValue)
+        case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
+        case .bytea: return .blob(Data(buffer: try cell.decode(ByteBuffer.self)))
+        default: return .text(try cell.decode(String.self))
+        }
+    }
+}
+
+extension PostgresSession {
+    /// SQL states worth running a transaction again for: a serialization failure and a deadlock.
+    static let retriable: Set<String> = ["40001", "40P01"]
+
+    /// Runs `body` in one transaction, rolled back when anything fails.
+    nonisolated(nonsending) func transaction<T>(
+        readOnly: Bool, _ body: (any SQLSession) async throws -> T
+    ) async throws -> T {
+        // BEGIN is sent without waiting for its answer: the connection runs statements in order, so the body's
+        // first statement follows it, and its answer is checked before the commit. A read's COMMIT is not waited
+        // for either (the next borrower's statements queue behind it); a write's is, since the caller replies
+        // only once it is durable.
+        let begin: EventLoopFuture<PostgresQueryResult> = connection.query(
+            PostgresQuery(
+                unsafeSQL: readOnly
+                    ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN ISOLATION LEVEL REPEATABLE READ"),
+            logger: logger)
+        do {
+            let result = try await body(self)
+            do { _ = try await begin.get() } catch { throw failure(error) }
+            if readOnly {
+                try await settle()
+                _ = connection.query("COMMIT", logger: logger) as EventLoopFuture<PostgresQueryResult>
+            } else {
+                committing = true
+                try await execute("COMMIT", [])
+            }
+            return result
+        } catch {
+            if !connection.isClosed { _ = try? await execute("ROLLBACK", []) }
+            throw error
+        }
+    }
+}
