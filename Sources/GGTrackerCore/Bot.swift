@@ -121,50 +121,60 @@ package struct GGTrackerBot: Sendable {
         }
         switch command {
         case .search(let query, let platform, let genre):
-            return try await search(query: query, platform: platform, genre: genre, c)
-        case .game(let title): return try await gameDetails(title, c)
+            return try await CatalogFeatures(bot: self).search(query: query, platform: platform, genre: genre, c)
+        case .game(let title): return try await CatalogFeatures(bot: self).gameDetails(title, c)
         case .top(let genre, let platform, let year, let page):
-            return try await top(genre: genre, platform: platform, year: year, page: page, c)
-        case .browse(let kind, let name, let page): return try await browse(kind, name: name, page: page, c)
-        case .add(let title, let status, let hours): return try await add(title, status: status, hours: hours, c)
+            return try await CatalogFeatures(bot: self).top(genre: genre, platform: platform, year: year, page: page, c)
+        case .browse(let kind, let name, let page):
+            return try await CatalogFeatures(bot: self).browse(kind, name: name, page: page, c)
+        case .add(let title, let status, let hours):
+            return try await LibraryFeatures(bot: self).add(title, status: status, hours: hours, c)
         case .progress(let title, let status, let hours, let percent):
-            return try await progress(title, status: status, hours: hours, percent: percent, c)
-        case .rate(let title, let score): return try await rate(title, score: score, c)
-        case .review(let title, let text): return try await review(title, text: text, c)
-        case .wishlistAdd(let title): return try await wishlistAdd(title, c)
-        case .wishlistRemove(let title): return try await wishlistRemove(title, c)
-        case .wishlistShow(let user, let page): return try await wishlistShow(user: user, page: page, c)
-        case .favorite(let title): return try await favorite(title, c)
-        case .tag(let title, let changes): return try await tag(title, changes: changes, c)
-        case .note(let title, let text, let clear): return try await note(title, text: text, clear: clear, c)
-        case .remove(let title, let confirmed): return try await remove(title, confirmed: confirmed, c)
+            return try await LibraryFeatures(bot: self).progress(
+                title, status: status, hours: hours, percent: percent, c)
+        case .rate(let title, let score): return try await LibraryFeatures(bot: self).rate(title, score: score, c)
+        case .review(let title, let text): return try await LibraryFeatures(bot: self).review(title, text: text, c)
+        case .wishlistAdd(let title): return try await ShelfFeatures(bot: self).wishlistAdd(title, c)
+        case .wishlistRemove(let title): return try await ShelfFeatures(bot: self).wishlistRemove(title, c)
+        case .wishlistShow(let user, let page):
+            return try await ShelfFeatures(bot: self).wishlistShow(user: user, page: page, c)
+        case .favorite(let title): return try await LibraryFeatures(bot: self).favorite(title, c)
+        case .tag(let title, let changes): return try await LibraryFeatures(bot: self).tag(title, changes: changes, c)
+        case .note(let title, let text, let clear):
+            return try await LibraryFeatures(bot: self).note(title, text: text, clear: clear, c)
+        case .remove(let title, let confirmed):
+            return try await LibraryFeatures(bot: self).remove(title, confirmed: confirmed, c)
         case .list(let user, let status, let sort, let page):
-            return try await list(user: user, status: status, sort: sort, page: page, c)
-        case .profileShow(let user): return try await profileShow(user: user, c)
+            return try await ShelfFeatures(bot: self).list(user: user, status: status, sort: sort, page: page, c)
+        case .profileShow(let user): return try await PlayerFeatures(bot: self).profileShow(user: user, c)
         case .profileSet(let nickname, let avatar, let bio):
-            return try await profileSet(nickname: nickname, avatar: avatar, bio: bio, c)
-        case .stats(let user): return try await stats(user: user, c)
-        case .compare(let user, let other): return try await compare(user, with: other, c)
-        case .leaderboard(let metric, let period): return try await leaderboard(metric, period, c)
+            return try await PlayerFeatures(bot: self).profileSet(nickname: nickname, avatar: avatar, bio: bio, c)
+        case .stats(let user): return try await PlayerFeatures(bot: self).stats(user: user, c)
+        case .compare(let user, let other): return try await SocialFeatures(bot: self).compare(user, with: other, c)
+        case .leaderboard(let metric, let period):
+            return try await SocialFeatures(bot: self).leaderboard(metric, period, c)
         case .challengeCreate(let name, let goal, let unit, let endsAt):
-            return try await challengeCreate(name: name, goal: goal, unit: unit, endsAt: endsAt, c)
-        case .challengeJoin(let name): return try await challengeJoin(name: name, c)
-        case .challengeLeave(let name): return try await challengeLeave(name: name, c)
-        case .challengeProgress(let name, let amount): return try await challengeProgress(name: name, amount: amount, c)
-        case .challengeShow(let name): return try await challengeShow(name: name, c)
-        case .challengeList: return try await challengeList(c)
-        case .friendAdd(let user): return try await friendAdd(user, c)
-        case .friendRemove(let user): return try await friendRemove(user, c)
-        case .friendList: return try await friendList(c)
-        case .activity(let user): return try await activity(user: user, c)
-        case .share(let revoke): return try await share(revoke: revoke, c)
-        case .help(let name): return help(name, c)
-        case .about: return try await about(c)
-        case .accountDelete(let confirmed): return try await accountDelete(confirmed: confirmed, c)
-        case .adminCatalogRefresh(let full): return try await adminCatalogRefresh(full: full, c)
-        case .adminCatalogStatus: return try await adminCatalogStatus(c)
+            return try await ChallengeFeatures(bot: self).challengeCreate(
+                name: name, goal: goal, unit: unit, endsAt: endsAt, c)
+        case .challengeJoin(let name): return try await ChallengeFeatures(bot: self).challengeJoin(name: name, c)
+        case .challengeLeave(let name): return try await ChallengeFeatures(bot: self).challengeLeave(name: name, c)
+        case .challengeProgress(let name, let amount):
+            return try await ChallengeFeatures(bot: self).challengeProgress(name: name, amount: amount, c)
+        case .challengeShow(let name): return try await ChallengeFeatures(bot: self).challengeShow(name: name, c)
+        case .challengeList: return try await ChallengeFeatures(bot: self).challengeList(c)
+        case .friendAdd(let user): return try await SocialFeatures(bot: self).friendAdd(user, c)
+        case .friendRemove(let user): return try await SocialFeatures(bot: self).friendRemove(user, c)
+        case .friendList: return try await SocialFeatures(bot: self).friendList(c)
+        case .activity(let user): return try await SocialFeatures(bot: self).activity(user: user, c)
+        case .share(let revoke): return try await SocialFeatures(bot: self).share(revoke: revoke, c)
+        case .help(let name): return InfoFeatures(bot: self).help(name, c)
+        case .about: return try await InfoFeatures(bot: self).about(c)
+        case .accountDelete(let confirmed):
+            return try await PlayerFeatures(bot: self).accountDelete(confirmed: confirmed, c)
+        case .adminCatalogRefresh(let full): return try await InfoFeatures(bot: self).adminCatalogRefresh(full: full, c)
+        case .adminCatalogStatus: return try await InfoFeatures(bot: self).adminCatalogStatus(c)
         case .adminSettings(let channel, let ageGate):
-            return try await adminSettings(announceChannel: channel, ageGate: ageGate, c)
+            return try await InfoFeatures(bot: self).adminSettings(announceChannel: channel, ageGate: ageGate, c)
         }
     }
 

@@ -1,10 +1,14 @@
 import Foundation
 
-extension GGTrackerBot {
+/// The catalog: `/search`, `/game`, `/top`, `/browse`.
+struct CatalogFeatures: Sendable {
+    typealias Context = GGTrackerBot.Context
+    let bot: GGTrackerBot
+
     /// `/search`: up to ten matches as cards with covers, and menus to add, wishlist or open one.
     func search(query: String, platform: String?, genre: String?, _ c: Context) async throws -> Reply {
         let filter = CatalogFilter(platform: platform, genre: genre, includeMature: c.showsMature)
-        let lookup = try await catalog.lookup(query, filter: filter, limit: 10)
+        let lookup = try await bot.catalog.lookup(query, filter: filter, limit: 10)
         let hits = lookup.hits
         guard !hits.isEmpty else {
             if let problem = lookup.providerProblem { return .notice(problem) }
@@ -15,7 +19,7 @@ extension GGTrackerBot {
         let cards = hits.map { hit in
             Card(
                 title: Format.truncate(hit.game.displayName, 256), url: hit.game.url,
-                description: RichText(Self.oneLine(hit.game)), thumbnailURL: hit.game.thumbnailURL,
+                description: RichText(GGTrackerBot.oneLine(hit.game)), thumbnailURL: hit.game.thumbnailURL,
                 footer: hit.game.ref.description, color: Palette.catalog)
         }
         func menu(_ placeholder: String, _ command: CommandName, _ subcommand: String? = nil) -> Menu {
@@ -24,7 +28,7 @@ extension GGTrackerBot {
                 options: hits.map { hit in
                     Menu.Option(
                         Format.truncate(hit.game.displayName, 100),
-                        description: Format.truncate(Self.oneLine(hit.game), 100),
+                        description: Format.truncate(GGTrackerBot.oneLine(hit.game), 100),
                         .run(command, subcommand, ["title": .game(hit.game.ref)]))
                 })
         }
@@ -39,21 +43,10 @@ extension GGTrackerBot {
             ])
     }
 
-    /// Platforms and genres of a game on one short line.
-    static func oneLine(_ game: Game) -> String {
-        var parts: [String] = []
-        if !game.platforms.isEmpty {
-            parts.append(game.platforms.prefix(4).joined(separator: ", ") + (game.platforms.count > 4 ? "…" : ""))
-        }
-        if !game.genres.isEmpty { parts.append(game.genres.prefix(3).joined(separator: ", ")) }
-        if let critic = game.criticScore { parts.append("critics \(critic.score)") }
-        return parts.isEmpty ? "—" : parts.joined(separator: " · ")
-    }
-
     /// `/game`: the details card, with who on this server has it and their average score.
     func gameDetails(_ title: TitleQuery, _ c: Context) async throws -> Reply {
-        let game = try await catalog.details(of: try await resolve(title, c))
-        let owners = try await store.library.owners(of: game.id, in: c.invoker.community)
+        let game = try await bot.catalog.details(of: try await bot.resolve(title, c))
+        let owners = try await bot.store.library.owners(of: game.id, in: c.invoker.community)
         var fields: [Card.Field] = []
         if let date = game.releaseDate {
             fields.append(.init("Released", Format.date(date, yearOnly: game.releaseYearOnly)))
@@ -101,14 +94,14 @@ extension GGTrackerBot {
             description: game.summary.map { RichText(Format.truncate($0, 1500)) },
             thumbnailURL: game.coverURL, fields: fields, footer: "\(game.ref) · \(Self.attribution(game))",
             color: Palette.catalog)
-        let shelf = try await shelf(of: game, c)
+        let shelf = try await bot.shelf(of: game, c)
         var cards = [card]
         switch shelf {
-        case .library(let entry): cards.append(yourCopyCard(entry, c))
+        case .library(let entry): cards.append(bot.yourCopyCard(entry, c))
         case .wishlist: cards[0].fields.append(.init("Your shelf", "On your wishlist", inline: false))
         case .none: break
         }
-        let (actions, menus) = gameCardActions(game, shelf)
+        let (actions, menus) = bot.gameCardActions(game, shelf)
         return Reply(cards: cards, actions: actions, menus: menus)
     }
 
@@ -120,21 +113,22 @@ extension GGTrackerBot {
     /// `/top`: the best-rated games, ten per page.
     func top(genre: String?, platform: String?, year: Int?, page: Int, _ c: Context) async throws -> Reply {
         let filter = CatalogFilter(platform: platform, genre: genre, year: year, includeMature: c.showsMature)
-        let result = try await catalog.top(filter: filter, minimumRatings: 5, page: page, pageSize: Self.pageSize)
+        let result = try await bot.catalog.top(
+            filter: filter, minimumRatings: 5, page: page, pageSize: GGTrackerBot.pageSize)
         var scope = [genre, platform, year.map(String.init)].compactMap { $0 }.joined(separator: " · ")
         if scope.isEmpty { scope = "all games" }
         guard !result.items.isEmpty else {
             if page > 1 { return .notice("There is no page \(page).") }
-            let anyScores = try await catalog.top(filter: CatalogFilter(), minimumRatings: 1, page: 1, pageSize: 1)
+            let anyScores = try await bot.catalog.top(filter: CatalogFilter(), minimumRatings: 1, page: 1, pageSize: 1)
             if anyScores.total == 0 {
                 return .notice(
-                    "This catalog has no critic scores, so there is nothing to rank: the \(try await catalog.status().provider) catalog does not provide them."
+                    "This catalog has no critic scores, so there is nothing to rank: the \(try await bot.catalog.status().provider) catalog does not provide them."
                 )
             }
             return .notice("No games rated by at least 5 critics match \(scope).")
         }
         let lines = result.items.enumerated().map { offset, game in
-            let rank = (result.page - 1) * Self.pageSize + offset + 1
+            let rank = (result.page - 1) * GGTrackerBot.pageSize + offset + 1
             let rating: RichText = game.criticScore.map { " — \(bold: $0.score) (\($0.critics) critics)" } ?? ""
             return "\(code: "\(rank).") \(game.displayName)\(rating)" as RichText
         }
@@ -145,21 +139,21 @@ extension GGTrackerBot {
             color: Palette.catalog)
         return Reply(
             delivery: c.invocation.fromComponent ? .updateMessage : .newMessage, cards: [card],
-            actions: pager(result, c))
+            actions: bot.pager(result, c))
     }
 
     /// `/browse genre|platform|mode|engine`: games with that facet, most notable first.
     func browse(_ kind: FacetKind, name: String, page: Int, _ c: Context) async throws -> Reply {
-        let result = try await catalog.browse(
-            kind, name: name, includeMature: c.showsMature, page: page, pageSize: Self.pageSize)
+        let result = try await bot.catalog.browse(
+            kind, name: name, includeMature: c.showsMature, page: page, pageSize: GGTrackerBot.pageSize)
         guard !result.items.isEmpty else {
             if page > 1 { return .notice("There is no page \(page).") }
-            if try await catalog.facetNames(kind, matching: "", limit: 1).isEmpty {
+            if try await bot.catalog.facetNames(kind, matching: "", limit: 1).isEmpty {
                 return .notice(
                     "This catalog has no \(kind.rawValue) data, so games cannot be browsed by \(kind.rawValue): the bundled offline catalog and Giant Bomb do not provide it; with IGDB as the catalog provider they do."
                 )
             }
-            let near = try await catalog.facetNames(kind, matching: name, limit: 5)
+            let near = try await bot.catalog.facetNames(kind, matching: name, limit: 5)
             let hint = near.isEmpty ? "" : " Did you mean: \(near.joined(separator: ", "))?"
             return .notice("No games with the \(kind.rawValue) “\(name)”.\(hint)")
         }
@@ -173,24 +167,7 @@ extension GGTrackerBot {
             color: Palette.catalog)
         return Reply(
             delivery: c.invocation.fromComponent ? .updateMessage : .newMessage, cards: [card],
-            actions: pager(result, c))
+            actions: bot.pager(result, c))
     }
 
-    /// Previous/next buttons that re-run the command for another page. A list of a player's shelf names the
-    /// player, so that someone else pressing the button pages through the same list, not their own.
-    func pager<T>(_ page: Page<T>, _ c: Context, owner: Player? = nil) -> [[Action]] {
-        guard page.pageCount > 1 else { return [] }
-        func command(_ number: Int) -> CommandInvocation {
-            var changes: [String: OptionValue?] = ["page": .integer(number)]
-            if let owner { changes["user"] = .user(UserMention(id: owner.id.platformUserID)) }
-            return rerun(c, changes)
-        }
-        return [
-            [
-                Action("◀ Previous", command(page.page - 1), disabled: page.page <= 1),
-                Action("Page \(page.page)/\(page.pageCount)", command(page.page), disabled: true),
-                Action("Next ▶", command(page.page + 1), disabled: page.page >= page.pageCount),
-            ]
-        ]
-    }
 }

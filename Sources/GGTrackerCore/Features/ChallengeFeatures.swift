@@ -1,13 +1,17 @@
 import Foundation
 
-extension GGTrackerBot {
+/// Group challenges: `/challenge create|join|leave|progress|show|list`.
+struct ChallengeFeatures: Sendable {
+    typealias Context = GGTrackerBot.Context
+    let bot: GGTrackerBot
+
     func challengeCreate(
         name: String, goal: Double, unit: ChallengeUnit, endsAt: Date, _ c: Context
     ) async throws -> Reply {
         guard endsAt > c.now else {
             return .notice("A challenge must end today or later; \(code: "ends") is in the past.")
         }
-        switch try await store.social.createChallenge(
+        switch try await bot.store.social.createChallenge(
             in: c.invoker.community, name: name, goal: goal, unit: unit, startsAt: c.now, endsAt: endsAt,
             createdBy: c.player.id)
         {
@@ -26,7 +30,7 @@ extension GGTrackerBot {
     }
 
     func findChallenge(_ name: String, _ c: Context) async throws -> Challenge {
-        guard let challenge = try await store.social.challenge(in: c.invoker.community, named: name) else {
+        guard let challenge = try await bot.store.social.challenge(in: c.invoker.community, named: name) else {
             throw ReplyError.notice(
                 "No challenge here is named “\(name)”. \(code: "/challenge list") shows them.")
         }
@@ -38,17 +42,17 @@ extension GGTrackerBot {
         guard !challenge.isOver(at: c.now) else {
             return .notice("“\(challenge.name)” is over. \(code: "/challenge show") has its final standing.")
         }
-        guard try await store.social.join(challenge, c.player.id, at: c.now) else {
+        guard try await bot.store.social.join(challenge, c.player.id, at: c.now) else {
             return .notice("You are already in “\(challenge.name)”.")
         }
-        let standings = try await store.social.standings(challenge)
+        let standings = try await bot.store.social.standings(challenge)
         return Reply(
             cards: [challengeCard(challenge, standings: standings, c, headline: "\(c.player.shownName) joined")])
     }
 
     func challengeLeave(name: String, _ c: Context) async throws -> Reply {
         let challenge = try await findChallenge(name, c)
-        let left = try await store.social.leave(challenge, c.player.id)
+        let left = try await bot.store.social.leave(challenge, c.player.id)
         return .notice(
             left
                 ? "You left “\(challenge.name)”." : "You were not in “\(challenge.name)”."
@@ -64,32 +68,32 @@ extension GGTrackerBot {
         }
         guard !challenge.isOver(at: c.now) else { return .notice("“\(challenge.name)” is over.") }
         guard
-            let standing = try await store.social.addProgress(
+            let standing = try await bot.store.social.addProgress(
                 challenge, c.player.id, amount: amount, community: c.invoker.community, at: c.now)
         else {
             return .notice("Join “\(challenge.name)” first: \(code: "/challenge join name:\(challenge.name)").")
         }
         // The medal is stamped with this command's time when this progress reached the goal.
         let won = standing.medalAt.map { abs($0.timeIntervalSince(c.now)) < 0.001 } ?? false
-        let standings = try await store.social.standings(challenge)
+        let standings = try await bot.store.social.standings(challenge)
         var reply = Reply(
             cards: [
                 challengeCard(
                     challenge, standings: standings, c,
                     headline: won ? "🏅 \(c.player.shownName) reached the goal" : "\(c.player.shownName) made progress")
             ])
-        if won { reply.announcement = announcement(reply.cards, c) }
+        if won { reply.announcement = bot.announcement(reply.cards, c) }
         return reply
     }
 
     func challengeShow(name: String, _ c: Context) async throws -> Reply {
         let challenge = try await findChallenge(name, c)
-        let standings = try await store.social.standings(challenge)
+        let standings = try await bot.store.social.standings(challenge)
         return Reply(cards: [challengeCard(challenge, standings: standings, c, headline: nil)])
     }
 
     func challengeList(_ c: Context) async throws -> Reply {
-        let challenges = try await store.social.challenges(in: c.invoker.community)
+        let challenges = try await bot.store.social.challenges(in: c.invoker.community)
         guard !challenges.isEmpty else {
             return .notice("No challenges here yet. Start one with \(code: "/challenge create").")
         }
@@ -129,8 +133,4 @@ extension GGTrackerBot {
             footer: "\(standings.count) participant\(standings.count == 1 ? "" : "s")", color: Palette.profile)
     }
 
-    /// The same cards for the server's announce channel, when one is set.
-    func announcement(_ cards: [Card], _ c: Context) -> Announcement? {
-        c.settings.announceChannel.map { Announcement(channel: $0, cards: cards) }
-    }
 }

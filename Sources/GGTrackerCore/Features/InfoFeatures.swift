@@ -1,6 +1,10 @@
 import Foundation
 
-extension GGTrackerBot {
+/// About the bot and its settings: `/help`, `/about`, `/admin …`.
+struct InfoFeatures: Sendable {
+    typealias Context = GGTrackerBot.Context
+    let bot: GGTrackerBot
+
     /// `/help`: the command list, or one command's usage, generated from the declarations.
     func help(_ name: CommandName?, _ c: Context) -> Reply {
         guard let name else {
@@ -11,7 +15,7 @@ extension GGTrackerBot {
                 visibility: .invokerOnly,
                 cards: [
                     Card(
-                        title: "\(info.name) commands", description: lines.joined(separator: "\n"),
+                        title: "\(bot.info.name) commands", description: lines.joined(separator: "\n"),
                         footer: "/help command:<name> explains one command", color: Palette.catalog)
                 ])
         }
@@ -45,18 +49,18 @@ extension GGTrackerBot {
 
     /// `/about`: the bot, its version, its creators, the catalog source and attribution.
     func about(_ c: Context) async throws -> Reply {
-        let status = try await catalog.status()
+        let status = try await bot.catalog.status()
         var fields: [Card.Field] = [
-            .init("Version", info.version),
-            .init("Made by", info.creators),
+            .init("Version", bot.info.version),
+            .init("Made by", bot.info.creators),
             .init("Catalog", "\(status.provider) · \(status.games) games"),
             .init("Data", status.attribution, inline: false),
         ]
-        if let homepage = info.homepage { fields.append(.init("Home", homepage)) }
+        if let homepage = bot.info.homepage { fields.append(.init("Home", homepage)) }
         return Reply(
             cards: [
                 Card(
-                    title: info.name,
+                    title: bot.info.name,
                     description:
                         "Keep your game library with your friends: track what you play, rate and review it, compare.",
                     fields: fields, color: Palette.catalog)
@@ -65,7 +69,7 @@ extension GGTrackerBot {
 
     /// `/admin catalog status`.
     func adminCatalogStatus(_ c: Context) async throws -> Reply {
-        let status = try await catalog.status()
+        let status = try await bot.catalog.status()
         return Reply(
             visibility: .invokerOnly,
             cards: [
@@ -93,7 +97,7 @@ extension GGTrackerBot {
         let mode = full ? "full" : "incremental"
         let updates = ReplyUpdates()
         let lastEdit = Clock()
-        let started = try await catalog.startRefresh(
+        let started = try await bot.catalog.startRefresh(
             full: full,
             progress: { progress in
                 guard lastEdit.due(every: 3) else { return }
@@ -117,7 +121,7 @@ extension GGTrackerBot {
             })
         guard started else {
             updates.continuation.finish()
-            let progress = try await catalog.status().details["Progress"].map { " (\($0) so far)" } ?? ""
+            let progress = try await bot.catalog.status().details["Progress"].map { " (\($0) so far)" } ?? ""
             return .notice(
                 "A catalog refresh is already running\(progress). \(code: "/admin catalog status") shows when it is done."
             )
@@ -138,7 +142,7 @@ extension GGTrackerBot {
             )
         }
         if announceChannel != nil || ageGate != nil {
-            settings = try await store.library.updateSettings(
+            settings = try await bot.store.library.updateSettings(
                 of: c.invoker.community, announceChannel: announceChannel, ageGate: ageGate)
         }
         let channel: RichText = settings.announceChannel.map { RichText([.channel($0)]) } ?? "not set"

@@ -1,6 +1,10 @@
 import Foundation
 
-extension GGTrackerBot {
+/// A player's own entries: `/add`, `/progress`, `/rate`, `/review`, `/favorite`, `/tag`, `/note`, `/remove`.
+struct LibraryFeatures: Sendable {
+    typealias Context = GGTrackerBot.Context
+    let bot: GGTrackerBot
+
     /// A public card about one library change, with the game's cover.
     func entryCard(_ headline: String, _ entry: LibraryEntry, _ c: Context, extra: String? = nil) -> Card {
         var facts = ["\(entry.status.emoji) \(entry.status.label)"]
@@ -20,9 +24,9 @@ extension GGTrackerBot {
 
     /// `/add`: puts a game in the caller's library (taking it off the wishlist).
     func add(_ title: TitleQuery, status: GameStatus, hours: Double?, _ c: Context) async throws -> Reply {
-        let game = try await resolve(title, c)
+        let game = try await bot.resolve(title, c)
         let now = c.now
-        let existing = try await store.library.entry(of: c.player.id, game: game.id)
+        let existing = try await bot.store.library.entry(of: c.player.id, game: game.id)
         if let existing {
             return Reply(
                 visibility: .invokerOnly,
@@ -36,7 +40,7 @@ extension GGTrackerBot {
                     ]
                 ])
         }
-        let change = try await store.library.updateEntry(
+        let change = try await bot.store.library.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
             guard entry == nil else {
@@ -69,7 +73,7 @@ extension GGTrackerBot {
     func progress(
         _ title: TitleQuery, status: GameStatus?, hours: Double?, percent: Int?, _ c: Context
     ) async throws -> Reply {
-        let game = try await resolve(title, c, scope: .ownShelves)
+        let game = try await bot.resolve(title, c, scope: .ownShelves)
         let now = c.now
         let notInLibrary = Reply(
             visibility: .invokerOnly,
@@ -84,7 +88,7 @@ extension GGTrackerBot {
                         style: .primary)
                 ]
             ])
-        let change = try await store.library.updateEntry(
+        let change = try await bot.store.library.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
             guard var current = entry else { throw ReplyError(notInLibrary) }
@@ -117,9 +121,9 @@ extension GGTrackerBot {
 
     /// `/rate`: a score 1–10; a game not yet in the library is added as completed, and the reply says so.
     func rate(_ title: TitleQuery, score: Int, _ c: Context) async throws -> Reply {
-        let game = try await resolve(title, c, scope: .ownShelves)
+        let game = try await bot.resolve(title, c, scope: .ownShelves)
         let now = c.now
-        let change = try await store.library.updateEntry(
+        let change = try await bot.store.library.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
             var current = entry ?? LibraryEntry(game: game, status: .completed, at: now)
@@ -139,8 +143,8 @@ extension GGTrackerBot {
 
     /// `/review`: only for completed games; without text it opens a form, prefilled with the earlier review.
     func review(_ title: TitleQuery, text: String?, _ c: Context) async throws -> Reply {
-        let game = try await resolve(title, c, scope: .ownShelves)
-        let entry = try await store.library.entry(of: c.player.id, game: game.id)
+        let game = try await bot.resolve(title, c, scope: .ownShelves)
+        let entry = try await bot.store.library.entry(of: c.player.id, game: game.id)
         guard let entry, entry.status == .completed else {
             let state = entry.map(\.status.yourState) ?? "it is not in your library"
             return Reply(
@@ -168,7 +172,7 @@ extension GGTrackerBot {
         }
         let now = c.now
         let replaced = entry.review != nil
-        let change = try await store.library.updateEntry(
+        let change = try await bot.store.library.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
             guard var current = entry, current.status == .completed else {
@@ -184,15 +188,15 @@ extension GGTrackerBot {
             "\(c.player.shownName) \(replaced ? "updated their review of" : "reviewed") \(game.displayName)", saved, c)
         card.description = RichText(Format.truncate(text, 3800) + "\n\n") + (card.description ?? "")
         var reply = Reply(cards: [card])
-        reply.announcement = announcement(reply.cards, c)
+        reply.announcement = bot.announcement(reply.cards, c)
         return announcing(reply, change, c)
     }
 
     /// `/favorite`: toggles the flag on a library entry.
     func favorite(_ title: TitleQuery, _ c: Context) async throws -> Reply {
-        let game = try await resolve(title, c, scope: .ownShelves)
+        let game = try await bot.resolve(title, c, scope: .ownShelves)
         let now = c.now
-        let saved = try await store.library.updateEntry(
+        let saved = try await bot.store.library.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
             guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
@@ -212,7 +216,7 @@ extension GGTrackerBot {
     func announcing(_ reply: Reply, _ change: EntryChange, _ c: Context) -> Reply {
         var reply = reply
         if change.after?.status == .completed, change.before?.status != .completed, reply.announcement == nil {
-            reply.announcement = announcement(reply.cards, c)
+            reply.announcement = bot.announcement(reply.cards, c)
         }
         let medals = change.medals
         guard !medals.isEmpty else { return reply }
@@ -236,9 +240,9 @@ extension GGTrackerBot {
 
     /// `/tag`: adds and removes tags, at most 20 per entry.
     func tag(_ title: TitleQuery, changes: [TagChange], _ c: Context) async throws -> Reply {
-        let game = try await resolve(title, c, scope: .ownShelves)
+        let game = try await bot.resolve(title, c, scope: .ownShelves)
         let now = c.now
-        let saved = try await store.library.updateEntry(
+        let saved = try await bot.store.library.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
             guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
@@ -267,10 +271,10 @@ extension GGTrackerBot {
 
     /// `/note`: a note on an entry; without text it shows the note privately, `clear:true` deletes it.
     func note(_ title: TitleQuery, text: String?, clear: Bool, _ c: Context) async throws -> Reply {
-        let game = try await resolve(title, c, scope: .ownShelves)
+        let game = try await bot.resolve(title, c, scope: .ownShelves)
         let now = c.now
         if text == nil && !clear {
-            guard let entry = try await store.library.entry(of: c.player.id, game: game.id) else {
+            guard let entry = try await bot.store.library.entry(of: c.player.id, game: game.id) else {
                 throw ReplyError(Self.notInLibrary(game))
             }
             guard let note = entry.note else {
@@ -285,7 +289,8 @@ extension GGTrackerBot {
                     [Action("Delete the note", .run(.note, ["title": .game(game.ref), "clear": true]), style: .danger)]
                 ])
         }
-        try await store.library.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now) {
+        try await bot.store.library.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now)
+        {
             entry in
             guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
             current.note = text
@@ -300,10 +305,10 @@ extension GGTrackerBot {
 
     /// `/remove`: asks for confirmation with a button, then removes from library and wishlist.
     func remove(_ title: TitleQuery, confirmed: Bool, _ c: Context) async throws -> Reply {
-        let game = try await resolve(title, c, scope: .ownShelves)
+        let game = try await bot.resolve(title, c, scope: .ownShelves)
         guard confirmed else {
-            let entry = try await store.library.entry(of: c.player.id, game: game.id)
-            let wishlisted = try await store.library.isWishlisted(c.player.id, game: game.id)
+            let entry = try await bot.store.library.entry(of: c.player.id, game: game.id)
+            let wishlisted = try await bot.store.library.isWishlisted(c.player.id, game: game.id)
             guard entry != nil || wishlisted else {
                 return .notice(
                     "\(bold: game.displayName) is neither in your library nor on your wishlist.")
@@ -316,7 +321,7 @@ extension GGTrackerBot {
                     [Action("Remove it", .run(.remove, ["title": .game(game.ref), "confirm": true]), style: .danger)]
                 ])
         }
-        let removed = try await store.library.removeEverywhere(c.player.id, game: game.id)
+        let removed = try await bot.store.library.removeEverywhere(c.player.id, game: game.id)
         guard removed.library || removed.wishlist else {
             return .notice("\(bold: game.displayName) was already gone.")
         }

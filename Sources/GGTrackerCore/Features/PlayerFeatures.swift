@@ -1,10 +1,14 @@
 import Foundation
 
-extension GGTrackerBot {
+/// Profiles, numbers and the account: `/profile`, `/stats`, `/account delete`.
+struct PlayerFeatures: Sendable {
+    typealias Context = GGTrackerBot.Context
+    let bot: GGTrackerBot
+
     /// `/profile show`: nickname, avatar, counts, hours, favorite genres and games, medals.
     func profileShow(user: UserMention?, _ c: Context) async throws -> Reply {
-        let player = try await targetPlayer(user, c)
-        let stats = try await store.library.stats(of: player.id)
+        let player = try await bot.targetPlayer(user, c)
+        let stats = try await bot.store.library.stats(of: player.id)
         var fields: [Card.Field] = [
             .init("Library", Format.count(stats.libraryCount, "game")),
             .init("Completed", "\(stats.statusCounts[.completed] ?? 0)"),
@@ -26,7 +30,7 @@ extension GGTrackerBot {
                     Format.truncate(stats.favorites.prefix(5).joined(separator: ", "), 1024),
                     inline: false))
         }
-        let medals = try await store.social.medals(of: player.id)
+        let medals = try await bot.store.social.medals(of: player.id)
         fields.append(
             .init(
                 "Medals (\(medals.count))",
@@ -44,7 +48,8 @@ extension GGTrackerBot {
 
     /// `/profile set`: nickname, avatar (https URL) and bio.
     func profileSet(nickname: String?, avatar: String?, bio: String?, _ c: Context) async throws -> Reply {
-        let player = try await store.library.updateProfile(c.player.id, nickname: nickname, avatarURL: avatar, bio: bio)
+        let player = try await bot.store.library.updateProfile(
+            c.player.id, nickname: nickname, avatarURL: avatar, bio: bio)
         var changed: [String] = []
         if nickname != nil { changed.append("nickname") }
         if avatar != nil { changed.append("avatar") }
@@ -60,8 +65,8 @@ extension GGTrackerBot {
 
     /// `/stats`: numbers and small text bar charts.
     func stats(user: UserMention?, _ c: Context) async throws -> Reply {
-        let player = try await targetPlayer(user, c)
-        let stats = try await store.library.stats(of: player.id)
+        let player = try await bot.targetPlayer(user, c)
+        let stats = try await bot.store.library.stats(of: player.id)
         guard stats.libraryCount > 0 else {
             return .notice("\(player.shownName) has no games in their library yet.")
         }
@@ -121,7 +126,7 @@ extension GGTrackerBot {
                     "This erases your library, wishlist, scores, reviews, notes and profile on every server, for good. Are you sure?",
                 actions: [[Action("Delete everything", .run(.account, "delete", ["confirm": true]), style: .danger)]])
         }
-        let erased = try await store.library.deleteAccount(c.player.id)
+        let erased = try await bot.store.library.deleteAccount(c.player.id)
         return Reply(
             visibility: .invokerOnly, delivery: c.invocation.fromComponent ? .updateMessage : .newMessage,
             text:

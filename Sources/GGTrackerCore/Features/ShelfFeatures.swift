@@ -1,10 +1,15 @@
 import Foundation
 
-extension GGTrackerBot {
+/// The library and wishlist shelves: `/list`, `/wishlist add|remove|show`.
+struct ShelfFeatures: Sendable {
+    typealias Context = GGTrackerBot.Context
+    let bot: GGTrackerBot
+
     /// `/wishlist add`: refused for games already in the library.
     func wishlistAdd(_ title: TitleQuery, _ c: Context) async throws -> Reply {
-        let game = try await resolve(title, c)
-        switch try await store.library.addToWishlist(c.player.id, game: game, community: c.invoker.community, at: c.now)
+        let game = try await bot.resolve(title, c)
+        switch try await bot.store.library.addToWishlist(
+            c.player.id, game: game, community: c.invoker.community, at: c.now)
         {
         case .inLibrary(let status):
             return .notice(
@@ -17,7 +22,7 @@ extension GGTrackerBot {
                     Card(
                         title: Format.truncate("\(c.player.shownName) wishlisted \(game.displayName)", 256),
                         url: game.url,
-                        description: RichText(Self.oneLine(game)), thumbnailURL: game.thumbnailURL,
+                        description: RichText(GGTrackerBot.oneLine(game)), thumbnailURL: game.thumbnailURL,
                         footer: game.ref.description,
                         color: Palette.wishlist)
                 ],
@@ -27,8 +32,8 @@ extension GGTrackerBot {
 
     /// `/wishlist remove`.
     func wishlistRemove(_ title: TitleQuery, _ c: Context) async throws -> Reply {
-        let game = try await resolve(title, c, scope: .ownShelves)
-        let removed = try await store.library.removeFromWishlist(c.player.id, game: game.id)
+        let game = try await bot.resolve(title, c, scope: .ownShelves)
+        let removed = try await bot.store.library.removeFromWishlist(c.player.id, game: game.id)
         return .notice(
             removed
                 ? "Took \(bold: game.displayName) off your wishlist."
@@ -37,9 +42,9 @@ extension GGTrackerBot {
 
     /// `/wishlist show`: ten per page.
     func wishlistShow(user: UserMention?, page: Int, _ c: Context) async throws -> Reply {
-        let player = try await targetPlayer(user, c)
-        let result = try await store.library.wishlist(
-            of: player.id, includeMature: c.showsMature, page: page, pageSize: Self.pageSize)
+        let player = try await bot.targetPlayer(user, c)
+        let result = try await bot.store.library.wishlist(
+            of: player.id, includeMature: c.showsMature, page: page, pageSize: GGTrackerBot.pageSize)
         let owner = player.id == c.player.id ? "Your" : "\(player.shownName)'s"
         guard !result.items.isEmpty else {
             if page > 1 { return .notice("There is no page \(page).") }
@@ -56,15 +61,16 @@ extension GGTrackerBot {
             color: Palette.wishlist)
         return Reply(
             delivery: c.invocation.fromComponent ? .updateMessage : .newMessage, cards: [card],
-            actions: pager(result, c, owner: player))
+            actions: bot.pager(result, c, owner: player))
     }
 
     /// `/list`: a library, ten per page, with the status counts in the footer.
     func list(user: UserMention?, status: GameStatus?, sort: LibrarySort, page: Int, _ c: Context) async throws -> Reply
     {
-        let player = try await targetPlayer(user, c)
-        let result = try await store.library.library(
-            of: player.id, status: status, sort: sort, includeMature: c.showsMature, page: page, pageSize: Self.pageSize
+        let player = try await bot.targetPlayer(user, c)
+        let result = try await bot.store.library.library(
+            of: player.id, status: status, sort: sort, includeMature: c.showsMature, page: page,
+            pageSize: GGTrackerBot.pageSize
         )
         let name = player.shownName
         guard !result.page.items.isEmpty else {
@@ -105,6 +111,6 @@ extension GGTrackerBot {
             color: Palette.library)
         return Reply(
             delivery: c.invocation.fromComponent ? .updateMessage : .newMessage, cards: [card],
-            actions: pager(result.page, c, owner: player))
+            actions: bot.pager(result.page, c, owner: player))
     }
 }

@@ -1,15 +1,19 @@
 import Foundation
 
-extension GGTrackerBot {
+/// Between players: `/compare`, `/leaderboard`, friends, `/activity`, `/share`.
+struct SocialFeatures: Sendable {
+    typealias Context = GGTrackerBot.Context
+    let bot: GGTrackerBot
+
     /// `/compare`: shared games, a compatibility score, finished-versus-wishlisted, the biggest disagreement.
     func compare(_ user: UserMention, with other: UserMention?, _ c: Context) async throws -> Reply {
-        let left = try await targetPlayer(user, c)
-        let right = try await targetPlayer(other, c)
+        let left = try await bot.targetPlayer(user, c)
+        let right = try await bot.targetPlayer(other, c)
         guard left.id != right.id else {
             return .notice(
                 "Comparing a library with itself always agrees. Pick someone else: \(code: "/compare user:@friend").")
         }
-        let comparison = try await store.social.compare(left.id, right.id)
+        let comparison = try await bot.store.social.compare(left.id, right.id)
         for (player, count) in [(left, comparison.leftCount), (right, comparison.rightCount)] where count == 0 {
             return .notice(
                 "\(player.shownName) has no games in their library yet, so there is nothing to compare.")
@@ -67,7 +71,7 @@ extension GGTrackerBot {
 
     /// `/leaderboard`: the server's ranking, ties sharing a rank, the caller's own rank even outside the top 10.
     func leaderboard(_ metric: LeaderboardMetric, _ period: Period, _ c: Context) async throws -> Reply {
-        let values = try await store.social.leaderboard(
+        let values = try await bot.store.social.leaderboard(
             in: c.invoker.community, metric: metric, since: period.start(before: c.now))
         let rows = LeaderboardRow.ranked(values.filter { $0.1 > 0 })
         guard !rows.isEmpty else {
@@ -96,9 +100,9 @@ extension GGTrackerBot {
 
     /// `/friend add|remove|list`.
     func friendAdd(_ user: UserMention, _ c: Context) async throws -> Reply {
-        let friend = try await targetPlayer(user, c)
+        let friend = try await bot.targetPlayer(user, c)
         guard friend.id != c.player.id else { return .notice("You are always your own friend. Pick someone else.") }
-        let added = try await store.social.addFriend(c.player.id, friend.id, at: c.now)
+        let added = try await bot.store.social.addFriend(c.player.id, friend.id, at: c.now)
         return .notice(
             added
                 ? "You now follow \(friend.shownName); their news comes first in \(code: "/activity")."
@@ -106,8 +110,8 @@ extension GGTrackerBot {
     }
 
     func friendRemove(_ user: UserMention, _ c: Context) async throws -> Reply {
-        let friend = try await targetPlayer(user, c)
-        let removed = try await store.social.removeFriend(c.player.id, friend.id)
+        let friend = try await bot.targetPlayer(user, c)
+        let removed = try await bot.store.social.removeFriend(c.player.id, friend.id)
         return .notice(
             removed
                 ? "You no longer follow \(friend.shownName)."
@@ -115,7 +119,7 @@ extension GGTrackerBot {
     }
 
     func friendList(_ c: Context) async throws -> Reply {
-        let friends = try await store.social.friends(of: c.player.id)
+        let friends = try await bot.store.social.friends(of: c.player.id)
         guard !friends.isEmpty else { return .notice("You follow nobody yet. \(code: "/friend add user:@someone").") }
         return Reply(
             visibility: .invokerOnly,
@@ -129,8 +133,8 @@ extension GGTrackerBot {
 
     /// `/activity`: the server's recent events, friends' first.
     func activity(user: UserMention?, _ c: Context) async throws -> Reply {
-        let player = try await user.asyncMap { try await targetPlayer($0, c) }
-        let events = try await store.social.activity(
+        let player = try await user.asyncMap { try await bot.targetPlayer($0, c) }
+        let events = try await bot.store.social.activity(
             in: c.invoker.community, of: player?.id, friendsOf: c.player.id, limit: 15)
         guard !events.isEmpty else {
             return .notice(
@@ -156,17 +160,17 @@ extension GGTrackerBot {
     /// `/share`: a link to a read-only page of the caller's library; `revoke:true` turns it off.
     func share(revoke: Bool, _ c: Context) async throws -> Reply {
         if revoke {
-            let revoked = try await store.social.revokeShareToken(of: c.player.id)
+            let revoked = try await bot.store.social.revokeShareToken(of: c.player.id)
             return .notice(
                 revoked ? "Your share link is off; the old address now answers “not found”." : "You had no share link.")
         }
-        var token = try await store.social.shareToken(of: c.player.id)
+        var token = try await bot.store.social.shareToken(of: c.player.id)
         if token == nil {
             let fresh = Self.newShareToken()
-            try await store.social.setShareToken(fresh, for: c.player.id, at: c.now)
+            try await bot.store.social.setShareToken(fresh, for: c.player.id, at: c.now)
             token = fresh
         }
-        let url = "\(info.publicBaseURL)/u/\(token!)"
+        let url = "\(bot.info.publicBaseURL)/u/\(token!)"
         return Reply(
             visibility: .invokerOnly,
             text:

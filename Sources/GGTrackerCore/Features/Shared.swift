@@ -1,0 +1,38 @@
+import Foundation
+
+/// What several areas' features build their replies with.
+extension GGTrackerBot {
+    /// Platforms and genres of a game on one short line.
+    static func oneLine(_ game: Game) -> String {
+        var parts: [String] = []
+        if !game.platforms.isEmpty {
+            parts.append(game.platforms.prefix(4).joined(separator: ", ") + (game.platforms.count > 4 ? "…" : ""))
+        }
+        if !game.genres.isEmpty { parts.append(game.genres.prefix(3).joined(separator: ", ")) }
+        if let critic = game.criticScore { parts.append("critics \(critic.score)") }
+        return parts.isEmpty ? "—" : parts.joined(separator: " · ")
+    }
+
+    /// Previous/next buttons that re-run the command for another page. A list of a player's shelf names the
+    /// player, so that someone else pressing the button pages through the same list, not their own.
+    func pager<T>(_ page: Page<T>, _ c: Context, owner: Player? = nil) -> [[Action]] {
+        guard page.pageCount > 1 else { return [] }
+        func command(_ number: Int) -> CommandInvocation {
+            var changes: [String: OptionValue?] = ["page": .integer(number)]
+            if let owner { changes["user"] = .user(UserMention(id: owner.id.platformUserID)) }
+            return rerun(c, changes)
+        }
+        return [
+            [
+                Action("◀ Previous", command(page.page - 1), disabled: page.page <= 1),
+                Action("Page \(page.page)/\(page.pageCount)", command(page.page), disabled: true),
+                Action("Next ▶", command(page.page + 1), disabled: page.page >= page.pageCount),
+            ]
+        ]
+    }
+
+    /// The same cards for the server's announce channel, when one is set.
+    func announcement(_ cards: [Card], _ c: Context) -> Announcement? {
+        c.settings.announceChannel.map { Announcement(channel: $0, cards: cards) }
+    }
+}
