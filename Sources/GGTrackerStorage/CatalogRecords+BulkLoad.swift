@@ -16,15 +16,18 @@ extension CatalogRecords {
             return try await withoutActuallyEscaping(batches) { batches in
                 let lent = LentBatches(batches: batches)
                 return try await write { db in
-                    let counts = try await Self.postgresBulkLoad(lent.batches, in: db)
+                    let counts = try await CatalogBulkLoad.postgresBulkLoad(lent.batches, in: db)
                     if counts != nil { try await Self.moveCatalogGeneration(db) }
                     return counts
                 }
             }
         }
-        return try Self.sqliteBulkLoad(batches, into: executor.sqliteWriter)
+        return try CatalogBulkLoad.sqliteBulkLoad(batches, into: executor.sqliteWriter)
     }
+}
 
+/// The loader of an empty catalog, on SQLite and on PostgreSQL (`CatalogRecords.loadIntoEmptyCatalog`).
+enum CatalogBulkLoad {
     static func sqliteBulkLoad(
         _ batches: () throws -> [CatalogRecord]?, into writer: any DatabaseWriter
     ) throws -> UpsertCounts? {
@@ -58,7 +61,8 @@ extension CatalogRecords {
         // Ids continue where the catalog's last game was: ids of games deleted earlier are never reused.
         var nextID = (try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'games'") ?? 0) + 1
         func insertStatement(rows: Int) throws -> Statement {
-            try db.makeStatement(sql: insertGamesSQL(columns: ["id"] + storedGameColumns, rows: rows))
+            try db.makeStatement(
+                sql: CatalogRecords.insertGamesSQL(columns: ["id"] + CatalogRecords.storedGameColumns, rows: rows))
         }
         let many = try insertStatement(rows: rowsPerInsert)
         let one = try insertStatement(rows: 1)
@@ -80,16 +84,16 @@ extension CatalogRecords {
         }
         // Facets as (facet number, game): numbers for the few hundred distinct (kind, name) pairs.
         var facets: [(facet: Int32, game: Int64)] = []
-        var facetNumbers = [[String: Int32]](repeating: [:], count: facetKinds.count)
+        var facetNumbers = [[String: Int32]](repeating: [:], count: CatalogRecords.facetKinds.count)
         var facetKeys: [(kind: Int, name: String)] = []
         var counts = UpsertCounts()
-        let again = try firstCopies(batches) { record in
+        let again = try CatalogRecords.firstCopies(batches) { record in
             let id = nextID
             nextID += 1
             counts.added += 1
             pending.append((id, record))
             if pending.count == rowsPerInsert { try flush() }
-            for (kind, list) in facetLists(of: record.game) {
+            for (kind, list) in CatalogRecords.facetLists(of: record.game) {
                 for name in list {
                     let number =
                         facetNumbers[Int(kind)][name]
@@ -115,7 +119,7 @@ extension CatalogRecords {
         let findName = try db.makeStatement(sql: "SELECT id FROM facets WHERE kind = ? AND name = ?")
         var facetIDs: [Int64] = []
         for (kind, name) in facetKeys {
-            let arguments: StatementArguments = [facetKinds[kind].rawValue, name]
+            let arguments: StatementArguments = [CatalogRecords.facetKinds[kind].rawValue, name]
             try addName.execute(arguments: arguments)
             facetIDs.append(try Int64.fetchOne(findName, arguments: arguments)!)
         }
@@ -137,7 +141,7 @@ extension CatalogRecords {
                 try step(handle, in: db)
             }
         }
-        let rest = try SQLiteTransaction.run { try await upsertGames(again, in: SQLiteSession(db)) }
+        let rest = try SQLiteTransaction.run { try await CatalogRecords.upsertGames(again, in: SQLiteSession(db)) }
         counts.added += rest.added
         counts.updated += rest.updated
         try db.execute(
@@ -146,39 +150,8 @@ extension CatalogRecords {
                 CREATE INDEX games_popularity ON games(popularity DESC);
                 CREATE INDEX game_facets_game ON game_facets(game_id);
                 """)
-        try SQLiteTransaction.run { try await moveCatalogGeneration(SQLiteSession(db)) }
+        try SQLiteTransaction.run { try await CatalogRecords.moveCatalogGeneration(SQLiteSession(db)) }
         return counts
-    }
-
-    /// Hands `body` each game of the batches the first time it comes; returns the later copies of games that came
-    /// twice, to be stored once the load is done (the later one winning).
-    static func firstCopies(
-        _ batches: () throws -> [CatalogRecord]?, _ body: (CatalogRecord) throws -> Void
-    ) throws -> [CatalogRecord] {
-        var copies = FirstCopies()
-        while let batch = try batches() {
-            for record in batch where copies.isFirst(record) { try body(record) }
-        }
-        return copies.again
-    }
-
-    /// Which games of a load came before, by provider and provider id; the later copies are kept aside.
-    struct FirstCopies {
-        var seen: [String: Set<String>] = [:]
-        var again: [CatalogRecord] = []
-
-        mutating func isFirst(_ record: CatalogRecord) -> Bool {
-            if seen[record.game.ref.provider, default: []].insert(record.game.ref.id).inserted { return true }
-            again.append(record)
-            return false
-        }
-    }
-
-    /// The kinds of facets a game is filed under, in the order of `facetLists`.
-    static let facetKinds: [FacetKind] = [.genre, .platform, .mode, .engine]
-
-    static func facetLists(of game: Game) -> [(UInt8, [String])] {
-        [(0, game.genres), (1, game.platforms), (2, game.modes), (3, game.engines)]
     }
 
     /// Binds a game's id, then its `storedGameColumns` in order.
@@ -190,7 +163,9 @@ extension CatalogRecords {
         }
         binder.bind(g.releaseDate?.timeIntervalSince1970)
         binder.bind(g.releaseYearOnly)
-        for list in [g.platforms, g.genres, g.modes, g.engines, g.developers, g.publishers] { binder.bind(json(list)) }
+        for list in [g.platforms, g.genres, g.modes, g.engines, g.developers, g.publishers] {
+            binder.bind(CatalogRecords.json(list))
+        }
         binder.bind(g.criticRating)
         binder.bind(g.ratingCount)
         binder.bind(g.coverImageID)
@@ -200,11 +175,11 @@ extension CatalogRecords {
         binder.bind(g.gameType)
         binder.bind(record.popularity)
         binder.bind(record.updatedAt?.timeIntervalSince1970)
-        binder.bind(json(g.themes))
+        binder.bind(CatalogRecords.json(g.themes))
     }
 }
 
-extension CatalogRecords {
+extension CatalogBulkLoad {
     /// Runs a statement whose values are bound; throws what SQLite says when it fails.
     static func step(_ handle: OpaquePointer, in db: Database) throws {
         let code = sqlite3_step(handle)
@@ -271,7 +246,7 @@ struct Binder {
     }
 
     func step(in db: Database) throws {
-        try withExtendedLifetime(statement) { try CatalogRecords.step(handle, in: db) }
+        try withExtendedLifetime(statement) { try CatalogBulkLoad.step(handle, in: db) }
     }
 }
 /// SQLite copies a value bound with this destructor before the call returns.
@@ -280,4 +255,16 @@ private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.
 /// A function lent to a transaction that is awaited while it runs.
 struct LentBatches: @unchecked Sendable {
     let batches: () throws -> [CatalogRecord]?
+}
+
+/// Which games of a load came before, by provider and provider id; the later copies are kept aside.
+struct FirstCopies {
+    var seen: [String: Set<String>] = [:]
+    var again: [CatalogRecord] = []
+
+    mutating func isFirst(_ record: CatalogRecord) -> Bool {
+        if seen[record.game.ref.provider, default: []].insert(record.game.ref.id).inserted { return true }
+        again.append(record)
+        return false
+    }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import GGTrackerCore
 
-extension CatalogRecords {
+extension CatalogBulkLoad {
     /// Games inserted by one statement of a PostgreSQL bulk load (24 values each, well under its 65,535).
     static let postgresGamesPerInsert = 500
 
@@ -19,10 +19,12 @@ extension CatalogRecords {
             guard !pending.isEmpty else { return }
             var arguments = SQLArguments()
             arguments.values = pending.flatMap {
-                [.integer($0.id)] + storedValues($0.record).map { $0?.sqlValue ?? .null }
+                [.integer($0.id)] + CatalogRecords.storedValues($0.record).map { $0?.sqlValue ?? .null }
             }
-            try await db.execute(insertGamesSQL(columns: ["id"] + storedGameColumns, rows: pending.count), arguments)
-            try await fileFacets(of: pending.map { ($0.id, $0.record.game) }, in: db, known: &facetIDs)
+            try await db.execute(
+                CatalogRecords.insertGamesSQL(columns: ["id"] + CatalogRecords.storedGameColumns, rows: pending.count),
+                arguments)
+            try await CatalogRecords.fileFacets(of: pending.map { ($0.id, $0.record.game) }, in: db, known: &facetIDs)
             pending.removeAll(keepingCapacity: true)
         }
         var counts = UpsertCounts()
@@ -37,7 +39,7 @@ extension CatalogRecords {
         }
         try await flush()
         try await db.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), ?)", [nextID - 1])
-        let rest = try await upsertGames(copies.again, in: db)
+        let rest = try await CatalogRecords.upsertGames(copies.again, in: db)
         counts.added += rest.added
         counts.updated += rest.updated
         return counts

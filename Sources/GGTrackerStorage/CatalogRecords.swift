@@ -348,3 +348,24 @@ extension CatalogRecords {
         }
     }
 }
+
+extension CatalogRecords {
+    /// Hands `body` each game of the batches the first time it comes; returns the later copies of games that came
+    /// twice, to be stored once the load is done (the later one winning).
+    static func firstCopies(
+        _ batches: () throws -> [CatalogRecord]?, _ body: (CatalogRecord) throws -> Void
+    ) throws -> [CatalogRecord] {
+        var copies = FirstCopies()
+        while let batch = try batches() {
+            for record in batch where copies.isFirst(record) { try body(record) }
+        }
+        return copies.again
+    }
+
+    /// The kinds of facets a game is filed under, in the order of `facetLists`.
+    static let facetKinds: [FacetKind] = [.genre, .platform, .mode, .engine]
+
+    static func facetLists(of game: Game) -> [(UInt8, [String])] {
+        [(0, game.genres), (1, game.platforms), (2, game.modes), (3, game.engines)]
+    }
+}
