@@ -202,7 +202,12 @@ struct ReplicaTests {
                         await senders[1].send(DurabilityTests.progress(n, id: String(1_800_000_000_000_000_000 + n)))))
             }
             #expect(answers.last?.contains("Soak") == true, "answers after the connections were cut: \(answers)")
-            #expect(answers.allSatisfy { $0.contains("Soak") || $0.contains("database did not answer") }, "\(answers)")
+            // The first one may wait for new connections past Discord's deadline on a loaded machine: it is then
+            // acknowledged as deferred (`type` 5) and its message edited with the answer later.
+            #expect(
+                answers.allSatisfy {
+                    $0.contains("Soak") || $0.contains("database did not answer") || $0 == #"{"type":5}"#
+                }, "\(answers)")
         }
     }
 }
