@@ -183,10 +183,7 @@ extension CatalogBulkLoad {
     /// Runs a statement whose values are bound; throws what SQLite says when it fails.
     static func step(_ handle: OpaquePointer, in db: Database) throws {
         let code = sqlite3_step(handle)
-        guard code == SQLITE_DONE else {
-            throw DatabaseError(
-                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-        }
+        guard code == SQLITE_DONE else { throw SQLiteSession.failure(code, in: db) }
     }
 }
 

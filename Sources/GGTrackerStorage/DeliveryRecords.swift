@@ -62,8 +62,9 @@ extension DeliveryRecords {
         /// Throws `DeliveryAlreadyApplied` when another attempt (a retry, or a replica given the same delivery)
         /// owns the delivery: nothing of this one's may be committed.
         func confirm() async throws {
-            let attempt = try await owner.rows().first?.values.first.flatMap(String.read)
-            guard attempt == claim.attempt else { throw DeliveryAlreadyApplied(id: claim.id) }
+            guard try await owner.value() as String? == claim.attempt else {
+                throw DeliveryAlreadyApplied(id: claim.id)
+            }
             claim.markWritten()
         }
     }

@@ -95,9 +95,8 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
 
     func run(_ sql: String, _ arguments: SQLArguments) async throws -> PostgresQueryResult {
         let result = dispatch(sql, arguments)
-        database?.roundTrips.add(1, ordering: .relaxed)
-        try await settle()
-        do { return try await result.get() } catch { throw failure(error) }
+        unsettled.append(result)
+        return try await answer(of: result)
     }
 
     /// Statements sent and not yet waited for, oldest first.
@@ -107,22 +106,30 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         connection.query(PostgresQuery(unsafeSQL: Self.numbered(sql), binds: Self.bindings(arguments)), logger: logger)
     }
 
-    /// Waits for the statements sent before: the connection answers in order, so their answers came first, and the
-    /// first failure is the one reported (a later statement of a failed transaction only says it was aborted).
-    private func settle() async throws {
-        let sent = unsettled
-        unsettled = []
-        for future in sent {
-            do { _ = try await future.get() } catch { throw failure(error) }
+    /// A statement's answer. While it is unsettled, this waits for it and every statement sent before and since:
+    /// one round trip, since the connection answers in order; the first failure is the one reported (a later
+    /// statement of a failed transaction only says it was aborted).
+    private func answer(of future: EventLoopFuture<PostgresQueryResult>) async throws -> PostgresQueryResult {
+        if unsettled.contains(where: { $0 === future }) {
+            database?.roundTrips.add(1, ordering: .relaxed)
+            let sent = unsettled
+            unsettled = []
+            for earlier in sent {
+                do { _ = try await earlier.get() } catch { throw failure(error) }
+            }
         }
+        do { return try await future.get() } catch { throw failure(error) }
+    }
+
+    /// Waits for every statement sent and not yet waited for.
+    private func settle() async throws {
+        if let last = unsettled.last { _ = try await answer(of: last) }
     }
 
     func prefetch(_ sql: String, _ arguments: SQLArguments) async throws -> SQLPending {
         let future = dispatch(sql, arguments)
         unsettled.append(future)
-        return SQLPending { [self] in
-            do { return try Self.rows(of: try await future.get()) } catch { throw failure(error) }
-        }
+        return SQLPending { [self] in try Self.rows(of: try await answer(of: future)) }
     }
 
     /// What a statement's error means: the server refused it (the connection is sound), or the connection broke
@@ -142,18 +149,6 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
 
     func fetchAll(_ sql: String, _ arguments: SQLArguments) async throws -> [SQLRow] {
         try Self.rows(of: try await run(sql, arguments))
-    }
-
-    func fetchAll(together statements: [(String, SQLArguments)]) async throws -> [[SQLRow]] {
-        // The connection answers statements in the order they were sent: all are written at once, then awaited.
-        let futures = statements.map { sql, arguments in dispatch(sql, arguments) }
-        database?.roundTrips.add(1, ordering: .relaxed)
-        try await settle()
-        var results: [[SQLRow]] = []
-        for future in futures {
-            do { results.append(try Self.rows(of: try await future.get())) } catch { throw failure(error) }
-        }
-        return results
     }
 
     static func rows(of result: PostgresQueryResult) throws -> [SQLRow] {

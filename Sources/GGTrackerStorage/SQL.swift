@@ -200,9 +200,6 @@ package protocol SQLSession: AnyObject {
     @discardableResult
     func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int
     func fetchAll(_ sql: String, _ arguments: SQLArguments) async throws -> [SQLRow]
-    /// Runs several reads sent together, their results in order: on PostgreSQL the statements go out without
-    /// waiting for each answer, so they cost one round trip.
-    func fetchAll(together statements: [(String, SQLArguments)]) async throws -> [[SQLRow]]
     /// Sends a statement without waiting for its answer: on PostgreSQL it goes out at once and shares a round trip
     /// with the next statement waited for, which also reports its failure (at the latest, the commit).
     func prefetch(_ sql: String, _ arguments: SQLArguments) async throws -> SQLPending
@@ -215,11 +212,27 @@ package struct SQLPending: Sendable {
     let read: @Sendable () async throws -> [SQLRow]
 
     package func rows() async throws -> [SQLRow] { try await read() }
+
+    /// The first column of the first row, as `SQLSession.value` reads it.
+    package func value<T: SQLReadable>() async throws -> T? {
+        guard let value = try await rows().first?.values.first, value != .null else { return nil }
+        return T.read(value)
+    }
 }
 
 extension SQLSession {
     @discardableResult
     package func execute(_ sql: String) async throws -> Int { try await execute(sql, []) }
+
+    /// Runs several reads sent together, their results in order: on PostgreSQL the statements go out without
+    /// waiting for each answer, so they cost one round trip.
+    package func fetchAll(together statements: [(String, SQLArguments)]) async throws -> [[SQLRow]] {
+        var pending: [SQLPending] = []
+        for (sql, arguments) in statements { pending.append(try await prefetch(sql, arguments)) }
+        var results: [[SQLRow]] = []
+        for statement in pending { results.append(try await statement.rows()) }
+        return results
+    }
 
     /// Runs a statement whose answer is not needed, sent without waiting (see `prefetch`).
     package func send(_ sql: String, _ arguments: SQLArguments) async throws {
@@ -234,10 +247,7 @@ extension SQLSession {
 
     /// The first column of the first row; nil when there is no row or it holds NULL.
     package func value<T: SQLReadable>(_ sql: String, _ arguments: SQLArguments = []) async throws -> T? {
-        guard let row = try await fetchOne(sql, arguments), let value = row.values.first, value != .null else {
-            return nil
-        }
-        return T.read(value)
+        try await prefetch(sql, arguments).value()
     }
 
     /// The first column of every row, NULLs left out.
@@ -283,12 +293,6 @@ final class SQLiteSession: SQLSession {
         return SQLPending { rows }
     }
 
-    func fetchAll(together statements: [(String, SQLArguments)]) async throws -> [[SQLRow]] {
-        var results: [[SQLRow]] = []
-        for (sql, arguments) in statements { results.append(try await fetchAll(sql, arguments)) }
-        return results
-    }
-
     func forEach(_ sql: String, _ arguments: SQLArguments, _ body: (SQLRow) throws -> Void) async throws {
         try step(sql, arguments, body)
     }
@@ -307,11 +311,7 @@ final class SQLiteSession: SQLSession {
             while true {
                 let code = sqlite3_step(handle)
                 if code == SQLITE_DONE { return }
-                guard code == SQLITE_ROW else {
-                    throw DatabaseError(
-                        resultCode: ResultCode(rawValue: code),
-                        message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
-                }
+                guard code == SQLITE_ROW else { throw Self.failure(code, in: db, sql: sql) }
                 var values: [SQLValue] = []
                 values.reserveCapacity(Int(width))
                 for index in 0..<width {
@@ -320,6 +320,13 @@ final class SQLiteSession: SQLSession {
                 try body(SQLRow(values: values, columns: columns))
             }
         }
+    }
+
+    /// The error of a statement stepped with SQLite's own calls, as GRDB reports one.
+    static func failure(_ code: Int32, in db: Database, sql: String? = nil) -> DatabaseError {
+        DatabaseError(
+            resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+            sql: sql)
     }
 
     private static func value(_ handle: OpaquePointer, _ index: Int32) -> SQLValue {
