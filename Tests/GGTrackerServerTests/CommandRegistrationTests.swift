@@ -15,6 +15,21 @@ actor Received {
     func add(_ path: String, _ authorization: String?, _ body: Data) { requests.append((path, authorization, body)) }
 }
 
+/// A local stand-in for Discord's edit of an interaction's original message,
+/// `PATCH /api/v10/webhooks/{application.id}/{interaction.token}/messages/@original`: each edit is recorded as
+/// `{application.id}/{interaction.token}` with its body.
+func fakeDiscordWebhooks(_ edits: Received?) -> some ApplicationProtocol {
+    let router = Router()
+    router.patch("/api/v10/webhooks/:app/:token/messages/@original") { request, context -> Response in
+        let body = try await request.body.collect(upTo: 1 << 20)
+        await edits?.add(
+            "\(context.parameters.get("app") ?? "")/\(context.parameters.get("token") ?? "")", nil, Data(buffer: body))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: "{}")))
+    }
+    return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+}
+
 /// A local stand-in for Discord's bulk-overwrite endpoints:
 /// `PUT /applications/{application.id}/commands` and `PUT /applications/{application.id}/guilds/{guild.id}/commands`,
 /// answering 401 without the right `Authorization: Bot …` header and 200 with the stored commands otherwise.

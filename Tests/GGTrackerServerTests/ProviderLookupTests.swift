@@ -24,18 +24,7 @@ struct ProviderLookupTests {
         games[0]["slug"] = "outer-wilds"
         let state = FakeIGDBState(games: games)
         await state.setDelay(delay)
-        let router = Router()
-        router.patch("/api/v10/webhooks/:app/:token/messages/@original") { request, context -> Response in
-            let bodyBytes = try await request.body.collect(upTo: 1 << 20)
-            await webhook?.add(
-                "\(context.parameters.get("app") ?? "")/\(context.parameters.get("token") ?? "")", nil,
-                Data(buffer: bodyBytes))
-            return Response(
-                status: .ok, headers: [.contentType: "application/json"],
-                body: .init(byteBuffer: ByteBuffer(string: "{}")))
-        }
-        let discord = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await discord.test(.live) { discordClient in
+        try await fakeDiscordWebhooks(webhook).test(.live) { discordClient in
             let discordPort = try #require(discordClient.port)
             try await fakeIGDB(state, clientID: "client", secret: "secret").test(.live) { fake in
                 let port = try #require(fake.port)

@@ -75,140 +75,162 @@ struct ReplicaTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let state = FakeIGDBState(games: try fakeGames(count: 1_200))
-        try await fakeIGDB(state, clientID: "client", secret: "secret").test(.live) { fake in
-            let igdb = try #require(fake.port)
-            let key = Curve25519.Signing.PrivateKey()
-            let publicKey = key.publicKey.rawRepresentation.map { String(format: "%02x", $0) }.joined()
-            let port = 20_000 + Int.random(in: 0..<900) * 2
-            let environment = [
-                "GGTRACKER_CATALOG": "igdb", "IGDB_CLIENT_ID": "client", "IGDB_CLIENT_SECRET": "secret",
-                "IGDB_API_BASE": "http://127.0.0.1:\(igdb)/v4", "TWITCH_OAUTH_BASE": "http://127.0.0.1:\(igdb)/oauth2",
-            ]
-            let http = HTTPClient.shared
-            var replicas: [ServerProcess] = []
-            for n in 0..<2 {
-                replicas.append(
-                    try ServerProcess(
-                        database: url, port: port + n, publicKey: publicKey,
-                        log: directory.appendingPathComponent("replica\(n).log"), environment: environment))
-            }
-            defer { for replica in replicas { replica.kill(SIGKILL) } }
-            for replica in replicas { try await replica.waitUntilReady(http) }
-            let senders = replicas.map { SignedSender(http: http, key: key, port: $0.port) }
-
-            // Commands alternate between the replicas: what one stores, the other sees.
-            #expect(await senders[0].send(DurabilityTests.createSoak)?.0 == 200)
-            for n in 1..<10 {
-                let join = Interaction.command(
-                    "challenge", [Interaction.sub("join", [Interaction.option("name", "Soak")])],
-                    as: DurabilityTests.person(n))
-                let answer = await senders[n % 2].send(join)
-                #expect(answer?.0 == 200 && Self.text(answer).contains("Soak"), "\(Self.text(answer))")
-            }
-            await #expect(try Self.progressByPlayer(url).count == 10)
-
-            // The same interaction delivered to both replicas at once is applied once.
-            let twice = DurabilityTests.progress(3, id: "1600000000000000001")
-            async let first = senders[0].send(twice)
-            async let second = senders[1].send(twice)
-            let duplicated = await [first, second]
-            #expect(duplicated.allSatisfy { $0?.0 == 200 })
-            await #expect(try Self.progressByPlayer(url)["discord:\(DurabilityTests.person(3).id)"] == 1)
-
-            // A refresh asked of both replicas at once runs once.
-            let refresh = Interaction.command(
-                "admin", [Interaction.sub("catalog", [Interaction.sub("refresh")], group: true)], as: .admin)
-            async let refreshA = senders[0].send(refresh)
-            async let refreshB = senders[1].send(refresh)
-            let refreshAnswers = await [refreshA, refreshB].map(Self.text)
-            #expect(refreshAnswers.filter { $0.contains("started in the background") }.count == 1, "\(refreshAnswers)")
-            #expect(refreshAnswers.filter { $0.contains("already running") }.count == 1, "\(refreshAnswers)")
-            let database = try await AppDatabase.open(url, connections: 1)
-            defer { try? database.close() }
-            for _ in 0..<600 {
-                if try await database.catalog.gameCount() == 1_200,
-                    try await database.leases.leaseHolder("catalog.refresh", at: Date()) == nil
-                {
-                    break
+        // Discord's edit of a deferred answer.
+        let edits = Received()
+        try await fakeDiscordWebhooks(edits).test(.live) { discordClient in
+            let discordPort = try #require(discordClient.port)
+            try await fakeIGDB(state, clientID: "client", secret: "secret").test(.live) { fake in
+                let igdb = try #require(fake.port)
+                let key = Curve25519.Signing.PrivateKey()
+                let publicKey = key.publicKey.rawRepresentation.map { String(format: "%02x", $0) }.joined()
+                let port = 20_000 + Int.random(in: 0..<900) * 2
+                let environment = [
+                    "GGTRACKER_CATALOG": "igdb", "IGDB_CLIENT_ID": "client", "IGDB_CLIENT_SECRET": "secret",
+                    "IGDB_API_BASE": "http://127.0.0.1:\(igdb)/v4",
+                    "TWITCH_OAUTH_BASE": "http://127.0.0.1:\(igdb)/oauth2",
+                    "DISCORD_API_BASE": "http://127.0.0.1:\(discordPort)/api/v10",
+                ]
+                let http = HTTPClient.shared
+                var replicas: [ServerProcess] = []
+                for n in 0..<2 {
+                    replicas.append(
+                        try ServerProcess(
+                            database: url, port: port + n, publicKey: publicKey,
+                            log: directory.appendingPathComponent("replica\(n).log"), environment: environment))
                 }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            #expect(try await database.catalog.gameCount() == 1_200)
-            let pages = await state.queries.filter { $0.contains("limit 500") }.count
-            #expect(pages == 3, "1,200 games are three pages of 500, fetched once")
+                defer { for replica in replicas { replica.kill(SIGKILL) } }
+                for replica in replicas { try await replica.waitUntilReady(http) }
+                let senders = replicas.map { SignedSender(http: http, key: key, port: $0.port) }
 
-            // Ten clients alternate between the replicas; one replica is killed mid-stream and the clients go on
-            // with the other, as a load balancer would send them.
-            actor Ledger {
-                var sent: [(client: Int, id: String)] = []
-                var acknowledged: Set<String> = []
-                func send(_ client: Int, _ id: String) { sent.append((client, id)) }
-                func ack(_ id: String) { acknowledged.insert(id) }
-            }
-            let ledger = Ledger()
-            let stop = Date().addingTimeInterval(4)
-            let killer = Task {
-                try await Task.sleep(for: .seconds(2))
-                replicas[0].kill(SIGKILL)
-            }
-            await withTaskGroup(of: Void.self) { group in
-                for n in 0..<10 {
-                    group.addTask {
-                        var i = 0
-                        var alive = [true, true]
-                        while Date() < stop {
-                            i += 1
-                            let id = String(1_700_000_000_000_000_000 + n * 10_000_000 + i)
-                            await ledger.send(n, id)
-                            var replica = i % 2
-                            if !alive[replica] { replica = 1 - replica }
-                            var answer = await senders[replica].send(DurabilityTests.progress(n, id: id))
-                            if answer == nil {
-                                // That replica is gone: the balancer retries the delivery on the other one.
-                                alive[replica] = false
-                                answer = await senders[1 - replica].send(DurabilityTests.progress(n, id: id))
+                // Commands alternate between the replicas: what one stores, the other sees.
+                #expect(await senders[0].send(DurabilityTests.createSoak)?.0 == 200)
+                for n in 1..<10 {
+                    let join = Interaction.command(
+                        "challenge", [Interaction.sub("join", [Interaction.option("name", "Soak")])],
+                        as: DurabilityTests.person(n))
+                    let answer = await senders[n % 2].send(join)
+                    #expect(answer?.0 == 200 && Self.text(answer).contains("Soak"), "\(Self.text(answer))")
+                }
+                await #expect(try Self.progressByPlayer(url).count == 10)
+
+                // The same interaction delivered to both replicas at once is applied once.
+                let twice = DurabilityTests.progress(3, id: "1600000000000000001")
+                async let first = senders[0].send(twice)
+                async let second = senders[1].send(twice)
+                let duplicated = await [first, second]
+                #expect(duplicated.allSatisfy { $0?.0 == 200 })
+                await #expect(try Self.progressByPlayer(url)["discord:\(DurabilityTests.person(3).id)"] == 1)
+
+                // A refresh asked of both replicas at once runs once.
+                let refresh = Interaction.command(
+                    "admin", [Interaction.sub("catalog", [Interaction.sub("refresh")], group: true)], as: .admin)
+                async let refreshA = senders[0].send(refresh)
+                async let refreshB = senders[1].send(refresh)
+                let refreshAnswers = await [refreshA, refreshB].map(Self.text)
+                #expect(
+                    refreshAnswers.filter { $0.contains("started in the background") }.count == 1, "\(refreshAnswers)")
+                #expect(refreshAnswers.filter { $0.contains("already running") }.count == 1, "\(refreshAnswers)")
+                let database = try await AppDatabase.open(url, connections: 1)
+                defer { try? database.close() }
+                for _ in 0..<600 {
+                    if try await database.catalog.gameCount() == 1_200,
+                        try await database.leases.leaseHolder("catalog.refresh", at: Date()) == nil
+                    {
+                        break
+                    }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                #expect(try await database.catalog.gameCount() == 1_200)
+                let pages = await state.queries.filter { $0.contains("limit 500") }.count
+                #expect(pages == 3, "1,200 games are three pages of 500, fetched once")
+
+                // Ten clients alternate between the replicas; one replica is killed mid-stream and the clients go on
+                // with the other, as a load balancer would send them.
+                actor Ledger {
+                    var sent: [(client: Int, id: String)] = []
+                    var acknowledged: Set<String> = []
+                    func send(_ client: Int, _ id: String) { sent.append((client, id)) }
+                    func ack(_ id: String) { acknowledged.insert(id) }
+                }
+                let ledger = Ledger()
+                let stop = Date().addingTimeInterval(4)
+                let killer = Task {
+                    try await Task.sleep(for: .seconds(2))
+                    replicas[0].kill(SIGKILL)
+                }
+                await withTaskGroup(of: Void.self) { group in
+                    for n in 0..<10 {
+                        group.addTask {
+                            var i = 0
+                            var alive = [true, true]
+                            while Date() < stop {
+                                i += 1
+                                let id = String(1_700_000_000_000_000_000 + n * 10_000_000 + i)
+                                await ledger.send(n, id)
+                                var replica = i % 2
+                                if !alive[replica] { replica = 1 - replica }
+                                var answer = await senders[replica].send(DurabilityTests.progress(n, id: id))
+                                if answer == nil {
+                                    // That replica is gone: the balancer retries the delivery on the other one.
+                                    alive[replica] = false
+                                    answer = await senders[1 - replica].send(DurabilityTests.progress(n, id: id))
+                                }
+                                if answer?.0 == 200 { await ledger.ack(id) }
                             }
-                            if answer?.0 == 200 { await ledger.ack(id) }
                         }
                     }
                 }
-            }
-            try await killer.value
-            #expect(replicas[0].waitForExit() == SIGKILL)
-            let sent = await ledger.sent
-            let acknowledged = await ledger.acknowledged
-            #expect(acknowledged.count == sent.count, "every delivery was answered by one replica or the other")
-            let stored = try await Self.progressByPlayer(url)
-            var sentByPlayer: [String: Double] = ["discord:\(DurabilityTests.person(3).id)": 1]
-            for (client, _) in sent { sentByPlayer["discord:\(DurabilityTests.person(client).id)", default: 0] += 1 }
-            for (player, count) in sentByPlayer {
-                #expect(stored[player] == count, "\(player): every acknowledged delivery stored, none twice")
-            }
+                try await killer.value
+                #expect(replicas[0].waitForExit() == SIGKILL)
+                let sent = await ledger.sent
+                let acknowledged = await ledger.acknowledged
+                #expect(acknowledged.count == sent.count, "every delivery was answered by one replica or the other")
+                let stored = try await Self.progressByPlayer(url)
+                var sentByPlayer: [String: Double] = ["discord:\(DurabilityTests.person(3).id)": 1]
+                for (client, _) in sent {
+                    sentByPlayer["discord:\(DurabilityTests.person(client).id)", default: 0] += 1
+                }
+                for (player, count) in sentByPlayer {
+                    #expect(stored[player] == count, "\(player): every acknowledged delivery stored, none twice")
+                }
 
-            // The survivor still answers, and the connections it lost to the database are replaced.
-            let terminated = try await database.read { db in
-                try await
-                    (db.value(
-                        """
-                        SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-                        WHERE application_name = ? AND pid <> pg_backend_pid()
-                        """, [PostgresLocation(url: url)!.applicationName]) as Int?) ?? 0
+                // The survivor still answers, and the connections it lost to the database are replaced.
+                let terminated = try await database.read { db in
+                    try await
+                        (db.value(
+                            """
+                            SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                            WHERE application_name = ? AND pid <> pg_backend_pid()
+                            """, [PostgresLocation(url: url)!.applicationName]) as Int?) ?? 0
+                }
+                #expect(terminated >= 1)
+                var answers: [String] = []
+                for n in 0..<4 {
+                    let interaction = DurabilityTests.progress(n, id: String(1_800_000_000_000_000_000 + n))
+                    var answer = Self.text(await senders[1].send(interaction))
+                    if answer == #"{"type":5}"# {
+                        // Waiting for new connections took it past Discord's deadline: it was acknowledged as deferred,
+                        // and its answer is the edit of the original message.
+                        answer = await Self.edit(of: interaction["token"] as! String, in: edits)
+                    }
+                    answers.append(answer)
+                }
+                #expect(answers.last?.contains("Soak") == true, "answers after the connections were cut: \(answers)")
+                #expect(
+                    answers.allSatisfy { $0.contains("Soak") || $0.contains("database did not answer") }, "\(answers)")
             }
-            #expect(terminated >= 1)
-            var answers: [String] = []
-            for n in 0..<4 {
-                answers.append(
-                    Self.text(
-                        await senders[1].send(DurabilityTests.progress(n, id: String(1_800_000_000_000_000_000 + n)))))
-            }
-            #expect(answers.last?.contains("Soak") == true, "answers after the connections were cut: \(answers)")
-            // The first one may wait for new connections past Discord's deadline on a loaded machine: it is then
-            // acknowledged as deferred (`type` 5) and its message edited with the answer later.
-            #expect(
-                answers.allSatisfy {
-                    $0.contains("Soak") || $0.contains("database did not answer") || $0 == #"{"type":5}"#
-                }, "\(answers)")
         }
+    }
+
+    /// The body of the edit made to a deferred interaction's message, waiting up to 20 seconds for it.
+    static func edit(of token: String, in edits: Received) async -> String {
+        for _ in 0..<200 {
+            if let edit = await edits.requests.first(where: { $0.path.hasSuffix("/\(token)") }) {
+                return String(decoding: edit.body, as: UTF8.self)
+            }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return "no edit of the deferred answer"
     }
 }
 
