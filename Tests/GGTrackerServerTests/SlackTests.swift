@@ -86,6 +86,24 @@ struct SlackTests {
         }
     }
 
+    @Test func aCommandThatCannotWriteIsAnsweredAndChangesNothing() async throws {
+        let harness = try await TestHarness(
+            databasePath: FileManager.default.temporaryDirectory.appendingPathComponent(
+                "slack-\(UUID().uuidString).sqlite"
+            ).path
+        ) { $0.slackSigningSecret = Self.secret }
+        try await harness.withClient { client in
+            _ = try await post(client, "/slack/commands", Self.command("list"))
+            try await FailureVisibilityTests.refuseWrites(harness.services.database)
+            let (status, message) = try await post(client, "/slack/commands", Self.command("add Celeste"))
+            // Slack shows its own bare error for a failed request: the failure is answered as a message instead.
+            #expect(status == .ok)
+            #expect(message["response_type"] as? String == "ephemeral")
+            #expect((message["text"] as? String)?.contains("nothing was changed") == true, "\(message)")
+            #expect(try await entries(harness) == 0)
+        }
+    }
+
     @Test func badSignaturesOldTimestampsAndReplaysAreRefused() async throws {
         try await withBot { client in
             let body = Self.command("add Celeste")

@@ -110,95 +110,67 @@ package struct DiscordInteractionController: Sendable {
             data: try JSONEncoder().encode(ack), command: interaction.data?.name ?? "component", outcome: .deferred)
     }
 
-    /// Runs a command, button or modal submit to its stored, encoded answer. Whatever fails once the work has
-    /// begun ends in an answer the user sees (never a deferral left unanswered): a failure before the change is
-    /// committed says nothing was changed; after it, the reply is still shown and only storing it for retries is
-    /// given up.
+    /// Runs a command, button or modal submit through the delivery pipeline to its encoded answer. Whatever fails
+    /// once the work has begun ends in an answer the user sees (never a deferral left unanswered).
     func run(_ interaction: DiscordInteraction, logger: Logger) async throws -> Handled {
-        let claim = DeliveryClaim(id: interaction.id)
-        var command = interaction.data?.name ?? "component"
-        let reply: Reply
-        do {
-            let (invocation, name) = try await invocation(for: interaction)
-            command = name
-            let invoker = try invoker(for: interaction)
-            switch try await bot.respondOnce(
-                claim, database: database, { try await $0.respond(to: invocation, from: invoker) })
-            {
-            case .reply(let answer):
-                reply = answer
-            case .alreadyApplied(let stored?):
-                return Handled(data: stored, command: command, outcome: .retry)
-            case .alreadyApplied(nil):
-                // Another attempt applied it (a replica given the same delivery at once): its answer, once stored.
-                if let stored = try await storedAnswer(interaction.id) {
-                    return Handled(data: stored, command: command, outcome: .retry)
+        let delivery = Delivery(id: interaction.id, platform: .discord, command: Self.commandName(of: interaction))
+        let delivered = try await pipeline.deliver(
+            delivery, logger: logger,
+            run: { bot in
+                try await bot.respond(to: try await invocation(for: interaction).0, from: try invoker(for: interaction))
+            },
+            render: { reply in try await encodeOrPlain(reply, interaction: interaction, logger: logger) })
+        switch delivered {
+        case .retried(let stored):
+            return Handled(data: stored ?? Data(), command: delivery.command, outcome: .retry)
+        case .answered(let data, let reply, let outcome):
+            if let announcement = reply.announcement { announcer?.postInBackground(announcement, logger: logger) }
+            if let updates = reply.updates {
+                // Progress of a long task: each update replaces the original message.
+                Task.detached {
+                    for await update in updates.stream {
+                        do {
+                            try await editOriginal(
+                                interaction, with: try await encode(update, interaction: interaction))
+                        } catch {
+                            logger.warning("could not edit the original message", metadata: ["error": "\(error)"])
+                        }
+                    }
                 }
-                // Its answer was lost (that attempt died): this one is kept, so every retry is answered the same.
-                let data = try await encode(.alreadyApplied, interaction: interaction)
-                try? await database.deliveries.recordAnswerIfNone(interaction.id, response: data)
-                return Handled(
-                    data: try await database.deliveries.processedResponse(interaction.id) ?? data, command: command,
-                    outcome: .retry)
             }
-        } catch let error as UsageError {
-            reply = .notice(error.message)
-        } catch {
-            logger.error("interaction failed", metadata: ["error": "\(error)", "command": .string(command)])
-            let failure = Reply.failure(error)
-            return Handled(
-                data: try await encode(failure, interaction: interaction), command: command, outcome: .error)
+            return Handled(data: data, command: delivery.command, outcome: outcome)
         }
-        let data: Data
+    }
+
+    var pipeline: DeliveryPipeline { DeliveryPipeline(bot: bot, database: database, metrics: metrics) }
+
+    /// The command an interaction runs, as metrics name it: a slash command's name, or the first word of a
+    /// button's or modal's command line when the button carries it.
+    static func commandName(of interaction: DiscordInteraction) -> String {
+        if interaction.type == .applicationCommand { return interaction.data?.name ?? "unknown" }
+        let fallback = interaction.type == .modalSubmit ? "modal" : "component"
+        var id = interaction.data?.customID ?? ""
+        if id.hasPrefix("gm:"), let chosen = interaction.data?.values?.first { id = chosen }
+        guard id.hasPrefix("gg:") else { return fallback }
+        return (try? TextCommandParser.parse(String(id.dropFirst(3)), fromComponent: true).path.first) ?? fallback
+    }
+
+    /// Renders a reply; when its buttons cannot be stored (the database refused a write), the reply is shown
+    /// without them: the change, if any, is already committed.
+    func encodeOrPlain(_ reply: Reply, interaction: DiscordInteraction, logger: Logger) async throws -> Data {
         do {
-            data = try await encode(reply, interaction: interaction)
+            return try await encode(reply, interaction: interaction)
         } catch {
-            // The change (if any) is committed; its buttons could not be stored. The reply is shown without them.
-            logger.error(
-                "could not store a reply's buttons", metadata: ["error": "\(error)", "command": .string(command)])
+            logger.error("could not store a reply's buttons", metadata: ["error": "\(error)"])
             var plain = reply
             plain.actions = []
             plain.menus = []
             plain.modal = nil
             plain.text = [reply.text, "(Its buttons are unavailable right now: the database refused a write.)"]
                 .compactMap { $0 }.joined(separator: "\n")
-            data = try JSONEncoder().encode(
+            return try JSONEncoder().encode(
                 plain.discordResponse(isComponent: interaction.type == .messageComponent) { _ in "gg:/help" })
         }
-        // The answer to a command that changed something is kept for its retries; one that only read is
-        // simply answered again.
-        if claim.changedSomething {
-            do {
-                try await database.deliveries.recordProcessed(interaction.id, response: data, claim: claim)
-            } catch {
-                logger.error(
-                    "could not store an answer for retries",
-                    metadata: ["error": "\(error)", "command": .string(command)])
-            }
-        }
-        if let announcement = reply.announcement { announcer?.postInBackground(announcement, logger: logger) }
-        if let updates = reply.updates {
-            // Progress of a long task: each update replaces the original message.
-            Task.detached {
-                for await update in updates.stream {
-                    do {
-                        try await editOriginal(interaction, with: try await encode(update, interaction: interaction))
-                    } catch {
-                        logger.warning("could not edit the original message", metadata: ["error": "\(error)"])
-                    }
-                }
-            }
-        }
-        return Handled(data: data, command: command, outcome: reply.visibility == .invokerOnly ? .private : .ok)
-    }
-
-    /// The answer another attempt of the same delivery stored, waiting a little for it to be written.
-    func storedAnswer(_ id: String) async throws -> Data? {
-        for _ in 0..<10 {
-            if let stored = try await database.deliveries.processedResponse(id), !stored.isEmpty { return stored }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return nil
     }
 
     /// The work's answer, or the failure's when it threw.

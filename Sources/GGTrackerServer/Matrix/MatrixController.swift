@@ -110,43 +110,36 @@ package struct MatrixController: Sendable {
             let key = "matrix:event:\(eventID)"
             let sentKey = "matrix:sent:\(eventID)"
             guard try await !database.deliveries.deliverySeen(sentKey) else { return }
-            let started = ContinuousClock.now
-            // The answer of an attempt that committed its change but could not send it is sent as it was; the
-            // message carries the same transaction id, so the homeserver drops it if it did arrive.
-            var content = try await database.deliveries.processedResponse(key).flatMap {
-                try? JSONDecoder().decode(MatrixMessage.self, from: $0)
-            }
-            var outcome = Outcome.retry
-            if content == nil {
-                let invoker = try await invoker(sender: sender, room: room)
-                let claim = DeliveryClaim(id: key)
-                let reply: Reply
-                do {
-                    reply =
-                        try await bot.respondOnce(
-                            claim, database: database, { try await $0.respond(toLine: text, from: invoker) }
-                        ).reply ?? .alreadyApplied
-                } catch  where !DeliveryRecords.isTransient(error) {
-                    // Something about this event that trying again will not change: it is answered and recorded.
-                    logger.error("command failed", metadata: ["event": "\(eventID)", "error": "\(error)"])
-                    reply = .failure(error)
-                }
-                let privateName = reply.visibility == .invokerOnly ? invoker.displayName : nil
-                let rendered = reply.matrixContent(replyTo: eventID, privateFor: privateName)
-                try await database.deliveries.recordProcessed(
-                    key, response: try JSONEncoder().encode(rendered),
-                    claim: claim.changedSomething ? claim : nil)
-                content = rendered
-                outcome = privateName == nil ? .ok : .private
-            }
-            if let content { try await client?.send(content, to: room, transaction: "gg-\(eventID)") }
-            try await database.deliveries.recordProcessed(sentKey, response: Data())
             let command = (try? TextCommandParser.parse(text).path.first) ?? "unknown"
-            metrics.record(platform: "matrix", command: command, outcome: outcome, started: started, logger: logger)
+            let delivery = Delivery(id: key, platform: .matrix, command: command)
+            let invoker = try await invoker(sender: sender, room: room)
+            // An attempt that committed its change but could not send the answer left it kept: it is sent as it
+            // was, with the same transaction id, so the homeserver drops it if it did arrive.
+            let delivered = try await pipeline.deliver(
+                delivery, logger: logger, run: { try await $0.respond(toLine: text, from: invoker) },
+                render: { reply in
+                    try JSONEncoder().encode(
+                        reply.matrixContent(
+                            replyTo: eventID,
+                            privateFor: reply.visibility == .invokerOnly ? invoker.displayName : nil))
+                })
+            let data: Data?
+            let outcome: Outcome
+            switch delivered {
+            case .answered(let answer, _, let result): (data, outcome) = (answer, result)
+            case .retried(let stored): (data, outcome) = (stored, .retry)
+            }
+            if let data, let content = try? JSONDecoder().decode(MatrixMessage.self, from: data) {
+                try await client?.send(content, to: room, transaction: "gg-\(eventID)")
+            }
+            try await database.deliveries.recordProcessed(sentKey, response: Data())
+            pipeline.record(delivery, outcome, logger: logger)
         default:
             return
         }
     }
+
+    var pipeline: DeliveryPipeline { DeliveryPipeline(bot: bot, database: database, metrics: metrics) }
 
     func invoker(sender: String, room: String) async throws -> Invoker {
         var isAdmin = config.isConfiguredAdmin(platform: "matrix", userID: sender)

@@ -118,18 +118,25 @@ package struct SlackController: Sendable {
         let text = (form["text"] ?? "").trimmingCharacters(in: .whitespaces)
         let line = text.isEmpty ? "help" : MentionTokens.neutral(text)
         let invoker = invoker(user: user, name: form["user_name"], team: team, channel: form["channel_id"])
-        guard
-            let reply = try await bot.respondOnce(
-                DeliveryClaim(id: delivery), database: database, { try await $0.respond(toLine: line, from: invoker) }
-            ).reply
-        else { return Self.plain(.unauthorized, "replayed request\n") }
-        try await database.deliveries.recordProcessed(delivery, response: Data())
-        let name = (try? TextCommandParser.parse(line).path.first) ?? "unknown"
-        metrics.record(
-            platform: "slack", command: name, outcome: reply.visibility == .invokerOnly ? .private : .ok,
-            started: started, logger: context.logger)
-        return Self.json(reply.slackMessage())
+        let command = Delivery(
+            id: delivery, platform: .slack, command: (try? TextCommandParser.parse(line).path.first) ?? "unknown",
+            started: started)
+        switch try await pipeline.deliver(
+            command, logger: context.logger, run: { try await $0.respond(toLine: line, from: invoker) },
+            render: { try JSONEncoder().encode($0.slackMessage()) })
+        {
+        case .retried:
+            pipeline.record(command, .unauthorized, logger: context.logger)
+            return Self.plain(.unauthorized, "replayed request\n")
+        case .answered(let data, _, let outcome):
+            pipeline.record(command, outcome, logger: context.logger)
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(data: data)))
+        }
     }
+
+    var pipeline: DeliveryPipeline { DeliveryPipeline(bot: bot, database: database, metrics: metrics) }
 
     /// A button or select: acknowledged as soon as the command has run and its effects are stored (Slack allows 3
     /// seconds), the result posted to the `response_url` Slack gives afterwards, in the background.
@@ -142,19 +149,27 @@ package struct SlackController: Sendable {
         }
         let line = MentionTokens.neutral(press.line)
         let invoker = invoker(user: press.user, name: press.userName, team: press.team, channel: press.channel)
-        guard
-            let reply = try await bot.respondOnce(
-                DeliveryClaim(id: delivery), database: database,
-                { try await $0.respond(toLine: line, from: invoker, fromComponent: true) }
-            ).reply
-        else { return Self.plain(.unauthorized, "replayed request\n") }
-        try await database.deliveries.recordProcessed(delivery, response: Data())
-        metrics.record(
-            platform: "slack", command: (try? TextCommandParser.parse(line).path.first) ?? "component",
-            outcome: .ok, started: started, logger: context.logger)
+        let command = Delivery(
+            id: delivery, platform: .slack, command: (try? TextCommandParser.parse(line).path.first) ?? "component",
+            started: started)
+        let message: Data
+        switch try await pipeline.deliver(
+            command, logger: context.logger,
+            run: { try await $0.respond(toLine: line, from: invoker, fromComponent: true) },
+            render: { reply in
+                var message = reply.slackMessage()
+                message.replaceOriginal = reply.delivery == .updateMessage
+                return try JSONEncoder().encode(message)
+            })
+        {
+        case .retried:
+            pipeline.record(command, .unauthorized, logger: context.logger)
+            return Self.plain(.unauthorized, "replayed request\n")
+        case .answered(let data, _, let outcome):
+            pipeline.record(command, outcome, logger: context.logger)
+            message = data
+        }
         if let responseURL = press.responseURL, responseURL.hasPrefix(config.slackResponseBase) {
-            var message = reply.slackMessage()
-            message.replaceOriginal = reply.delivery == .updateMessage
             let logger = context.logger
             Task {
                 do {
@@ -169,11 +184,11 @@ package struct SlackController: Sendable {
         return Response(status: .ok)
     }
 
-    func post(_ message: SlackMessage, to url: String) async throws {
+    func post(_ message: Data, to url: String) async throws {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(message)))
+        request.body = .bytes(ByteBuffer(data: message))
         let response = try await httpClient.execute(request, timeout: .seconds(10))
         _ = try await response.body.collect(upTo: 1 << 16)
     }
