@@ -104,6 +104,8 @@ package struct GGTrackerBot: Sendable {
         var settings: CommunitySettings
         var player: Player
         var now: Date
+        /// The game the command names by its catalog id, when it was read with the caller.
+        var namedGame: Game? = nil
 
         /// Mature games show in age-restricted channels, or everywhere when the server's age gate is off.
         var showsMature: Bool { invoker.channelIsAgeRestricted || settings.ageGate == .off }
@@ -111,8 +113,17 @@ package struct GGTrackerBot: Sendable {
 
     func makeContext(invocation: CommandInvocation, invoker: Invoker) async throws -> Context {
         let now = now()
-        let (player, settings) = try await store.library.caller(invoker, at: now)
-        return Context(invoker: invoker, invocation: invocation, settings: settings, player: player, now: now)
+        // A title given by its catalog id (a button's, an autocomplete choice's) is read with the caller.
+        let named: GameRef? =
+            if case .string(let title) = invocation.options["title"], case .ref(let ref) = TitleQuery(title) {
+                ref
+            } else {
+                nil
+            }
+        let caller = try await store.library.caller(invoker, at: now, naming: named)
+        return Context(
+            invoker: invoker, invocation: invocation, settings: caller.settings, player: caller.player, now: now,
+            namedGame: caller.namedGame)
     }
 
     func handle(_ command: BotCommand, _ c: Context) async throws -> Reply {

@@ -235,11 +235,27 @@ package enum WishlistAddResult: Sendable {
     case added, alreadyWishlisted, inLibrary(GameStatus)
 }
 
+/// Who runs a command, from where, and the game it names by id when that was read with them.
+package struct Caller: Sendable {
+    package var player: Player
+    package var settings: CommunitySettings
+    /// The catalog's game with the id the command names; nil when none was asked for, or it was not read here
+    /// (the command then resolves its title as usual).
+    package var namedGame: Game?
+
+    package init(player: Player, settings: CommunitySettings, namedGame: Game? = nil) {
+        self.player = player
+        self.settings = settings
+        self.namedGame = namedGame
+    }
+}
+
 /// Persistent state the features read and write. Every write is one transaction.
 package protocol LibraryStore: Sendable {
     /// What every command starts from, in one transaction: the invoker recorded as a player with their server
-    /// membership, and the settings of the server they write from.
-    func caller(_ invoker: Invoker, at now: Date) async throws -> (Player, CommunitySettings)
+    /// membership, the settings of the server they write from, and the catalog's game the command names by its
+    /// id (`named`), read in the same round trip when it can be.
+    func caller(_ invoker: Invoker, at now: Date, naming named: GameRef?) async throws -> Caller
     func player(_ id: PlayerID) async throws -> Player?
     /// Whether the player has used the bot in this server (Discord guild, Matrix room, Slack workspace).
     func isMember(_ player: PlayerID, of community: String) async throws -> Bool

@@ -270,6 +270,17 @@ extension CatalogRecords {
         }
     }
 
+    /// Sends the read of the game with this id without waiting for it. A local game is found by its row id;
+    /// `game(_:)` also tries a local id as a provider's.
+    static func prefetchGame(_ ref: GameRef, in db: any SQLSession) async throws -> SQLPending {
+        if ref.provider == "local", let id = Int64(ref.id) {
+            return try await db.prefetch(
+                "SELECT \(gameColumns) FROM games g WHERE g.id = ? AND g.provider = 'local'", [id])
+        }
+        return try await db.prefetch(
+            "SELECT \(gameColumns) FROM games g WHERE g.provider = ? AND g.provider_id = ?", [ref.provider, ref.id])
+    }
+
     package func game(_ ref: GameRef) async throws -> Game? {
         try await read { db in
             if ref.provider == "local", let id = Int64(ref.id) {

@@ -7,17 +7,20 @@ extension LibraryRecords {
     /// writes nothing, so last-seen times are accurate to that interval.
     @discardableResult
     package func recordPlayer(_ invoker: Invoker, at now: Date) async throws -> Player {
-        try await caller(invoker, at: now).0
+        try await caller(invoker, at: now, naming: nil).player
     }
 
     /// The player and their server's settings in one transaction: a read while the player was recorded in the
     /// last ten minutes with this name on this server, else a write that records them. On behalf of a delivery
-    /// already answered, throws `DeliveryAnswered` with that answer.
-    package func caller(_ invoker: Invoker, at now: Date) async throws -> (Player, CommunitySettings) {
+    /// already answered, throws `DeliveryAnswered` with that answer. The game named by `named` is read with them
+    /// on the read.
+    package func caller(_ invoker: Invoker, at now: Date, naming named: GameRef?) async throws -> Caller {
         let key = "\(invoker.player.rawValue)\u{1F}\(invoker.community)\u{1F}\(invoker.displayName)"
         if recentlySeen.isFresh(key, at: now) {
             // The player and their server's settings in one statement: one round trip on PostgreSQL.
-            let found = try await read { db -> (Player, CommunitySettings, Data?)? in
+            let found = try await read { db -> (Caller, Data?)? in
+                var game: SQLPending?
+                if let named { game = try await CatalogRecords.prefetchGame(named, in: db) }
                 guard
                     let row = try await db.fetchOne(
                         """
@@ -27,16 +30,18 @@ extension LibraryRecords {
                         """, [invoker.community, claim?.id, invoker.player.rawValue])
                 else { return nil }
                 let gate: String? = row["age_gate"]
+                let settings = CommunitySettings(
+                    announceChannel: row["announce_channel"], ageGate: gate.flatMap(AgeGate.init) ?? .strict)
                 return (
-                    Self.player(from: row),
-                    CommunitySettings(
-                        announceChannel: row["announce_channel"], ageGate: gate.flatMap(AgeGate.init) ?? .strict),
+                    Caller(
+                        player: Self.player(from: row), settings: settings,
+                        namedGame: try await game?.rows().first.map(CatalogRecords.game(from:))),
                     row["answered"]
                 )
             }
             if let found {
-                try answeredBefore(found.2)
-                return (found.0, found.1)
+                try answeredBefore(found.1)
+                return found.0
             }
         }
         let found = try await write { db in
@@ -64,7 +69,7 @@ extension LibraryRecords {
         }
         recentlySeen.saw(key, at: now)
         try answeredBefore(found.2)
-        return (found.0, found.1)
+        return Caller(player: found.0, settings: found.1)
     }
 
     /// A command always reads its caller first; for a delivery retried after its answer was stored, the same read

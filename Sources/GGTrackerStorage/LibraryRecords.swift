@@ -61,17 +61,21 @@ extension LibraryRecords: LibraryStore {
         _ change: @Sendable (inout LibraryEntry?) throws -> Void
     ) async throws -> EntryChange {
         try await effect { db in
+            // The challenges that might award a medal are read with the entry as it was: one round trip.
+            let candidates = try await SocialRecords.medalCandidates(db, player: player, at: now)
             let before = try await Self.fetchEntry(db, player: player, game: game.id)
             var after = before
             try change(&after)
             guard let entry = after else {
                 if before != nil {
-                    try await db.execute(
+                    try await db.send(
                         "DELETE FROM library_entries WHERE player_id = ? AND game_id = ?", [player.rawValue, game.id])
                 }
                 return EntryChange(before: before, after: nil)
             }
-            // The upsert and the wishlist's clean-up go out with the read of the saved entry: one round trip.
+            // Nothing waits for the upsert, the wishlist's clean-up or the events: they go out with the commit.
+            // The entry as saved is the one written (an existing row keeps its `added_at`, which the change kept
+            // too), so it is not read back.
             try await db.send(
                 """
                 INSERT INTO library_entries (player_id, game_id, status, hours, percent, score, review, reviewed_at,
@@ -96,10 +100,7 @@ extension LibraryRecords: LibraryStore {
                 try await db.send(
                     "DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", [player.rawValue, game.id])
             }
-            // Challenges that might award a medal are looked up in the same round trip, whatever the change.
-            let candidates = try await SocialRecords.medalCandidates(db, player: player, at: now)
-            let saved = try await Self.fetchEntry(db, player: player, game: game.id)
-            let events = NewEvent.derive(before: before, after: saved)
+            let events = NewEvent.derive(before: before, after: entry)
             for event in events {
                 try await SocialRecords.recordEvent(
                     db, community: community, player: player, kind: event.kind, game: game.id, amount: event.amount,
@@ -108,7 +109,7 @@ extension LibraryRecords: LibraryStore {
             let medals =
                 events.isEmpty
                 ? [] : try await SocialRecords.awardMedals(db, player: player, at: now, candidates: candidates)
-            return EntryChange(before: before, after: saved, medals: medals)
+            return EntryChange(before: before, after: entry, medals: medals)
         }
     }
 

@@ -19,6 +19,7 @@ extension GGTrackerBot {
     func resolve(_ title: TitleQuery, _ c: Context, scope: TitleScope = .catalog) async throws -> Game {
         switch title {
         case .ref(let ref):
+            if let game = c.namedGame, game.ref == ref { return try visible(game, c) }
             guard let game = try await catalog.game(ref) else {
                 throw ReplyError.notice("No game in the catalog has the id \(code: "\(ref)"). Try \(code: "/search").")
             }
