@@ -65,7 +65,8 @@ package enum BotCommand: Hashable, Sendable {
     package init(_ invocation: CommandInvocation) throws(UsageError) {
         let spec = try invocation.validated()
         let o = Options(values: invocation.options)
-        let usage = spec.usage(prefix: "/" + invocation.path.joined(separator: " "))
+        // Written out only for an error: most commands never need it.
+        let usage = { spec.usage(prefix: "/" + invocation.path.joined(separator: " ")) }
         switch invocation.path.joined(separator: " ") {
         case "search":
             self = .search(query: o.string("query")!, platform: o.string("platform"), genre: o.string("genre"))
@@ -83,7 +84,7 @@ package enum BotCommand: Hashable, Sendable {
             let percent = o.int("percent")
             guard status != nil || hours != nil || percent != nil else {
                 throw UsageError(
-                    "Give at least one of \(code: "status"), \(code: "hours") or \(code: "percent").", usage: usage)
+                    "Give at least one of \(code: "status"), \(code: "hours") or \(code: "percent").", usage: usage())
             }
             self = .progress(o.title, status: status, hours: hours, percent: percent)
         case "rate": self = .rate(o.title, score: o.int("score")!)
@@ -92,7 +93,7 @@ package enum BotCommand: Hashable, Sendable {
         case "wishlist remove": self = .wishlistRemove(o.title)
         case "wishlist show": self = .wishlistShow(user: o.user, page: o.page)
         case "favorite": self = .favorite(o.title)
-        case "tag": self = .tag(o.title, changes: try BotCommand.tagChanges(o.string("tags") ?? "", usage: usage))
+        case "tag": self = .tag(o.title, changes: try BotCommand.tagChanges(o.string("tags") ?? "", usage: usage()))
         case "note":
             let clear = o.bool("clear") ?? false
             if clear, o.string("text") != nil {
@@ -112,13 +113,13 @@ package enum BotCommand: Hashable, Sendable {
             let bio = o.string("bio")
             guard nickname != nil || avatar != nil || bio != nil else {
                 throw UsageError(
-                    "Give at least one of \(code: "nickname"), \(code: "avatar") or \(code: "bio").", usage: usage)
+                    "Give at least one of \(code: "nickname"), \(code: "avatar") or \(code: "bio").", usage: usage())
             }
             if let avatar {
                 guard let url = URL(string: avatar), url.scheme == "https", url.host?.isEmpty == false,
                     !avatar.contains(where: \.isWhitespace)
                 else {
-                    throw UsageError("\(code: "avatar") must be an https:// image URL.", usage: usage)
+                    throw UsageError("\(code: "avatar") must be an https:// image URL.", usage: usage())
                 }
             }
             self = .profileSet(nickname: nickname, avatar: avatar, bio: bio)
@@ -130,12 +131,14 @@ package enum BotCommand: Hashable, Sendable {
                 o.string("period").flatMap(Period.init) ?? .all)
         case "challenge create":
             let goal = o.number("goal")!
-            guard goal > 0 else { throw UsageError("A challenge's \(code: "goal") must be more than 0.", usage: usage) }
+            guard goal > 0 else {
+                throw UsageError("A challenge's \(code: "goal") must be more than 0.", usage: usage())
+            }
             let ends = o.string("ends")!
             guard let day = BotCommand.day(ends) else {
                 throw UsageError(
                     "\(code: "ends") must be a date as YYYY-MM-DD, for example 2030-05-31 (got “\(ends)”).",
-                    usage: usage)
+                    usage: usage())
             }
             self = .challengeCreate(
                 name: o.string("name")!, goal: goal, unit: o.string("unit").flatMap(ChallengeUnit.init) ?? .custom,
@@ -159,7 +162,7 @@ package enum BotCommand: Hashable, Sendable {
             }
             guard let command else {
                 throw UsageError(
-                    "There is no command \(code: "\(name!)"). \(code: "/help") lists them all.", usage: usage)
+                    "There is no command \(code: "\(name!)"). \(code: "/help") lists them all.", usage: usage())
             }
             self = .help(command)
         case "about": self = .about
@@ -170,7 +173,7 @@ package enum BotCommand: Hashable, Sendable {
             let channel: String? = if case .channel(let id) = invocation.options["announce_channel"] { id } else { nil }
             self = .adminSettings(announceChannel: channel, ageGate: o.string("age_gate").flatMap(AgeGate.init))
         default:
-            throw UsageError("Unknown command \(code: "/\(invocation.path.joined(separator: " "))").", usage: usage)
+            throw UsageError("Unknown command \(code: "/\(invocation.path.joined(separator: " "))").", usage: usage())
         }
     }
 

@@ -131,7 +131,7 @@ package struct Game: Hashable, Sendable {
     package var isMainGame: Bool { !Self.isSecondaryRelease(type: gameType) }
 
     package var releaseYear: Int? {
-        releaseDate.map { Calendar.utc.component(.year, from: $0) }
+        releaseDate.map(Calendar.utcYear(of:))
     }
 
     /// "Doom (1993)": the name with the year, to tell namesakes apart.
@@ -154,6 +154,21 @@ package struct Game: Hashable, Sendable {
 }
 
 extension Calendar {
+    /// The year of a moment in UTC, by the proleptic Gregorian calendar: what `utc.component(.year, from:)` says,
+    /// counted from the days since 1970 (every name shown with its year asks, and the calendar is slow to).
+    package static func utcYear(of date: Date) -> Int {
+        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+        // Days since 0000-03-01, in 400-year eras that each repeat the calendar exactly.
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        // The year counted here starts in March: January and February belong to the next one.
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        return yearOfEra + era * 400 + (monthFromMarch >= 10 ? 1 : 0)
+    }
+
     package static let utc: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!

@@ -303,11 +303,13 @@ final class SQLiteSession: SQLSession {
         let statement = try db.cachedStatement(sql: sql)
         let columns = SQLColumns.of(sql, names: statement.columnNames)
         let width = Int32(columns.names.count)
-        try statement.setArguments(Self.arguments(arguments))
         // The statement must outlive every use of its handle, and is left reset for its next use.
         try withExtendedLifetime(statement) {
             let handle = statement.sqliteStatement
+            // GRDB leaves a statement it ran to be reset before its next use: arguments bind only once it is.
+            sqlite3_reset(handle)
             defer { sqlite3_reset(handle) }
+            try bind(arguments, to: handle, sql: sql)
             while true {
                 let code = sqlite3_step(handle)
                 if code == SQLITE_DONE { return }
@@ -319,6 +321,43 @@ final class SQLiteSession: SQLSession {
                 }
                 try body(SQLRow(values: values, columns: columns))
             }
+        }
+    }
+
+    /// Binds the arguments with SQLite's own calls (GRDB would box each one first); SQLite copies text and blobs.
+    private func bind(_ arguments: SQLArguments, to handle: OpaquePointer, sql: String) throws {
+        guard Int(sqlite3_bind_parameter_count(handle)) == arguments.values.count else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "\(arguments.values.count) arguments for \(sqlite3_bind_parameter_count(handle)) parameters",
+                sql: sql)
+        }
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        for (offset, value) in arguments.values.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .null: code = sqlite3_bind_null(handle, index)
+            case .integer(let v): code = sqlite3_bind_int64(handle, index, v)
+            case .real(let v): code = sqlite3_bind_double(handle, index, v)
+            case .text(let v):
+                // An empty buffer may have no address, which SQLite would bind as NULL.
+                var text = v
+                code = text.withUTF8 { utf8 in
+                    guard let start = utf8.baseAddress else {
+                        return sqlite3_bind_text(handle, index, "", 0, transient)
+                    }
+                    return sqlite3_bind_text(handle, index, start, Int32(utf8.count), transient)
+                }
+            case .blob(let v):
+                code = v.withUnsafeBytes { bytes in
+                    guard let start = bytes.baseAddress, !bytes.isEmpty else {
+                        return sqlite3_bind_zeroblob(handle, index, 0)
+                    }
+                    return sqlite3_bind_blob(handle, index, start, Int32(bytes.count), transient)
+                }
+            }
+            guard code == SQLITE_OK else { throw Self.failure(code, in: db, sql: sql) }
         }
     }
 

@@ -32,6 +32,31 @@ struct LibraryFixture {
 @Suite("Library storage, on SQLite and PostgreSQL")
 struct StorageTests {
     @Test(arguments: Backend.all)
+    func valuesAreBoundAsThemselves(_ backend: Backend) async throws {
+        let database = try await backend.open()
+        let row = try #require(
+            try await database.read { db in
+                try await db.fetchOne(
+                    """
+                    SELECT ? AS empty_text, ? IS NULL AS text_is_null, ? AS empty_blob, ? IS NULL AS blob_is_null,
+                        ? AS accented, ? AS big, ? AS fraction
+                    """,
+                    ["", "", Data(), Data(), "Pokémon 🎮", Int64.max, 0.25])
+            })
+        #expect(row["empty_text"] as String? == "")
+        #expect(row["text_is_null"] as Bool == false)
+        #expect(row["empty_blob"] as Data? == Data())
+        #expect(row["blob_is_null"] as Bool == false)
+        #expect(row["accented"] as String? == "Pokémon 🎮")
+        #expect(row["big"] as Int64 == Int64.max)
+        #expect(row["fraction"] as Double == 0.25)
+        // A statement given fewer arguments than it has placeholders is refused, not run with NULLs.
+        await #expect(throws: (any Error).self) {
+            try await database.read { db in try await db.fetchAll("SELECT ?, ?", [1]) }
+        }
+    }
+
+    @Test(arguments: Backend.all)
     func anErrorInsideAnUpdateChangesNothing(_ backend: Backend) async throws {
         let f = try await LibraryFixture(backend)
         let (database, celeste, now) = (f.database, f.celeste, f.now)
