@@ -135,6 +135,9 @@ package final class AppDatabase: Sendable {
         return database.roundTrips.load(ordering: .relaxed)
     }
 
+    /// Commits made on SQLite (0 on PostgreSQL): writes that arrived together share one, for tests.
+    package var sqliteCommits: Int { executor.sqliteCommits }
+
     /// The SQLite connection, for what only SQLite does (backups, the bulk catalog load, file checks).
     package var writer: any DatabaseWriter { executor.sqliteWriter }
 

@@ -11,8 +11,13 @@ package final class DatabaseExecutor: Sendable {
     }
 
     let backend: Backend
+    /// SQLite's writes, committed together when they arrive together.
+    private let commits: GroupCommit?
 
-    init(_ backend: Backend) { self.backend = backend }
+    init(_ backend: Backend) {
+        self.backend = backend
+        if case .sqlite(let writer) = backend { commits = GroupCommit(writer) } else { commits = nil }
+    }
 
     package var dialect: SQLDialect {
         switch backend {
@@ -20,6 +25,8 @@ package final class DatabaseExecutor: Sendable {
         case .postgres: .postgres
         }
     }
+
+    var sqliteCommits: Int { commits?.commits.load(ordering: .relaxed) ?? 0 }
 
     /// The SQLite connection, for what only SQLite does (backups, the bulk catalog load, file checks).
     var sqliteWriter: any DatabaseWriter {
@@ -42,12 +49,12 @@ package final class DatabaseExecutor: Sendable {
         try writer.read { db in try SQLiteTransaction.run { try await body(SQLiteSession(db)) } }
     }
 
-    /// One write transaction, committed (and on SQLite flushed to disk) before it returns.
+    /// One write transaction, committed (and on SQLite flushed to disk) before it returns. On SQLite, writes that
+    /// arrive while another commits share the next commit (`GroupCommit`), each in a savepoint of its own.
     @discardableResult
     package func write<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
         switch backend {
-        case .sqlite(let writer):
-            return try await writer.write { db in try SQLiteTransaction.run { try await body(SQLiteSession(db)) } }
+        case .sqlite: return try await commits!.write(body)
         case .postgres(let database): return try await database.transaction(readOnly: false, body)
         }
     }

@@ -31,6 +31,44 @@ struct LibraryFixture {
 
 @Suite("Library storage, on SQLite and PostgreSQL")
 struct StorageTests {
+    @Test func writesArrivingTogetherShareCommitsAndFailAlone() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("group-\(UUID().uuidString).sqlite")
+        let database = try await AppDatabase.open(path.path)
+        let before = database.sqliteCommits
+        let results = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+            for n in 0..<64 {
+                group.addTask {
+                    do {
+                        try await database.write { db in
+                            try await db.execute(
+                                "INSERT INTO pending_commands (id, command, created_at) VALUES (?, ?, ?)",
+                                ["k\(n)", "/list", 0])
+                            // Every seventh write fails after its insert: only its own change is undone.
+                            if n % 7 == 3 { throw Refused() }
+                        }
+                        return (n, true)
+                    } catch is Refused {
+                        return (n, false)
+                    }
+                }
+            }
+            return try await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
+        }
+        #expect(results.count == 64)
+        #expect(results.allSatisfy { $0.value == ($0.key % 7 != 3) })
+        let stored = try await database.read { db in
+            try await db.fetchAll("SELECT id FROM pending_commands", []).map { $0["id"] as String }
+        }
+        #expect(Set(stored) == Set((0..<64).filter { $0 % 7 != 3 }.map { "k\($0)" }))
+        // Committed together, and each committed write is on disk: a new connection to the file sees them all.
+        #expect(database.sqliteCommits - before < 64, "\(database.sqliteCommits - before) commits for 64 writes")
+        let reopened = try await AppDatabase.open(path.path)
+        let count = try await reopened.read { db in
+            try await db.value("SELECT count(*) FROM pending_commands", []) as Int?
+        }
+        #expect(count == stored.count)
+    }
+
     @Test(arguments: Backend.all)
     func valuesAreBoundAsThemselves(_ backend: Backend) async throws {
         let database = try await backend.open()
