@@ -77,6 +77,9 @@ package struct GGTrackerBot: Sendable {
         if let floodGuard,
             let wait = floodGuard.admit(user: invoker.player.rawValue, server: invoker.community, at: now())
         {
+            // A retried delivery answered before is given that answer again rather than told to slow down: the
+            // caller's read finds it and stops there.
+            _ = try await store.library.caller(invoker, at: now(), naming: nil)
             return .notice(
                 "Easy there — that is a lot of commands in a short time. Try again in \(wait) s; nothing was changed.")
         }

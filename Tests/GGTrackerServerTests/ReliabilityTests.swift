@@ -150,6 +150,23 @@ struct LimitsTests {
         #expect(entries.count == 4)
     }
 
+    @Test func aRetryWhileOverTheRateGetsItsAnswerNotASlowDown() async throws {
+        let instant = Date()
+        let harness = try await TestHarness(now: { instant }) {
+            $0.limits = .init(userPerMinute: 2, serverPerMinute: 0)
+        }
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Hades")]))
+            let first = try await client.send(I.command("add", [I.option("title", "Celeste")], id: "retried-add"))
+            #expect(first.text.contains("added Celeste"))
+            // Alice is now at her limit; the same interaction delivered again is answered as it was.
+            let again = try await client.send(I.command("add", [I.option("title", "Celeste")], id: "retried-add"))
+            #expect(again.content == first.content && again.text.contains("added Celeste"), "\(again.content)")
+            let other = try await client.send(I.command("add", [I.option("title", "Undertale")]))
+            #expect(other.content.contains("Try again in "))
+        }
+    }
+
     @Test func aServerOverItsRateIsSlowedDownAsAWhole() async throws {
         let limits = FloodGuard(.init(userPerMinute: 0, serverPerMinute: 2))
         let now = Date()
