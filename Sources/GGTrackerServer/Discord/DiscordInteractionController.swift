@@ -58,12 +58,11 @@ package struct DiscordInteractionController: Sendable {
     func respond(to interaction: DiscordInteraction, logger: Logger) async throws -> (Data, String, Outcome) {
         switch interaction.type {
         case .ping:
-            return (try JSONEncoder().encode(DiscordResponse.pong), "ping", .ok)
+            return (DiscordResponse.pong.json, "ping", .ok)
         case .autocomplete:
             let choices = try await autocomplete(interaction)
             return (
-                try JSONEncoder().encode(
-                    DiscordResponse(type: .autocompleteResult, data: .autocomplete(choices: choices))),
+                DiscordResponse(type: .autocompleteResult, data: .autocomplete(choices: choices)).json,
                 "autocomplete", .ok
             )
         case .applicationCommand, .messageComponent, .modalSubmit:
@@ -107,7 +106,7 @@ package struct DiscordInteractionController: Sendable {
         let ack = DiscordResponse(
             type: interaction.type == .messageComponent ? .deferredUpdateMessage : .deferredChannelMessage, data: nil)
         return Handled(
-            data: try JSONEncoder().encode(ack), command: interaction.data?.name ?? "component", outcome: .deferred)
+            data: ack.json, command: interaction.data?.name ?? "component", outcome: .deferred)
     }
 
     /// Runs a command, button or modal submit through the delivery pipeline to its encoded answer. Whatever fails
@@ -168,8 +167,7 @@ package struct DiscordInteractionController: Sendable {
             plain.modal = nil
             plain.text = [reply.text, "(Its buttons are unavailable right now: the database refused a write.)"]
                 .compactMap { $0 }.joined(separator: "\n")
-            return try JSONEncoder().encode(
-                plain.discordResponse(isComponent: interaction.type == .messageComponent) { _ in "gg:/help" })
+            return plain.discordResponse(isComponent: interaction.type == .messageComponent) { _ in "gg:/help" }.json
         }
     }
 
@@ -179,7 +177,7 @@ package struct DiscordInteractionController: Sendable {
             return try await work()
         } catch {
             let failure = Reply.failure(error).discordResponse(isComponent: false) { _ in "gg:/help" }
-            return Handled(data: (try? JSONEncoder().encode(failure)) ?? Data(), command: "", outcome: .error)
+            return Handled(data: failure.json, command: "", outcome: .error)
         }
     }
 
@@ -213,7 +211,7 @@ package struct DiscordInteractionController: Sendable {
         let response = reply.discordResponse(isComponent: interaction.type == .messageComponent) {
             ids[$0] ?? "gg:/help"
         }
-        return try JSONEncoder().encode(response)
+        return response.json
     }
 
     package func invoker(for interaction: DiscordInteraction) throws -> Invoker {

@@ -1,0 +1,220 @@
+import Foundation
+
+/// Writes Discord's response JSON straight into bytes: the same document `JSONEncoder` makes of these types (the
+/// same keys, absent values left out), without building an intermediate tree for every reply on the hot path.
+struct JSONWriter {
+    private(set) var bytes: [UInt8] = []
+    private var needsComma = false
+
+    init() { bytes.reserveCapacity(1024) }
+
+    var data: Data { Data(bytes) }
+
+    mutating func object(_ body: (inout JSONWriter) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+        body(&self)
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    mutating func array<S: Sequence>(_ elements: S, _ body: (inout JSONWriter, S.Element) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+        for element in elements { body(&self, element) }
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// A key of the object being written; its value follows.
+    mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        needsComma = false
+    }
+
+    mutating func string(_ text: String) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\n"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let digits = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: Array("\\u00".utf8))
+                bytes.append(digits[Int(byte >> 4)])
+                bytes.append(digits[Int(byte & 15)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    mutating func integer(_ value: Int) {
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+        needsComma = true
+    }
+
+    mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        needsComma = true
+    }
+
+    mutating func field(_ name: StaticString, _ value: String?) {
+        guard let value else { return }
+        key(name)
+        string(value)
+    }
+
+    mutating func field(_ name: StaticString, _ value: Int?) {
+        guard let value else { return }
+        key(name)
+        integer(value)
+    }
+
+    mutating func field(_ name: StaticString, _ value: Bool?) {
+        guard let value else { return }
+        key(name)
+        bool(value)
+    }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+}
+
+extension DiscordResponse {
+    /// The response as Discord reads it.
+    var json: Data {
+        var writer = JSONWriter()
+        writer.object { w in
+            w.key("type")
+            w.integer(type.rawValue)
+            guard let data else { return }
+            w.key("data")
+            switch data {
+            case .message(let message): message.write(to: &w)
+            case .modal(let modal): modal.write(to: &w)
+            case .autocomplete(let choices):
+                w.object { w in
+                    w.key("choices")
+                    w.array(choices) { w, choice in
+                        w.object { w in
+                            w.field("name", choice.name)
+                            w.field("value", choice.value)
+                        }
+                    }
+                }
+            }
+        }
+        return writer.data
+    }
+}
+
+extension DiscordMessage {
+    func write(to w: inout JSONWriter) {
+        w.object { w in
+            w.field("content", content)
+            if let embeds {
+                w.key("embeds")
+                w.array(embeds) { w, embed in embed.write(to: &w) }
+            }
+            if let components {
+                w.key("components")
+                w.array(components) { w, component in component.write(to: &w) }
+            }
+            w.field("flags", flags)
+            w.key("allowed_mentions")
+            w.object { w in
+                w.key("parse")
+                w.array(allowedMentions.parse) { w, kind in w.string(kind) }
+            }
+        }
+    }
+}
+
+extension DiscordMessage.Embed {
+    func write(to w: inout JSONWriter) {
+        w.object { w in
+            w.field("title", title)
+            w.field("url", url)
+            w.field("description", description)
+            w.field("color", color)
+            for (name, media) in [("thumbnail" as StaticString, thumbnail), ("image", image)] {
+                guard let media else { continue }
+                w.key(name)
+                w.object { w in w.field("url", media.url) }
+            }
+            if let fields {
+                w.key("fields")
+                w.array(fields) { w, field in
+                    w.object { w in
+                        w.field("name", field.name)
+                        w.field("value", field.value)
+                        w.field("inline", field.inline)
+                    }
+                }
+            }
+            if let footer {
+                w.key("footer")
+                w.object { w in w.field("text", footer.text) }
+            }
+        }
+    }
+}
+
+extension DiscordComponent {
+    func write(to w: inout JSONWriter) {
+        w.object { w in
+            w.field("type", type.rawValue)
+            w.field("style", style)
+            w.field("label", label)
+            w.field("custom_id", customID)
+            w.field("disabled", disabled)
+            w.field("placeholder", placeholder)
+            if let options {
+                w.key("options")
+                w.array(options) { w, option in
+                    w.object { w in
+                        w.field("label", option.label)
+                        w.field("value", option.value)
+                        w.field("description", option.description)
+                    }
+                }
+            }
+            if let components {
+                w.key("components")
+                w.array(components) { w, component in component.write(to: &w) }
+            }
+            if let component {
+                w.key("component")
+                component.value.write(to: &w)
+            }
+            w.field("max_length", maxLength)
+            w.field("required", required)
+            w.field("value", value)
+        }
+    }
+}
+
+extension DiscordModal {
+    func write(to w: inout JSONWriter) {
+        w.object { w in
+            w.field("custom_id", customID)
+            w.field("title", title)
+            w.key("components")
+            w.array(components) { w, component in component.write(to: &w) }
+        }
+    }
+}
