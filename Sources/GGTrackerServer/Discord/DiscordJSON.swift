@@ -71,6 +71,15 @@ struct JSONWriter {
         needsComma = true
     }
 
+    /// A key and an array of objects, when there is an array.
+    mutating func field<S: Sequence>(
+        _ name: StaticString, _ elements: S?, _ body: (inout JSONWriter, S.Element) -> Void
+    ) {
+        guard let elements else { return }
+        key(name)
+        array(elements) { w, element in w.object { w in body(&w, element) } }
+    }
+
     mutating func field(_ name: StaticString, _ value: String?) {
         guard let value else { return }
         key(name)
@@ -108,12 +117,9 @@ extension DiscordResponse {
             case .modal(let modal): modal.write(to: &w)
             case .autocomplete(let choices):
                 w.object { w in
-                    w.key("choices")
-                    w.array(choices) { w, choice in
-                        w.object { w in
-                            w.field("name", choice.name)
-                            w.field("value", choice.value)
-                        }
+                    w.field("choices", choices) { w, choice in
+                        w.field("name", choice.name)
+                        w.field("value", choice.value)
                     }
                 }
             }
@@ -156,15 +162,10 @@ extension DiscordMessage.Embed {
                 w.key(name)
                 w.object { w in w.field("url", media.url) }
             }
-            if let fields {
-                w.key("fields")
-                w.array(fields) { w, field in
-                    w.object { w in
-                        w.field("name", field.name)
-                        w.field("value", field.value)
-                        w.field("inline", field.inline)
-                    }
-                }
+            w.field("fields", fields) { w, field in
+                w.field("name", field.name)
+                w.field("value", field.value)
+                w.field("inline", field.inline)
             }
             if let footer {
                 w.key("footer")
@@ -183,15 +184,10 @@ extension DiscordComponent {
             w.field("custom_id", customID)
             w.field("disabled", disabled)
             w.field("placeholder", placeholder)
-            if let options {
-                w.key("options")
-                w.array(options) { w, option in
-                    w.object { w in
-                        w.field("label", option.label)
-                        w.field("value", option.value)
-                        w.field("description", option.description)
-                    }
-                }
+            w.field("options", options) { w, option in
+                w.field("label", option.label)
+                w.field("value", option.value)
+                w.field("description", option.description)
             }
             if let components {
                 w.key("components")
