@@ -96,6 +96,11 @@ struct DeliveryPipeline: Sendable {
             failed = true
         }
         let data = try await render(reply)
+        // A failure is not kept where a retry may run the command again and succeed; whether a change whose
+        // commit was cut off was applied is not known, and the retry finds out.
+        if failed && delivery.platform.keeping != .everyAnswer {
+            return .answered(data, reply, .error)
+        }
         do {
             try await keep(data, of: delivery, claim: claim)
         } catch {

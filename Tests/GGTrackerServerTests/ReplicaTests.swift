@@ -222,9 +222,10 @@ struct ReplicaTests {
         }
     }
 
-    /// The body of the edit made to a deferred interaction's message, waiting up to 20 seconds for it.
+    /// The body of the edit made to a deferred interaction's message, waiting up to a minute for it (a loaded
+    /// machine reconnecting to the database is slow, but the edit must come).
     static func edit(of token: String, in edits: Received) async -> String {
-        for _ in 0..<200 {
+        for _ in 0..<600 {
             if let edit = await edits.requests.first(where: { $0.path.hasSuffix("/\(token)") }) {
                 return String(decoding: edit.body, as: UTF8.self)
             }
