@@ -13,7 +13,7 @@ struct Delivery: Sendable {
 
     let id: String
     let platform: Platform
-    var command: String
+    let command: String
     let started: ContinuousClock.Instant
 
     init(id: String, platform: Platform, command: String, started: ContinuousClock.Instant = .now) {
@@ -96,19 +96,18 @@ struct DeliveryPipeline: Sendable {
             failed = true
         }
         let data = try await render(reply)
-        // A failure is not kept where a retry may run the command again and succeed; whether a change whose
+        // A failure is not kept where a retry may run the command again and succeed: whether a change whose
         // commit was cut off was applied is not known, and the retry finds out.
-        if failed && delivery.platform.keeping != .everyAnswer {
-            return .answered(data, reply, .error)
-        }
-        do {
-            try await keep(data, of: delivery, claim: claim)
-        } catch {
-            if delivery.platform.retriesTransientFailures { throw error }
-            // The change (if any) is committed and the user is answered; only a retry would run it again.
-            logger.error(
-                "could not keep an answer for retries",
-                metadata: ["error": "\(error)", "command": .string(delivery.command)])
+        if !failed || delivery.platform.keeping == .everyAnswer {
+            do {
+                try await keep(data, of: delivery, claim: claim)
+            } catch {
+                if delivery.platform.retriesTransientFailures { throw error }
+                // The change (if any) is committed and the user is answered; only a retry would run it again.
+                logger.error(
+                    "could not keep an answer for retries",
+                    metadata: ["error": "\(error)", "command": .string(delivery.command)])
+            }
         }
         let outcome: Outcome = failed ? .error : reply.visibility == .invokerOnly ? .private : .ok
         return .answered(data, reply, outcome)

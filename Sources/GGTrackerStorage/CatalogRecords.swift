@@ -270,30 +270,22 @@ extension CatalogRecords {
         }
     }
 
+    static let localGameSQL = "SELECT \(gameColumns) FROM games g WHERE g.id = ? AND g.provider = 'local'"
+    static let providerGameSQL = "SELECT \(gameColumns) FROM games g WHERE g.provider = ? AND g.provider_id = ?"
+
     /// Sends the read of the game with this id without waiting for it. A local game is found by its row id;
     /// `game(_:)` also tries a local id as a provider's.
     static func prefetchGame(_ ref: GameRef, in db: any SQLSession) async throws -> SQLPending {
-        if ref.provider == "local", let id = Int64(ref.id) {
-            return try await db.prefetch(
-                "SELECT \(gameColumns) FROM games g WHERE g.id = ? AND g.provider = 'local'", [id])
-        }
-        return try await db.prefetch(
-            "SELECT \(gameColumns) FROM games g WHERE g.provider = ? AND g.provider_id = ?", [ref.provider, ref.id])
+        if ref.provider == "local", let id = Int64(ref.id) { return try await db.prefetch(localGameSQL, [id]) }
+        return try await db.prefetch(providerGameSQL, [ref.provider, ref.id])
     }
 
     package func game(_ ref: GameRef) async throws -> Game? {
         try await read { db in
-            if ref.provider == "local", let id = Int64(ref.id) {
-                if let row = try await db.fetchOne(
-                    "SELECT \(Self.gameColumns) FROM games g WHERE g.id = ? AND g.provider = 'local'", [id])
-                {
-                    return Self.game(from: row)
-                }
-            }
-            return try await db.fetchOne(
-                "SELECT \(Self.gameColumns) FROM games g WHERE g.provider = ? AND g.provider_id = ?",
-                [ref.provider, ref.id]
-            ).map(Self.game(from:))
+            if let game = try await Self.prefetchGame(ref, in: db).rows().first.map(Self.game(from:)) { return game }
+            // A local id that is no row's may still be a provider's id.
+            guard ref.provider == "local", Int64(ref.id) != nil else { return nil }
+            return try await db.fetchOne(Self.providerGameSQL, [ref.provider, ref.id]).map(Self.game(from:))
         }
     }
 

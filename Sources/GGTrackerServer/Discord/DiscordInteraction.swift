@@ -76,6 +76,13 @@ package struct DiscordInteraction: Decodable, Sendable {
             case customID = "custom_id"
             case componentType = "component_type"
         }
+
+        /// The custom id that says what to run: a button's own, or for a menu (`gm:`) the chosen option's.
+        var commandID: String {
+            let id = customID ?? ""
+            if id.hasPrefix("gm:"), let chosen = values?.first { return chosen }
+            return id
+        }
     }
 
     package struct Option: Decodable, Sendable {

@@ -148,9 +148,7 @@ package struct DiscordInteractionController: Sendable {
     static func commandName(of interaction: DiscordInteraction) -> String {
         if interaction.type == .applicationCommand { return interaction.data?.name ?? "unknown" }
         let fallback = interaction.type == .modalSubmit ? "modal" : "component"
-        var id = interaction.data?.customID ?? ""
-        if id.hasPrefix("gm:"), let chosen = interaction.data?.values?.first { id = chosen }
-        guard id.hasPrefix("gg:") else { return fallback }
+        guard let id = interaction.data?.commandID, id.hasPrefix("gg:") else { return fallback }
         return (try? TextCommandParser.parse(String(id.dropFirst(3)), fromComponent: true).path.first) ?? fallback
     }
 
@@ -247,9 +245,7 @@ package struct DiscordInteractionController: Sendable {
             }
             return (CommandInvocation(path: path, options: options), name)
         case .messageComponent:
-            var id = data.customID ?? ""
-            if id.hasPrefix("gm:"), let chosen = data.values?.first { id = chosen }
-            let line = try await commandLine(forCustomID: id)
+            let line = try await commandLine(forCustomID: data.commandID)
             let invocation = try TextCommandParser.parse(line, fromComponent: true)
             return (invocation, invocation.path.first ?? "component")
         case .modalSubmit:

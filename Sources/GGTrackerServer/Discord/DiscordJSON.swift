@@ -48,10 +48,9 @@ struct JSONWriter {
             case UInt8(ascii: "\r"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case UInt8(ascii: "\t"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0..<0x20:
-                let digits = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(digits[Int(byte >> 4)])
-                bytes.append(digits[Int(byte & 15)])
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                bytes.append(Self.hexDigit(byte >> 4))
+                bytes.append(Self.hexDigit(byte & 15))
             default: bytes.append(byte)
             }
         }
@@ -98,9 +97,32 @@ struct JSONWriter {
         bool(value)
     }
 
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
+
+    /// A key and a value that writes itself, when there is one.
+    mutating func field(_ name: StaticString, _ value: (some JSONWritable)?) {
+        guard let value else { return }
+        key(name)
+        value.write(to: &self)
+    }
+
+    /// A key and an array of values that write themselves, when there is an array.
+    mutating func field(_ name: StaticString, _ elements: [some JSONWritable]?) {
+        guard let elements else { return }
+        key(name)
+        array(elements) { w, element in element.write(to: &w) }
+    }
+
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
+}
+
+/// A value written by `JSONWriter`.
+protocol JSONWritable {
+    func write(to w: inout JSONWriter)
 }
 
 extension DiscordResponse {
@@ -128,18 +150,12 @@ extension DiscordResponse {
     }
 }
 
-extension DiscordMessage {
+extension DiscordMessage: JSONWritable {
     func write(to w: inout JSONWriter) {
         w.object { w in
             w.field("content", content)
-            if let embeds {
-                w.key("embeds")
-                w.array(embeds) { w, embed in embed.write(to: &w) }
-            }
-            if let components {
-                w.key("components")
-                w.array(components) { w, component in component.write(to: &w) }
-            }
+            w.field("embeds", embeds)
+            w.field("components", components)
             w.field("flags", flags)
             w.key("allowed_mentions")
             w.object { w in
@@ -150,32 +166,26 @@ extension DiscordMessage {
     }
 }
 
-extension DiscordMessage.Embed {
+extension DiscordMessage.Embed: JSONWritable {
     func write(to w: inout JSONWriter) {
         w.object { w in
             w.field("title", title)
             w.field("url", url)
             w.field("description", description)
             w.field("color", color)
-            for (name, media) in [("thumbnail" as StaticString, thumbnail), ("image", image)] {
-                guard let media else { continue }
-                w.key(name)
-                w.object { w in w.field("url", media.url) }
-            }
+            w.field("thumbnail", thumbnail)
+            w.field("image", image)
             w.field("fields", fields) { w, field in
                 w.field("name", field.name)
                 w.field("value", field.value)
                 w.field("inline", field.inline)
             }
-            if let footer {
-                w.key("footer")
-                w.object { w in w.field("text", footer.text) }
-            }
+            w.field("footer", footer)
         }
     }
 }
 
-extension DiscordComponent {
+extension DiscordComponent: JSONWritable {
     func write(to w: inout JSONWriter) {
         w.object { w in
             w.field("type", type.rawValue)
@@ -189,14 +199,8 @@ extension DiscordComponent {
                 w.field("value", option.value)
                 w.field("description", option.description)
             }
-            if let components {
-                w.key("components")
-                w.array(components) { w, component in component.write(to: &w) }
-            }
-            if let component {
-                w.key("component")
-                component.value.write(to: &w)
-            }
+            w.field("components", components)
+            w.field("component", component?.value)
             w.field("max_length", maxLength)
             w.field("required", required)
             w.field("value", value)
@@ -204,13 +208,20 @@ extension DiscordComponent {
     }
 }
 
-extension DiscordModal {
+extension DiscordModal: JSONWritable {
     func write(to w: inout JSONWriter) {
         w.object { w in
             w.field("custom_id", customID)
             w.field("title", title)
-            w.key("components")
-            w.array(components) { w, component in component.write(to: &w) }
+            w.field("components", components)
         }
     }
+}
+
+extension DiscordMessage.Embed.Media: JSONWritable {
+    func write(to w: inout JSONWriter) { w.object { w in w.field("url", url) } }
+}
+
+extension DiscordMessage.Embed.Footer: JSONWritable {
+    func write(to w: inout JSONWriter) { w.object { w in w.field("text", text) } }
 }

@@ -26,9 +26,8 @@ package struct SlackController: Sendable {
         group.post("interactions") { request, context in try await interaction(request, context: context) }
     }
 
-    static func json(_ message: SlackMessage) -> Response {
-        let data = (try? JSONEncoder().encode(message)) ?? Data("{}".utf8)
-        return Response(
+    static func json(_ data: Data) -> Response {
+        Response(
             status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data)))
     }
 
@@ -130,9 +129,7 @@ package struct SlackController: Sendable {
             return Self.plain(.unauthorized, "replayed request\n")
         case .answered(let data, _, let outcome):
             pipeline.record(command, outcome, logger: context.logger)
-            return Response(
-                status: .ok, headers: [.contentType: "application/json"],
-                body: .init(byteBuffer: ByteBuffer(data: data)))
+            return Self.json(data)
         }
     }
 
