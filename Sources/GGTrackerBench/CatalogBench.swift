@@ -26,6 +26,13 @@ struct CatalogBench: AsyncParsableCommand {
     )
     var peer: String?
     @Option(help: "The core the servers are pinned to, with --peer.") var serverCore = 0
+    @Option(
+        help:
+            "With --database: search each line of this file and write the ids of its first 10 results to --results-out, to compare rankings between builds."
+    )
+    var queries: String?
+    @Option(help: "Where --queries writes its results (one line per query: the query, a tab, the ids).")
+    var resultsOut = "search-results.tsv"
 
     static let broad = ["witch", "super mario", "zelda", "final fantasy", "pokemon", "call of duty", "star wars"]
     static let multiWord = [
@@ -73,6 +80,9 @@ struct CatalogBench: AsyncParsableCommand {
         let catalog = try await LocalCatalog(database: database)
         let vocabularySeconds = (ContinuousClock.now - start).seconds
         say("  typo-correction vocabulary loaded in \(format(vocabularySeconds)) s")
+        if let queries {
+            return try await writeResults(of: queries, catalog: catalog)
+        }
 
         func time(_ samples: inout Samples, _ work: () async throws -> Void) async rethrows {
             let start = ContinuousClock.now
@@ -119,5 +129,21 @@ struct CatalogBench: AsyncParsableCommand {
             | autocomplete (\(prefixes.count) prefixes) | \(format(autocomplete.median, 3)) ms | \(format(autocomplete.percentile(99), 3)) ms | p99 < 2 ms |
             | peak memory of the import and searches | \(format(memory().peak, 0)) MB | | < 100 MB |
             """)
+    }
+
+    /// Searches every line of `file` and writes the query and its first results' ids, one line each.
+    func writeResults(of file: String, catalog: LocalCatalog) async throws {
+        var lines: [String] = []
+        var samples = Samples()
+        for query in try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n") {
+            let start = ContinuousClock.now
+            let hits = try await catalog.search(String(query), filter: CatalogFilter(includeMature: true), limit: 10)
+            samples.add((ContinuousClock.now - start).seconds * 1000)
+            lines.append("\(query)\t" + hits.map { String($0.game.id) }.joined(separator: " "))
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: resultsOut, atomically: true, encoding: .utf8)
+        say(
+            "  \(lines.count) queries: p50 \(format(samples.median, 3)) ms, p99 \(format(samples.percentile(99), 3)) ms, total \(format(samples.values.reduce(0, +), 0)) ms; results in \(resultsOut)"
+        )
     }
 }

@@ -191,15 +191,14 @@ extension NameIndex.Snapshot {
         for index in Int(keywordStart[Int(rank)])..<Int(keywordStart[Int(rank) + 1]) { body(keywordTerms[index]) }
     }
 
-    /// Whether the game has a term in one of the ranges.
-    func has(_ rank: Int32, _ ranges: [Range<Int32>]) -> Bool {
-        for index in Int(nameStart[Int(rank)])..<Int(nameStart[Int(rank) + 1]) {
-            let term = nameWords[index]
-            for range in ranges where range.contains(term) { return true }
+    /// Whether the game has one of the terms.
+    func has(_ rank: Int32, _ set: TermSet) -> Bool {
+        for index in Int(nameStart[Int(rank)])..<Int(nameStart[Int(rank) + 1]) where set.contains(nameWords[index]) {
+            return true
         }
-        for index in Int(keywordStart[Int(rank)])..<Int(keywordStart[Int(rank) + 1]) {
-            let term = keywordTerms[index]
-            for range in ranges where range.contains(term) { return true }
+        for index in Int(keywordStart[Int(rank)])..<Int(keywordStart[Int(rank) + 1])
+        where set.contains(keywordTerms[index]) {
+            return true
         }
         return false
     }
@@ -272,6 +271,21 @@ extension NameIndex.Snapshot {
         }
         return out
     }
+}
+
+/// Term ids, one bit each: whether a game has a term of a query word (its prefix, twin and corrections) costs
+/// one bit test per word of the game, however many ranges the word matches.
+struct TermSet {
+    private var bits: [UInt64]
+
+    init(_ ranges: [Range<Int32>], terms: Int) {
+        bits = [UInt64](repeating: 0, count: terms / 64 + 1)
+        for range in ranges {
+            for term in range { bits[Int(term) >> 6] |= 1 << UInt64(term & 63) }
+        }
+    }
+
+    func contains(_ term: Int32) -> Bool { bits[Int(term) >> 6] & (1 << UInt64(term & 63)) != 0 }
 }
 
 /// Sorted words in one byte buffer — word `t` is `bytes[start[t] ..< start[t + 1]]` — ordered by their UTF-8

@@ -50,7 +50,7 @@ package struct SearchIndex: Sendable {
         guard let driver = groups.indices.min(by: { index.size(groups[$0]) < index.size(groups[$1]) }) else {
             return []
         }
-        let others = groups.indices.filter { $0 != driver }.map { groups[$0] }
+        let others = groups.indices.filter { $0 != driver }.map { TermSet(groups[$0], terms: index.terms.count) }
         return index.merged(groups[driver], limit: limit) { rank in
             (includeMature || !mature[Int(rank)]) && others.allSatisfy { index.has(rank, $0) }
         }
@@ -68,7 +68,7 @@ package struct SearchIndex: Sendable {
         TextNormalizer.words(query).prefix(12).map { word in
             QueryWord(
                 text: word, twin: TextNormalizer.numeralTwin(word), corrections: vocabulary.corrections(for: word),
-                isStopWord: TextNormalizer.stopWords.contains(word))
+                isStopWord: TextNormalizer.isStopWord(word))
         }
     }
 
@@ -130,12 +130,13 @@ package struct SearchIndex: Sendable {
                     groups.filter { !$0.isEmpty }, in: index, includeMature: includeMature, any: true, limit: wide)
             ).prefix(100).filter { !seen.contains($0) }
         }
+        let rankedQuery = RankedQuery(words)
         let ranked = candidates.map { rank in
             (
                 index.ids[Int(rank)],
                 score(
                     nameWords: index.nameWords(rank), popularity: Double(index.popularity[Int(rank)]),
-                    secondary: index.secondary[Int(rank)], words: words)
+                    secondary: index.secondary[Int(rank)], query: rankedQuery)
             )
         }
         .sorted { ($0.1.score, -$0.0) > ($1.1.score, -$1.0) }.prefix(limit)
@@ -152,10 +153,10 @@ package struct SearchIndex: Sendable {
 
     /// Ranks games the caller already has against a query, with the same scoring as a search.
     package func rank(_ query: String, among games: [Game]) -> [SearchHit] {
-        let words = queryWords(query)
+        let query = RankedQuery(queryWords(query))
         return games.map { game in
             score(
-                nameWords: TextNormalizer.words(game.name), popularity: 0, secondary: !game.isMainGame, words: words
+                nameWords: TextNormalizer.words(game.name), popularity: 0, secondary: !game.isMainGame, query: query
             ).hit(game)
         }
         .filter(\.coversQuery).sorted { ($0.score, -$0.game.id) > ($1.score, -$1.game.id) }
@@ -181,7 +182,7 @@ package struct SearchIndex: Sendable {
             let joined = name.joined(separator: " ")
             var score = candidate.popularity
             if joined.hasPrefix(prefix) { score += 6 }
-            if name.filter({ !TextNormalizer.stopWords.contains($0) }).joined(separator: " ").hasPrefix(prefix) {
+            if name.filter({ !TextNormalizer.isStopWord($0) }).joined(separator: " ").hasPrefix(prefix) {
                 score += 4
             }
             score -= Double(max(0, name.count - words.count)) * 0.4
@@ -218,37 +219,52 @@ package struct SearchIndex: Sendable {
     /// does not name: about a prefix match on a two-word query.
     static let secondaryPenalty = 8.0
 
+    /// A query's words with what ranking needs of them, worked out once per query rather than per candidate.
+    struct RankedQuery {
+        var words: [QueryWord]
+        /// The words that count: stop words aside.
+        var counted: [QueryWord]
+        /// The query as a name (`TextNormalizer.canonicalCore`).
+        var core: [String]
+
+        init(_ words: [QueryWord]) {
+            self.words = words
+            counted = words.filter { !$0.isStopWord }
+            core = TextNormalizer.canonicalCore(words.map(\.text))
+        }
+    }
+
     /// Ranks a candidate: words matched exactly beat prefixes, which beat typo corrections; an exact name and
     /// a name that starts with the query win; extra words in the name cost a little, more for an add-on,
-    /// edition, bundle or port; popularity breaks ties.
-    func score(nameWords: [String], popularity: Double, secondary: Bool, words: [QueryWord]) -> Match {
-        let nameSet = Set(nameWords)
+    /// edition, bundle or port; popularity breaks ties. Names have a few words: they are searched in place
+    /// rather than hashed into sets.
+    func score(nameWords: [String], popularity: Double, secondary: Bool, query: RankedQuery) -> Match {
         var exact = 0.0
         var prefix = 0.0
         var typo = 0.0
         var matchedAll = true
         var missing = 0
-        var used = Set<String>()
-        let counted = words.filter { !$0.isStopWord }
+        var used: [String] = []
+        let counted = query.counted
         for word in counted {
-            if nameSet.contains(word.text) || word.twin.map(nameSet.contains) == true {
+            if nameWords.contains(word.text) || word.twin.map(nameWords.contains) == true {
                 exact += 1
-                used.insert(word.text)
-                if let twin = word.twin { used.insert(twin) }
+                used.append(word.text)
+                if let twin = word.twin { used.append(twin) }
             } else if let match = nameWords.first(where: { $0.hasPrefix(word.text) }) {
                 prefix += 1
-                used.insert(match)
+                used.append(match)
             } else if let joined = nameWords.indices.dropLast().first(where: {
                 nameWords[$0] + nameWords[$0 + 1] == word.text
             }) {
                 exact += 1
-                used.insert(nameWords[joined])
-                used.insert(nameWords[joined + 1])
-            } else if let position = word.corrections.firstIndex(where: nameSet.contains) {
+                used.append(nameWords[joined])
+                used.append(nameWords[joined + 1])
+            } else if let position = word.corrections.firstIndex(where: nameWords.contains) {
                 let fix = word.corrections[position]
                 // Corrections come closest and most used first: the likeliest reading earns the most.
                 typo += position == 0 ? 1 : 0.75
-                used.insert(fix)
+                used.append(fix)
                 matchedAll = false
             } else {
                 matchedAll = false
@@ -257,12 +273,12 @@ package struct SearchIndex: Sendable {
         }
         let n = Double(max(1, counted.count))
         var score = 40 * exact / n + 28 * prefix / n + 18 * typo / n
-        let queryCore = TextNormalizer.canonicalCore(words.map(\.text))
+        let queryCore = query.core
         let nameCore = TextNormalizer.canonicalCore(nameWords)
         let exactName = !queryCore.isEmpty && queryCore == nameCore
         if exactName { score += 25 }
         if nameCore.starts(with: queryCore) { score += 8 }
-        let extra = nameWords.filter { !TextNormalizer.stopWords.contains($0) && !used.contains($0) }.count
+        let extra = nameWords.filter { !TextNormalizer.isStopWord($0) && !used.contains($0) }.count
         score -= 1.5 * Double(extra)
         if secondary && extra > 0 { score -= Self.secondaryPenalty }
         score += 2.5 * popularity

@@ -4,7 +4,13 @@ import Foundation
 /// letters and digits split ("witcher3" → "witcher 3").
 package enum TextNormalizer {
     /// Words that may be left out of a query without changing what it means.
-    package static let stopWords: Set<String> = ["the", "of", "a", "an", "and", "in", "on", "to", "for"]
+    static let stopWords = ["the", "of", "a", "an", "and", "in", "on", "to", "for"]
+
+    /// Whether a word is one of `stopWords`: a length check and a few short comparisons, no hashing (this runs
+    /// for every word of every candidate a search ranks).
+    package static func isStopWord(_ word: String) -> Bool {
+        word.utf8.count <= 3 && stopWords.contains(word)
+    }
 
     package static func words(_ text: String) -> [String] {
         asciiWords(text) ?? foldedWords(text)
@@ -80,18 +86,29 @@ package enum TextNormalizer {
 
     /// The other spelling of a sequel number: "vii" ↔ "7". Only II and up, so the word "I" stays a word.
     package static func numeralTwin(_ word: String) -> String? {
-        if let index = romans.firstIndex(of: word), index >= 1 { return String(index + 1) }
+        if let value = romanValue(word) { return String(value) }
         if let n = Int(word), n >= 2, n <= romans.count { return romans[n - 1] }
         return nil
+    }
+
+    /// The value of a roman sequel number from II to XVI ("vii" → 7); nil for any other word, told apart by its
+    /// length and letters before any comparison.
+    static func romanValue(_ word: String) -> Int? {
+        let utf8 = word.utf8
+        guard utf8.count <= 4,
+            utf8.allSatisfy({ $0 == UInt8(ascii: "i") || $0 == UInt8(ascii: "v") || $0 == UInt8(ascii: "x") }),
+            let index = romans.firstIndex(of: word), index >= 1
+        else { return nil }
+        return index + 1
     }
 
     /// The words that decide whether two names are the same: stop words (a leading "The") left out and sequel
     /// numbers written in digits, so "The Witcher III" and "Witcher 3" are one name.
     package static func canonicalCore(_ words: [String]) -> [String] {
         words.compactMap { word in
-            if stopWords.contains(word) { return nil }
-            // A roman numeral's twin is its digits (a number's twin is roman, and a number stays as it is).
-            return word.first?.isLetter == true ? numeralTwin(word) ?? word : word
+            if isStopWord(word) { return nil }
+            // A roman numeral is written in digits; a number stays as it is.
+            return romanValue(word).map(String.init) ?? word
         }
     }
 

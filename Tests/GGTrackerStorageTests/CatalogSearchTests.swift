@@ -133,6 +133,24 @@ struct TextNormalizerTests {
         #expect(TextNormalizer.words("Baldur's Gate & Friends") == ["baldurs", "gate", "and", "friends"])
         #expect(TextNormalizer.words("Pokémon") == ["pokemon"])
     }
+
+    @Test func sequelNumeralsAreOneNameWhicheverWayTheyAreWritten() {
+        #expect(TextNormalizer.canonicalCore(["the", "witcher", "iii"]) == ["witcher", "3"])
+        #expect(TextNormalizer.canonicalCore(["final", "fantasy", "xvi"]) == ["final", "fantasy", "16"])
+        #expect(TextNormalizer.canonicalCore(["final", "fantasy", "16"]) == ["final", "fantasy", "16"])
+        // "I" is a word, and letters that only look like numerals stay words.
+        #expect(
+            TextNormalizer.canonicalCore(["i", "mix", "vixx", "xvii", "iiii", "xi2", "Ⅻ"])
+                == ["i", "mix", "vixx", "xvii", "iiii", "xi2", "Ⅻ"])
+        #expect(TextNormalizer.numeralTwin("vii") == "7")
+        #expect(TextNormalizer.numeralTwin("7") == "vii")
+        #expect(TextNormalizer.numeralTwin("i") == nil)
+        #expect(TextNormalizer.numeralTwin("1") == nil)
+        #expect(TextNormalizer.numeralTwin("17") == nil)
+        #expect(TextNormalizer.isStopWord("the") && TextNormalizer.isStopWord("of"))
+        #expect(
+            !TextNormalizer.isStopWord("then") && !TextNormalizer.isStopWord("The") && !TextNormalizer.isStopWord(""))
+    }
 }
 
 @Suite("The in-memory name index")
