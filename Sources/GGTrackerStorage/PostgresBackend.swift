@@ -115,6 +115,9 @@ final class PostgresDatabase: Sendable {
         configuration.options.additionalStartupParameters = Self.startupParameters(location)
         configuration.options.maximumConnections = maximumConnections
         configuration.options.keepAliveBehavior = nil
+        // A pool whose connections the server ended (a restart, `pg_terminate_backend`) was seen serving nothing
+        // until its idle timeout, 60 s by default, let it open new ones; 10 s bounds that wait.
+        configuration.options.connectionIdleTimeout = .seconds(10)
         let client = PostgresClient(configuration: configuration, backgroundLogger: Self.logger)
         self.client = client
         // Started at once, so the pool is running before the first transaction asks it for a connection.

@@ -215,9 +215,15 @@ struct ReplicaTests {
                     }
                     answers.append(answer)
                 }
-                #expect(answers.last?.contains("Soak") == true, "answers after the connections were cut: \(answers)")
+                // On failure, what the surviving replica logged is shown (its log is removed with the folder).
+                let log = (try? String(contentsOf: replicas[1].log, encoding: .utf8)) ?? ""
+                let tail = log.split(separator: "\n").suffix(40).joined(separator: "\n")
                 #expect(
-                    answers.allSatisfy { $0.contains("Soak") || $0.contains("database did not answer") }, "\(answers)")
+                    answers.last?.contains("Soak") == true,
+                    "answers after the connections were cut: \(answers)\n\(tail)")
+                #expect(
+                    answers.allSatisfy { $0.contains("Soak") || $0.contains("database did not answer") },
+                    "\(answers)\n\(tail)")
             }
         }
     }
