@@ -30,11 +30,3 @@ enum EventLoopTimer {
         }
     }
 }
-
-extension Duration {
-    /// The same span as NIO counts it.
-    var timeAmount: TimeAmount {
-        let (seconds, attoseconds) = components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-}

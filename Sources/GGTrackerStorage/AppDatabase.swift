@@ -54,19 +54,24 @@ package final class AppDatabase: Sendable {
     }
 
     /// Opens the database named by `GGTRACKER_DATABASE` or `--database` (see `DatabaseLocation`).
-    package static func open(_ location: String, connections: Int = 10) async throws -> AppDatabase {
-        try await open(DatabaseLocation(location), connections: connections)
+    package static func open(
+        _ location: String, connections: Int = 10, connectionWait: Duration = .seconds(10)
+    ) async throws -> AppDatabase {
+        try await open(DatabaseLocation(location), connections: connections, connectionWait: connectionWait)
     }
 
     /// Opens the database, running its migrations. With `creating: false`, a SQLite file that does not exist is
-    /// refused instead of created (a source to copy from must be there).
+    /// refused instead of created (a source to copy from must be there). On PostgreSQL, `connections` bounds the
+    /// pool and `connectionWait` how long a transaction waits for one of its connections.
     package static func open(
-        _ location: DatabaseLocation, creating: Bool = true, connections: Int = 10
+        _ location: DatabaseLocation, creating: Bool = true, connections: Int = 10,
+        connectionWait: Duration = .seconds(10)
     ) async throws -> AppDatabase {
         switch location {
         case .postgres(let postgres):
             return AppDatabase(
-                postgres: try await PostgresDatabase.open(location: postgres, maximumConnections: connections))
+                postgres: try await PostgresDatabase.open(
+                    location: postgres, maximumConnections: connections, connectionWait: connectionWait))
         case .sqlite(let path):
             guard creating || FileManager.default.fileExists(atPath: path) else {
                 throw InvalidDatabaseLocation(description: "there is no SQLite database at \(path)")

@@ -94,7 +94,9 @@ final class PostgresDatabase: Sendable {
 
     /// Connects (saying why when the server cannot be reached), runs the migrations it has not run yet, and starts
     /// the pool.
-    static func open(location: PostgresLocation, maximumConnections: Int) async throws -> PostgresDatabase {
+    static func open(
+        location: PostgresLocation, maximumConnections: Int, connectionWait: Duration = .seconds(10)
+    ) async throws -> PostgresDatabase {
         let first = try await connect(location)
         do {
             try await Migration.migrate(PostgresSession(first, logger: logger), schema: location.schema)
@@ -103,11 +105,16 @@ final class PostgresDatabase: Sendable {
             try? await first.close()
             throw error
         }
-        return PostgresDatabase(location: location, maximumConnections: maximumConnections)
+        return PostgresDatabase(
+            location: location, maximumConnections: maximumConnections, connectionWait: connectionWait)
     }
 
-    private init(location: PostgresLocation, maximumConnections: Int) {
+    /// How long a transaction waits for a connection of the pool before it fails as the database not answering.
+    let connectionWait: Duration
+
+    private init(location: PostgresLocation, maximumConnections: Int, connectionWait: Duration) {
         self.location = location
+        self.connectionWait = connectionWait
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.user, password: location.password,
             database: location.database, tls: .disable)
@@ -163,12 +170,7 @@ final class PostgresDatabase: Sendable {
         while true {
             attempt += 1
             do {
-                // The result goes back to this task, which waited for it.
-                return try await client.withConnection { connection in
-                    Handed(
-                        try await PostgresSession(connection, logger: Self.logger, database: self).transaction(
-                            readOnly: readOnly, body))
-                }.value
+                return try await leasedTransaction(readOnly: readOnly, body)
             } catch let error as PostgresSession.ServerError
                 where PostgresSession.retriable.contains(error.state) && attempt < 40
             {
@@ -184,11 +186,128 @@ final class PostgresDatabase: Sendable {
         }
     }
 
-    func close() { running.cancel() }
+    /// One attempt of a transaction, on a connection of the pool. The wait for the connection is bounded: when the
+    /// pool hands none out within `connectionWait` (the server out of reach, every connection busy or stuck), the
+    /// wait is given up and the attempt fails as the database not answering, so the command is answered instead of
+    /// waiting without end. The connection is leased in a task of its own, which can be cancelled without
+    /// cancelling the command, and holds the lease until the transaction, run here, is done.
+    private nonisolated(nonsending) func leasedTransaction<T>(
+        readOnly: Bool, _ body: (any SQLSession) async throws -> T
+    ) async throws -> T {
+        let lease = Lease()
+        let holder = Task { [client] in
+            do {
+                try await client.withConnection { try await lease.hold($0) }
+            } catch {
+                lease.fail(error)
+            }
+        }
+        let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: connectionWait.timeAmount) {
+            if lease.expire() { holder.cancel() }
+        }
+        let connection: PostgresConnection
+        do {
+            connection = try await lease.connection()
+            timer.cancel()
+        } catch {
+            timer.cancel()
+            if lease.expired {
+                throw PostgresUnavailable(
+                    description: "no connection to the database at \(location) within \(connectionWait)")
+            }
+            throw error
+        }
+        defer { lease.release() }
+        return try await PostgresSession(connection, logger: Self.logger, database: self).transaction(
+            readOnly: readOnly, body)
+    }
 
-    /// A transaction's result, handed back to the task that ran it.
-    struct Handed<T>: @unchecked Sendable {
-        let value: T
-        init(_ value: T) { self.value = value }
+    /// A connection leased for one transaction, handed from the task that leased it to the one that runs it, and
+    /// given back when that one releases it. Whichever comes first, the connection or the end of the wait, wins.
+    private final class Lease: Sendable {
+        private struct State {
+            var connection: PostgresConnection?
+            var failure: (any Error)?
+            var expired = false
+            var released = false
+            var waiter: CheckedContinuation<PostgresConnection, any Error>?
+            var holder: CheckedContinuation<Void, Never>?
+        }
+
+        private let state = Mutex(State())
+
+        /// In the leasing task: hands the connection over and keeps the lease until `release()`. Throws when the wait
+        /// ran out first, which gives the connection back at once.
+        func hold(_ connection: PostgresConnection) async throws {
+            let waiter = try state.withLock { state -> CheckedContinuation<PostgresConnection, any Error>? in
+                if state.expired { throw CancellationError() }
+                state.connection = connection
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: connection)
+            await withCheckedContinuation { continuation in
+                let released = state.withLock { state -> Bool in
+                    if state.released { return true }
+                    state.holder = continuation
+                    return false
+                }
+                if released { continuation.resume() }
+            }
+        }
+
+        /// In the leasing task: no connection came (the wait was given up, or the pool is closed).
+        func fail(_ error: any Error) {
+            let waiter = state.withLock { state -> CheckedContinuation<PostgresConnection, any Error>? in
+                state.failure = error
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(throwing: error)
+        }
+
+        /// The connection, once leased.
+        func connection() async throws -> PostgresConnection {
+            try await withCheckedThrowingContinuation { continuation in
+                let ready = state.withLock { state -> Result<PostgresConnection, any Error>? in
+                    if let connection = state.connection { return .success(connection) }
+                    if let failure = state.failure { return .failure(failure) }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(with: ready) }
+            }
+        }
+
+        /// The wait ran out: true unless the connection came first.
+        func expire() -> Bool {
+            state.withLock { state in
+                if state.connection != nil { return false }
+                state.expired = true
+                return true
+            }
+        }
+
+        var expired: Bool { state.withLock { $0.expired } }
+
+        /// The transaction is done: the connection goes back to the pool.
+        func release() {
+            let holder = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                state.released = true
+                defer { state.holder = nil }
+                return state.holder
+            }
+            holder?.resume()
+        }
+    }
+
+    func close() { running.cancel() }
+}
+
+extension Duration {
+    /// The same span as NIO counts it.
+    package var timeAmount: TimeAmount {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }

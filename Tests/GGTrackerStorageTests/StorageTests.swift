@@ -69,6 +69,34 @@ struct StorageTests {
         #expect(count == stored.count)
     }
 
+    @Test(.enabled(if: Backend.all.contains(.postgres)))
+    func aTransactionGivenNoConnectionInTimeFailsAsTheDatabaseNotAnswering() async throws {
+        let base = try #require(Backend.postgresURL, "GGTRACKER_TEST_POSTGRES is not set")
+        let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
+        let database = try await AppDatabase.open(
+            base + (base.contains("?") ? "&" : "?") + "schema=\(schema)", connections: 1,
+            connectionWait: .milliseconds(500))
+        // One transaction holds the pool's only connection for two seconds.
+        let holding = Task {
+            try await database.read { db in
+                try await Task.sleep(for: .seconds(2))
+                return try await db.value("SELECT 7", []) as Int?
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let start = ContinuousClock.now
+        let refused = await #expect(throws: PostgresUnavailable.self) {
+            try await database.read { db in try await db.value("SELECT 1", []) as Int? }
+        }
+        let waited = ContinuousClock.now - start
+        #expect(
+            refused?.description.contains("no connection to the database") == true, "\(String(describing: refused))")
+        #expect(waited >= .milliseconds(400) && waited < .milliseconds(1_500), "gave up after \(waited)")
+        // The transaction holding the connection was not disturbed, and the pool serves the next one.
+        #expect(try await holding.value == 7)
+        #expect(try await database.read { db in try await db.value("SELECT 2", []) as Int? } == 2)
+    }
+
     @Test(arguments: Backend.all)
     func valuesAreBoundAsThemselves(_ backend: Backend) async throws {
         let database = try await backend.open()
