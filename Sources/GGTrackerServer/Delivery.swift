@@ -92,7 +92,7 @@ struct DeliveryPipeline: Sendable {
         } catch {
             if delivery.platform.retriesTransientFailures && DeliveryRecords.isTransient(error) { throw error }
             logger.error("command failed", metadata: ["error": "\(error)", "command": .string(delivery.command)])
-            reply = .failure(error)
+            reply = claim.committedSomething ? .failureAfterChange : .failure(error)
             failed = true
         }
         let data = try await render(reply)
@@ -187,6 +187,11 @@ extension Reply {
         }
         return .notice("Something went wrong on our side and nothing was changed. Please try again.")
     }
+
+    /// The answer to a command that failed on our side after its change was committed.
+    static let failureAfterChange = Reply.notice(
+        "Your change was saved, but something went wrong on our side before the answer was ready. `/list` shows where things stand."
+    )
 
     /// The answer to a retry whose change an earlier attempt committed before its answer was lost.
     static let alreadyApplied = Reply.notice(

@@ -20,6 +20,12 @@ package struct DeliveryClaim: Sendable {
     package var changedSomething: Bool { wrote.value.load(ordering: .relaxed) }
     func markWritten() { wrote.value.store(true, ordering: .relaxed) }
 
+    /// Whether a write made on behalf of this delivery was committed: a failure after it cannot say that nothing
+    /// was changed.
+    package var committedSomething: Bool { committed.value.load(ordering: .relaxed) }
+    func markCommitted() { committed.value.store(true, ordering: .relaxed) }
+    private let committed = Flag()
+
     final class Flag: Sendable {
         let value = Atomic<Bool>(false)
     }

@@ -31,10 +31,10 @@ extension ClaimingStore {
     /// A write with an effect a user asked for: claims the delivery, if any, in the same transaction.
     /// The claim is sent first and its owner read back without waiting; the body's statements follow, and the
     /// owner is checked before the commit (or before the body's own error is reported): a delivery another attempt
-    /// owns rolls everything back as `DeliveryAlreadyApplied`.
+    /// owns rolls everything back as `DeliveryAlreadyApplied`. Once committed, the claim says so.
     func effect<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
         let claim = self.claim
-        return try await write { db in
+        let result = try await write { db in
             guard let claim else { return try await body(db) }
             let owner = try await DeliveryRecords.claim(claim, in: db)
             let result: T
@@ -47,6 +47,8 @@ extension ClaimingStore {
             try await owner.confirm()
             return result
         }
+        claim?.markCommitted()
+        return result
     }
 }
 
