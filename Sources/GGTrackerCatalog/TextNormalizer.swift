@@ -123,30 +123,39 @@ package enum TextNormalizer {
 }
 
 /// Edit distance (insertions, deletions, substitutions and swaps of neighbours, each one edit) with a cut-off:
-/// returns nil as soon as the distance must exceed `limit`.
+/// returns nil as soon as the distance must exceed `limit`. The three rows it keeps live on the stack: typo
+/// correction calls this for thousands of known words per query word.
 package func boundedLevenshtein<B: RandomAccessCollection<UInt8>>(_ a: [UInt8], _ b: B, limit: Int) -> Int?
 where B.Index == Int {
     if abs(a.count - b.count) > limit { return nil }
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
-    var twoBack = [Int](repeating: 0, count: b.count + 1)
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        current[0] = i
-        var rowMin = i
-        for j in 1...b.count {
-            let bj = b[b.startIndex + j - 1]
-            let cost = a[i - 1] == bj ? 0 : 1
-            var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1, j > 1, a[i - 1] == b[b.startIndex + j - 2], a[i - 2] == bj {
-                value = min(value, twoBack[j - 2] + 1)
-            }
-            current[j] = value
-            rowMin = min(rowMin, value)
+    let width = b.count + 1
+    return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * width) { rows -> Int? in
+        var twoBack = rows.baseAddress!
+        var previous = twoBack + width
+        var current = previous + width
+        for j in 0..<width {
+            twoBack[j] = 0
+            previous[j] = j
+            current[j] = 0
         }
-        if rowMin > limit { return nil }
-        (twoBack, previous, current) = (previous, current, twoBack)
+        for i in 1...a.count {
+            current[0] = i
+            var rowMin = i
+            for j in 1...b.count {
+                let bj = b[b.startIndex + j - 1]
+                let cost = a[i - 1] == bj ? 0 : 1
+                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[b.startIndex + j - 2], a[i - 2] == bj {
+                    value = min(value, twoBack[j - 2] + 1)
+                }
+                current[j] = value
+                rowMin = min(rowMin, value)
+            }
+            if rowMin > limit { return nil }
+            (twoBack, previous, current) = (previous, current, twoBack)
+        }
+        return previous[b.count] <= limit ? previous[b.count] : nil
     }
-    return previous[b.count] <= limit ? previous[b.count] : nil
 }

@@ -134,6 +134,41 @@ struct TextNormalizerTests {
         #expect(TextNormalizer.words("Pokémon") == ["pokemon"])
     }
 
+    @Test func typoDistanceAgreesWithTheTextbookDefinition() {
+        /// Optimal string alignment distance, the whole table, no cut-off.
+        func reference(_ a: [UInt8], _ b: [UInt8]) -> Int {
+            var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+            for i in 0...a.count { d[i][0] = i }
+            for j in 0...b.count { d[0][j] = j }
+            for i in stride(from: 1, through: a.count, by: 1) {
+                for j in stride(from: 1, through: b.count, by: 1) {
+                    let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                    d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                    if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                        d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                    }
+                }
+            }
+            return d[a.count][b.count]
+        }
+        var generator = SystemRandomNumberGenerator()
+        let letters = Array("abcd".utf8)
+        for _ in 0..<3_000 {
+            let a = (0..<Int.random(in: 0...7, using: &generator)).map { _ in letters.randomElement(using: &generator)!
+            }
+            let b = (0..<Int.random(in: 0...7, using: &generator)).map { _ in letters.randomElement(using: &generator)!
+            }
+            let limit = Int.random(in: 0...3, using: &generator)
+            let distance = reference(a, b)
+            let bounded = boundedLevenshtein(a, b, limit: limit)
+            #expect(bounded == (distance <= limit ? distance : nil), "\(a) \(b) limit \(limit)")
+        }
+        #expect(boundedLevenshtein(Array("mincraft".utf8), Array("minecraft".utf8), limit: 2) == 1)
+        #expect(boundedLevenshtein(Array("zeldda".utf8), Array("zelda".utf8), limit: 1) == 1)
+        #expect(boundedLevenshtein(Array("hlaf".utf8), Array("half".utf8), limit: 1) == 1)
+        #expect(boundedLevenshtein(Array("skyrm".utf8), Array("portal".utf8), limit: 2) == nil)
+    }
+
     @Test func sequelNumeralsAreOneNameWhicheverWayTheyAreWritten() {
         #expect(TextNormalizer.canonicalCore(["the", "witcher", "iii"]) == ["witcher", "3"])
         #expect(TextNormalizer.canonicalCore(["final", "fantasy", "xvi"]) == ["final", "fantasy", "16"])
