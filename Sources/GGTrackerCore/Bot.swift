@@ -147,7 +147,9 @@ package struct GGTrackerBot: Sendable {
             return try await LibraryFeatures(bot: self).progress(
                 title, status: status, hours: hours, percent: percent, c)
         case .rate(let title, let score): return try await LibraryFeatures(bot: self).rate(title, score: score, c)
-        case .review(let title, let text): return try await LibraryFeatures(bot: self).review(title, text: text, c)
+        case .review(let title, let text, let spoiler, let by):
+            if let by { return try await LibraryFeatures(bot: self).showReview(title, by: by, c) }
+            return try await LibraryFeatures(bot: self).review(title, text: text, spoiler: spoiler, c)
         case .wishlistAdd(let title): return try await ShelfFeatures(bot: self).wishlistAdd(title, c)
         case .wishlistRemove(let title): return try await ShelfFeatures(bot: self).wishlistRemove(title, c)
         case .wishlistShow(let user, let page):

@@ -26,7 +26,8 @@ package enum BotCommand: Hashable, Sendable {
     case add(TitleQuery, status: GameStatus, hours: Double?)
     case progress(TitleQuery, status: GameStatus?, hours: Double?, percent: Int?)
     case rate(TitleQuery, score: Int)
-    case review(TitleQuery, text: String?)
+    /// Writes the caller's review (`spoiler` nil keeps the flag it had), or with `by` shows that member's review.
+    case review(TitleQuery, text: String?, spoiler: Bool?, by: UserMention?)
     case wishlistAdd(TitleQuery)
     case wishlistRemove(TitleQuery)
     case wishlistShow(user: UserMention?, page: Int)
@@ -88,7 +89,14 @@ package enum BotCommand: Hashable, Sendable {
             }
             self = .progress(o.title, status: status, hours: hours, percent: percent)
         case "rate": self = .rate(o.title, score: o.int("score")!)
-        case "review": self = .review(o.title, text: o.string("text"))
+        case "review":
+            let by = o.mention("by")
+            if by != nil, o.string("text") != nil || o.bool("spoiler") != nil {
+                throw UsageError(
+                    "\(code: "by") shows someone's review: leave out \(code: "text") and \(code: "spoiler").",
+                    usage: usage())
+            }
+            self = .review(o.title, text: o.string("text"), spoiler: o.bool("spoiler"), by: by)
         case "wishlist add": self = .wishlistAdd(o.title)
         case "wishlist remove": self = .wishlistRemove(o.title)
         case "wishlist show": self = .wishlistShow(user: o.user, page: o.page)

@@ -169,9 +169,19 @@ package enum CommandName: String, CaseIterable, Sendable {
                 options: [
                     .title(),
                     .string("text", "Your review (leave empty to open a form)", maxLength: 4000, greedy: true),
+                    OptionSpec(
+                        name: "spoiler", summary: "true if it gives the story away: shown hidden until clicked",
+                        kind: .boolean),
+                    OptionSpec(
+                        name: "by", summary: "Read this member's review instead (shown only to you)", kind: .user),
                 ],
-                examples: ["/review title:Celeste text:Tight, kind and hard."],
-                details: "Only for games you have completed; up to 4000 characters; replaces your earlier review.")
+                examples: [
+                    "/review title:Celeste text:Tight, kind and hard.",
+                    "/review title:Outer Wilds text:The ending… spoiler:true", "/review title:Celeste by:@ada",
+                ],
+                details:
+                    "Only for games you have completed; up to 4000 characters; replaces your earlier review. A spoiler review stays one until you give spoiler:false."
+            )
         case .wishlist:
             return CommandSpec(
                 name: "wishlist", summary: "Games you want to play",

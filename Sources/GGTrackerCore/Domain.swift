@@ -244,6 +244,8 @@ package struct LibraryEntry: Hashable, Sendable {
     package var score: Int?
     package var review: String?
     package var reviewedAt: Date?
+    /// The review gives the story away: it is shown hidden until clicked.
+    package var reviewIsSpoiler = false
     package var favorite: Bool
     package var tags: [String]
     package var note: String?

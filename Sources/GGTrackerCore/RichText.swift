@@ -20,6 +20,8 @@ package struct RichText: Hashable, Sendable, ExpressibleByStringInterpolation, C
         case mention(String)
         /// A channel, by its id on the platform of the reply.
         case channel(String)
+        /// Words hidden until the reader chooses to see them (a review that gives a story away).
+        case spoiler(String)
     }
 
     package private(set) var spans: [Span]
@@ -59,6 +61,7 @@ package struct RichText: Hashable, Sendable, ExpressibleByStringInterpolation, C
         package mutating func appendInterpolation(relative date: Date) { text.append(.relative(date)) }
         package mutating func appendInterpolation(mention id: String) { text.append(.mention(id)) }
         package mutating func appendInterpolation(channel id: String) { text.append(.channel(id)) }
+        package mutating func appendInterpolation(spoiler value: String) { text.append(.spoiler(value)) }
         package mutating func appendInterpolation(_ label: String, link url: String) {
             text.append(.link(label, url: url))
         }
@@ -72,7 +75,7 @@ package struct RichText: Hashable, Sendable, ExpressibleByStringInterpolation, C
     /// Adds a span, merging neighbouring plain text.
     package mutating func append(_ span: Span) {
         switch span {
-        case .plain(let text), .bold(let text), .code(let text), .block(let text):
+        case .plain(let text), .bold(let text), .code(let text), .block(let text), .spoiler(let text):
             if text.isEmpty { return }
         default: break
         }
@@ -93,8 +96,12 @@ package struct RichText: Hashable, Sendable, ExpressibleByStringInterpolation, C
         return sum
     }
 
-    /// The text without formatting, moments as dates relative to now: the terminal's rendering, and what
-    /// searches of a reply's words look at.
+    /// What stands for a spoiler where it cannot be hidden behind a click: in plain text, on the terminal, in a
+    /// Matrix message's plain `body` and on Slack.
+    package static let spoilerHidden = "(spoiler hidden)"
+
+    /// The text without formatting, moments as dates relative to now, spoilers left out: the terminal's
+    /// rendering, and what searches of a reply's words look at.
     package var plainText: String { plainText(now: Date()) }
 
     package func plainText(now: Date) -> String {
@@ -105,6 +112,7 @@ package struct RichText: Hashable, Sendable, ExpressibleByStringInterpolation, C
             case .relative(let date): Self.relative(date, now: now)
             case .mention(let id): "@" + id
             case .channel(let id): id
+            case .spoiler: Self.spoilerHidden
             }
         }.joined()
     }
@@ -124,6 +132,7 @@ package struct RichText: Hashable, Sendable, ExpressibleByStringInterpolation, C
                 case .code(let text): .code(transform(text))
                 case .block(let text): .block(transform(text))
                 case .link(let label, let url): .link(transform(label), url: url)
+                case .spoiler(let text): .spoiler(transform(text))
                 case .relative, .mention, .channel: span
                 }
             })

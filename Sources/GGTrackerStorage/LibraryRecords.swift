@@ -29,7 +29,7 @@ extension LibraryRecords: LibraryStore {
     /// `game(from:)` explains), the game's last.
     static func entry(from row: SQLRow) -> LibraryEntry {
         // player_id, game_id, status, hours, percent, score, review, reviewed_at, favorite, tags, note, added_at,
-        // started_at, finished_at, updated_at
+        // started_at, finished_at, updated_at, review_spoiler
         var entry = LibraryEntry(
             game: CatalogRecords.game(from: row), status: GameStatus(rawValue: row[2]) ?? .backlog,
             at: Date(timeIntervalSince1970: row[11]))
@@ -44,6 +44,7 @@ extension LibraryRecords: LibraryStore {
         entry.startedAt = date(row[12])
         entry.finishedAt = date(row[13])
         entry.updatedAt = Date(timeIntervalSince1970: row[14])
+        entry.reviewIsSpoiler = row[15]
         return entry
     }
 
@@ -79,13 +80,13 @@ extension LibraryRecords: LibraryStore {
             try await db.send(
                 """
                 INSERT INTO library_entries (player_id, game_id, status, hours, percent, score, review, reviewed_at,
-                    favorite, tags, note, added_at, started_at, finished_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    favorite, tags, note, added_at, started_at, finished_at, updated_at, review_spoiler)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(player_id, game_id) DO UPDATE SET status = excluded.status, hours = excluded.hours,
                     percent = excluded.percent, score = excluded.score, review = excluded.review,
                     reviewed_at = excluded.reviewed_at, favorite = excluded.favorite, tags = excluded.tags,
                     note = excluded.note, started_at = excluded.started_at, finished_at = excluded.finished_at,
-                    updated_at = excluded.updated_at
+                    updated_at = excluded.updated_at, review_spoiler = excluded.review_spoiler
                 """,
                 [
                     player.rawValue, game.id, entry.status.rawValue, entry.hours, entry.percent, entry.score,
@@ -94,6 +95,7 @@ extension LibraryRecords: LibraryStore {
                     entry.note,
                     entry.addedAt.timeIntervalSince1970, entry.startedAt?.timeIntervalSince1970,
                     entry.finishedAt?.timeIntervalSince1970, entry.updatedAt.timeIntervalSince1970,
+                    entry.reviewIsSpoiler,
                 ])
             if before == nil {
                 // A game in the library is no longer wished for.

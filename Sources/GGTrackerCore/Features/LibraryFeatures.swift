@@ -141,57 +141,6 @@ struct LibraryFeatures: Sendable {
         return announcing(reply, change, c)
     }
 
-    /// `/review`: only for completed games; without text it opens a form, prefilled with the earlier review.
-    func review(_ title: TitleQuery, text: String?, _ c: Context) async throws -> Reply {
-        let game = try await bot.resolve(title, c, scope: .ownShelves)
-        let entry = try await bot.store.library.entry(of: c.player.id, game: game.id)
-        guard let entry, entry.status == .completed else {
-            let state = entry.map(\.status.yourState) ?? "it is not in your library"
-            return Reply(
-                visibility: .invokerOnly,
-                text:
-                    "You can review \(bold: game.displayName) once you have completed it (\(state)). Mark it with \(code: "/progress title:\(game.ref) status:completed").",
-                actions: [
-                    [
-                        Action(
-                            "Mark completed",
-                            .run(.progress, ["title": .game(game.ref), "status": .status(.completed)]))
-                    ]
-                ])
-        }
-        guard let text else {
-            return Reply(
-                visibility: .invokerOnly,
-                modal: Modal(
-                    title: Format.truncate("Review: \(game.name)", 45), .run(.review, ["title": .game(game.ref)]),
-                    inputs: [
-                        .init(
-                            option: "text", label: "Your review", paragraph: true, maxLength: 4000, value: entry.review,
-                            placeholder: "What did you think?")
-                    ]))
-        }
-        let now = c.now
-        let replaced = entry.review != nil
-        let change = try await bot.store.library.updateEntry(
-            of: c.player.id, game: game, community: c.invoker.community, at: c.now
-        ) { entry in
-            guard var current = entry, current.status == .completed else {
-                throw ReplyError.notice("Only completed games can be reviewed.")
-            }
-            current.review = text
-            current.reviewedAt = now
-            current.updatedAt = now
-            entry = current
-        }
-        guard let saved = change.after else { throw ReplyError.notice("Nothing was saved.") }
-        var card = entryCard(
-            "\(c.player.shownName) \(replaced ? "updated their review of" : "reviewed") \(game.displayName)", saved, c)
-        card.description = RichText(Format.truncate(text, 3800) + "\n\n") + (card.description ?? "")
-        var reply = Reply(cards: [card])
-        reply.announcement = bot.announcement(reply.cards, c)
-        return announcing(reply, change, c)
-    }
-
     /// `/favorite`: toggles the flag on a library entry.
     func favorite(_ title: TitleQuery, _ c: Context) async throws -> Reply {
         let game = try await bot.resolve(title, c, scope: .ownShelves)

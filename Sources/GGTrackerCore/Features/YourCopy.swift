@@ -33,7 +33,9 @@ extension GGTrackerBot {
             fields.append(.init("Note", Format.truncate(note, 1024), inline: false))
         }
         if let review = entry.review {
-            fields.append(.init("Review", Format.truncate(review, 300), inline: false))
+            let start = Format.truncate(review, 300)
+            fields.append(
+                .init("Review", entry.reviewIsSpoiler ? "\(spoiler: start)" : RichText(start), inline: false))
         }
         return Card(
             title: Format.truncate("\(c.player.shownName)'s copy", 256),

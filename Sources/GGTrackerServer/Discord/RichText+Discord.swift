@@ -42,6 +42,8 @@ extension RichText {
             case .relative(let date): out += "<t:\(Int(date.timeIntervalSince1970)):R>"
             case .mention(let id): out += "<@" + id + ">"
             case .channel(let id): out += "<#" + id + ">"
+            // Hidden until clicked; `|` inside is escaped, so the words cannot end the spoiler early.
+            case .spoiler(let text): out += "||" + DiscordMarkdown.escape(text) + "||"
             }
         }
         return out

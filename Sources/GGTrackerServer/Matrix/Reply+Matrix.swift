@@ -109,6 +109,11 @@ extension RichText {
                 html += "<a href=\"" + MatrixHTML.escape(url) + "\">" + MatrixHTML.escape(label) + "</a>"
             // Mentions stay text: a reply never pings anyone.
             case .relative, .mention, .channel: html += MatrixHTML.escape(RichText([span]).plainText)
+            // Clients hide it until clicked; the plain `body` says a spoiler is hidden.
+            case .spoiler(let text):
+                html +=
+                    "<span data-mx-spoiler>" + MatrixHTML.escape(text).replacingOccurrences(of: "\n", with: "<br>")
+                    + "</span>"
             }
         }
         return html

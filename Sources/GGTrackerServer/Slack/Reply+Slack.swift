@@ -83,6 +83,8 @@ extension RichText {
             case .relative: out += SlackMrkdwn.escape(RichText([span]).plainText)
             case .mention(let id): out += "<@" + id + ">"
             case .channel(let id): out += "<#" + id + ">"
+            // Slack cannot hide words behind a click: the reply's own button shows them privately.
+            case .spoiler: out += "_" + RichText.spoilerHidden + "_"
             }
         }
         return out

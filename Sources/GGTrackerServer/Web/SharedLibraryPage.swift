@@ -64,7 +64,11 @@ enum SharedLibraryPage {
         if !entry.tags.isEmpty { facts.append(entry.tags.joined(separator: ", ")) }
         if !facts.isEmpty { html += "<p class=\"facts\">\(escape(facts.joined(separator: " · ")))</p>" }
         if let review = entry.review {
-            html += "<blockquote class=\"review\">\(escape(review))</blockquote>"
+            let quote = "<blockquote class=\"review\">\(escape(review))</blockquote>"
+            // A spoiler stays folded until the reader opens it.
+            html +=
+                entry.reviewIsSpoiler
+                ? "<details class=\"spoiler\"><summary>Review (spoiler)</summary>\(quote)</details>" : quote
         }
         if let note = entry.note {
             html += "<p class=\"note\"><span aria-label=\"note\">📝</span> \(escape(note))</p>"
@@ -155,6 +159,7 @@ enum SharedLibraryPage {
         .note{font-size:12px;color:#c9cbd3;margin:4px 0 0;white-space:pre-wrap}
         .cover h3{font-size:14px;margin:6px 0 2px}.stars{color:#fee75c;margin:0}.facts{font-size:12px;color:#a9abb3;margin:2px 0}
         .review{font-size:13px;margin:6px 0 0;padding-left:8px;border-left:3px solid #5865f2;white-space:pre-wrap}
+        .spoiler summary{font-size:13px;cursor:pointer;margin-top:6px}
         footer{margin-top:24px;color:#6b6f7b;font-size:12px}
         </style></head><body>
         \(body)
