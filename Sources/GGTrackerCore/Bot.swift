@@ -152,6 +152,7 @@ package struct GGTrackerBot: Sendable {
             return try await LibraryFeatures(bot: self).review(title, text: text, spoiler: spoiler, c)
         case .wishlistAdd(let title): return try await ShelfFeatures(bot: self).wishlistAdd(title, c)
         case .wishlistRemove(let title): return try await ShelfFeatures(bot: self).wishlistRemove(title, c)
+        case .upcoming(let user): return try await ShelfFeatures(bot: self).upcoming(user: user, c)
         case .wishlistShow(let user, let page):
             return try await ShelfFeatures(bot: self).wishlistShow(user: user, page: page, c)
         case .favorite(let title): return try await LibraryFeatures(bot: self).favorite(title, c)

@@ -51,6 +51,7 @@ package enum BotCommand: Hashable, Sendable {
     case friendRemove(UserMention)
     case friendList
     case activity(user: UserMention?)
+    case upcoming(user: UserMention?)
     case share(revoke: Bool)
     case help(CommandName?)
     case about
@@ -160,6 +161,7 @@ package enum BotCommand: Hashable, Sendable {
         case "friend remove": self = .friendRemove(o.user!)
         case "friend list": self = .friendList
         case "activity": self = .activity(user: o.user)
+        case "upcoming": self = .upcoming(user: o.user)
         case "share": self = .share(revoke: o.bool("revoke") ?? false)
         case "help":
             let name = o.string("command")
@@ -245,6 +247,7 @@ package enum BotCommand: Hashable, Sendable {
             "challenge"
         case .friendAdd, .friendRemove, .friendList: "friend"
         case .activity: "activity"
+        case .upcoming: "upcoming"
         case .share: "share"
         case .help: "help"
         case .about: "about"

@@ -99,7 +99,7 @@ package struct CommandSpec: Sendable {
 /// Every user-facing command. The raw value is the wire name on every platform.
 package enum CommandName: String, CaseIterable, Sendable {
     case search, game, top, browse, add, progress, rate, review, wishlist, favorite, tag, note, remove, list
-    case profile, stats, compare, leaderboard, challenge, friend, activity, share, help, about, account, admin
+    case profile, stats, compare, leaderboard, challenge, friend, activity, upcoming, share, help, about, account, admin
 
     package var spec: CommandSpec {
         let status = OptionSpec.string("status", "Where you are with it", choices: GameStatus.allCases.map(\.rawValue))
@@ -331,6 +331,12 @@ package enum CommandName: String, CaseIterable, Sendable {
             return CommandSpec(
                 name: "activity", summary: "Recent news from this server",
                 options: [.user("Only this member's news")], examples: ["/activity"])
+        case .upcoming:
+            return CommandSpec(
+                name: "upcoming", summary: "Wishlisted games not out yet, soonest first, with who wants them",
+                options: [.user("Only this member's wishlist")], examples: ["/upcoming", "/upcoming user:@ada"],
+                details:
+                    "The wishlists of this server's members; a game known only by its year stays until that year ends.")
         case .share:
             return CommandSpec(
                 name: "share", summary: "A link to a read-only web page of your library",

@@ -286,6 +286,16 @@ package struct WishlistItem: Hashable, Sendable {
     }
 }
 
+/// A wishlisted game not out yet, with the members of one server who want it (earliest wish first).
+package struct UpcomingGame: Hashable, Sendable {
+    package var game: Game
+    package var wantedBy: [Player]
+    package init(game: Game, wantedBy: [Player]) {
+        self.game = game
+        self.wantedBy = wantedBy
+    }
+}
+
 /// A player's profile as stored.
 package struct Player: Hashable, Sendable {
     package var id: PlayerID

@@ -277,6 +277,11 @@ package protocol LibraryStore: Sendable {
     func shelfGames(of player: PlayerID) async throws -> [Game]
     func removeFromWishlist(_ player: PlayerID, game: Int64) async throws -> Bool
     func wishlist(of player: PlayerID, includeMature: Bool, page: Int, pageSize: Int) async throws -> Page<WishlistItem>
+    /// Games on the wishlists of a server's members (or of one of them) whose release is still ahead of `now`
+    /// (a game known only by its year: that year not over), soonest first, at most `limit` games.
+    func upcoming(
+        in community: String, of player: PlayerID?, after now: Date, includeMature: Bool, limit: Int
+    ) async throws -> [UpcomingGame]
     /// Removes the game from the library and the wishlist; says which shelves held it.
     func removeEverywhere(_ player: PlayerID, game: Int64) async throws -> (library: Bool, wishlist: Bool)
     /// A page of the library with the status counts. Its games carry what a line of the list shows: no summary

@@ -114,3 +114,44 @@ struct ShelfFeatures: Sendable {
             actions: bot.pager(result.page, c, owner: player))
     }
 }
+
+extension ShelfFeatures {
+    /// How many games `/upcoming` lists.
+    static let upcomingLimit = 15
+
+    /// `/upcoming`: games this server's members (or one of them) wishlisted that are not out yet, soonest first,
+    /// each with who wants it.
+    func upcoming(user: UserMention?, _ c: Context) async throws -> Reply {
+        let only: Player? = if let user { try await bot.targetPlayer(user, c) } else { nil }
+        let games = try await bot.store.library.upcoming(
+            in: c.invoker.community, of: only?.id, after: c.now, includeMature: c.showsMature,
+            limit: Self.upcomingLimit)
+        let whose = only.map { "\($0.shownName)'s wishlist" } ?? "this server's wishlists"
+        guard !games.isEmpty else {
+            return .notice(
+                "Nothing on \(whose) has a release date ahead. Wishlist a game that is not out yet with \(code: "/wishlist add")."
+            )
+        }
+        var lines: [RichText] = []
+        for upcoming in games {
+            let game = upcoming.game
+            var line: RichText = "• \(bold: game.name) — "
+            if let date = game.releaseDate {
+                line +=
+                    game.releaseYearOnly
+                    ? RichText("some time in \(Format.date(date, yearOnly: true))")
+                    : "\(relative: date) (\(Format.date(date)))"
+            }
+            line += RichText(" — wanted by " + upcoming.wantedBy.map { $0.shownName }.joined(separator: ", "))
+            lines.append(line)
+        }
+        return Reply(
+            cards: [
+                Card(
+                    title: "Coming soon on \(whose)", description: lines.joined(separator: "\n"),
+                    footer: Format.count(games.count, "game")
+                        + (games.count == Self.upcomingLimit ? " (the soonest)" : ""),
+                    color: Palette.wishlist)
+            ])
+    }
+}

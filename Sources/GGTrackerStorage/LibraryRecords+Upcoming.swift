@@ -1,0 +1,47 @@
+import Foundation
+import GGTrackerCore
+
+extension LibraryRecords {
+    /// The wishlisted games of a server's members whose release is ahead, soonest first, with who wants each: one
+    /// query, rows grouped by game in Swift. A game known only by its year (stored as the year's first moment)
+    /// counts as ahead until that year is over.
+    package func upcoming(
+        in community: String, of player: PlayerID?, after now: Date, includeMature: Bool, limit: Int
+    ) async throws -> [UpcomingGame] {
+        let yearStart = Calendar.utc.date(
+            from: DateComponents(year: Calendar.utc.component(.year, from: now), month: 1, day: 1))!
+        var conditions = [
+            "m.community_id = ?",
+            "(g.release_date > ? OR (g.release_year_only <> 0 AND g.release_date >= ?))",
+        ]
+        var arguments: [(any SQLBindable)?] = [community, now.timeIntervalSince1970, yearStart.timeIntervalSince1970]
+        if let player {
+            conditions.append("w.player_id = ?")
+            arguments.append(player.rawValue)
+        }
+        if !includeMature { conditions.append("g.mature = 0") }
+        let rows = try await read { db in
+            try await db.fetchAll(
+                """
+                SELECT p.*, \(CatalogRecords.gameColumns) FROM wishlist w
+                JOIN memberships m ON m.player_id = w.player_id
+                JOIN players p ON p.id = w.player_id
+                JOIN games g ON g.id = w.game_id
+                WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY g.release_date, g.name, g.id, w.added_at
+                """, SQLArguments(arguments))
+        }
+        var games: [UpcomingGame] = []
+        for row in rows {
+            let game = CatalogRecords.game(from: row)
+            let wisher = Self.player(from: row)
+            if games.last?.game.id == game.id {
+                games[games.count - 1].wantedBy.append(wisher)
+            } else {
+                guard games.count < limit else { break }
+                games.append(UpcomingGame(game: game, wantedBy: [wisher]))
+            }
+        }
+        return games
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import GGTrackerCatalog
+import GGTrackerCore
+import GGTrackerStorage
+import Testing
+
+@Suite("Upcoming wishes, on SQLite and PostgreSQL")
+struct UpcomingStorageTests {
+    @Test(arguments: Backend.all)
+    func wishesNotOutYetAreGroupedByGameSoonestFirstAndScopedToTheServer(_ backend: Backend) async throws {
+        let f = try await LibraryFixture(backend)
+        let (database, now) = (f.database, f.now)  // October 2025
+        let lines = """
+            {"id":990001,"name":"Starfall Odyssey","first_release_date":4102444800}
+            {"id":990002,"name":"Moonlit Harbor","first_release_date":1893456000}
+            {"id":990003,"name":"Ashen Year","first_release_date":1735689600,"release_dates":[{"date_format":2}]}
+            {"id":990004,"name":"Old Year","first_release_date":1704067200,"release_dates":[{"date_format":2}]}
+            """
+        _ = try await CatalogImporter(database: database).importData(Data(lines.utf8))
+        func game(_ id: String) async throws -> Game {
+            try #require(try await database.catalog.game(GameRef(provider: "igdb", id: id)))
+        }
+        let alice = try await database.library.recordPlayer(f.invoker("alice"), at: now)
+        let bob = try await database.library.recordPlayer(f.invoker("bob"), at: now)
+        let carol = try await database.library.recordPlayer(f.invoker("carol", community: "discord:2"), at: now)
+        for (player, id, offset) in [
+            (alice, "990001", 1.0), (bob, "990001", 2.0), (bob, "990002", 3.0), (alice, "990003", 4.0),
+            (alice, "990004", 5.0), (alice, "26226", 6.0), (carol, "990002", 7.0),
+        ] {
+            _ = try await database.library.addToWishlist(
+                player.id, game: try await game(id), at: now.addingTimeInterval(offset))
+        }
+        let upcoming = try await database.library.upcoming(
+            in: "discord:1", of: nil, after: now, includeMature: false, limit: 15)
+        // 2025 (known by its year only, and not over), 2030, 2100; 2024's year-only game and Celeste are out.
+        #expect(upcoming.map(\.game.name) == ["Ashen Year", "Moonlit Harbor", "Starfall Odyssey"])
+        #expect(upcoming.map { $0.wantedBy.map(\.displayName) } == [["alice"], ["bob"], ["alice", "bob"]])
+
+        let bobs = try await database.library.upcoming(
+            in: "discord:1", of: bob.id, after: now, includeMature: false, limit: 15)
+        #expect(bobs.map(\.game.name) == ["Moonlit Harbor", "Starfall Odyssey"])
+        let first = try await database.library.upcoming(
+            in: "discord:1", of: nil, after: now, includeMature: false, limit: 1)
+        #expect(first.map(\.game.name) == ["Ashen Year"])
+        let elsewhere = try await database.library.upcoming(
+            in: "discord:2", of: nil, after: now, includeMature: false, limit: 15)
+        #expect(elsewhere.map { $0.wantedBy.map(\.displayName) } == [["carol"]])
+    }
+}
