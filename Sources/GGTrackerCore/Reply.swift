@@ -64,10 +64,15 @@ package final class ReplyUpdates: Equatable, Sendable {
 /// Cards to post in a server's announce channel.
 package struct Announcement: Equatable, Sendable {
     package var channel: String
+    package var text: RichText?
     package var cards: [Card]
-    package init(channel: String, cards: [Card]) {
+    /// The players (their ids on the platform) the message pings; nobody else mentioned in it is pinged.
+    package var pinging: [String]
+    package init(channel: String, text: RichText? = nil, cards: [Card], pinging: [String] = []) {
         self.channel = channel
+        self.text = text
         self.cards = cards
+        self.pinging = pinging
     }
 }
 

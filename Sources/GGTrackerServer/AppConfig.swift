@@ -46,6 +46,8 @@ package struct AppConfig: Sendable {
     package var maxConnections = 512
     /// Bytes of request bodies read before their signature is checked, for all requests together.
     package var unverifiedBodyBytes = 16 << 20
+    /// How often `serve` checks for wishlisted games released today (0: never; `ggtracker alerts check` still can).
+    package var alertInterval: Duration = .seconds(3600)
 
     package init() {}
 
@@ -89,6 +91,7 @@ package struct AppConfig: Sendable {
         .init(table: "limits", key: "max_connections", env: "GGTRACKER_MAX_CONNECTIONS"),
         .init(table: "limits", key: "unverified_body_mb", env: "GGTRACKER_UNVERIFIED_BODY_MB"),
         .init(table: "limits", key: "server_per_minute", env: "GGTRACKER_SERVER_RATE"),
+        .init(table: "alerts", key: "interval_seconds", env: "GGTRACKER_ALERT_INTERVAL"),
     ]
 
     /// Settings that are secrets: each may instead be read from the file named by `NAME_FILE`
@@ -234,6 +237,14 @@ package struct AppConfig: Sendable {
                     "GGTRACKER_UNVERIFIED_BODY_MB must be a whole number of megabytes from 1 to 1024 (got “\(value)”)")
             }
             self.unverifiedBodyBytes = number << 20
+        }
+        if let value = text("GGTRACKER_ALERT_INTERVAL") {
+            guard let seconds = Int(value), seconds >= 0 else {
+                throw Invalid(
+                    "GGTRACKER_ALERT_INTERVAL must be a whole number of seconds, 0 to turn the check off (got “\(value)”)"
+                )
+            }
+            self.alertInterval = .seconds(seconds)
         }
         for (env, keyPath) in [
             ("GGTRACKER_USER_RATE", \FloodGuard.Limits.userPerMinute),

@@ -29,7 +29,8 @@ struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// Housekeeping next to the HTTP server: forgets old delivery ids every hour, and at shutdown (after the
+/// Housekeeping next to the HTTP server: forgets old delivery ids every hour, sends release alerts every
+/// `GGTRACKER_ALERT_INTERVAL`, and at shutdown (after the
 /// server has finished its in-flight requests) lets a catalog refresh store its current page, then
 /// checkpoints and closes the database.
 package struct Maintenance: Service {
@@ -63,6 +64,21 @@ package struct Maintenance: Service {
             }
         }
         defer { ticker.cancel() }
+        // Wishlisted games released today are announced: one check now, then every `alertInterval`.
+        let alerts = ReleaseAlerts(services: services, logger: logger)
+        let alertInterval = services.config.alertInterval
+        let alerter = Task {
+            guard alertInterval > .zero else { return }
+            while !Task.isCancelled {
+                do {
+                    for line in try await alerts.check() { logger.info("release alert sent: \(line)") }
+                } catch {
+                    logger.warning("release alert check failed", metadata: ["error": "\(error)"])
+                }
+                try await Task.sleep(for: alertInterval)
+            }
+        }
+        defer { alerter.cancel() }
         // Memory freed after a burst of requests goes back to the system within seconds.
         let trimmer = Task {
             while !Task.isCancelled {

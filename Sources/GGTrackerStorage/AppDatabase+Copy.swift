@@ -10,7 +10,7 @@ extension AppDatabase {
     static let copiedTables = [
         "players", "communities", "memberships", "games", "facets", "game_facets", "catalog_meta", "provider_lookups",
         "library_entries", "wishlist", "events", "friends", "challenges", "challenge_participants", "share_tokens",
-        "processed_interactions", "pending_commands", "leases", "request_budget",
+        "processed_interactions", "pending_commands", "leases", "request_budget", "release_alerts",
     ]
     /// Tables whose ids the database hands out, so the next id continues after the copied ones.
     static let numberedTables = ["games", "facets", "events", "challenges"]

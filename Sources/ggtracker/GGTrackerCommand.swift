@@ -16,7 +16,9 @@ struct GGTrackerCommand: AsyncParsableCommand {
         commandName: "ggtracker",
         abstract: "A game-tracking bot for Discord: keep your game library with your friends.",
         version: AppServices.version,
-        subcommands: [Serve.self, Run.self, Commands.self, Catalog.self, DB.self, Matrix.self, Bench.self])
+        subcommands: [
+            Serve.self, Run.self, Commands.self, Catalog.self, DB.self, Matrix.self, Alerts.self, Bench.self,
+        ])
 
     /// Parses the command line and runs the command. Before `serve` on SQLite, NIO's event loops become the
     /// executor of every task, so a request is verified, answered and written on the thread that read it, with no
@@ -370,6 +372,37 @@ struct Matrix: AsyncParsableCommand {
                         "note: MATRIX_AS_TOKEN or MATRIX_HS_TOKEN is not set; new random tokens were printed. Set the same values for the bot.\n"
                             .utf8))
             }
+        }
+    }
+}
+
+struct Alerts: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Release alerts: wishlisted games out today, announced in each server's channel.",
+        subcommands: [Check.self])
+
+    struct Check: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send the release alerts due now (for cron); prints each one sent.")
+        @OptionGroup var options: ConfigOptions
+
+        func run() async throws {
+            let config = try options.load()
+            guard config.discordBotToken != nil else {
+                throw ValidationError("DISCORD_BOT_TOKEN is not set: release alerts are posted with the bot's token")
+            }
+            let database = try await AppDatabase.open(config.databasePath)
+            defer { try? database.close() }
+            let sent = try await ReleaseAlerts(
+                database: database,
+                announcer: config.discordBotToken.map {
+                    DiscordAnnouncer(apiBase: config.discordAPIBase, botToken: $0)
+                }, logger: Logger(label: "ggtracker")
+            ).check()
+            for line in sent { print("Out today: \(line)") }
+            print(
+                sent.isEmpty
+                    ? "No release alerts due." : "Sent \(sent.count) release alert\(sent.count == 1 ? "" : "s").")
         }
     }
 }

@@ -88,6 +88,19 @@ struct ConfigTests {
         #expect(config.port == 8080 && config.catalog == .offline && config.matrixBotLocalpart == "ggtracker")
     }
 
+    @Test func theReleaseAlertIntervalIsSecondsAndZeroTurnsItOff() throws {
+        #expect(try AppConfig.load(file: nil, environment: [:]).alertInterval == .seconds(3600))
+        #expect(
+            try AppConfig.load(file: nil, environment: ["GGTRACKER_ALERT_INTERVAL": "0"]).alertInterval
+                == .zero)
+        #expect {
+            try AppConfig.load(file: nil, environment: ["GGTRACKER_ALERT_INTERVAL": "hourly"])
+        } throws: { error in
+            (error as? AppConfig.Invalid)?.description.contains("GGTRACKER_ALERT_INTERVAL must be a whole number")
+                == true
+        }
+    }
+
     @Test func invalidTOMLNamesTheFile() throws {
         let path = try temporaryFile("[server\nport = ")
         #expect {

@@ -46,4 +46,32 @@ struct UpcomingStorageTests {
             in: "discord:2", of: nil, after: now, includeMature: false, limit: 15)
         #expect(elsewhere.map { $0.wantedBy.map(\.displayName) } == [["carol"]])
     }
+
+    @Test(arguments: Backend.all)
+    func releaseAlertsAreDueOnceAndClaimedByOneProcess(_ backend: Backend) async throws {
+        let f = try await LibraryFixture(backend)
+        let (database, now) = (f.database, f.now)
+        let released = Int(now.timeIntervalSince1970) - 3600
+        _ = try await CatalogImporter(database: database).importData(
+            Data(#"{"id":990021,"name":"Launch Day","first_release_date":\#(released)}"#.utf8))
+        let game = try #require(try await database.catalog.game(GameRef(provider: "igdb", id: "990021")))
+        let alice = try await database.library.recordPlayer(f.invoker("alice"), at: now)
+        let bob = try await database.library.recordPlayer(f.invoker("bob"), at: now)
+        _ = try await database.library.updateSettings(of: "discord:1", announceChannel: "777", ageGate: nil)
+        _ = try await database.library.addToWishlist(alice.id, game: game, at: now.addingTimeInterval(-86_400))
+        _ = try await database.library.addToWishlist(bob.id, game: game, at: now.addingTimeInterval(-80_000))
+        let due = try await database.social.dueReleaseAlerts(at: now, since: now.addingTimeInterval(-3 * 86_400))
+        #expect(due.map(\.game.name) == ["Launch Day"])
+        #expect(due.first?.wishers == [alice.id, bob.id])
+        #expect(due.first?.channel == "777")
+        let alert = try #require(due.first)
+        #expect(try await database.social.claimReleaseAlert(alert, at: now))
+        #expect(try await !database.social.claimReleaseAlert(alert, at: now), "claimed once")
+        #expect(try await database.social.dueReleaseAlerts(at: now, since: now.addingTimeInterval(-86_400)).isEmpty)
+        // A claim given back (the post failed) is due again.
+        try await database.social.unclaimReleaseAlert(alert)
+        #expect(try await database.social.dueReleaseAlerts(at: now, since: now.addingTimeInterval(-86_400)).count == 1)
+        // Too long ago for the window: not due.
+        #expect(try await database.social.dueReleaseAlerts(at: now, since: now.addingTimeInterval(-60)).isEmpty)
+    }
 }

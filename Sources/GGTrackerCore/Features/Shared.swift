@@ -3,7 +3,7 @@ import Foundation
 /// What several areas' features build their replies with.
 extension GGTrackerBot {
     /// Platforms and genres of a game on one short line.
-    static func oneLine(_ game: Game) -> String {
+    package static func oneLine(_ game: Game) -> String {
         var parts: [String] = []
         if !game.platforms.isEmpty {
             parts.append(game.platforms.prefix(4).joined(separator: ", ") + (game.platforms.count > 4 ? "…" : ""))

@@ -31,9 +31,10 @@ package struct DiscordAnnouncer: Sendable {
         guard ChatPlatform.discord.isChannelID(announcement.channel) else {
             throw Failure(description: "the announce channel “\(announcement.channel)” is not a Discord channel id")
         }
-        let message = Reply(cards: announcement.cards).discordMessage { _ in "" }
+        let message = Reply(text: announcement.text, cards: announcement.cards).discordMessage { _ in "" }
         var stripped = message
         stripped.components = nil  // buttons would run as whoever presses them; the channel post is news only
+        if !announcement.pinging.isEmpty { stripped.allowedMentions.users = Array(announcement.pinging.prefix(100)) }
         let body = try JSONEncoder().encode(stripped)
         for attempt in 1...maxAttempts {
             var request = HTTPClientRequest(url: "\(apiBase)/channels/\(announcement.channel)/messages")

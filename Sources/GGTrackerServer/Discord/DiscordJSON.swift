@@ -161,6 +161,10 @@ extension DiscordMessage: JSONWritable {
             w.object { w in
                 w.key("parse")
                 w.array(allowedMentions.parse) { w, kind in w.string(kind) }
+                if let users = allowedMentions.users {
+                    w.key("users")
+                    w.array(users) { w, id in w.string(id) }
+                }
             }
         }
     }

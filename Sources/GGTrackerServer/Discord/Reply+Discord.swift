@@ -46,9 +46,10 @@ package struct DiscordMessage: Encodable, Sendable {
         case allowedMentions = "allowed_mentions"
     }
 
-    /// Mentions in user text never ping anyone.
+    /// Mentions in user text never ping anyone; only the users listed, when any, are pinged.
     package struct AllowedMentions: Encodable, Sendable {
         package var parse: [String] = []
+        package var users: [String]?
     }
 
     package struct Embed: Encodable, Sendable {
