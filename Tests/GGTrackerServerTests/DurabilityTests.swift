@@ -64,14 +64,18 @@ final class ServerProcess: @unchecked Sendable {
 
     func kill(_ signal: Int32) { _ = Foundation.kill(process.processIdentifier, signal) }
 
-    /// Runs a `ggtracker` command to its end, in the offline catalog mode; its exit status and everything it printed.
+    /// Runs a `ggtracker` command to its end, in the offline catalog mode with `extra` settings; its exit status
+    /// and everything it printed.
     @discardableResult
-    static func command(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    static func command(
+        _ arguments: [String], environment extra: [String: String] = [:]
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["GGTRACKER_CATALOG"] = "offline"
+        environment.merge(extra) { $1 }
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output

@@ -19,21 +19,9 @@ struct ReleaseAlertTests {
 
     /// Runs `ggtracker alerts check` against the database, posting through the stand-in at `port`.
     static func check(database: String, port: Int) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ServerProcess.binary)
-        process.arguments = ["alerts", "check", "--database", database]
-        var environment = ProcessInfo.processInfo.environment
-        environment["GGTRACKER_CATALOG"] = "offline"
-        environment["DISCORD_BOT_TOKEN"] = "bot-token"
-        environment["DISCORD_API_BASE"] = "http://127.0.0.1:\(port)/api/v10"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try ServerProcess.command(
+            ["alerts", "check", "--database", database],
+            environment: ["DISCORD_BOT_TOKEN": "bot-token", "DISCORD_API_BASE": "http://127.0.0.1:\(port)/api/v10"])
     }
 
     /// Two checks at once, in two processes.
