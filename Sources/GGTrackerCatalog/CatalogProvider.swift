@@ -25,14 +25,16 @@ extension IGDBClient: CatalogProvider {
     /// IGDB's full-text `search`, with the same expanded fields as a refresh.
     package func search(_ query: String, limit: Int) async throws -> [CatalogRecord] {
         let escaped = query.replacingOccurrences(of: "\\", with: " ").replacingOccurrences(of: "\"", with: " ")
-        let rows = try await self.query(
-            "games", "search \"\(escaped)\"; fields \(Self.gameFields); limit \(min(max(limit, 1), 50));")
+        let rows = await withTimesToBeat(
+            try await self.query(
+                "games", "search \"\(escaped)\"; fields \(Self.gameFields); limit \(min(max(limit, 1), 50));"))
         return rows.compactMap { try? IGDBGameMapping.record(from: $0) }
     }
 
     package func game(_ ref: GameRef) async throws -> CatalogRecord? {
         guard ref.provider == "igdb", let id = Int(ref.id) else { return nil }
-        let rows = try await query("games", "fields \(Self.gameFields); where id = \(id); limit 1;")
+        let rows = await withTimesToBeat(
+            try await query("games", "fields \(Self.gameFields); where id = \(id); limit 1;"))
         return rows.first.flatMap { try? IGDBGameMapping.record(from: $0) }
     }
 }

@@ -110,6 +110,32 @@ package struct IGDBClient: Sendable {
         return rows
     }
 
+    /// The same games with their time to beat, from `POST /game_time_to_beats` for all of them in one request
+    /// (`time_to_beat` on each row that has one). Time to beat adds to a game: when IGDB does not answer it, the
+    /// games come back as they were.
+    package func withTimesToBeat(_ rows: [[String: Any]]) async -> [[String: Any]] {
+        let ids = rows.compactMap { IGDBGameMapping.int($0["id"]) }
+        guard !ids.isEmpty else { return rows }
+        let times: [[String: Any]]
+        do {
+            times = try await query(
+                "game_time_to_beats",
+                "fields game_id,hastily,normally,completely; where game_id = (\(ids.map(String.init).joined(separator: ","))); limit \(ids.count);"
+            )
+        } catch {
+            logger.warning("IGDB's time to beat could not be read", metadata: ["error": "\(error)"])
+            return rows
+        }
+        var byGame: [Int: [String: Any]] = [:]
+        for time in times { if let id = IGDBGameMapping.int(time["game_id"]) { byGame[id] = time } }
+        return rows.map { row in
+            guard let id = IGDBGameMapping.int(row["id"]), let time = byGame[id] else { return row }
+            var row = row
+            row["time_to_beat"] = time
+            return row
+        }
+    }
+
     /// `POST {endpoint}/count`, which answers `{"count": n}`.
     package func count(_ endpoint: String, _ body: String) async throws -> Int? {
         (try await send("\(endpoint)/count", body) as? [String: Any])?["count"] as? Int

@@ -14,7 +14,7 @@ package enum IGDBGameMapping {
         "id", "igdb_id", "name", "slug", "summary", "first_release_date", "release_date", "release_dates", "genres",
         "platforms", "game_modes", "game_engines", "involved_companies", "developers", "publishers",
         "aggregated_rating", "total_rating", "aggregated_rating_count", "total_rating_count", "cover", "cover_url",
-        "age_ratings", "url", "game_type", "updated_at", "themes",
+        "age_ratings", "url", "game_type", "updated_at", "themes", "time_to_beat",
     ]
 
     package static func record(from object: [String: Any]) throws(Failure) -> CatalogRecord {
@@ -40,6 +40,9 @@ package enum IGDBGameMapping {
             game.releaseYearOnly =
                 !dates.isEmpty
                 && dates.allSatisfy { (int($0["date_format"]) ?? int($0["category"])) == 2 }
+        }
+        if let time = object["time_to_beat"] as? [String: Any] {
+            game.timeToBeat = timeToBeat(time)
         }
         game.genres = names(object["genres"])
         game.platforms = names(object["platforms"])
@@ -155,5 +158,12 @@ package enum IGDBGameMapping {
         }
         let mature = labels.contains { matureLabels.contains($0) }
         return (labels.first { $0.hasPrefix("ESRB") } ?? labels.first, mature)
+    }
+
+    /// A `game_time_to_beats` row, or a game's `time_to_beat` object: seconds rushed, normal and complete (zero or
+    /// missing is unknown).
+    package static func timeToBeat(_ object: [String: Any]) -> TimeToBeat? {
+        func seconds(_ key: String) -> Int? { int(object[key]).flatMap { $0 > 0 ? $0 : nil } }
+        return TimeToBeat(hastily: seconds("hastily"), normally: seconds("normally"), completely: seconds("completely"))
     }
 }

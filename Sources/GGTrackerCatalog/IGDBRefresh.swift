@@ -62,10 +62,11 @@ package struct IGDBRefresh: Sendable {
         var skipped = 0
         progress(RefreshProgress(done: 0, total: total, elapsed: 0))
         while true {
-            let rows = try await client.query(
-                "games",
-                "fields \(IGDBClient.gameFields); where \(filter) & id > \(afterID); sort id asc; limit \(Self.pageSize);"
-            )
+            let rows = await client.withTimesToBeat(
+                try await client.query(
+                    "games",
+                    "fields \(IGDBClient.gameFields); where \(filter) & id > \(afterID); sort id asc; limit \(Self.pageSize);"
+                ))
             guard !rows.isEmpty else { break }
             var records: [CatalogRecord] = []
             for row in rows {

@@ -46,8 +46,9 @@ package actor RateLimiter {
             let now = clock.now
             starts.removeAll { now - $0 >= .seconds(1) }
             guard starts.count < perSecond else {
-                // Wait until the oldest start leaves the one-second window, with a little margin.
-                try await Task.sleep(for: starts[0] + .seconds(1) - now + .milliseconds(5))
+                // Wait until the oldest start leaves the one-second window, with a margin: the provider counts
+                // a request when it arrives, and one sent late after its start can arrive close to the next.
+                try await Task.sleep(for: starts[0] + .seconds(1) - now + .milliseconds(60))
                 continue
             }
             if let cluster,

@@ -54,6 +54,20 @@ package enum GameStatus: String, CaseIterable, Sendable, Codable {
 }
 
 /// A game of the local catalog, with every field the commands show.
+/// How long players take to beat a game, in seconds: rushing through, playing normally, doing everything.
+package struct TimeToBeat: Hashable, Sendable {
+    package var hastily: Int?
+    package var normally: Int?
+    package var completely: Int?
+
+    package init?(hastily: Int?, normally: Int?, completely: Int?) {
+        guard hastily != nil || normally != nil || completely != nil else { return nil }
+        self.hastily = hastily
+        self.normally = normally
+        self.completely = completely
+    }
+}
+
 package struct Game: Hashable, Sendable {
     /// The catalog row id; stable for the life of the database.
     package var id: Int64
@@ -82,6 +96,8 @@ package struct Game: Hashable, Sendable {
     package var isMature: Bool
     package var url: String?
     package var gameType: String?
+    /// How long players take to beat it, when known (IGDB's `game_time_to_beats`).
+    package var timeToBeat: TimeToBeat?
 
     package init(
         id: Int64, ref: GameRef, name: String, slug: String? = nil, summary: String? = nil,

@@ -226,6 +226,16 @@ package enum Format {
         return "\(hours < 0 ? "-" : "")\(tenths / 10).\(tenths % 10) h"
     }
 
+    /// "about 12 h to beat (rushed 8 h, everything 30 h)": hours to the nearest half; nil when nothing is known.
+    package static func timeToBeat(_ time: TimeToBeat) -> String? {
+        func hours(_ seconds: Int) -> String { Self.hours(max(0.5, (Double(seconds) / 1800).rounded() / 2)) }
+        var others: [String] = []
+        if let rushed = time.hastily { others.append("rushed \(hours(rushed))") }
+        if let everything = time.completely { others.append("everything \(hours(everything))") }
+        guard let normally = time.normally else { return others.isEmpty ? nil : others.joined(separator: ", ") }
+        return "about \(hours(normally)) to beat" + (others.isEmpty ? "" : " (\(others.joined(separator: ", ")))")
+    }
+
     package static func date(_ date: Date, yearOnly: Bool = false) -> String {
         let c = Calendar.utc.dateComponents([.year, .month, .day], from: date)
         if yearOnly { return "\(c.year!)" }

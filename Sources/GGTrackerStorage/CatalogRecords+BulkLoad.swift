@@ -176,6 +176,9 @@ enum CatalogBulkLoad {
         binder.bind(record.popularity)
         binder.bind(record.updatedAt?.timeIntervalSince1970)
         binder.bind(CatalogRecords.json(g.themes))
+        for seconds in [g.timeToBeat?.hastily, g.timeToBeat?.normally, g.timeToBeat?.completely] {
+            binder.bind(seconds)
+        }
     }
 }
 

@@ -32,14 +32,14 @@ extension CatalogRecords {
     package static let gameColumns = """
         g.id, g.provider, g.provider_id, g.slug, g.name, g.summary, g.release_date, g.release_year_only, g.platforms,
         g.genres, g.modes, g.engines, g.developers, g.publishers, g.critic_rating, g.rating_count, g.cover_image_id,
-        g.age_rating, g.mature, g.url, g.game_type, g.themes
+        g.age_rating, g.mature, g.url, g.game_type, g.themes, g.ttb_hastily, g.ttb_normally, g.ttb_completely
         """
 
     /// `gameColumns` without the summary and the facet lists (each NULL), for lists that show a line per game.
     package static let briefGameColumns = """
         g.id, g.provider, g.provider_id, g.slug, g.name, NULL, g.release_date, g.release_year_only, NULL, NULL, NULL,
         NULL, NULL, NULL, g.critic_rating, g.rating_count, g.cover_image_id, g.age_rating, g.mature, g.url, g.game_type,
-        NULL
+        NULL, NULL, NULL, NULL
         """
 
     /// How many columns `gameColumns` selects.
@@ -55,7 +55,7 @@ extension CatalogRecords {
         let ref =
             provider == "local"
             ? GameRef(provider: provider, id: String(id)) : GameRef(provider: provider, id: row[base + 2])
-        return Game(
+        var game = Game(
             id: id, ref: ref, name: row[base + 4],
             slug: row[base + 3], summary: row[base + 5],
             releaseDate: (row[base + 6] as Double?).map(Date.init(timeIntervalSince1970:)),
@@ -64,6 +64,8 @@ extension CatalogRecords {
             publishers: list(row[base + 13]), criticRating: row[base + 14], ratingCount: row[base + 15],
             coverImageID: row[base + 16], ageRating: row[base + 17], isMature: row[base + 18], url: row[base + 19],
             gameType: row[base + 20], themes: list(row[base + 21]))
+        game.timeToBeat = TimeToBeat(hastily: row[base + 22], normally: row[base + 23], completely: row[base + 24])
+        return game
     }
 
     /// A stored list of names (`["Platform","Indie"]`). Lists without escapes, nearly all of them, are split
@@ -139,6 +141,7 @@ extension CatalogRecords {
         "provider", "provider_id", "slug", "name", "keywords", "summary", "release_date", "release_year_only",
         "platforms", "genres", "modes", "engines", "developers", "publishers", "critic_rating", "rating_count",
         "cover_image_id", "age_rating", "mature", "url", "game_type", "popularity", "updated_at", "themes",
+        "ttb_hastily", "ttb_normally", "ttb_completely",
     ]
 
     /// A record's values for `storedGameColumns`, in order.
@@ -149,6 +152,7 @@ extension CatalogRecords {
             g.releaseYearOnly, json(g.platforms), json(g.genres), json(g.modes), json(g.engines), json(g.developers),
             json(g.publishers), g.criticRating, g.ratingCount, g.coverImageID, g.ageRating, g.isMature, g.url,
             g.gameType, record.popularity, record.updatedAt?.timeIntervalSince1970, json(g.themes),
+            g.timeToBeat?.hastily, g.timeToBeat?.normally, g.timeToBeat?.completely,
         ]
     }
 

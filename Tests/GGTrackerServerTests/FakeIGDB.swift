@@ -5,7 +5,8 @@ import Logging
 import NIOCore
 
 /// A local stand-in for Twitch's token endpoint and IGDB's API v4, speaking their protocol: `POST /oauth2/token`
-/// with client credentials; `POST /v4/games` and `/v4/games/count` with `Client-ID` and `Authorization: Bearer`,
+/// with client credentials; `POST /v4/games`, `/v4/games/count` and `/v4/game_time_to_beats` with `Client-ID` and
+/// `Authorization: Bearer`,
 /// an Apicalypse body (`fields`, `where` with `&`, `sort`, `limit`, `offset`, `search`), 401 for a bad or expired
 /// token, and 429 when more than 4 requests start within a second.
 actor FakeIGDBState {
@@ -26,6 +27,10 @@ actor FakeIGDBState {
     var delay: Duration = .milliseconds(20)
     func setDelay(_ value: Duration) { delay = value }
     var apiRequests: Int { queries.count }
+
+    /// Rows of `/v4/game_time_to_beats`: `id`, `game_id`, `hastily`, `normally`, `completely` (seconds), `count`.
+    var timesToBeat: [[String: Any]] = []
+    func setTimesToBeat(_ rows: [[String: Any]]) { timesToBeat = rows }
 
     init(games: [[String: Any]]) { self.games = games }
 
@@ -99,6 +104,9 @@ actor FakeIGDBState {
     }
 
     func answer(_ endpoint: String, _ query: Apicalypse) -> Any {
+        if endpoint == "game_time_to_beats" {
+            return Array(timesToBeat.filter { query.matches($0) }.prefix(min(query.limit, 500)))
+        }
         var rows = games.filter { query.matches($0) }
         if let search = query.search?.lowercased() {
             rows = rows.filter { ($0["name"] as? String)?.lowercased().contains(search) == true }
@@ -119,6 +127,8 @@ actor FakeIGDBState {
 struct Apicalypse {
     var fields: [String] = []
     var conditions: [(field: String, op: String, value: Int)] = []
+    /// `field = (1,2,3)`: one of these values.
+    var lists: [(field: String, values: Set<Int>)] = []
     var sort: (String, Bool)?
     var limit = 10
     var offset = 0
@@ -141,6 +151,15 @@ struct Apicalypse {
             case "where":
                 for clause in rest.split(separator: "&") {
                     let c = clause.trimmingCharacters(in: .whitespaces)
+                    if let equals = c.range(of: "= ("), c.hasSuffix(")") {
+                        let field = c[..<equals.lowerBound].trimmingCharacters(in: .whitespaces)
+                        let values = c[equals.upperBound..<c.index(before: c.endIndex)].split(separator: ",").compactMap
+                        {
+                            Int($0.trimmingCharacters(in: .whitespaces))
+                        }
+                        lists.append((field, Set(values)))
+                        continue
+                    }
                     for op in [">=", "<=", ">", "<", "="] {
                         if let range = c.range(of: op) {
                             let field = c[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
@@ -156,16 +175,17 @@ struct Apicalypse {
     }
 
     func matches(_ row: [String: Any]) -> Bool {
-        conditions.allSatisfy { condition in
-            let value = (row[condition.field] as? Int) ?? 0
-            switch condition.op {
-            case ">": return value > condition.value
-            case "<": return value < condition.value
-            case ">=": return value >= condition.value
-            case "<=": return value <= condition.value
-            default: return value == condition.value
+        lists.allSatisfy { list in list.values.contains((row[list.field] as? Int) ?? 0) }
+            && conditions.allSatisfy { condition in
+                let value = (row[condition.field] as? Int) ?? 0
+                switch condition.op {
+                case ">": return value > condition.value
+                case "<": return value < condition.value
+                case ">=": return value >= condition.value
+                case "<=": return value <= condition.value
+                default: return value == condition.value
+                }
             }
-        }
     }
 }
 
@@ -209,6 +229,7 @@ func fakeIGDB(_ state: FakeIGDBState, clientID: String, secret: String) -> some 
     }
     router.post("/v4/games") { request, _ in try await endpoint("games", request) }
     router.post("/v4/games/count") { request, _ in try await endpoint("games/count", request) }
+    router.post("/v4/game_time_to_beats") { request, _ in try await endpoint("game_time_to_beats", request) }
     var logger = Logger(label: "fake-igdb")
     logger.logLevel = .warning
     return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)

@@ -51,6 +51,26 @@ struct IGDBRefreshTests {
     }
 
     @Test(.timeLimit(.minutes(2)))
+    func aRefreshKeepsEachGamesTimeToBeat() async throws {
+        try await withFake(games: 600) { state, refresh, database, _ in
+            await state.setTimesToBeat([
+                ["id": 7, "game_id": 100_002, "hastily": 18_000, "normally": 36_000, "completely": 72_000, "count": 3],
+                ["id": 8, "game_id": 100_550, "normally": 5_400, "count": 1],
+            ])
+            _ = try await refresh.run(full: true)
+            func time(_ id: Int) async throws -> TimeToBeat? {
+                try await database.catalog.game(GameRef(provider: "igdb", id: String(id)))?.timeToBeat
+            }
+            #expect(try await time(100_002) == TimeToBeat(hastily: 18_000, normally: 36_000, completely: 72_000))
+            // On the second page, with only the usual time known.
+            #expect(try await time(100_550) == TimeToBeat(hastily: nil, normally: 5_400, completely: nil))
+            #expect(try await time(100_003) == nil)
+            let asked = await state.queries.filter { $0.hasPrefix("fields game_id,hastily,normally,completely") }
+            #expect(asked.count == 2, "one request a page of games")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
     func anIncrementalRefreshFetchesOnlyWhatChanged() async throws {
         try await withFake(games: 1_200) { state, refresh, database, _ in
             _ = try await refresh.run(full: false)
@@ -58,7 +78,9 @@ struct IGDBRefreshTests {
             let before = await state.queries.count
             let summary = try await refresh.run(full: false)
             #expect(summary.added == 0 && summary.updated == 3)
-            let queries = await state.queries.dropFirst(before)
+            let queries = await state.queries.dropFirst(before).filter {
+                !$0.contains("game_time_to_beats") && !$0.hasPrefix("fields game_id")
+            }
             #expect(queries.allSatisfy { $0.contains("updated_at > 1700001200") })
             #expect(try await database.catalog.gameCount() == 1_200)
         }

@@ -55,19 +55,32 @@ struct ProviderLookupTests {
     @Test(.timeLimit(.minutes(1)))
     func aGameNotInTheLocalCatalogIsFoundThroughTheProviderOnce() async throws {
         try await withIGDBBot { client, state in
+            let outerWilds = try #require(await state.games.first?["id"] as? Int)
+            await state.setTimesToBeat([
+                [
+                    "id": 1, "game_id": outerWilds, "hastily": 45_000, "normally": 63_000, "completely": 104_400,
+                    "count": 12,
+                ]
+            ])
             let first = try await client.send(I.command("search", [I.option("query", "outer wilds")]))
             DiscordChecks.check(first)
             #expect(
                 first.embeds.first?["title"] as? String == "Outer Wilds (2017)"
                     || (first.embeds.first?["title"] as? String)?.hasPrefix("Outer Wilds") == true)
             let calls = await state.apiRequests
-            #expect(calls == 1)
+            #expect(calls == 2, "the search, and the time to beat of the games it found")
+            #expect(
+                await state.queries.last?.hasPrefix("fields game_id,hastily,normally,completely; where game_id = (")
+                    == true)
             let second = try await client.send(I.command("search", [I.option("query", "outer wilds")]))
             #expect((second.embeds.first?["title"] as? String)?.hasPrefix("Outer Wilds") == true)
             #expect(await state.apiRequests == calls, "the second identical search makes no API call")
             let added = try await client.send(I.command("add", [I.option("title", "Outer Wilds")]))
             #expect(added.text.contains("added Outer Wilds"))
             #expect(await state.apiRequests == calls)
+            // The card shows IGDB's time to beat, kept with the game.
+            let card = try await client.send(I.command("game", [I.option("title", "Outer Wilds")]))
+            #expect(card.text.contains("about 17.5 h to beat (rushed 12.5 h, everything 29 h)"), "\(card.text)")
         }
     }
 

@@ -141,7 +141,7 @@ struct ReplicaTests {
                     try await Task.sleep(for: .milliseconds(100))
                 }
                 #expect(try await database.catalog.gameCount() == 1_200)
-                let pages = await state.queries.filter { $0.contains("limit 500") }.count
+                let pages = await state.queries.filter { $0.contains("sort id asc; limit 500") }.count
                 #expect(pages == 3, "1,200 games are three pages of 500, fetched once")
 
                 // Ten clients alternate between the replicas; one replica is killed mid-stream and the clients go on

@@ -71,6 +71,9 @@ struct CatalogFeatures: Sendable {
                     "\(critic.score)/100 from \(critic.critics) critic\(critic.critics == 1 ? "" : "s")"))
         }
         if let age = game.ageRating { fields.append(.init("Age rating", age)) }
+        if let time = game.timeToBeat, let line = Format.timeToBeat(time) {
+            fields.append(.init("Length", line))
+        }
         if !owners.isEmpty {
             let lines = owners.prefix(10).map { owner in
                 "\(owner.status.emoji) \(owner.player.shownName)"
