@@ -134,6 +134,15 @@ package struct GGTrackerBot: Sendable {
             return .notice("Only server admins (Administrator or Manage Server) can use \(code: "/admin").")
         }
         switch command {
+        case .catalog(let command): return try await handle(command, c)
+        case .library(let command): return try await handle(command, c)
+        case .social(let command): return try await handle(command, c)
+        case .info(let command): return try await handle(command, c)
+        }
+    }
+
+    func handle(_ command: CatalogCommand, _ c: Context) async throws -> Reply {
+        switch command {
         case .search(let query, let platform, let genre):
             return try await CatalogFeatures(bot: self).search(query: query, platform: platform, genre: genre, c)
         case .game(let title): return try await CatalogFeatures(bot: self).gameDetails(title, c)
@@ -141,6 +150,11 @@ package struct GGTrackerBot: Sendable {
             return try await CatalogFeatures(bot: self).top(genre: genre, platform: platform, year: year, page: page, c)
         case .browse(let kind, let name, let page):
             return try await CatalogFeatures(bot: self).browse(kind, name: name, page: page, c)
+        }
+    }
+
+    func handle(_ command: LibraryCommand, _ c: Context) async throws -> Reply {
+        switch command {
         case .add(let title, let status, let hours):
             return try await LibraryFeatures(bot: self).add(title, status: status, hours: hours, c)
         case .progress(let title, let status, let hours, let percent):
@@ -152,7 +166,6 @@ package struct GGTrackerBot: Sendable {
             return try await LibraryFeatures(bot: self).review(title, text: text, spoiler: spoiler, c)
         case .wishlistAdd(let title): return try await ShelfFeatures(bot: self).wishlistAdd(title, c)
         case .wishlistRemove(let title): return try await ShelfFeatures(bot: self).wishlistRemove(title, c)
-        case .upcoming(let user): return try await ShelfFeatures(bot: self).upcoming(user: user, c)
         case .wishlistShow(let user, let page):
             return try await ShelfFeatures(bot: self).wishlistShow(user: user, page: page, c)
         case .favorite(let title): return try await LibraryFeatures(bot: self).favorite(title, c)
@@ -163,6 +176,12 @@ package struct GGTrackerBot: Sendable {
             return try await LibraryFeatures(bot: self).remove(title, confirmed: confirmed, c)
         case .list(let user, let status, let sort, let page):
             return try await ShelfFeatures(bot: self).list(user: user, status: status, sort: sort, page: page, c)
+        }
+    }
+
+    func handle(_ command: SocialCommand, _ c: Context) async throws -> Reply {
+        switch command {
+        case .upcoming(let user): return try await ShelfFeatures(bot: self).upcoming(user: user, c)
         case .profileShow(let user): return try await PlayerFeatures(bot: self).profileShow(user: user, c)
         case .profileSet(let nickname, let avatar, let bio):
             return try await PlayerFeatures(bot: self).profileSet(nickname: nickname, avatar: avatar, bio: bio, c)
@@ -184,6 +203,11 @@ package struct GGTrackerBot: Sendable {
         case .friendList: return try await SocialFeatures(bot: self).friendList(c)
         case .activity(let user): return try await SocialFeatures(bot: self).activity(user: user, c)
         case .share(let revoke): return try await SocialFeatures(bot: self).share(revoke: revoke, c)
+        }
+    }
+
+    func handle(_ command: InfoCommand, _ c: Context) async throws -> Reply {
+        switch command {
         case .help(let name): return InfoFeatures(bot: self).help(name, c)
         case .about: return try await InfoFeatures(bot: self).about(c)
         case .accountDelete(let confirmed):

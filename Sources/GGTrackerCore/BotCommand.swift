@@ -19,46 +19,10 @@ package enum TagChange: Hashable, Sendable {
 
 /// Every command, typed and validated. Features switch over this, never over strings.
 package enum BotCommand: Hashable, Sendable {
-    case search(query: String, platform: String?, genre: String?)
-    case game(TitleQuery)
-    case top(genre: String?, platform: String?, year: Int?, page: Int)
-    case browse(FacetKind, name: String, page: Int)
-    case add(TitleQuery, status: GameStatus, hours: Double?)
-    case progress(TitleQuery, status: GameStatus?, hours: Double?, percent: Int?)
-    case rate(TitleQuery, score: Int)
-    /// Writes the caller's review (`spoiler` nil keeps the flag it had), or with `by` shows that member's review.
-    case review(TitleQuery, text: String?, spoiler: Bool?, by: UserMention?)
-    case wishlistAdd(TitleQuery)
-    case wishlistRemove(TitleQuery)
-    case wishlistShow(user: UserMention?, page: Int)
-    case favorite(TitleQuery)
-    case tag(TitleQuery, changes: [TagChange])
-    case note(TitleQuery, text: String?, clear: Bool)
-    case remove(TitleQuery, confirmed: Bool)
-    case list(user: UserMention?, status: GameStatus?, sort: LibrarySort, page: Int)
-    case profileShow(user: UserMention?)
-    case profileSet(nickname: String?, avatar: String?, bio: String?)
-    case stats(user: UserMention?)
-    case compare(user: UserMention, with: UserMention?)
-    case leaderboard(LeaderboardMetric, Period)
-    case challengeCreate(name: String, goal: Double, unit: ChallengeUnit, endsAt: Date)
-    case challengeJoin(name: String)
-    case challengeLeave(name: String)
-    case challengeProgress(name: String, amount: Double)
-    case challengeShow(name: String)
-    case challengeList
-    case friendAdd(UserMention)
-    case friendRemove(UserMention)
-    case friendList
-    case activity(user: UserMention?)
-    case upcoming(user: UserMention?)
-    case share(revoke: Bool)
-    case help(CommandName?)
-    case about
-    case accountDelete(confirmed: Bool)
-    case adminCatalogRefresh(full: Bool)
-    case adminCatalogStatus
-    case adminSettings(announceChannel: String?, ageGate: AgeGate?)
+    case catalog(CatalogCommand)
+    case library(LibraryCommand)
+    case social(SocialCommand)
+    case info(InfoCommand)
 
     package static let maxTags = 20
     package static let maxTagLength = 32
@@ -71,15 +35,18 @@ package enum BotCommand: Hashable, Sendable {
         let usage = { spec.usage(prefix: "/" + invocation.path.joined(separator: " ")) }
         switch invocation.path.joined(separator: " ") {
         case "search":
-            self = .search(query: o.string("query")!, platform: o.string("platform"), genre: o.string("genre"))
-        case "game": self = .game(o.title)
+            self = .catalog(
+                .search(query: o.string("query")!, platform: o.string("platform"), genre: o.string("genre")))
+        case "game": self = .catalog(.game(o.title))
         case "top":
-            self = .top(genre: o.string("genre"), platform: o.string("platform"), year: o.int("year"), page: o.page)
+            self = .catalog(
+                .top(genre: o.string("genre"), platform: o.string("platform"), year: o.int("year"), page: o.page))
         case "browse genre", "browse platform", "browse mode", "browse engine":
-            self = .browse(FacetKind(rawValue: invocation.path[1])!, name: o.string("name")!, page: o.page)
+            self = .catalog(.browse(FacetKind(rawValue: invocation.path[1])!, name: o.string("name")!, page: o.page))
         case "add":
-            self = .add(
-                o.title, status: o.string("status").flatMap(GameStatus.init) ?? .backlog, hours: o.number("hours"))
+            self = .library(
+                .add(
+                    o.title, status: o.string("status").flatMap(GameStatus.init) ?? .backlog, hours: o.number("hours")))
         case "progress":
             let status = o.string("status").flatMap(GameStatus.init)
             let hours = o.number("hours")
@@ -88,8 +55,8 @@ package enum BotCommand: Hashable, Sendable {
                 throw UsageError(
                     "Give at least one of \(code: "status"), \(code: "hours") or \(code: "percent").", usage: usage())
             }
-            self = .progress(o.title, status: status, hours: hours, percent: percent)
-        case "rate": self = .rate(o.title, score: o.int("score")!)
+            self = .library(.progress(o.title, status: status, hours: hours, percent: percent))
+        case "rate": self = .library(.rate(o.title, score: o.int("score")!))
         case "review":
             let by = o.mention("by")
             if by != nil, o.string("text") != nil || o.bool("spoiler") != nil {
@@ -97,25 +64,27 @@ package enum BotCommand: Hashable, Sendable {
                     "\(code: "by") shows someone's review: leave out \(code: "text") and \(code: "spoiler").",
                     usage: usage())
             }
-            self = .review(o.title, text: o.string("text"), spoiler: o.bool("spoiler"), by: by)
-        case "wishlist add": self = .wishlistAdd(o.title)
-        case "wishlist remove": self = .wishlistRemove(o.title)
-        case "wishlist show": self = .wishlistShow(user: o.user, page: o.page)
-        case "favorite": self = .favorite(o.title)
-        case "tag": self = .tag(o.title, changes: try BotCommand.tagChanges(o.string("tags") ?? "", usage: usage()))
+            self = .library(.review(o.title, text: o.string("text"), spoiler: o.bool("spoiler"), by: by))
+        case "wishlist add": self = .library(.wishlistAdd(o.title))
+        case "wishlist remove": self = .library(.wishlistRemove(o.title))
+        case "wishlist show": self = .library(.wishlistShow(user: o.user, page: o.page))
+        case "favorite": self = .library(.favorite(o.title))
+        case "tag":
+            self = .library(.tag(o.title, changes: try BotCommand.tagChanges(o.string("tags") ?? "", usage: usage())))
         case "note":
             let clear = o.bool("clear") ?? false
             if clear, o.string("text") != nil {
                 throw UsageError(
                     "Give \(code: "text") to change the note or \(code: "clear:true") to delete it, not both.")
             }
-            self = .note(o.title, text: o.string("text"), clear: clear)
-        case "remove": self = .remove(o.title, confirmed: o.bool("confirm") ?? false)
+            self = .library(.note(o.title, text: o.string("text"), clear: clear))
+        case "remove": self = .library(.remove(o.title, confirmed: o.bool("confirm") ?? false))
         case "list":
-            self = .list(
-                user: o.user, status: o.string("status").flatMap(GameStatus.init),
-                sort: o.string("sort").flatMap(LibrarySort.init) ?? .recent, page: o.page)
-        case "profile show": self = .profileShow(user: o.user)
+            self = .library(
+                .list(
+                    user: o.user, status: o.string("status").flatMap(GameStatus.init),
+                    sort: o.string("sort").flatMap(LibrarySort.init) ?? .recent, page: o.page))
+        case "profile show": self = .social(.profileShow(user: o.user))
         case "profile set":
             let nickname = o.string("nickname")
             let avatar = o.string("avatar")
@@ -131,13 +100,14 @@ package enum BotCommand: Hashable, Sendable {
                     throw UsageError("\(code: "avatar") must be an https:// image URL.", usage: usage())
                 }
             }
-            self = .profileSet(nickname: nickname, avatar: avatar, bio: bio)
-        case "stats": self = .stats(user: o.user)
-        case "compare": self = .compare(user: o.user!, with: o.mention("with"))
+            self = .social(.profileSet(nickname: nickname, avatar: avatar, bio: bio))
+        case "stats": self = .social(.stats(user: o.user))
+        case "compare": self = .social(.compare(user: o.user!, with: o.mention("with")))
         case "leaderboard":
-            self = .leaderboard(
-                o.string("metric").flatMap(LeaderboardMetric.init) ?? .completed,
-                o.string("period").flatMap(Period.init) ?? .all)
+            self = .social(
+                .leaderboard(
+                    o.string("metric").flatMap(LeaderboardMetric.init) ?? .completed,
+                    o.string("period").flatMap(Period.init) ?? .all))
         case "challenge create":
             let goal = o.number("goal")!
             guard goal > 0 else {
@@ -149,39 +119,41 @@ package enum BotCommand: Hashable, Sendable {
                     "\(code: "ends") must be a date as YYYY-MM-DD, for example 2030-05-31 (got “\(ends)”).",
                     usage: usage())
             }
-            self = .challengeCreate(
-                name: o.string("name")!, goal: goal, unit: o.string("unit").flatMap(ChallengeUnit.init) ?? .custom,
-                endsAt: day.addingTimeInterval(86_400))
-        case "challenge join": self = .challengeJoin(name: o.string("name")!)
-        case "challenge leave": self = .challengeLeave(name: o.string("name")!)
-        case "challenge progress": self = .challengeProgress(name: o.string("name")!, amount: o.number("amount")!)
-        case "challenge show": self = .challengeShow(name: o.string("name")!)
-        case "challenge list": self = .challengeList
-        case "friend add": self = .friendAdd(o.user!)
-        case "friend remove": self = .friendRemove(o.user!)
-        case "friend list": self = .friendList
-        case "activity": self = .activity(user: o.user)
-        case "upcoming": self = .upcoming(user: o.user)
-        case "share": self = .share(revoke: o.bool("revoke") ?? false)
+            self = .social(
+                .challengeCreate(
+                    name: o.string("name")!, goal: goal, unit: o.string("unit").flatMap(ChallengeUnit.init) ?? .custom,
+                    endsAt: day.addingTimeInterval(86_400)))
+        case "challenge join": self = .social(.challengeJoin(name: o.string("name")!))
+        case "challenge leave": self = .social(.challengeLeave(name: o.string("name")!))
+        case "challenge progress":
+            self = .social(.challengeProgress(name: o.string("name")!, amount: o.number("amount")!))
+        case "challenge show": self = .social(.challengeShow(name: o.string("name")!))
+        case "challenge list": self = .social(.challengeList)
+        case "friend add": self = .social(.friendAdd(o.user!))
+        case "friend remove": self = .social(.friendRemove(o.user!))
+        case "friend list": self = .social(.friendList)
+        case "activity": self = .social(.activity(user: o.user))
+        case "upcoming": self = .social(.upcoming(user: o.user))
+        case "share": self = .social(.share(revoke: o.bool("revoke") ?? false))
         case "help":
             let name = o.string("command")
             guard let command = name.map({ CommandName(rawValue: $0.lowercased().trimmingCharacters(in: ["/"])) })
             else {
-                self = .help(nil)
+                self = .info(.help(nil))
                 return
             }
             guard let command else {
                 throw UsageError(
                     "There is no command \(code: "\(name!)"). \(code: "/help") lists them all.", usage: usage())
             }
-            self = .help(command)
-        case "about": self = .about
-        case "account delete": self = .accountDelete(confirmed: o.bool("confirm") ?? false)
-        case "admin catalog refresh": self = .adminCatalogRefresh(full: o.string("mode") == "full")
-        case "admin catalog status": self = .adminCatalogStatus
+            self = .info(.help(command))
+        case "about": self = .info(.about)
+        case "account delete": self = .info(.accountDelete(confirmed: o.bool("confirm") ?? false))
+        case "admin catalog refresh": self = .info(.adminCatalogRefresh(full: o.string("mode") == "full"))
+        case "admin catalog status": self = .info(.adminCatalogStatus)
         case "admin settings":
             let channel: String? = if case .channel(let id) = invocation.options["announce_channel"] { id } else { nil }
-            self = .adminSettings(announceChannel: channel, ageGate: o.string("age_gate").flatMap(AgeGate.init))
+            self = .info(.adminSettings(announceChannel: channel, ageGate: o.string("age_gate").flatMap(AgeGate.init)))
         default:
             throw UsageError("Unknown command \(code: "/\(invocation.path.joined(separator: " "))").", usage: usage())
         }
@@ -225,10 +197,86 @@ package enum BotCommand: Hashable, Sendable {
     /// The command's name, for logs and metrics.
     package var name: String {
         switch self {
+        case .catalog(let command): command.name
+        case .library(let command): command.name
+        case .social(let command): command.name
+        case .info(let command): command.name
+        }
+    }
+}
+
+/// The catalog's commands: searching and browsing games.
+package enum CatalogCommand: Hashable, Sendable {
+    case search(query: String, platform: String?, genre: String?)
+    case game(TitleQuery)
+    case top(genre: String?, platform: String?, year: Int?, page: Int)
+    case browse(FacetKind, name: String, page: Int)
+}
+
+/// A player's own shelves: the library and the wishlist.
+package enum LibraryCommand: Hashable, Sendable {
+    case add(TitleQuery, status: GameStatus, hours: Double?)
+    case progress(TitleQuery, status: GameStatus?, hours: Double?, percent: Int?)
+    case rate(TitleQuery, score: Int)
+    /// Writes the caller's review (`spoiler` nil keeps the flag it had), or with `by` shows that member's review.
+    case review(TitleQuery, text: String?, spoiler: Bool?, by: UserMention?)
+    case wishlistAdd(TitleQuery)
+    case wishlistRemove(TitleQuery)
+    case wishlistShow(user: UserMention?, page: Int)
+    case favorite(TitleQuery)
+    case tag(TitleQuery, changes: [TagChange])
+    case note(TitleQuery, text: String?, clear: Bool)
+    case remove(TitleQuery, confirmed: Bool)
+    case list(user: UserMention?, status: GameStatus?, sort: LibrarySort, page: Int)
+}
+
+/// The group: profiles, comparisons, leaderboards, challenges, friends, news, share links.
+package enum SocialCommand: Hashable, Sendable {
+    case profileShow(user: UserMention?)
+    case profileSet(nickname: String?, avatar: String?, bio: String?)
+    case stats(user: UserMention?)
+    case compare(user: UserMention, with: UserMention?)
+    case leaderboard(LeaderboardMetric, Period)
+    case challengeCreate(name: String, goal: Double, unit: ChallengeUnit, endsAt: Date)
+    case challengeJoin(name: String)
+    case challengeLeave(name: String)
+    case challengeProgress(name: String, amount: Double)
+    case challengeShow(name: String)
+    case challengeList
+    case friendAdd(UserMention)
+    case friendRemove(UserMention)
+    case friendList
+    case activity(user: UserMention?)
+    case upcoming(user: UserMention?)
+    case share(revoke: Bool)
+}
+
+/// Help, the bot itself, the account, and the admins' commands.
+package enum InfoCommand: Hashable, Sendable {
+    case help(CommandName?)
+    case about
+    case accountDelete(confirmed: Bool)
+    case adminCatalogRefresh(full: Bool)
+    case adminCatalogStatus
+    case adminSettings(announceChannel: String?, ageGate: AgeGate?)
+}
+
+extension CatalogCommand {
+    /// The command's name, for logs and metrics.
+    package var name: String {
+        switch self {
         case .search: "search"
         case .game: "game"
         case .top: "top"
         case .browse: "browse"
+        }
+    }
+}
+
+extension LibraryCommand {
+    /// The command's name, for logs and metrics.
+    package var name: String {
+        switch self {
         case .add: "add"
         case .progress: "progress"
         case .rate: "rate"
@@ -239,6 +287,14 @@ package enum BotCommand: Hashable, Sendable {
         case .note: "note"
         case .remove: "remove"
         case .list: "list"
+        }
+    }
+}
+
+extension SocialCommand {
+    /// The command's name, for logs and metrics.
+    package var name: String {
+        switch self {
         case .profileShow, .profileSet: "profile"
         case .stats: "stats"
         case .compare: "compare"
@@ -249,6 +305,14 @@ package enum BotCommand: Hashable, Sendable {
         case .activity: "activity"
         case .upcoming: "upcoming"
         case .share: "share"
+        }
+    }
+}
+
+extension InfoCommand {
+    /// The command's name, for logs and metrics.
+    package var name: String {
+        switch self {
         case .help: "help"
         case .about: "about"
         case .accountDelete: "account"

@@ -89,7 +89,8 @@ struct TextCommandParserTests {
 
     @Test func buttonsMaySetHiddenOptions() throws {
         let invocation = try TextCommandParser.parse("/remove title:igdb:1 confirm:true", fromComponent: true)
-        #expect(try BotCommand(invocation) == .remove(.ref(GameRef(provider: "igdb", id: "1")), confirmed: true))
+        #expect(
+            try BotCommand(invocation) == .library(.remove(.ref(GameRef(provider: "igdb", id: "1")), confirmed: true)))
     }
 
     @Test func commandLineRoundTrips() throws {
@@ -100,7 +101,9 @@ struct TextCommandParserTests {
 
     @Test func tagsAreLowerCasedAndSplit() throws {
         let command = try BotCommand(try TextCommandParser.parse("/tag title:Hades tags:Roguelike, Couch Co-op, -old"))
-        #expect(command == .tag(.text("Hades"), changes: [.add("roguelike"), .add("couch co-op"), .remove("old")]))
+        #expect(
+            command
+                == .library(.tag(.text("Hades"), changes: [.add("roguelike"), .add("couch co-op"), .remove("old")])))
     }
 
     /// Every command's documented examples parse and type, so `/help` never shows a command that fails.
@@ -114,27 +117,27 @@ struct TextCommandParserTests {
     }
 
     @Test(arguments: [
-        ("/game title:local:17", BotCommand.game(.ref(GameRef(provider: "local", id: "17")))),
-        ("/top genre:Shooter year:1993 page:2", .top(genre: "Shooter", platform: nil, year: 1993, page: 2)),
-        ("/browse engine name:Unreal Engine 4", .browse(.engine, name: "Unreal Engine 4", page: 1)),
+        ("/game title:local:17", BotCommand.catalog(.game(.ref(GameRef(provider: "local", id: "17"))))),
+        ("/top genre:Shooter year:1993 page:2", .catalog(.top(genre: "Shooter", platform: nil, year: 1993, page: 2))),
+        ("/browse engine name:Unreal Engine 4", .catalog(.browse(.engine, name: "Unreal Engine 4", page: 1))),
         (
             "/progress title:Hades status:completed",
-            .progress(.text("Hades"), status: .completed, hours: nil, percent: nil)
+            .library(.progress(.text("Hades"), status: .completed, hours: nil, percent: nil))
         ),
-        ("/favorite title:gb:3030-20545", .favorite(.ref(GameRef(provider: "gb", id: "3030-20545")))),
-        ("/note title:Hades", .note(.text("Hades"), text: nil, clear: false)),
-        ("/note title:Hades clear:true", .note(.text("Hades"), text: nil, clear: true)),
-        ("/remove title:Hades", .remove(.text("Hades"), confirmed: false)),
-        ("/remove title:Hades confirm:true", .remove(.text("Hades"), confirmed: true)),
-        ("!gg remove Hades --confirm", .remove(.text("Hades"), confirmed: true)),
-        ("/gg account delete --confirm", .accountDelete(confirmed: true)),
-        ("/wishlist remove title:Hades", .wishlistRemove(.text("Hades"))),
-        ("/profile show", .profileShow(user: nil)),
-        ("/stats user:@42", .stats(user: UserMention(id: "42"))),
-        ("/about", .about),
-        ("/account delete", .accountDelete(confirmed: false)),
-        ("/admin catalog status", .adminCatalogStatus),
-        ("/help command:review", .help(.review)),
+        ("/favorite title:gb:3030-20545", .library(.favorite(.ref(GameRef(provider: "gb", id: "3030-20545"))))),
+        ("/note title:Hades", .library(.note(.text("Hades"), text: nil, clear: false))),
+        ("/note title:Hades clear:true", .library(.note(.text("Hades"), text: nil, clear: true))),
+        ("/remove title:Hades", .library(.remove(.text("Hades"), confirmed: false))),
+        ("/remove title:Hades confirm:true", .library(.remove(.text("Hades"), confirmed: true))),
+        ("!gg remove Hades --confirm", .library(.remove(.text("Hades"), confirmed: true))),
+        ("/gg account delete --confirm", .info(.accountDelete(confirmed: true))),
+        ("/wishlist remove title:Hades", .library(.wishlistRemove(.text("Hades")))),
+        ("/profile show", .social(.profileShow(user: nil))),
+        ("/stats user:@42", .social(.stats(user: UserMention(id: "42")))),
+        ("/about", .info(.about)),
+        ("/account delete", .info(.accountDelete(confirmed: false))),
+        ("/admin catalog status", .info(.adminCatalogStatus)),
+        ("/help command:review", .info(.help(.review))),
     ])
     func typesEachCommand(line: String, expected: BotCommand) throws {
         #expect(try BotCommand(try TextCommandParser.parse(line)) == expected)
