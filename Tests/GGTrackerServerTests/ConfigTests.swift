@@ -6,7 +6,7 @@ import Testing
 @Suite("Configuration")
 struct ConfigTests {
     func temporaryFile(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cfg-\(UUID().uuidString).toml").path
+        let path = Scratch.path("cfg.toml")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

@@ -11,11 +11,7 @@ import Testing
 struct FailureVisibilityTests {
     /// A bot on a database file (its writer connection is used for writes only).
     static func harness() async throws -> TestHarness {
-        try await TestHarness(
-            databasePath: FileManager.default.temporaryDirectory.appendingPathComponent(
-                "rw-\(UUID().uuidString).sqlite"
-            )
-            .path)
+        try await TestHarness(databasePath: Scratch.path("rw.sqlite"))
     }
 
     /// Makes the database refuse every write from now on, as a read-only file would.

@@ -121,8 +121,7 @@ struct GiantBombTests {
                 environment: [
                     "GGTRACKER_CATALOG": "giantbomb", "GIANTBOMB_API_KEY": "gb-key",
                     "GIANTBOMB_API_BASE": "http://127.0.0.1:\(try #require(fake.port))/api",
-                    "GGTRACKER_DATABASE": FileManager.default.temporaryDirectory
-                        .appendingPathComponent("gb-\(UUID().uuidString).sqlite").path,
+                    "GGTRACKER_DATABASE": Scratch.path("gb.sqlite"),
                 ])
             var logger = Logger(label: "gb")
             logger.logLevel = .critical

@@ -101,8 +101,7 @@ struct MatrixRetryTests {
 
     @Test(.timeLimit(.minutes(1)))
     func aBusyDatabaseFailsTheTransactionUntilItRecovers() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("busy-\(UUID().uuidString).sqlite")
-            .path
+        let path = Scratch.path("busy.sqlite")
         try await withBot(failures: 0, databasePath: path) { harness, client, homeserver in
             _ = try await put(client, txn: "t0", [MatrixTests.message("!gg list", id: "$evt-0")])
             // Another process holds the write lock for longer than the bot waits for it.

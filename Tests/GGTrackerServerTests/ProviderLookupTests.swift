@@ -108,8 +108,7 @@ struct ProviderLookupTests {
     @Test(.timeLimit(.minutes(1)))
     func aDeferredCommandThatFailsHasItsMessageEditedWithTheFailure() async throws {
         let webhook = Received()
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("defer-\(UUID().uuidString).sqlite")
-            .path
+        let path = Scratch.path("defer.sqlite")
         try await withIGDBBot(
             delay: .milliseconds(1500), webhook: webhook, deferAfter: .milliseconds(300), databasePath: path
         ) { client, _ in

@@ -10,8 +10,7 @@ import Testing
 @Suite("Replicas racing on one delivery")
 struct ReplicaRaceTests {
     @Test func bothReplicasEndWithTheRealReplyStored() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("race-\(UUID().uuidString).sqlite")
-            .path
+        let path = Scratch.path("race.sqlite")
         let first = try await TestHarness(databasePath: path)
         var services = try await TestHarness(databasePath: path).services
         services.config.discordPublicKey = first.key.publicKey

@@ -88,9 +88,7 @@ struct SlackTests {
 
     @Test func aCommandThatCannotWriteIsAnsweredAndChangesNothing() async throws {
         let harness = try await TestHarness(
-            databasePath: FileManager.default.temporaryDirectory.appendingPathComponent(
-                "slack-\(UUID().uuidString).sqlite"
-            ).path
+            databasePath: Scratch.path("slack.sqlite")
         ) { $0.slackSigningSecret = Self.secret }
         try await harness.withClient { client in
             _ = try await post(client, "/slack/commands", Self.command("list"))
