@@ -89,7 +89,16 @@ struct ReleaseAlertTests {
             let outputs = try await Self.twoChecks(database: path, port: port)
             #expect(outputs.filter { $0.contains("Sent 1 release alert.") }.count == 1, "\(outputs)")
             #expect(outputs.filter { $0.contains("No release alerts due.") }.count == 1, "\(outputs)")
-            var posts = await accepted.requests
+            // The stand-in hands each accepted message to a collecting task: wait for it to have them.
+            func messages(_ expected: Int) async throws -> [(path: String, authorization: String?, body: Data)] {
+                for _ in 0..<100 where await accepted.requests.count < expected {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                // A moment more, so a message beyond those expected would be seen too.
+                try await Task.sleep(for: .milliseconds(300))
+                return await accepted.requests
+            }
+            var posts = try await messages(1)
             #expect(posts.count == 1, "one message: \(posts.map { String(decoding: $0.body, as: UTF8.self) })")
             let firstPost = try #require(posts.first)
             let message = try #require(try JSONSerialization.jsonObject(with: firstPost.body) as? [String: Any])
@@ -116,7 +125,7 @@ struct ReleaseAlertTests {
             _ = try await CatalogImporter(database: harness.services.database).importData(Data(moved.utf8))
             let afterMove = try Self.check(database: path, port: port)
             #expect(afterMove.output.contains("Sent 1 release alert."), "\(afterMove.output)")
-            posts = await accepted.requests
+            posts = try await messages(2)
             #expect(posts.count == 2)
             let lastPost = try #require(posts.last)
             let second = try #require(try JSONSerialization.jsonObject(with: lastPost.body) as? [String: Any])
