@@ -17,17 +17,29 @@ struct ReleaseAlertTests {
     static let carol = Interaction.Person(id: "444444444444444444", name: "carol")
     static let dave = Interaction.Person(id: "555555555555555555", name: "dave")
 
-    /// Runs `ggtracker alerts check` against the database, posting through the stand-in at `port`.
-    static func check(database: String, port: Int) throws -> (status: Int32, output: String) {
-        try ServerProcess.command(
-            ["alerts", "check", "--database", database],
-            environment: ["DISCORD_BOT_TOKEN": "bot-token", "DISCORD_API_BASE": "http://127.0.0.1:\(port)/api/v10"])
+    /// Runs `ggtracker alerts check` against the database, posting through the stand-in at `port`. The wait for
+    /// the process blocks a thread, so it runs on one of Dispatch's, never on one the stand-in in this process
+    /// needs to answer the process.
+    static func check(database: String, port: Int) async throws -> (status: Int32, output: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(
+                    with: Result {
+                        try ServerProcess.command(
+                            ["alerts", "check", "--database", database],
+                            environment: [
+                                "DISCORD_BOT_TOKEN": "bot-token",
+                                "DISCORD_API_BASE": "http://127.0.0.1:\(port)/api/v10",
+                            ])
+                    })
+            }
+        }
     }
 
     /// Two checks at once, in two processes.
     static func twoChecks(database: String, port: Int) async throws -> [String] {
-        async let first = Task.detached { try check(database: database, port: port) }.value
-        async let second = Task.detached { try check(database: database, port: port) }.value
+        async let first = check(database: database, port: port)
+        async let second = check(database: database, port: port)
         let results = try await [first, second]
         #expect(results.allSatisfy { $0.status == 0 }, "\(results)")
         return results.map(\.output)
@@ -115,7 +127,7 @@ struct ReleaseAlertTests {
             #expect(problems.isEmpty, "\(problems.prefix(3))")
 
             // Another check, as after a restart: nothing is sent twice.
-            let again = try Self.check(database: path, port: port)
+            let again = try await Self.check(database: path, port: port)
             #expect(again.output.contains("No release alerts due."), "\(again.output)")
 
             // A refresh moves Later Game's release to an hour ago: its alert goes out, for Alice only.
@@ -123,7 +135,7 @@ struct ReleaseAlertTests {
                 {"id":990012,"name":"Later Game","first_release_date":\(launch)}
                 """
             _ = try await CatalogImporter(database: harness.services.database).importData(Data(moved.utf8))
-            let afterMove = try Self.check(database: path, port: port)
+            let afterMove = try await Self.check(database: path, port: port)
             #expect(afterMove.output.contains("Sent 1 release alert."), "\(afterMove.output)")
             posts = try await messages(2)
             #expect(posts.count == 2)

@@ -69,6 +69,9 @@ struct SlowBodyTests {
         try await http.shutdown()
         #expect(meanwhile?.0 == 200 || meanwhile?.0 == 503)
         #expect(after?.0 == 200, "served again once the slow connections are gone")
-        #expect(during < 150, "resident memory \(before) MB before, \(during) MB with 200 slow bodies")
+        // Held whole, the 200 bodies' sent bytes alone would be 150 MB: the server grows by well under that (the
+        // budget, the connections' read buffers and the allocator's arenas), whatever it started from.
+        #expect(
+            during - before < 110, "resident memory \(before) MB before, \(during) MB with 200 slow bodies")
     }
 }
