@@ -182,6 +182,7 @@ package struct GGTrackerBot: Sendable {
     func handle(_ command: SocialCommand, _ c: Context) async throws -> Reply {
         switch command {
         case .upcoming(let user): return try await ShelfFeatures(bot: self).upcoming(user: user, c)
+        case .recap(let user, let year): return try await RecapFeatures(bot: self).recap(user: user, year: year, c)
         case .profileShow(let user): return try await PlayerFeatures(bot: self).profileShow(user: user, c)
         case .profileSet(let nickname, let avatar, let bio):
             return try await PlayerFeatures(bot: self).profileSet(nickname: nickname, avatar: avatar, bio: bio, c)

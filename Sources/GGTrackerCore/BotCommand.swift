@@ -134,6 +134,7 @@ package enum BotCommand: Hashable, Sendable {
         case "friend list": self = .social(.friendList)
         case "activity": self = .social(.activity(user: o.user))
         case "upcoming": self = .social(.upcoming(user: o.user))
+        case "recap": self = .social(.recap(user: o.user, year: o.int("year")))
         case "share": self = .social(.share(revoke: o.bool("revoke") ?? false))
         case "help":
             let name = o.string("command")
@@ -248,6 +249,8 @@ package enum SocialCommand: Hashable, Sendable {
     case friendList
     case activity(user: UserMention?)
     case upcoming(user: UserMention?)
+    /// `year` nil: the current one.
+    case recap(user: UserMention?, year: Int?)
     case share(revoke: Bool)
 }
 
@@ -304,6 +307,7 @@ extension SocialCommand {
         case .friendAdd, .friendRemove, .friendList: "friend"
         case .activity: "activity"
         case .upcoming: "upcoming"
+        case .recap: "recap"
         case .share: "share"
         }
     }

@@ -99,7 +99,8 @@ package struct CommandSpec: Sendable {
 /// Every user-facing command. The raw value is the wire name on every platform.
 package enum CommandName: String, CaseIterable, Sendable {
     case search, game, top, browse, add, progress, rate, review, wishlist, favorite, tag, note, remove, list
-    case profile, stats, compare, leaderboard, challenge, friend, activity, upcoming, share, help, about, account, admin
+    case profile, stats, compare, leaderboard, challenge, friend, activity, upcoming, recap, share, help, about, account
+    case admin
 
     package var spec: CommandSpec {
         let status = OptionSpec.string("status", "Where you are with it", choices: GameStatus.allCases.map(\.rawValue))
@@ -337,6 +338,17 @@ package enum CommandName: String, CaseIterable, Sendable {
                 options: [.user("Only this member's wishlist")], examples: ["/upcoming", "/upcoming user:@ada"],
                 details:
                     "The wishlists of this server's members; a game known only by its year stays until that year ends.")
+        case .recap:
+            return CommandSpec(
+                name: "recap", summary: "A year in review: games finished, hours, best rated, medals, by month",
+                options: [
+                    .user("Whose year (default: yours)"),
+                    .integer("year", "Which year (default: this one)", min: 1970, max: 2100),
+                ],
+                examples: ["/recap", "/recap year:2025", "/recap user:@ada"],
+                details:
+                    "Years are counted in UTC. With a share link on, the same recap is a web page at /u/<token>/recap/<year>."
+            )
         case .share:
             return CommandSpec(
                 name: "share", summary: "A link to a read-only web page of your library",

@@ -290,6 +290,8 @@ package protocol LibraryStore: Sendable {
         of player: PlayerID, status: GameStatus?, sort: LibrarySort, includeMature: Bool, page: Int, pageSize: Int
     ) async throws -> LibraryPage
     func stats(of player: PlayerID) async throws -> PlayerStats
+    /// What the player did in the calendar year (UTC): the games played then, hours, reviews and medals.
+    func recap(of player: PlayerID, year: Int) async throws -> YearRecap
     func updateProfile(_ player: PlayerID, nickname: String?, avatarURL: String?, bio: String?) async throws -> Player
     /// Erases everything stored about the player; returns how many records went.
     func deleteAccount(_ player: PlayerID) async throws -> Int
@@ -339,6 +341,8 @@ package protocol SocialStore: Sendable {
     func standings(_ challenge: Challenge) async throws -> [ChallengeStanding]
     func medals(of player: PlayerID) async throws -> [Medal]
     func shareToken(of player: PlayerID) async throws -> String?
+    /// The player whose shared page the token opens.
+    func sharedPlayer(token: String) async throws -> Player?
     /// Stores a new token for the player's shared page, replacing any earlier one.
     func setShareToken(_ token: String, for player: PlayerID, at now: Date) async throws
     func revokeShareToken(of player: PlayerID) async throws -> Bool

@@ -236,11 +236,15 @@ package enum Format {
         return "about \(hours(normally)) to beat" + (others.isEmpty ? "" : " (\(others.joined(separator: ", ")))")
     }
 
+    /// The months' short names, January first.
+    package static let monthNames = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
+
     package static func date(_ date: Date, yearOnly: Bool = false) -> String {
         let c = Calendar.utc.dateComponents([.year, .month, .day], from: date)
         if yearOnly { return "\(c.year!)" }
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return "\(months[c.month! - 1]) \(c.day!), \(c.year!)"
+        return "\(monthNames[c.month! - 1]) \(c.day!), \(c.year!)"
     }
 
     /// A text's length as chat platforms count it (Discord's limits are in code points): one per Unicode scalar,

@@ -119,26 +119,22 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
     .addRoutes(to: router)
     router.get("/u/:token") { _, context -> Response in
         let token = context.parameters.get("token") ?? ""
-        let html: String
-        var status = HTTPResponse.Status.ok
         // Tokens are 32 hex characters; anything else is not looked up.
-        if token.count == 32, token.allSatisfy(\.isHexDigit),
+        guard SharedLibraryPage.isToken(token),
             let shared = try await services.database.social.sharedLibrary(token: token)
-        {
-            html = SharedLibraryPage.html(player: shared.player, entries: shared.entries, now: Date())
-        } else {
-            html = SharedLibraryPage.notFound()
-            status = .notFound
-        }
-        return Response(
-            status: status,
-            headers: [
-                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                HTTPField.Name("Content-Security-Policy")!:
-                    "default-src 'none'; img-src https:; style-src 'unsafe-inline'",
-                HTTPField.Name("X-Robots-Tag")!: "noindex",
-            ],
-            body: .init(byteBuffer: ByteBuffer(string: html)))
+        else { return SharedLibraryPage.response(SharedLibraryPage.notFound(), status: .notFound) }
+        return SharedLibraryPage.response(
+            SharedLibraryPage.html(player: shared.player, entries: shared.entries, token: token, now: Date()))
+    }
+    router.get("/u/:token/recap/:year") { _, context -> Response in
+        let token = context.parameters.get("token") ?? ""
+        let now = Date()
+        guard SharedLibraryPage.isToken(token), let year = context.parameters.get("year").flatMap({ Int($0) }),
+            YearRecap.isAskable(year, now: now),
+            let player = try await services.database.social.sharedPlayer(token: token)
+        else { return SharedLibraryPage.response(SharedLibraryPage.notFound(), status: .notFound) }
+        let recap = try await services.database.library.recap(of: player.id, year: year)
+        return SharedLibraryPage.response(RecapPage.html(player: player, recap: recap, token: token, now: now))
     }
     router.get("/healthz") { _, _ in
         // Alive: the process answers HTTP.

@@ -371,6 +371,14 @@ extension SocialRecords: SocialStore {
     }
 
     /// The player a share link belongs to, and their whole library, for the shared page: two queries.
+    package func sharedPlayer(token: String) async throws -> Player? {
+        try await read { db in
+            try await db.fetchOne(
+                "SELECT p.* FROM share_tokens s JOIN players p ON p.id = s.player_id WHERE s.token = ?", [token]
+            ).map(LibraryRecords.player(from:))
+        }
+    }
+
     package func sharedLibrary(token: String) async throws -> (player: Player, entries: [LibraryEntry])? {
         try await read { db -> (player: Player, entries: [LibraryEntry])? in
             guard

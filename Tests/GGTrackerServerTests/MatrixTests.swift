@@ -62,7 +62,7 @@ struct MatrixTests {
     }
 
     func withBot(
-        powerLevels: [String: Int] = [:],
+        powerLevels: [String: Int] = [:], prepare: @Sendable (TestHarness) async throws -> Void = { _ in },
         _ body: @Sendable (TestHarness.Client, Received) async throws -> Void
     ) async throws {
         let received = Received()
@@ -74,8 +74,16 @@ struct MatrixTests {
                 config.matrixASToken = "as-secret"
                 config.matrixHSToken = "hs-secret"
             }
+            try await prepare(harness)
             try await harness.withClient { client in try await body(client, received) }
         }
+    }
+
+    /// The content of the last message the bot sent to the homeserver.
+    static func lastSent(_ received: Received) async throws -> [String: Any] {
+        let sent = await received.requests.filter { $0.path.hasPrefix("send") }
+        let last = try #require(sent.last)
+        return try #require(try JSONSerialization.jsonObject(with: last.body) as? [String: Any])
     }
 
     func put(

@@ -10,8 +10,17 @@ enum Chromium {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
-    /// Runs chromium headless on a URL with extra arguments; returns standard output.
-    static func run(_ arguments: [String]) throws -> String {
+    /// Runs chromium headless on a URL with extra arguments; returns standard output. The browser is waited for
+    /// on a thread of its own: blocking the tasks' threads would stall the server it is reading from.
+    static func run(_ arguments: [String]) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try runBlocking(arguments) })
+            }
+        }
+    }
+
+    private static func runBlocking(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path!)
         process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"] + arguments
@@ -48,7 +57,7 @@ struct SharePageBrowserTests {
                 share.content.range(of: "/u/").map { String(share.content[$0.lowerBound...].prefix(35)) })
             let url = "http://127.0.0.1:\(port)\(path)"
 
-            let dom = try Chromium.run(["--virtual-time-budget=2000", "--dump-dom", url])
+            let dom = try await Chromium.run(["--virtual-time-budget=2000", "--dump-dom", url])
             #expect(dom.components(separatedBy: "<article class=\"cover\"").count - 1 == 5)
             #expect(
                 dom.contains("<section class=\"shelf\" id=\"completed\"")
@@ -69,7 +78,42 @@ struct SharePageBrowserTests {
                 #expect(dom.contains("<title>Role-playing (RPG)</title>") || dom.contains(">Role-playing (RPG)<"))
             }
 
-            _ = try Chromium.run(["--window-size=412,1400", "--screenshot=\(screenshot.path)", url])
+            _ = try await Chromium.run(["--window-size=412,1400", "--screenshot=\(screenshot.path)", url])
+        }
+        let png = try Data(contentsOf: screenshot)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000, "a real screenshot was taken")
+    }
+}
+
+extension SharePageBrowserTests {
+    @Test(.timeLimit(.minutes(2)))
+    func theYearInReviewRendersInChromium() async throws {
+        let harness = try await TestHarness { $0.port = 0 }
+        let screenshot = URL(fileURLWithPath: Scratch.path("recap-page.png"))
+        try await harness.withLiveClient { client, port in
+            for (title, hours) in [("Celeste", 14.5), ("Hades", 40.0), ("Hollow Knight", 31.0)] {
+                _ = try await client.send(
+                    I.command(
+                        "add", [I.option("title", title), I.option("status", "completed"), I.option("hours", hours)]))
+            }
+            _ = try await client.send(I.command("rate", [I.option("title", "Hades"), I.option("score", 10)]))
+            let share = try await client.send(I.command("share"))
+            let path = try #require(
+                share.content.range(of: "/u/").map { String(share.content[$0.lowerBound...].prefix(35)) })
+            let year = Calendar.utcYear(of: Date())
+            let url = "http://127.0.0.1:\(port)\(path)/recap/\(year)"
+
+            let dom = try await Chromium.run(["--virtual-time-budget=2000", "--dump-dom", url])
+            #expect(dom.contains("<h1>Alice's \(year) in games</h1>"), "\(dom.prefix(600))")
+            #expect(dom.contains("3 games finished · 85.5 h played · 0 reviews"))
+            for chart in ["chart-months", "chart-game-hours", "chart-genres"] {
+                #expect(dom.contains("id=\"\(chart)\""), "\(chart) missing")
+            }
+            // Twelve months, three games' hours, and at least one genre, each a bar.
+            #expect(dom.components(separatedBy: "<rect").count - 1 >= 12 + 3 + 1)
+            #expect(dom.components(separatedBy: "<article class=\"cover\"").count - 1 == 3)
+            #expect(dom.contains("<dt>Best rated</dt><dd>Hades · ★★★★★ 10/10</dd>"))
+            _ = try await Chromium.run(["--window-size=412,1400", "--screenshot=\(screenshot.path)", url])
         }
         let png = try Data(contentsOf: screenshot)
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000, "a real screenshot was taken")

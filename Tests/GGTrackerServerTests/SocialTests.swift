@@ -187,6 +187,8 @@ struct SocialTests {
                 #expect(response.status == .ok)
                 let html = String(buffer: response.body)
                 #expect(html.contains("Alice's games"))
+                let year = Calendar.utcYear(of: Date())
+                #expect(html.contains("<a href=\"/u/\(token)/recap/\(year)\">\(year) in review</a>"))
                 #expect(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; more"))
                 #expect(!html.contains("<script>"))
                 #expect(html.contains("class=\"covers\"") && html.contains("Celeste (2018)") && html.contains("★★★★½"))

@@ -111,28 +111,16 @@ struct UpcomingTests {
             #expect(text.hasSuffix(" (Jan 1, 2030) — wanted by alice"), "\(text)")
         }
         // Matrix: the same list in the plain body, the titles bold in the HTML.
-        let received = Received()
-        try await fakeHomeserver(asToken: "as-secret", received: received, powerLevels: [:]).test(.live) { fake in
-            let port = try #require(fake.port)
-            let harness = try await TestHarness { config in
-                config.matrixHomeserverURL = "http://127.0.0.1:\(port)"
-                config.matrixASToken = "as-secret"
-                config.matrixHSToken = "hs-secret"
-            }
-            try await Self.withFutureGames(harness)
-            try await harness.withClient { client in
-                let matrix = MatrixTests()
-                _ = try await matrix.put(
-                    client, txn: "u1", events: [MatrixTests.message("!gg wishlist add Starfall Odyssey")])
-                _ = try await matrix.put(client, txn: "u2", events: [MatrixTests.message("!gg upcoming")])
-                let sent = await received.requests.filter { $0.path.hasPrefix("send") }
-                let last = try #require(sent.last)
-                let content = try #require(try JSONSerialization.jsonObject(with: last.body) as? [String: Any])
-                let body = try #require(content["body"] as? String)
-                #expect(body.hasPrefix("Coming soon on this server's wishlists\n• Starfall Odyssey — in "), "\(body)")
-                #expect(body.contains(" (Jan 1, 2100) — wanted by alice\n1 game"), "\(body)")
-                #expect((content["formatted_body"] as? String)?.contains("<strong>Starfall Odyssey</strong>") == true)
-            }
+        let matrix = MatrixTests()
+        try await matrix.withBot(prepare: { try await Self.withFutureGames($0) }) { client, received in
+            _ = try await matrix.put(
+                client, txn: "u1", events: [MatrixTests.message("!gg wishlist add Starfall Odyssey")])
+            _ = try await matrix.put(client, txn: "u2", events: [MatrixTests.message("!gg upcoming")])
+            let content = try await MatrixTests.lastSent(received)
+            let body = try #require(content["body"] as? String)
+            #expect(body.hasPrefix("Coming soon on this server's wishlists\n• Starfall Odyssey — in "), "\(body)")
+            #expect(body.contains(" (Jan 1, 2100) — wanted by alice\n1 game"), "\(body)")
+            #expect((content["formatted_body"] as? String)?.contains("<strong>Starfall Odyssey</strong>") == true)
         }
     }
 }

@@ -31,8 +31,18 @@ extension Reply {
                 lines.append(description.matrixBody)
             }
             for field in card.fields {
-                block += "<p><em>\(MatrixHTML.escape(field.name))</em>: \(field.value.matrixHTML)</p>"
-                lines.append("\(field.name): \(field.value.matrixBody)")
+                let body = field.value.matrixBody
+                // A value of several lines (a list, a chart) starts on a line of its own, as a block does in HTML.
+                if body.contains("\n") {
+                    let html = field.value.matrixHTML
+                    block +=
+                        "<p><em>\(MatrixHTML.escape(field.name))</em>:</p>"
+                        + (html.hasPrefix("<pre>") && html.hasSuffix("</pre>") ? html : "<p>\(html)</p>")
+                    lines.append("\(field.name):\n\(body)")
+                } else {
+                    block += "<p><em>\(MatrixHTML.escape(field.name))</em>: \(field.value.matrixHTML)</p>"
+                    lines.append("\(field.name): \(body)")
+                }
             }
             if let cover = card.thumbnailURL {
                 block += "<p><a href=\"\(MatrixHTML.escape(cover))\">cover</a></p>"

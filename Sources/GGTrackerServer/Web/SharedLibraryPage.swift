@@ -1,17 +1,20 @@
 import Foundation
 import GGTrackerCore
+import HTTPTypes
+import Hummingbird
 
 /// The read-only web page of a shared library: covers grouped by status, scores as stars, reviews, and SVG charts.
 /// Server-rendered HTML, no JavaScript, every user and catalog string escaped.
 enum SharedLibraryPage {
-    static func html(player: Player, entries: [LibraryEntry], now: Date) -> String {
+    static func html(player: Player, entries: [LibraryEntry], token: String, now: Date) -> String {
         let name = escape(player.shownName)
         var body = """
             <header>
             \(player.avatarURL.map { "<img class=\"avatar\" src=\"\(escape($0))\" alt=\"\" width=\"64\" height=\"64\">" } ?? "")
             <div><h1>\(name)'s games</h1>
             \(player.bio.map { "<p class=\"bio\">\(escape($0))</p>" } ?? "")
-            <p class="summary">\(entries.count) games · \(escape(Format.hours(entries.compactMap(\.hours).reduce(0, +)))) played</p></div>
+            <p class="summary">\(entries.count) games · \(escape(Format.hours(entries.compactMap(\.hours).reduce(0, +)))) played</p>
+            <nav><a href="/u/\(token)/recap/\(Calendar.utcYear(of: now))">\(Calendar.utcYear(of: now)) in review</a></nav></div>
             </header>
             """
         for status in GameStatus.allCases {
@@ -80,14 +83,13 @@ enum SharedLibraryPage {
     static func hoursByMonth(_ entries: [LibraryEntry], now: Date) -> [(String, Double)] {
         let calendar = Calendar.utc
         let months = (0..<12).reversed().compactMap { calendar.date(byAdding: .month, value: -$0, to: now) }
-        let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         return months.map { month in
             let parts = calendar.dateComponents([.year, .month], from: month)
             let hours = entries.filter {
                 let c = calendar.dateComponents([.year, .month], from: $0.updatedAt)
                 return c.year == parts.year && c.month == parts.month
             }.compactMap(\.hours).reduce(0, +)
-            return (names[parts.month! - 1], hours)
+            return (Format.monthNames[parts.month! - 1], hours)
         }
     }
 
@@ -132,6 +134,22 @@ enum SharedLibraryPage {
         return svg + "</svg></figure>"
     }
 
+    /// Share tokens are 32 hex characters; anything else is not looked up.
+    static func isToken(_ token: String) -> Bool { token.count == 32 && token.allSatisfy(\.isHexDigit) }
+
+    /// A page as the browser gets it: never cached, no scripts, images only over https, kept out of search engines.
+    static func response(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                HTTPField.Name("Content-Security-Policy")!:
+                    "default-src 'none'; img-src https:; style-src 'unsafe-inline'",
+                HTTPField.Name("X-Robots-Tag")!: "noindex",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
     static func notFound() -> String {
         page(
             title: "Not found",
@@ -160,7 +178,10 @@ enum SharedLibraryPage {
         .cover h3{font-size:14px;margin:6px 0 2px}.stars{color:#fee75c;margin:0}.facts{font-size:12px;color:#a9abb3;margin:2px 0}
         .review{font-size:13px;margin:6px 0 0;padding-left:8px;border-left:3px solid #5865f2;white-space:pre-wrap}
         .spoiler summary{font-size:13px;cursor:pointer;margin-top:6px}
-        footer{margin-top:24px;color:#6b6f7b;font-size:12px}
+        footer{margin-top:24px;color:#6b6f7b;font-size:12px}nav a{color:#8ea1ff}
+        .recap{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:8px;margin:16px 0}
+        .recap div{background:#1b1e26;border-radius:8px;padding:8px 12px}.recap dt{font-size:12px;color:#a9abb3}
+        .recap dd{margin:2px 0 0}
         </style></head><body>
         \(body)
         </body></html>
