@@ -183,6 +183,9 @@ package struct GGTrackerBot: Sendable {
         switch command {
         case .upcoming(let user): return try await ShelfFeatures(bot: self).upcoming(user: user, c)
         case .recap(let user, let year): return try await RecapFeatures(bot: self).recap(user: user, year: year, c)
+        case .gameNight(let action, let mode, let maxHours, let night):
+            return try await GameNightFeatures(bot: self).gameNight(
+                action, mode: mode, maxHours: maxHours, night: night, c)
         case .profileShow(let user): return try await PlayerFeatures(bot: self).profileShow(user: user, c)
         case .profileSet(let nickname, let avatar, let bio):
             return try await PlayerFeatures(bot: self).profileSet(nickname: nickname, avatar: avatar, bio: bio, c)

@@ -135,6 +135,17 @@ package enum BotCommand: Hashable, Sendable {
         case "activity": self = .social(.activity(user: o.user))
         case "upcoming": self = .social(.upcoming(user: o.user))
         case "recap": self = .social(.recap(user: o.user, year: o.int("year")))
+        case "gamenight":
+            let action = o.string("action").flatMap(GameNightAction.init) ?? .start
+            if action != .start, o.string("mode") != nil || o.number("max_hours") != nil {
+                throw UsageError(
+                    "\(code: "mode") and \(code: "max_hours") are for starting a game night, not for \(code: action.rawValue).",
+                    usage: usage())
+            }
+            self = .social(
+                .gameNight(
+                    action, mode: o.string("mode").flatMap(GameNightMode.init) ?? .multiplayer,
+                    maxHours: o.number("max_hours"), night: o.int("night").map(Int64.init)))
         case "share": self = .social(.share(revoke: o.bool("revoke") ?? false))
         case "help":
             let name = o.string("command")
@@ -251,6 +262,8 @@ package enum SocialCommand: Hashable, Sendable {
     case upcoming(user: UserMention?)
     /// `year` nil: the current one.
     case recap(user: UserMention?, year: Int?)
+    /// `night` nil: the latest night in the channel.
+    case gameNight(GameNightAction, mode: GameNightMode, maxHours: Double?, night: Int64?)
     case share(revoke: Bool)
 }
 
@@ -308,6 +321,7 @@ extension SocialCommand {
         case .activity: "activity"
         case .upcoming: "upcoming"
         case .recap: "recap"
+        case .gameNight: "gamenight"
         case .share: "share"
         }
     }

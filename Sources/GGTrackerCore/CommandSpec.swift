@@ -99,8 +99,8 @@ package struct CommandSpec: Sendable {
 /// Every user-facing command. The raw value is the wire name on every platform.
 package enum CommandName: String, CaseIterable, Sendable {
     case search, game, top, browse, add, progress, rate, review, wishlist, favorite, tag, note, remove, list
-    case profile, stats, compare, leaderboard, challenge, friend, activity, upcoming, recap, share, help, about, account
-    case admin
+    case profile, stats, compare, leaderboard, challenge, friend, activity, upcoming, recap, gamenight, share, help
+    case about, account, admin
 
     package var spec: CommandSpec {
         let status = OptionSpec.string("status", "Where you are with it", choices: GameStatus.allCases.map(\.rawValue))
@@ -349,6 +349,33 @@ package enum CommandName: String, CaseIterable, Sendable {
                 details:
                     "Years are counted in UTC. With a share link on, the same recap is a web page at /u/<token>/recap/<year>."
             )
+        case .gamenight:
+            return CommandSpec(
+                name: "gamenight", summary: "Decide together what to play tonight: join, then pick from your shelves",
+                options: [
+                    .string(
+                        "action", "What to do (default: start a game night here)",
+                        choices: GameNightAction.allCases.map(\.rawValue)),
+                    .string(
+                        "mode", "Which games: any, coop or multiplayer (default)",
+                        choices: GameNightMode.allCases.map(\.rawValue)),
+                    OptionSpec(
+                        name: "max_hours", summary: "Only games beaten in about this many hours (when known)",
+                        kind: .number, minValue: 0.5, maxValue: 1000),
+                    .integer("night", "Which game night (the buttons fill this in)", min: 1, max: 2_147_483_647),
+                ],
+                examples: [
+                    "/gamenight", "/gamenight mode:coop max_hours:6", "/gamenight action:join",
+                    "/gamenight action:pick", "/gamenight action:reroll",
+                ],
+                details: """
+                    Posts a message with I'm in, Leave and Pick a game buttons. Picking (by a player who joined, \
+                    with at least 2 in) proposes 3 games from the players' libraries and wishlists: 2 points for \
+                    each player who owns one, 1 for each who wishes for it, minus 1 for each who completed or \
+                    dropped it, then by critics' rating; Reroll shows the next 3. A game night lasts 12 hours; a new \
+                    one in the same channel replaces it. In text: !gg gamenight, !gg gamenight join, \
+                    !gg gamenight pick, !gg gamenight reroll.
+                    """)
         case .share:
             return CommandSpec(
                 name: "share", summary: "A link to a read-only web page of your library",

@@ -341,6 +341,18 @@ package protocol SocialStore: Sendable {
     func standings(_ challenge: Challenge) async throws -> [ChallengeStanding]
     func medals(of player: PlayerID) async throws -> [Medal]
     func shareToken(of player: PlayerID) async throws -> String?
+    /// Opens a game night in the channel with its host in, closing any night still open there.
+    func openGameNight(
+        in community: String, channel: String, host: PlayerID, mode: GameNightMode, maxHours: Double?, at now: Date
+    ) async throws -> GameNight
+    /// The night by id when given (in this server), or else the latest opened in the channel.
+    func gameNight(id: Int64?, in community: String, channel: String) async throws -> GameNight?
+    /// Adds the player; `changed` is false when they were in already.
+    func joinGameNight(_ id: Int64, player: PlayerID, at now: Date) async throws -> (night: GameNight, changed: Bool)
+    /// Takes the player out; `changed` is false when they were not in.
+    func leaveGameNight(_ id: Int64, player: PlayerID) async throws -> (night: GameNight, changed: Bool)
+    /// Moves the night to its first round of proposals (`first`) or the next, with its players' shelves.
+    func advanceGameNight(_ id: Int64, first: Bool) async throws -> (night: GameNight, shelves: [ShelfMark])
     /// The player whose shared page the token opens.
     func sharedPlayer(token: String) async throws -> Player?
     /// Stores a new token for the player's shared page, replacing any earlier one.

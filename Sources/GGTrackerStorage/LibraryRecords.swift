@@ -329,12 +329,15 @@ extension LibraryRecords: LibraryStore {
             var erased = 0
             for table in [
                 "library_entries", "wishlist", "memberships", "events", "challenge_participants", "share_tokens",
+                "game_night_players",
             ] {
                 try await db.execute("DELETE FROM \(table) WHERE player_id = ?", [player.rawValue])
                 erased += db.changesCount
             }
             try await db.execute(
                 "DELETE FROM friends WHERE player_id = ? OR friend_id = ?", [player.rawValue, player.rawValue])
+            erased += db.changesCount
+            try await db.execute("DELETE FROM game_nights WHERE host_id = ?", [player.rawValue])
             erased += db.changesCount
             try await db.execute("DELETE FROM players WHERE id = ?", [player.rawValue])
             return erased + db.changesCount

@@ -1,0 +1,140 @@
+import Foundation
+
+/// `/gamenight`: a message people join with a button, then three games from their shelves, and three more.
+struct GameNightFeatures: Sendable {
+    typealias Context = GGTrackerBot.Context
+    let bot: GGTrackerBot
+
+    func gameNight(
+        _ action: GameNightAction, mode: GameNightMode, maxHours: Double?, night id: Int64?, _ c: Context
+    ) async throws -> Reply {
+        let social = bot.store.social
+        let community = c.invoker.community
+        // Matrix rooms and Slack channels are the channel; a server without one has a single night.
+        let channel = c.invoker.channel ?? community
+        if action == .start {
+            let night = try await social.openGameNight(
+                in: community, channel: channel, host: c.player.id, mode: mode, maxHours: maxHours, at: c.now)
+            return lobby(night, c)
+        }
+        guard let night = try await social.gameNight(id: id, in: community, channel: channel) else {
+            throw ReplyError.notice("There is no game night in this channel. Start one with \(code: "/gamenight").")
+        }
+        guard !night.isClosed else {
+            throw ReplyError.notice(
+                "This game night was replaced by a newer one in this channel: use that one's buttons.")
+        }
+        guard !night.isOver(at: c.now) else {
+            throw ReplyError.notice(
+                "This game night is over (they last 12 hours). Start a new one with \(code: "/gamenight").")
+        }
+        switch action {
+        case .start, .join:  // .start has returned above
+            let (joined, changed) = try await social.joinGameNight(night.id, player: c.player.id, at: c.now)
+            guard changed else { throw ReplyError.notice("You're in already.") }
+            return lobby(joined, c)
+        case .leave:
+            let (left, changed) = try await social.leaveGameNight(night.id, player: c.player.id)
+            guard changed else { throw ReplyError.notice("You weren't in this game night.") }
+            return lobby(left, c)
+        case .pick, .reroll:
+            guard night.has(c.player.id) else {
+                throw ReplyError.notice("Only players who joined can pick: join first, then pick.")
+            }
+            guard night.players.count >= 2 else {
+                throw ReplyError.notice("Picking needs at least 2 players: only you are in so far.")
+            }
+            let (advanced, shelves) = try await social.advanceGameNight(
+                night.id, first: action == .pick || night.round == 0)
+            return picks(advanced, shelves: shelves, c)
+        }
+    }
+
+    /// The buttons of a night's message: join, leave, and pick (or reroll once picked).
+    func actions(_ night: GameNight, picked: Bool) -> [[Action]] {
+        func run(_ action: GameNightAction) -> CommandInvocation {
+            .run(.gamenight, ["action": .string(action.rawValue), "night": .integer(Int(night.id))])
+        }
+        return [
+            [
+                Action("I'm in", run(.join), style: .success),
+                Action("Leave", run(.leave)),
+                picked
+                    ? Action("Reroll", run(.reroll), style: .primary)
+                    : Action("Pick a game", run(.pick), style: .primary),
+            ]
+        ]
+    }
+
+    /// "multiplayer games (up to 4 h to beat)".
+    static func looksFor(_ night: GameNight) -> String {
+        let games = night.mode == .any ? "games of any kind" : "\(night.mode.label) games"
+        return games + (night.maxHours.map { " (up to \(Format.hours($0)) to beat)" } ?? "")
+    }
+
+    func lobby(_ night: GameNight, _ c: Context) -> Reply {
+        let names = night.players.map(\.shownName).joined(separator: ", ")
+        let description: RichText =
+            "Looking for \(Self.looksFor(night)) on the players' shelves.\n"
+            + "\(bold: "In (\(night.players.count)):") \(names.isEmpty ? "nobody yet" : names)\n"
+            + "Closes \(relative: night.expiresAt)."
+        return Reply(
+            delivery: c.invocation.fromComponent ? .updateMessage : .newMessage,
+            cards: [
+                Card(
+                    title: "🎮 Game night — who's in?", description: description,
+                    footer: night.players.count < 2
+                        ? "Picking needs at least 2 players" : "Anyone who joined can pick a game",
+                    color: Palette.catalog)
+            ],
+            actions: actions(night, picked: false))
+    }
+
+    func picks(_ night: GameNight, shelves: [ShelfMark], _ c: Context) -> Reply {
+        let ranked = GameProposal.ranked(
+            shelves, players: night.players, mode: night.mode, maxHours: night.maxHours, includeMature: c.showsMature)
+        let (first, shown) = GameProposal.round(night.round, of: ranked)
+        let players = night.players.map(\.shownName).joined(separator: ", ")
+        guard !shown.isEmpty else {
+            return Reply(
+                delivery: c.invocation.fromComponent ? .updateMessage : .newMessage,
+                cards: [
+                    Card(
+                        title: "🎲 Nothing fits tonight",
+                        description:
+                            "No \(Self.looksFor(night)) on the shelves of \(players). Start a night with \(code: "mode:any") or a larger \(code: "max_hours"), or add games to your libraries.",
+                        color: Palette.catalog)
+                ],
+                actions: actions(night, picked: false))
+        }
+        let fields = shown.enumerated().map { index, proposal in
+            Card.Field(
+                "\(first + index + 1). \(proposal.game.displayName)", Self.reasons(proposal), inline: false)
+        }
+        let last = first + shown.count
+        var footer = "\(first + 1)–\(last) of \(Format.count(ranked.count, "game"))"
+        footer += last < ranked.count ? " · Reroll for the next" : " · Reroll starts over"
+        return Reply(
+            delivery: c.invocation.fromComponent ? .updateMessage : .newMessage,
+            cards: [
+                Card(
+                    title: "🎲 Tonight's picks", description: "For \(players): \(Self.looksFor(night)).",
+                    fields: fields, footer: footer, color: Palette.catalog)
+            ],
+            actions: actions(night, picked: true))
+    }
+
+    /// Who owns it, who wants it, who finished it, its modes and how long it takes.
+    static func reasons(_ proposal: GameProposal) -> RichText {
+        func names(_ players: [Player]) -> String { players.map(\.shownName).joined(separator: ", ") }
+        var lines: [String] = []
+        if !proposal.owners.isEmpty { lines.append("Owned by \(names(proposal.owners))") }
+        if !proposal.wishers.isEmpty { lines.append("Wished for by \(names(proposal.wishers))") }
+        if !proposal.finished.isEmpty { lines.append("Already completed or dropped by \(names(proposal.finished))") }
+        var facts: [String] = []
+        if !proposal.game.modes.isEmpty { facts.append(proposal.game.modes.joined(separator: ", ")) }
+        if let time = proposal.game.timeToBeat.flatMap(Format.timeToBeat) { facts.append(time) }
+        if !facts.isEmpty { lines.append(facts.joined(separator: " · ")) }
+        return RichText(lines.joined(separator: "\n"))
+    }
+}
