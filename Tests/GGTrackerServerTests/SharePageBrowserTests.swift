@@ -34,7 +34,9 @@ enum Chromium {
     }
 }
 
-@Suite("The shared page in a real browser", .enabled(if: Chromium.path != nil, "needs Debian's chromium package"))
+@Suite(
+    "The shared page in a real browser", .serialized,
+    .enabled(if: Chromium.path != nil, "needs Debian's chromium package"))
 struct SharePageBrowserTests {
     @Test(.timeLimit(.minutes(2)))
     func coverGridAndChartsRenderInChromium() async throws {
