@@ -174,6 +174,7 @@ package struct GGTrackerBot: Sendable {
             return try await LibraryFeatures(bot: self).note(title, text: text, clear: clear, c)
         case .remove(let title, let confirmed):
             return try await LibraryFeatures(bot: self).remove(title, confirmed: confirmed, c)
+        case .export(let format): return try await ShelfFeatures(bot: self).export(format, c)
         case .list(let user, let status, let sort, let page):
             return try await ShelfFeatures(bot: self).list(user: user, status: status, sort: sort, page: page, c)
         }

@@ -84,6 +84,7 @@ package enum BotCommand: Hashable, Sendable {
                 .list(
                     user: o.user, status: o.string("status").flatMap(GameStatus.init),
                     sort: o.string("sort").flatMap(LibrarySort.init) ?? .recent, page: o.page))
+        case "export": self = .library(.export(o.string("format").flatMap(LibraryExport.Format.init) ?? .csv))
         case "profile show": self = .social(.profileShow(user: o.user))
         case "profile set":
             let nickname = o.string("nickname")
@@ -240,6 +241,7 @@ package enum LibraryCommand: Hashable, Sendable {
     case note(TitleQuery, text: String?, clear: Bool)
     case remove(TitleQuery, confirmed: Bool)
     case list(user: UserMention?, status: GameStatus?, sort: LibrarySort, page: Int)
+    case export(LibraryExport.Format)
 }
 
 /// The group: profiles, comparisons, leaderboards, challenges, friends, news, share links.
@@ -303,6 +305,7 @@ extension LibraryCommand {
         case .note: "note"
         case .remove: "remove"
         case .list: "list"
+        case .export: "export"
         }
     }
 }

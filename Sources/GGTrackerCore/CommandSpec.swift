@@ -98,7 +98,7 @@ package struct CommandSpec: Sendable {
 
 /// Every user-facing command. The raw value is the wire name on every platform.
 package enum CommandName: String, CaseIterable, Sendable {
-    case search, game, top, browse, add, progress, rate, review, wishlist, favorite, tag, note, remove, list
+    case search, game, top, browse, add, progress, rate, review, wishlist, favorite, tag, note, remove, list, export
     case profile, stats, compare, leaderboard, challenge, friend, activity, upcoming, recap, gamenight, share, help
     case about, account, admin
 
@@ -349,6 +349,15 @@ package enum CommandName: String, CaseIterable, Sendable {
                 details:
                     "Years are counted in UTC. With a share link on, the same recap is a web page at /u/<token>/recap/<year>."
             )
+        case .export:
+            return CommandSpec(
+                name: "export", summary: "Download your library, wishlist, reviews, tags and notes as a file",
+                options: [
+                    .string(
+                        "format", "csv (default) or json", choices: LibraryExport.Format.allCases.map(\.rawValue))
+                ],
+                examples: ["/export", "/export format:json"],
+                details: "The link is private, works for one download and expires after 15 minutes.")
         case .gamenight:
             return CommandSpec(
                 name: "gamenight", summary: "Decide together what to play tonight: join, then pick from your shelves",

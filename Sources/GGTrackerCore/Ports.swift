@@ -290,6 +290,8 @@ package protocol LibraryStore: Sendable {
         of player: PlayerID, status: GameStatus?, sort: LibrarySort, includeMature: Bool, page: Int, pageSize: Int
     ) async throws -> LibraryPage
     func stats(of player: PlayerID) async throws -> PlayerStats
+    /// The player's library and wishlist, whole; nil for a player never seen.
+    func export(of player: PlayerID, at now: Date) async throws -> LibraryExport?
     /// What the player did in the calendar year (UTC): the games played then, hours, reviews and medals.
     func recap(of player: PlayerID, year: Int) async throws -> YearRecap
     func updateProfile(_ player: PlayerID, nickname: String?, avatarURL: String?, bio: String?) async throws -> Player
@@ -353,6 +355,12 @@ package protocol SocialStore: Sendable {
     func leaveGameNight(_ id: Int64, player: PlayerID) async throws -> (night: GameNight, changed: Bool)
     /// Moves the night to its first round of proposals (`first`) or the next, with its players' shelves.
     func advanceGameNight(_ id: Int64, first: Bool) async throws -> (night: GameNight, shelves: [ShelfMark])
+    /// Stores a one-download link to the player's export, valid until `expiresAt`.
+    func createExportLink(
+        _ token: String, for player: PlayerID, format: LibraryExport.Format, at now: Date, expiresAt: Date
+    ) async throws
+    /// Uses a link once while it is valid: whose export it opens.
+    func useExportLink(_ token: String, format: LibraryExport.Format, at now: Date) async throws -> PlayerID?
     /// The player whose shared page the token opens.
     func sharedPlayer(token: String) async throws -> Player?
     /// Stores a new token for the player's shared page, replacing any earlier one.

@@ -136,6 +136,11 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
         let recap = try await services.database.library.recap(of: player.id, year: year)
         return SharedLibraryPage.response(RecapPage.html(player: player, recap: recap, token: token, now: now))
     }
+    router.get("/export/:file") { request, context -> Response in
+        try await ExportDownload.response(
+            file: context.parameters.get("file") ?? "", userAgent: request.headers[.userAgent],
+            database: services.database, now: services.bot.now())
+    }
     router.get("/healthz") { _, _ in
         // Alive: the process answers HTTP.
         Response(

@@ -11,7 +11,7 @@ extension AppDatabase {
         "players", "communities", "memberships", "games", "facets", "game_facets", "catalog_meta", "provider_lookups",
         "library_entries", "wishlist", "events", "friends", "challenges", "challenge_participants", "share_tokens",
         "processed_interactions", "pending_commands", "leases", "request_budget", "release_alerts",
-        "game_nights", "game_night_players",
+        "game_nights", "game_night_players", "export_links",
     ]
     /// Tables whose ids the database hands out, so the next id continues after the copied ones.
     static let numberedTables = ["games", "facets", "events", "challenges", "game_nights"]

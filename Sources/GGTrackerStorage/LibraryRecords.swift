@@ -329,7 +329,7 @@ extension LibraryRecords: LibraryStore {
             var erased = 0
             for table in [
                 "library_entries", "wishlist", "memberships", "events", "challenge_participants", "share_tokens",
-                "game_night_players",
+                "game_night_players", "export_links",
             ] {
                 try await db.execute("DELETE FROM \(table) WHERE player_id = ?", [player.rawValue])
                 erased += db.changesCount

@@ -17,7 +17,8 @@ struct GGTrackerCommand: AsyncParsableCommand {
         abstract: "A game-tracking bot for Discord: keep your game library with your friends.",
         version: AppServices.version,
         subcommands: [
-            Serve.self, Run.self, Commands.self, Catalog.self, DB.self, Matrix.self, Alerts.self, Bench.self,
+            Serve.self, Run.self, ExportLibrary.self, Commands.self, Catalog.self, DB.self, Matrix.self, Alerts.self,
+            Bench.self,
         ])
 
     /// Parses the command line and runs the command. Before `serve` on SQLite, NIO's event loops become the
@@ -145,6 +146,38 @@ struct Run: AsyncParsableCommand {
             isAdmin: admin || config.isConfiguredAdmin(platform: "cli", userID: user))
         let reply = try await services.bot.respond(toLine: line, from: invoker)
         print(reply.plainText())
+    }
+}
+
+struct ExportLibrary: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write one player's library, wishlist, reviews, tags and notes as CSV or JSON.",
+        discussion: "Example: ggtracker export --user discord:111111111111111111 --format json --output ada.json")
+
+    @OptionGroup var options: ConfigOptions
+    @Option(help: "The player: platform:id, as discord:111111111111111111 or matrix:@ada:example.org.") var user: String
+    @Option(help: "csv or json.") var format = "csv"
+    @Option(help: "Output file; - for standard output.") var output = "-"
+
+    func run() async throws {
+        guard let format = LibraryExport.Format(rawValue: format) else {
+            throw ValidationError("--format is csv or json, not \(format).")
+        }
+        let database = try await AppDatabase.open(try options.load().databasePath)
+        guard let export = try await database.library.export(of: PlayerID(user), at: Date()) else {
+            throw ValidationError("No player \(user) in this database: give --user as platform:id.")
+        }
+        let data = try export.data(format)
+        if output == "-" {
+            FileHandle.standardOutput.write(data)
+        } else {
+            try data.write(to: URL(fileURLWithPath: output))
+            FileHandle.standardError.write(
+                Data(
+                    "Wrote \(export.entries.count) library entries and \(export.wishlist.count) wishes to \(output).\n"
+                        .utf8))
+        }
     }
 }
 

@@ -67,6 +67,18 @@ final class ServerProcess: @unchecked Sendable {
     /// Runs a `ggtracker` command to its end, in the offline catalog mode with `extra` settings; its exit status
     /// and everything it printed.
     @discardableResult
+    /// `command` waited for on a thread of its own: blocking the tasks' threads would stall the servers of the
+    /// test process that the command talks to.
+    static func commandInBackground(
+        _ arguments: [String], environment: [String: String] = [:]
+    ) async throws -> (status: Int32, output: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try command(arguments, environment: environment) })
+            }
+        }
+    }
+
     static func command(
         _ arguments: [String], environment extra: [String: String] = [:]
     ) throws -> (status: Int32, output: String) {

@@ -21,19 +21,11 @@ struct ReleaseAlertTests {
     /// the process blocks a thread, so it runs on one of Dispatch's, never on one the stand-in in this process
     /// needs to answer the process.
     static func check(database: String, port: Int) async throws -> (status: Int32, output: String) {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Result {
-                        try ServerProcess.command(
-                            ["alerts", "check", "--database", database],
-                            environment: [
-                                "DISCORD_BOT_TOKEN": "bot-token",
-                                "DISCORD_API_BASE": "http://127.0.0.1:\(port)/api/v10",
-                            ])
-                    })
-            }
-        }
+        try await ServerProcess.commandInBackground(
+            ["alerts", "check", "--database", database],
+            environment: [
+                "DISCORD_BOT_TOKEN": "bot-token", "DISCORD_API_BASE": "http://127.0.0.1:\(port)/api/v10",
+            ])
     }
 
     /// Two checks at once, in two processes.

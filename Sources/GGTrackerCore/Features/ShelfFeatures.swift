@@ -155,3 +155,22 @@ extension ShelfFeatures {
             ])
     }
 }
+
+extension ShelfFeatures {
+    /// How long an export link works.
+    static let exportLifetime: TimeInterval = 15 * 60
+
+    /// `/export`: a private link to the caller's whole library as CSV or JSON, for one download within 15 minutes.
+    func export(_ format: LibraryExport.Format, _ c: Context) async throws -> Reply {
+        let token = SocialFeatures.newShareToken()
+        let expires = c.now.addingTimeInterval(Self.exportLifetime)
+        try await bot.store.social.createExportLink(
+            token, for: c.player.id, format: format, at: c.now, expiresAt: expires)
+        let url = "\(bot.info.publicBaseURL)/export/\(token).\(format.rawValue)"
+        return Reply(
+            visibility: .invokerOnly,
+            text:
+                "Your export (\(format.rawValue.uppercased())) is ready: \(url)\nIt holds your library, wishlist, scores, hours, reviews, tags and notes. The link is yours alone: it works for one download and expires \(relative: expires)."
+        )
+    }
+}
