@@ -129,7 +129,7 @@ struct FuzzPropertyTests {
 
     @Test func mutatedSignedInteractionsGetAnAnswerNeverAServerError() async throws {
         let harness = try await TestHarness()
-        try await harness.withClient { client in
+        try await harness.withClient(logLevel: .error) { client in
             await propertyCheck(count: 500, input: Self.mutatedInteraction) { body in
                 let stamp = String(Int(Date().timeIntervalSince1970))
                 let answer = try await client.post(
@@ -158,7 +158,7 @@ struct FuzzPropertyTests {
             guard JSONSerialization.isValidJSONObject(mutated) else { return Data("[]".utf8) }
             return (try? JSONSerialization.data(withJSONObject: mutated)) ?? Data()
         }
-        try await harness.withClient { client in
+        try await harness.withClient(logLevel: .error) { client in
             await propertyCheck(count: 300, input: matrixBody) { body in
                 let status = try await client.client.execute(
                     uri: "/_matrix/app/v1/transactions/\(UUID().uuidString)", method: .put,

@@ -46,10 +46,13 @@ struct TestHarness {
         services = AppServices(config: config, database: database, catalog: catalog, now: now)
     }
 
-    /// Runs `body` against the router, without a socket.
-    func withClient<T: Sendable>(_ body: @Sendable (Client) async throws -> T) async throws -> T {
+    /// Runs `body` against the router, without a socket. Warnings are logged; a test that sends thousands of bad
+    /// requests on purpose asks for errors only.
+    func withClient<T: Sendable>(
+        logLevel: Logger.Level = .warning, _ body: @Sendable (Client) async throws -> T
+    ) async throws -> T {
         var logger = Logger(label: "test")
-        logger.logLevel = .warning
+        logger.logLevel = logLevel
         let app = buildApplication(services, logger: logger)
         let key = self.key
         return try await app.test(.router) { client in try await body(Client(client: client, key: key)) }
