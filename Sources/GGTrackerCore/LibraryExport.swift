@@ -118,5 +118,5 @@ package struct LibraryExport: Sendable {
     }
 
     /// `2026-11-23T09:00:00Z`.
-    static func moment(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+    package static func moment(_ date: Date) -> String { date.formatted(.iso8601) }
 }

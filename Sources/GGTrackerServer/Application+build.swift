@@ -119,7 +119,6 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
     .addRoutes(to: router)
     router.get("/u/:token") { _, context -> Response in
         let token = context.parameters.get("token") ?? ""
-        // Tokens are 32 hex characters; anything else is not looked up.
         guard SharedLibraryPage.isToken(token),
             let shared = try await services.database.social.sharedLibrary(token: token)
         else { return SharedLibraryPage.response(SharedLibraryPage.notFound(), status: .notFound) }

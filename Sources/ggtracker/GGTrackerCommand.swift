@@ -149,38 +149,6 @@ struct Run: AsyncParsableCommand {
     }
 }
 
-struct ExportLibrary: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "export",
-        abstract: "Write one player's library, wishlist, reviews, tags and notes as CSV or JSON.",
-        discussion: "Example: ggtracker export --user discord:111111111111111111 --format json --output ada.json")
-
-    @OptionGroup var options: ConfigOptions
-    @Option(help: "The player: platform:id, as discord:111111111111111111 or matrix:@ada:example.org.") var user: String
-    @Option(help: "csv or json.") var format = "csv"
-    @Option(help: "Output file; - for standard output.") var output = "-"
-
-    func run() async throws {
-        guard let format = LibraryExport.Format(rawValue: format) else {
-            throw ValidationError("--format is csv or json, not \(format).")
-        }
-        let database = try await AppDatabase.open(try options.load().databasePath)
-        guard let export = try await database.library.export(of: PlayerID(user), at: Date()) else {
-            throw ValidationError("No player \(user) in this database: give --user as platform:id.")
-        }
-        let data = try export.data(format)
-        if output == "-" {
-            FileHandle.standardOutput.write(data)
-        } else {
-            try data.write(to: URL(fileURLWithPath: output))
-            FileHandle.standardError.write(
-                Data(
-                    "Wrote \(export.entries.count) library entries and \(export.wishlist.count) wishes to \(output).\n"
-                        .utf8))
-        }
-    }
-}
-
 struct Commands: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Discord slash-command definitions.", subcommands: [Export.self, Register.self])
@@ -302,89 +270,6 @@ func progressBar(_ progress: RefreshProgress) -> String {
     let total = progress.total.map { "/\($0)" } ?? ""
     let eta = progress.eta.map { " · ETA \(Int($0.rounded())) s" } ?? ""
     return "\r[\(bar)] \(progress.done)\(total) games · \(Int(progress.rate))/s\(eta)   "
-}
-
-struct DB: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "db", abstract: "The database.", subcommands: [Migrate.self, Backup.self, Restore.self, Copy.self])
-
-    struct Migrate: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create the database or bring its schema up to date.")
-        @OptionGroup var options: ConfigOptions
-
-        func run() async throws {
-            let config = try options.load()
-            _ = try await AppDatabase.open(config.databasePath)
-            print("\(config.databaseName) is up to date.")
-        }
-    }
-
-    struct Backup: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Write a consistent copy of the database to FILE, safe while the server runs.")
-        @OptionGroup var options: ConfigOptions
-        @Argument(help: "Where to write the copy.") var file: String
-
-        func run() async throws {
-            let config = try options.load()
-            let database = try await AppDatabase.open(config.databasePath)
-            try database.backup(to: file)
-            print("Backed up \(config.databasePath) to \(file).")
-        }
-    }
-
-    struct Restore: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Replace the database with a backup made by `db backup`. Stop the server first.")
-        @OptionGroup var options: ConfigOptions
-        @Argument(help: "The backup file.") var file: String
-
-        func run() async throws {
-            let config = try options.load()
-            let database = try await AppDatabase.open(config.databasePath)
-            do {
-                try database.restore(from: file)
-            } catch let error as AppDatabase.RestoreError {
-                FileHandle.standardError.write(
-                    Data("Cannot restore: \(error.description). The database was not changed.\n".utf8))
-                throw ExitCode.failure
-            }
-            print("Restored \(config.databasePath) from \(file).")
-        }
-    }
-}
-
-extension DB {
-    struct Copy: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Copy a whole installation between databases (SQLite ⇄ PostgreSQL), checked by counting rows.",
-            discussion: """
-                The target must be empty; its schema is created first. Stop the servers using the source while \
-                copying, or writes made during the copy are left behind.
-                """)
-        @Option(help: "The database to copy: sqlite:FILE, a file path, or postgres://user:password@host:port/db")
-        var from: String
-        @Option(help: "The empty database to fill, written the same way.") var to: String
-
-        func run() async throws {
-            do {
-                let source = try await AppDatabase.open(DatabaseLocation(from), creating: false)
-                let target = try await AppDatabase.open(to)
-                let start = Date()
-                let counts = try await target.copy(from: source)
-                for (table, rows) in counts where rows > 0 { print("\(table): \(rows) rows") }
-                print(
-                    "Copied \(counts.map(\.rows).reduce(0, +)) rows in \(counts.count) tables in "
-                        + String(format: "%.1f s", Date().timeIntervalSince(start)) + "; every table's count matches.")
-            } catch let error as CopyError {
-                FileHandle.standardError.write(Data("Cannot copy: \(error.description).\n".utf8))
-                throw ExitCode.failure
-            } catch let error as InvalidDatabaseLocation {
-                FileHandle.standardError.write(Data("Cannot copy: \(error.description).\n".utf8))
-                throw ExitCode.failure
-            }
-        }
-    }
 }
 
 struct Matrix: AsyncParsableCommand {

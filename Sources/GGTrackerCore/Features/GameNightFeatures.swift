@@ -9,35 +9,23 @@ struct GameNightFeatures: Sendable {
         _ action: GameNightAction, mode: GameNightMode, maxHours: Double?, night id: Int64?, _ c: Context
     ) async throws -> Reply {
         let social = bot.store.social
-        let community = c.invoker.community
-        // Matrix rooms and Slack channels are the channel; a server without one has a single night.
-        let channel = c.invoker.channel ?? community
-        if action == .start {
-            let night = try await social.openGameNight(
-                in: community, channel: channel, host: c.player.id, mode: mode, maxHours: maxHours, at: c.now)
-            return lobby(night, c)
-        }
-        guard let night = try await social.gameNight(id: id, in: community, channel: channel) else {
-            throw ReplyError.notice("There is no game night in this channel. Start one with \(code: "/gamenight").")
-        }
-        guard !night.isClosed else {
-            throw ReplyError.notice(
-                "This game night was replaced by a newer one in this channel: use that one's buttons.")
-        }
-        guard !night.isOver(at: c.now) else {
-            throw ReplyError.notice(
-                "This game night is over (they last 12 hours). Start a new one with \(code: "/gamenight").")
-        }
         switch action {
-        case .start, .join:  // .start has returned above
-            let (joined, changed) = try await social.joinGameNight(night.id, player: c.player.id, at: c.now)
+        case .start:
+            let night = try await social.openGameNight(
+                in: c.invoker.community, channel: Self.channel(c), host: c.player.id, mode: mode, maxHours: maxHours,
+                at: c.now)
+            return lobby(night, c)
+        case .join:
+            let (joined, changed) = try await social.joinGameNight(
+                try await openNight(id, c).id, player: c.player.id, at: c.now)
             guard changed else { throw ReplyError.notice("You're in already.") }
             return lobby(joined, c)
         case .leave:
-            let (left, changed) = try await social.leaveGameNight(night.id, player: c.player.id)
+            let (left, changed) = try await social.leaveGameNight(try await openNight(id, c).id, player: c.player.id)
             guard changed else { throw ReplyError.notice("You weren't in this game night.") }
             return lobby(left, c)
         case .pick, .reroll:
+            let night = try await openNight(id, c)
             guard night.has(c.player.id) else {
                 throw ReplyError.notice("Only players who joined can pick: join first, then pick.")
             }
@@ -48,6 +36,28 @@ struct GameNightFeatures: Sendable {
                 night.id, first: action == .pick || night.round == 0)
             return picks(advanced, shelves: shelves, c)
         }
+    }
+
+    /// Matrix rooms and Slack channels are the channel; a server without one has a single night.
+    static func channel(_ c: Context) -> String { c.invoker.channel ?? c.invoker.community }
+
+    /// The night a button (`id`) or a typed command (the channel's latest) acts on, while it is still open.
+    func openNight(_ id: Int64?, _ c: Context) async throws -> GameNight {
+        guard
+            let night = try await bot.store.social.gameNight(
+                id: id, in: c.invoker.community, channel: Self.channel(c))
+        else {
+            throw ReplyError.notice("There is no game night in this channel. Start one with \(code: "/gamenight").")
+        }
+        guard !night.isClosed else {
+            throw ReplyError.notice(
+                "This game night was replaced by a newer one in this channel: use that one's buttons.")
+        }
+        guard !night.isOver(at: c.now) else {
+            throw ReplyError.notice(
+                "This game night is over (they last 12 hours). Start a new one with \(code: "/gamenight").")
+        }
+        return night
     }
 
     /// The buttons of a night's message: join, leave, and pick (or reroll once picked).

@@ -24,7 +24,7 @@ enum ExportDownload {
                 .notFound,
                 "This export link was used already, has expired, or never existed. Ask for a new one with /export.")
         }
-        let day = ISO8601DateFormatter().string(from: now).prefix(10)
+        let day = LibraryExport.moment(now).prefix(10)
         return Response(
             status: .ok,
             headers: [
