@@ -433,6 +433,22 @@ def tidy(cat, steam_modes):
         seen.add(g["slug"])
 
 
+def steam_app_ids(cat, unifi):
+    """Steam's app ids from the dump's external ids (known by their store address, or IGDB's Steam category)."""
+    found = 0
+    for gid, g in cat.games.items():
+        ids = []
+        for e in (unifi.get(gid) or {}).get("external_ids") or []:
+            m = re.search(r"store\.steampowered\.com/app/(\d+)", e.get("url") or "")
+            uid = m.group(1) if m else (str(e.get("uid")) if e.get("category") == 1 or e.get("store") == "steam" else "")
+            if uid.isdigit() and int(uid) > 0 and int(uid) not in ids:
+                ids.append(int(uid))
+        if ids:
+            g["external_games"] = [{"external_game_source": 1, "uid": str(i)} for i in ids]
+            found += 1
+    return found
+
+
 def main():
     cat = Catalog()
     load_igdb(cat)
@@ -444,6 +460,7 @@ def main():
     settle_scores(cat)
     inherited = settle_types(cat)
     tidy(cat, steam_modes)
+    with_steam = steam_app_ids(cat, unifi)
     rows = [cat.games[i] for i in sorted(cat.games)] + sorted(cat.locals.values(), key=lambda g: g["slug"])
     with gzip.GzipFile(OUT, "wb", mtime=0) as raw_out:
         with io.TextIOWrapper(raw_out, encoding="utf-8") as out:
@@ -457,6 +474,7 @@ def main():
                 1 for i in cat.dropped_igdb_scores if cat.games[i].get("aggregated_rating") is not None),
             "Metacritic rows matched by name and year": metacritic_rows,
             "age ratings taken from the main game": inherited,
+            "games with a Steam app id": with_steam,
         }, SECONDARY_TYPES))
 
 

@@ -162,16 +162,20 @@ package struct CatalogImporter: Sendable {
         defer { parser.stop() }
         var report = ImportReport()
         var seen = 0
+        // A bulk load stores games only: their Steam app ids are filed once it is done.
+        var steamApps: [(Int64, GameRef)] = []
         func next() throws -> [CatalogRecord]? {
             guard let batch = try parser.next() else { return nil }
             report.problems += batch.problems
             seen += batch.records.count
+            steamApps += batch.records.flatMap { record in record.steamAppIDs.map { ($0, record.game.ref) } }
             progress?(seen)
             return batch.records
         }
         if let counts = try await database.catalog.loadIntoEmptyCatalog(next) {
             report.added = counts.added
             report.updated = counts.updated
+            try await database.catalog.storeSteamApps(steamApps)
         } else {
             while let batch = try next() {
                 let counts = try await database.catalog.upsertGames(batch)

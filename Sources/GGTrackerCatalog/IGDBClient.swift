@@ -52,7 +52,8 @@ package struct IGDBClient: Sendable {
         "game_modes.name", "game_engines.name", "involved_companies.company.name", "involved_companies.developer",
         "involved_companies.publisher", "age_ratings.organization", "age_ratings.rating_category",
         "age_ratings.category", "age_ratings.rating", "url", "updated_at", "game_type.type", "release_dates.date",
-        "release_dates.date_format",
+        "release_dates.date_format", "external_games.external_game_source", "external_games.category",
+        "external_games.uid", "external_games.url",
     ].joined(separator: ",")
 
     /// A cached access token: in memory, and in the database so a restart does not ask again.

@@ -14,7 +14,7 @@ package enum IGDBGameMapping {
         "id", "igdb_id", "name", "slug", "summary", "first_release_date", "release_date", "release_dates", "genres",
         "platforms", "game_modes", "game_engines", "involved_companies", "developers", "publishers",
         "aggregated_rating", "total_rating", "aggregated_rating_count", "total_rating_count", "cover", "cover_url",
-        "age_ratings", "url", "game_type", "updated_at", "themes", "time_to_beat",
+        "age_ratings", "url", "game_type", "updated_at", "themes", "time_to_beat", "external_games", "external_ids",
     ]
 
     package static func record(from object: [String: Any]) throws(Failure) -> CatalogRecord {
@@ -85,8 +85,31 @@ package enum IGDBGameMapping {
         var popularity = 2 * log10(1 + Double(totalCount ?? 0)) + log10(1 + Double(aggregatedCount ?? 0))
         if game.criticRating != nil { popularity += 0.5 }
         if game.gameType == nil || game.gameType == "Main Game" { popularity += 0.3 }
-        return CatalogRecord(
+        var record = CatalogRecord(
             game: game, keywords: TextNormalizer.keywords(for: name), popularity: popularity, updatedAt: updated)
+        record.steamAppIDs = steamAppIDs(object["external_games"]) + steamAppIDs(object["external_ids"])
+        return record
+    }
+
+    /// Steam's app ids among a game's external ids: IGDB's `external_games` (source or legacy category 1 is
+    /// Steam) or the flattened `external_ids` of the public dump, whose Steam entries are known by their store
+    /// address (`https://store.steampowered.com/app/570`).
+    static func steamAppIDs(_ value: Any?) -> [Int64] {
+        var ids: [Int64] = []
+        for item in value as? [[String: Any]] ?? [] {
+            let source = int(item["external_game_source"]) ?? int(item["category"])
+            let url = item["url"] as? String ?? ""
+            let id: Int64?
+            if source == 1 || item["store"] as? String == "steam" {
+                id = (item["uid"] as? String).flatMap { Int64($0) } ?? int(item["uid"]).map(Int64.init)
+            } else if let range = url.range(of: "store.steampowered.com/app/") {
+                id = Int64(url[range.upperBound...].prefix(while: \.isNumber))
+            } else {
+                id = nil
+            }
+            if let id, id > 0, !ids.contains(id) { ids.append(id) }
+        }
+        return ids
     }
 
     /// The text without surrounding white space; names nearly never have any, and then nothing is copied.

@@ -143,6 +143,17 @@ package struct SearchIndex: Sendable {
         return try await hits(ranked)
     }
 
+    /// Games named exactly so (stop words aside, numerals alike), most popular first.
+    package func exactlyNamed(_ name: String) async -> [Int64] {
+        let index = await currentNames()
+        let core = TextNormalizer.canonicalCore(TextNormalizer.words(name))
+        guard !core.isEmpty else { return [] }
+        return index.exactlyNamed(core)
+            .filter { TextNormalizer.canonicalCore(index.nameWords($0)) == core }
+            .sorted { index.popularity[Int($0)] > index.popularity[Int($1)] }
+            .map { index.ids[Int($0)] }
+    }
+
     func hits(_ ranked: some Collection<(Int64, Match)>) async throws -> [SearchHit] {
         // Only the games shown are read in full.
         let games = try await self.games(ranked.map(\.0))

@@ -48,6 +48,8 @@ package struct GGTrackerBot: Sendable {
     package var now: @Sendable () -> Date
     /// Per-user and per-server rate limits; nil for none.
     package var floodGuard: FloodGuard?
+    /// Steam and attachment downloads for imports; nil when the installation has none.
+    package var sources: (any LibrarySources)?
 
     package static let pageSize = 10
 
@@ -175,6 +177,8 @@ package struct GGTrackerBot: Sendable {
         case .remove(let title, let confirmed):
             return try await LibraryFeatures(bot: self).remove(title, confirmed: confirmed, c)
         case .export(let format): return try await ShelfFeatures(bot: self).export(format, c)
+        case .importSteam(let account): return try await ImportFeatures(bot: self).steam(account, c)
+        case .importFile(let file, let format): return try await ImportFeatures(bot: self).file(file, format, c)
         case .list(let user, let status, let sort, let page):
             return try await ShelfFeatures(bot: self).list(user: user, status: status, sort: sort, page: page, c)
         }

@@ -85,6 +85,12 @@ package enum BotCommand: Hashable, Sendable {
                     user: o.user, status: o.string("status").flatMap(GameStatus.init),
                     sort: o.string("sort").flatMap(LibrarySort.init) ?? .recent, page: o.page))
         case "export": self = .library(.export(o.string("format").flatMap(LibraryExport.Format.init) ?? .csv))
+        case "import steam": self = .library(.importSteam(account: o.string("steam_id")!))
+        case "import file":
+            guard case .attachment(let file) = o.values["file"] else {
+                throw UsageError("Attach your CSV export as \(code: "file").", usage: usage())
+            }
+            self = .library(.importFile(file, format: o.string("format").flatMap(ImportFormat.init) ?? .auto))
         case "profile show": self = .social(.profileShow(user: o.user))
         case "profile set":
             let nickname = o.string("nickname")
@@ -242,6 +248,8 @@ package enum LibraryCommand: Hashable, Sendable {
     case remove(TitleQuery, confirmed: Bool)
     case list(user: UserMention?, status: GameStatus?, sort: LibrarySort, page: Int)
     case export(LibraryExport.Format)
+    case importSteam(account: String)
+    case importFile(Attachment, format: ImportFormat)
 }
 
 /// The group: profiles, comparisons, leaderboards, challenges, friends, news, share links.
@@ -306,6 +314,7 @@ extension LibraryCommand {
         case .remove: "remove"
         case .list: "list"
         case .export: "export"
+        case .importSteam, .importFile: "import"
         }
     }
 }

@@ -8,6 +8,21 @@ package enum OptionValue: Hashable, Sendable {
     case boolean(Bool)
     case user(UserMention)
     case channel(String)
+    /// A file sent with the command (Discord's attachment option).
+    case attachment(Attachment)
+}
+
+/// A file a platform holds for a command: where the bot downloads it, its name and size as the platform says.
+package struct Attachment: Hashable, Sendable {
+    package var url: String
+    package var filename: String
+    package var size: Int
+
+    package init(url: String, filename: String, size: Int) {
+        self.url = url
+        self.filename = filename
+        self.size = size
+    }
 }
 
 extension OptionValue: ExpressibleByBooleanLiteral {
@@ -67,6 +82,7 @@ package struct CommandInvocation: Hashable, Sendable {
                 // Written so the parser reads them back whatever the platform: `@` and `#` before an id.
                 case .user(let u): u.id.hasPrefix("@") ? u.id : "@" + u.id
                 case .channel(let c): "#" + c
+                case .attachment(let a): a.filename
                 }
             parts.append("\(option.name):\(text)")
         }
@@ -167,7 +183,7 @@ extension OptionSpec {
             try checkRange(number, usage: usage)
         case (.number, .integer(let number)):
             try checkRange(Double(number), usage: usage)
-        case (.boolean, .boolean), (.user, .user), (.channel, .channel):
+        case (.boolean, .boolean), (.user, .user), (.channel, .channel), (.attachment, .attachment):
             break
         default:
             throw UsageError("\(code: "\(name)") must be a \(kind.label).", usage: usage())

@@ -1,6 +1,7 @@
 /// Every user-facing command. The raw value is the wire name on every platform.
 package enum CommandName: String, CaseIterable, Sendable {
     case search, game, top, browse, add, progress, rate, review, wishlist, favorite, tag, note, remove, list, export
+    case `import`
     case profile, stats, compare, leaderboard, challenge, friend, activity, upcoming, recap, gamenight, share, help
     case about, account, admin
 
@@ -260,6 +261,31 @@ package enum CommandName: String, CaseIterable, Sendable {
                 ],
                 examples: ["/export", "/export format:json"],
                 details: "The link is private, works for one download and expires after 15 minutes.")
+        case .import:
+            return CommandSpec(
+                name: "import", summary: "Bring your games from Steam or another tracker's CSV export",
+                subcommands: [
+                    CommandSpec(
+                        name: "steam", summary: "Your Steam library, with hours played",
+                        options: [
+                            .string(
+                                "steam_id", "Your SteamID64, profile address or custom URL name", required: true,
+                                maxLength: 200)
+                        ]),
+                    CommandSpec(
+                        name: "file", summary: "A Grouvee, HowLongToBeat or GGTracker CSV export",
+                        options: [
+                            OptionSpec(
+                                name: "file", summary: "The CSV file (at most 5 MB)", kind: .attachment, required: true),
+                            .string(
+                                "format", "Which export (default: auto, told by its columns)",
+                                choices: ImportFormat.allCases.map(\.rawValue)),
+                        ]),
+                ],
+                examples: ["/import steam steam_id:gabelogannewell", "/import file file:grouvee.csv"],
+                details:
+                    "Adds what is missing and never changes what you wrote (status, score, review, tags, note); hours only go up. Running it again changes nothing."
+            )
         case .gamenight:
             return CommandSpec(
                 name: "gamenight", summary: "Decide together what to play tonight: join, then pick from your shelves",

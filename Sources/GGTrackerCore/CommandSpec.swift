@@ -1,6 +1,6 @@
 /// The kind of value an option takes. Raw values are Discord's application command option types.
 package enum OptionKind: Sendable {
-    case string, integer, boolean, user, channel, number
+    case string, integer, boolean, user, channel, number, attachment
 
     package var label: String {
         switch self {
@@ -10,6 +10,7 @@ package enum OptionKind: Sendable {
         case .user: "user"
         case .channel: "channel"
         case .number: "number"
+        case .attachment: "file"
         }
     }
 }

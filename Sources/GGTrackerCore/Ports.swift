@@ -115,7 +115,27 @@ package struct RefreshProgress: Sendable {
 }
 
 /// The game catalog as the features need it: search, details, rankings and facets.
+/// Where imports read a library from: Steam's Web API, and files sent with a command. Failures are thrown as
+/// `ImportSourceError` with words for the player.
+package protocol LibrarySources: Sendable {
+    /// The games a Steam account owns with hours played; `account` is a SteamID64, a profile address or the name
+    /// in a profile's custom URL.
+    func steamGames(of account: String) async throws -> [ImportItem]
+    /// A file sent with a command, at most `limit` bytes.
+    func download(_ attachment: Attachment, limit: Int) async throws -> Data
+}
+
+/// Why an import source gave nothing, said to the player. Nothing was imported.
+package struct ImportSourceError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
+}
+
 package protocol GameCatalog: Sendable {
+    /// The catalog's game for each imported item, in order: by Steam app id, then by catalog reference, then by
+    /// name (stop words aside, numerals alike) and year. The first few without a match come with suggestions.
+    func match(_ items: [ImportItem]) async throws -> [ImportMatch]
     /// The local catalog only; fast.
     func search(_ query: String, filter: CatalogFilter, limit: Int) async throws -> [SearchHit]
     /// The local catalog first; when it has too few good matches, the configured provider too (its answers are
@@ -292,6 +312,11 @@ package protocol LibraryStore: Sendable {
     func stats(of player: PlayerID) async throws -> PlayerStats
     /// The player's library and wishlist, whole; nil for a player never seen.
     func export(of player: PlayerID, at now: Date) async throws -> LibraryExport?
+    /// Brings matched games into the player's library and wishlist, never replacing what the player wrote; records
+    /// the player under `displayName` when never seen.
+    func importItems(
+        _ items: [(item: ImportItem, game: Game)], for player: PlayerID, displayName: String, at now: Date
+    ) async throws -> ImportCounts
     /// What the player did in the calendar year (UTC): the games played then, hours, reviews and medals.
     func recap(of player: PlayerID, year: Int) async throws -> YearRecap
     func updateProfile(_ player: PlayerID, nickname: String?, avatarURL: String?, bio: String?) async throws -> Player

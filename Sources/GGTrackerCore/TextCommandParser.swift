@@ -163,6 +163,10 @@ package enum TextCommandParser {
             }
         case .user:
             return .user(UserMention(id: mentionID(text)))
+        case .attachment:
+            throw UsageError(
+                "\(code: "\(option.name)") is a file: attach it to the command on Discord (or, on the server, use \(code: "ggtracker import FILE --user …")).",
+                usage: usage)
         case .channel:
             var id = text
             if id.hasPrefix("#") { id = String(id.dropFirst()) }

@@ -15,7 +15,8 @@ extension AppConfig: Redacting {
             ("slackResponseBase", slackResponseBase), ("igdbClientID", igdbClientID ?? "unset"),
             ("igdbClientSecret", secret(igdbClientSecret)), ("igdbAPIBase", igdbAPIBase),
             ("twitchOAuthBase", twitchOAuthBase), ("giantBombAPIKey", secret(giantBombAPIKey)),
-            ("giantBombAPIBase", giantBombAPIBase), ("adminIDs", "\(adminIDs.count)"),
+            ("giantBombAPIBase", giantBombAPIBase), ("steamAPIKey", secret(steamAPIKey)),
+            ("steamAPIBase", steamAPIBase), ("discordCDNBase", discordCDNBase), ("adminIDs", "\(adminIDs.count)"),
         ]
         return "AppConfig(" + fields.map { "\($0): \($1)" }.joined(separator: ", ") + ")"
     }

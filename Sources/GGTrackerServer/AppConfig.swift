@@ -36,6 +36,10 @@ package struct AppConfig: Sendable {
     package var twitchOAuthBase = "https://id.twitch.tv/oauth2"
     package var giantBombAPIKey: String?
     package var giantBombAPIBase = "https://www.giantbomb.com/api"
+    package var steamAPIKey: String?
+    package var steamAPIBase = "https://api.steampowered.com"
+    /// Where files sent with a Discord command may be downloaded from.
+    package var discordCDNBase = "https://cdn.discordapp.com/"
     /// Player ids (`discord:123`, or a bare platform id) that are admins everywhere.
     package var adminIDs: Set<String> = []
     /// How long a Discord command may run before its answer is deferred (Discord allows 3 seconds).
@@ -87,6 +91,9 @@ package struct AppConfig: Sendable {
         .init(table: "igdb", key: "oauth_base", env: "TWITCH_OAUTH_BASE"),
         .init(table: "giantbomb", key: "api_key", env: "GIANTBOMB_API_KEY"),
         .init(table: "giantbomb", key: "api_base", env: "GIANTBOMB_API_BASE"),
+        .init(table: "steam", key: "api_key", env: "STEAM_API_KEY"),
+        .init(table: "steam", key: "api_base", env: "STEAM_API_BASE"),
+        .init(table: "discord", key: "cdn_base", env: "DISCORD_CDN_BASE"),
         .init(table: "limits", key: "user_per_minute", env: "GGTRACKER_USER_RATE"),
         .init(table: "limits", key: "max_connections", env: "GGTRACKER_MAX_CONNECTIONS"),
         .init(table: "limits", key: "unverified_body_mb", env: "GGTRACKER_UNVERIFIED_BODY_MB"),
@@ -98,7 +105,7 @@ package struct AppConfig: Sendable {
     /// (a Docker or systemd secret), so it never has to sit in the environment or the config file.
     static let secrets: Set<String> = [
         "DISCORD_BOT_TOKEN", "MATRIX_AS_TOKEN", "MATRIX_HS_TOKEN", "SLACK_SIGNING_SECRET", "IGDB_CLIENT_SECRET",
-        "GIANTBOMB_API_KEY",
+        "GIANTBOMB_API_KEY", "STEAM_API_KEY",
     ]
 
     /// Builds the configuration. `file` nil means `config/ggtracker.toml` when it exists.
@@ -213,6 +220,9 @@ package struct AppConfig: Sendable {
         if let base = try url("TWITCH_OAUTH_BASE") { self.twitchOAuthBase = base }
         self.giantBombAPIKey = text("GIANTBOMB_API_KEY")
         if let base = try url("GIANTBOMB_API_BASE") { self.giantBombAPIBase = base }
+        self.steamAPIKey = text("STEAM_API_KEY")
+        if let base = try url("STEAM_API_BASE") { self.steamAPIBase = base }
+        if let base = try url("DISCORD_CDN_BASE") { self.discordCDNBase = base + "/" }
         if let ids = text("GGTRACKER_ADMIN_IDS") {
             self.adminIDs = Set(
                 ids.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })

@@ -36,6 +36,9 @@ package struct AppServices: Sendable {
                 publicBaseURL: config.publicURL ?? "http://\(config.host):\(config.port)"),
             now: now)
         self.bot.floodGuard = FloodGuard(config.limits)
+        self.bot.sources = LibrarySourcesClient(
+            steamAPIBase: config.steamAPIBase, steamAPIKey: config.steamAPIKey,
+            attachmentBases: [config.discordCDNBase])
     }
 
     /// Opens the database file (creating it and running migrations) and, in offline mode, loads the bundled

@@ -9,6 +9,8 @@ package struct CatalogRecord: Sendable {
     /// Ranks namesakes and broad searches; from rating counts and critic ratings.
     package var popularity: Double
     package var updatedAt: Date?
+    /// Steam's app ids for the game (IGDB's external ids), which a Steam import matches by.
+    package var steamAppIDs: [Int64] = []
 
     package init(game: Game, keywords: String, popularity: Double, updatedAt: Date?) {
         self.game = game
@@ -219,6 +221,7 @@ extension CatalogRecords {
             counts.added += chunk.count - stored.count
             try await fileFacets(of: written, in: db, known: &facetIDs)
         }
+        try await storeSteamApps(of: once, in: db)
         if !again.isEmpty {
             let rest = try await upsertGames(again, in: db)
             counts.added += rest.added

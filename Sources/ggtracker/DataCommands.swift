@@ -38,6 +38,66 @@ struct ExportLibrary: AsyncParsableCommand {
     }
 }
 
+struct ImportLibrary: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract:
+            "Bring a CSV export (Grouvee, HowLongToBeat, GGTracker) or a Steam library into one player's library.",
+        discussion: """
+            Adds what is missing and never changes what the player wrote; hours only go up; running it again \
+            changes nothing. Examples: ggtracker import grouvee.csv --user discord:111111111111111111
+            ggtracker import --steam gabelogannewell --user discord:111111111111111111
+            """)
+
+    @OptionGroup var options: ConfigOptions
+    @Argument(help: "The CSV file (at most 5 MB).") var file: String?
+    @Option(help: "The player: platform:id, as discord:111111111111111111 or matrix:@ada:example.org.") var user: String
+    @Option(help: "auto, grouvee, hltb or ggtracker.") var format = "auto"
+    @Option(help: "Import this Steam account (SteamID64 or custom URL name) instead of a file.") var steam: String?
+
+    func run() async throws {
+        guard let format = ImportFormat(rawValue: format) else {
+            throw ValidationError("--format is auto, grouvee, hltb or ggtracker, not \(format).")
+        }
+        guard user.contains(":") else {
+            throw ValidationError("Give --user as platform:id, as discord:111111111111111111.")
+        }
+        let config = try options.load()
+        let services = try await AppServices.open(config: config, logger: makeLogger())
+        let items: [ImportItem]
+        let source: String
+        if let steam {
+            do {
+                items = try await services.bot.sources!.steamGames(of: steam)
+            } catch let error as ImportSourceError {
+                throw ValidationError(error.message + " Nothing was imported.")
+            }
+            source = "Steam"
+        } else if let file {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw ValidationError("Cannot read \(file).")
+            }
+            do {
+                let read = try format.items(from: data)
+                items = read.1
+                source = read.0.label
+            } catch {
+                throw ValidationError("\(file) \(error). Nothing was imported.")
+            }
+        } else {
+            throw ValidationError("Give a CSV file or --steam ACCOUNT.")
+        }
+        let summary = try await services.bot.importLibrary(
+            items, source: source, player: PlayerID(user),
+            displayName: user.split(separator: ":").dropFirst()
+                .joined(separator: ":"), at: Date()
+        ) { done, total in
+            FileHandle.standardError.write(Data("matched \(done) of \(total) games\n".utf8))
+        }
+        print(summary.text.plainText(now: Date()))
+    }
+}
+
 struct DB: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "db", abstract: "The database.", subcommands: [Migrate.self, Backup.self, Restore.self, Copy.self])

@@ -17,7 +17,8 @@ struct GGTrackerCommand: AsyncParsableCommand {
         abstract: "A game-tracking bot for Discord: keep your game library with your friends.",
         version: AppServices.version,
         subcommands: [
-            Serve.self, Run.self, ExportLibrary.self, Commands.self, Catalog.self, DB.self, Matrix.self, Alerts.self,
+            Serve.self, Run.self, ExportLibrary.self, ImportLibrary.self, Commands.self, Catalog.self, DB.self,
+            Matrix.self, Alerts.self,
             Bench.self,
         ])
 

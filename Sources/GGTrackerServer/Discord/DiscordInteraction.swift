@@ -126,6 +126,15 @@ package struct DiscordInteraction: Decodable, Sendable {
     package struct Resolved: Decodable, Sendable {
         package var users: [String: User]?
         package var members: [String: Member]?
+        package var attachments: [String: AttachmentObject]?
+    }
+
+    /// https://discord.com/developers/docs/resources/message#attachment-object
+    package struct AttachmentObject: Decodable, Sendable {
+        package var id: String
+        package var filename: String
+        package var size: Int
+        package var url: String
     }
 
     /// A modal's submitted component: a label (type 18) holding a text input, or an action row of them.

@@ -83,9 +83,18 @@ package struct DiscordInteractionController: Sendable {
     /// acknowledged as deferred, and the original message edited when the answer is ready.
     func command(_ interaction: DiscordInteraction, logger: Logger) async throws -> Handled {
         let race = FirstAnswer()
+        let progress = ProgressEdits()
         let (work, first) = gate.work(for: interaction.id) {
             Task { [gate] in
-                let handled = await Self.answer { try await run(interaction, logger: logger) }
+                // A long command's progress replaces the deferred answer while it runs.
+                let report: @Sendable (Reply) -> Void = { reply in
+                    progress.offer {
+                        try await editOriginal(interaction, with: try await encode(reply, interaction: interaction))
+                    }
+                }
+                let handled = await CommandProgress.$report.withValue(report) {
+                    await Self.answer { try await run(interaction, logger: logger) }
+                }
                 race.offer(handled)
                 gate.end(interaction.id)
                 return handled
@@ -94,9 +103,11 @@ package struct DiscordInteractionController: Sendable {
         guard first else { return await work.value }
         let answer = await race.first(deadline: deferAfter)
         if answer.outcome != .deferred { return answer }
+        progress.start()
         Task.detached {
             // The deferred message is edited with the answer, or with the failure: never left "thinking…".
             let handled = await work.value
+            await progress.finish()
             do {
                 try await editOriginal(interaction, with: handled.data)
             } catch {
@@ -282,6 +293,9 @@ package struct DiscordInteractionController: Sendable {
             let user = resolved?.users?[id]
             return .user(UserMention(id: id, displayName: member?.nick ?? user?.globalName ?? user?.username))
         case (.channel, _): return .channel(raw.text)
+        case (.attachment, _):
+            guard let file = resolved?.attachments?[raw.text] else { return .string(raw.text) }
+            return .attachment(Attachment(url: file.url, filename: file.filename, size: file.size))
         default: return .string(raw.text)
         }
     }
@@ -307,5 +321,42 @@ extension DiscordInteractionController {
         Self(
             bot: services.bot, database: services.database, verifier: nil, config: services.config,
             metrics: services.metrics, announcer: nil)
+    }
+}
+
+/// Edits of a deferred answer with a command's progress: none before the deferral is sent, at most one every two
+/// seconds, one at a time, and none once the answer is ready (it waits for the last).
+final class ProgressEdits: @unchecked Sendable {
+    private let lock = NSLock()
+    private var started: ContinuousClock.Instant?
+    private var last: ContinuousClock.Instant?
+    private var finished = false
+    private var chain: Task<Void, Never>?
+
+    /// The deferral is on its way: progress may replace it from a moment on.
+    func start() { lock.withLock { started = .now } }
+
+    func offer(_ edit: @escaping @Sendable () async throws -> Void) {
+        lock.withLock {
+            let now = ContinuousClock.now
+            guard !finished, let started, now - started > .milliseconds(500),
+                last.map({ now - $0 >= .seconds(2) }) ?? true
+            else { return }
+            last = now
+            let previous = chain
+            chain = Task {
+                await previous?.value
+                try? await edit()
+            }
+        }
+    }
+
+    /// No more progress: waits for an edit under way, so the answer's edit comes last.
+    func finish() async {
+        let pending = lock.withLock {
+            finished = true
+            return chain
+        }
+        await pending?.value
     }
 }

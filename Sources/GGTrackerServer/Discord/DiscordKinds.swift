@@ -15,6 +15,7 @@ package struct DiscordOptionType: RawRepresentable, Codable, Hashable, Sendable 
     package static let user = Self(rawValue: 6)
     package static let channel = Self(rawValue: 7)
     package static let number = Self(rawValue: 10)
+    package static let attachment = Self(rawValue: 11)
 
     /// The type of a declared option.
     init(_ kind: OptionKind) {
@@ -26,6 +27,7 @@ package struct DiscordOptionType: RawRepresentable, Codable, Hashable, Sendable 
             case .user: .user
             case .channel: .channel
             case .number: .number
+            case .attachment: .attachment
             }
     }
 

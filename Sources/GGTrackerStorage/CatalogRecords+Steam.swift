@@ -1,0 +1,50 @@
+import Foundation
+import GGTrackerCore
+
+extension CatalogRecords {
+    /// Files the records' Steam app ids under their games (by provider reference); an id filed before under
+    /// another game moves to this one.
+    static func storeSteamApps(of records: some Collection<CatalogRecord>, in db: any SQLSession) async throws {
+        try await storeSteamApps(records.flatMap { record in record.steamAppIDs.map { ($0, record.game.ref) } }, in: db)
+    }
+
+    static func storeSteamApps(_ pairs: [(Int64, GameRef)], in db: any SQLSession) async throws {
+        for start in stride(from: 0, to: pairs.count, by: 300) {
+            let chunk = pairs[start..<min(start + 300, pairs.count)]
+            var arguments = SQLArguments()
+            arguments.values = chunk.flatMap { [SQLValue.integer($0.0), .text($0.1.provider), .text($0.1.id)] }
+            try await db.send(
+                """
+                INSERT INTO steam_apps (app_id, provider, provider_id) VALUES \
+                \(Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ", "))
+                ON CONFLICT (app_id) DO UPDATE SET provider = excluded.provider, provider_id = excluded.provider_id
+                """, arguments)
+        }
+    }
+
+    /// Files Steam app ids (with the game each belongs to) of games loaded in bulk.
+    package func storeSteamApps(_ pairs: [(Int64, GameRef)]) async throws {
+        guard !pairs.isEmpty else { return }
+        try await write { db in try await Self.storeSteamApps(pairs, in: db) }
+    }
+
+    /// The catalog's games for these Steam app ids, by app id; ids the catalog does not know are left out.
+    package func games(steamAppIDs ids: [Int64]) async throws -> [Int64: Game] {
+        var found: [Int64: Game] = [:]
+        try await read { db in
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = Array(ids[start..<min(start + 500, ids.count)])
+                for row in try await db.fetchAll(
+                    """
+                    SELECT s.app_id, \(Self.gameColumns) FROM steam_apps s
+                    JOIN games g ON g.provider = s.provider AND g.provider_id = s.provider_id
+                    WHERE s.app_id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))
+                    """, SQLArguments(chunk))
+                {
+                    found[row[0]] = Self.game(from: row)
+                }
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import GGTrackerCore
+
+extension LibraryRecords {
+    /// Brings matched games into the player's library and wishlist in one transaction: new games are added, games
+    /// already there get only what they lack (`ImportItem.merged`), a game wished for moves to the library when it
+    /// comes in as owned. Nothing is announced and no activity is recorded: an import is not news of this week.
+    /// The player is recorded under `displayName` when never seen.
+    package func importItems(
+        _ items: [(item: ImportItem, game: Game)], for player: PlayerID, displayName: String, at now: Date
+    ) async throws -> ImportCounts {
+        try await effect { db in
+            let t = now.timeIntervalSince1970
+            try await db.execute(
+                """
+                INSERT INTO players (id, display_name, created_at, last_seen_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT(id) DO NOTHING
+                """, [player.rawValue, displayName, t, t])
+            var entries: [Int64: LibraryEntry] = [:]
+            var wished: Set<Int64> = []
+            let ids = Array(Set(items.map(\.game.id)))
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = Array(ids[start..<min(start + 500, ids.count)])
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                for row in try await db.fetchAll(
+                    "\(Self.entrySelect) WHERE e.player_id = ? AND e.game_id IN (\(marks))",
+                    Self.arguments(player, chunk))
+                {
+                    let entry = Self.entry(from: row)
+                    entries[entry.game.id] = entry
+                }
+                wished.formUnion(
+                    try await db.values(
+                        "SELECT game_id FROM wishlist WHERE player_id = ? AND game_id IN (\(marks))",
+                        Self.arguments(player, chunk)) as [Int64])
+            }
+            var counts = ImportCounts()
+            var changed: [Int64: LibraryEntry] = [:]
+            var newWishes: [(Int64, Date)] = []
+            for (item, game) in items {
+                if item.shelf == .wishlist {
+                    if entries[game.id] != nil || wished.contains(game.id) {
+                        counts.already += 1
+                    } else {
+                        wished.insert(game.id)
+                        newWishes.append((game.id, item.addedAt ?? now))
+                        counts.added += 1
+                    }
+                    continue
+                }
+                let (entry, outcome) = item.merged(into: entries[game.id], game: game, at: now)
+                switch outcome {
+                case .added: counts.added += 1
+                case .updated: counts.updated += 1
+                case .already: counts.already += 1
+                }
+                if outcome != .already {
+                    entries[game.id] = entry
+                    changed[game.id] = entry
+                }
+            }
+            for chunk in Array(changed.values).chunked(100) {
+                var arguments = SQLArguments()
+                arguments.values = chunk.flatMap { entry -> [SQLValue] in
+                    let values: [(any SQLBindable)?] = [
+                        player.rawValue, entry.game.id, entry.status.rawValue, entry.hours, entry.percent, entry.score,
+                        entry.review, entry.reviewedAt?.timeIntervalSince1970, entry.favorite,
+                        CatalogRecords.json(entry.tags), entry.note, entry.addedAt.timeIntervalSince1970,
+                        entry.startedAt?.timeIntervalSince1970, entry.finishedAt?.timeIntervalSince1970,
+                        entry.updatedAt.timeIntervalSince1970, entry.reviewIsSpoiler,
+                    ]
+                    return values.map { $0?.sqlValue ?? .null }
+                }
+                try await db.send(
+                    """
+                    INSERT INTO library_entries (player_id, game_id, status, hours, percent, score, review,
+                        reviewed_at, favorite, tags, note, added_at, started_at, finished_at, updated_at, review_spoiler)
+                    VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "))
+                    ON CONFLICT(player_id, game_id) DO UPDATE SET hours = excluded.hours, percent = excluded.percent,
+                        score = excluded.score, review = excluded.review, reviewed_at = excluded.reviewed_at,
+                        favorite = excluded.favorite, tags = excluded.tags, note = excluded.note,
+                        started_at = excluded.started_at, finished_at = excluded.finished_at,
+                        updated_at = excluded.updated_at, review_spoiler = excluded.review_spoiler
+                    """, arguments)
+                // A game now owned is no longer wished for.
+                let owned = chunk.map(\.game.id).filter { wished.contains($0) }
+                if !owned.isEmpty {
+                    try await db.send(
+                        """
+                        DELETE FROM wishlist WHERE player_id = ? AND game_id IN \
+                        (\(Array(repeating: "?", count: owned.count).joined(separator: ",")))
+                        """, Self.arguments(player, owned))
+                }
+            }
+            for chunk in newWishes.chunked(300) {
+                var arguments = SQLArguments()
+                arguments.values = chunk.flatMap { wish -> [SQLValue] in
+                    [.text(player.rawValue), .integer(wish.0), .real(wish.1.timeIntervalSince1970)]
+                }
+                try await db.send(
+                    """
+                    INSERT INTO wishlist (player_id, game_id, added_at) VALUES \
+                    \(Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ", ")) ON CONFLICT DO NOTHING
+                    """, arguments)
+            }
+            return counts
+        }
+    }
+}
+
+extension LibraryRecords {
+    /// A player's id, then game ids.
+    static func arguments(_ player: PlayerID, _ games: [Int64]) -> SQLArguments {
+        var arguments = SQLArguments()
+        arguments.values = [.text(player.rawValue)] + games.map { .integer($0) }
+        return arguments
+    }
+}
+
+extension Array {
+    /// The array in pieces of at most `size` elements, in order.
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
