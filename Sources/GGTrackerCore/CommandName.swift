@@ -1,7 +1,7 @@
 /// Every user-facing command. The raw value is the wire name on every platform.
 package enum CommandName: String, CaseIterable, Sendable {
     case search, game, top, browse, add, progress, rate, review, wishlist, favorite, tag, note, remove, list, export
-    case `import`
+    case importLibrary = "import"
     case profile, stats, compare, leaderboard, challenge, friend, activity, upcoming, recap, gamenight, share, help
     case about, account, admin
 
@@ -261,7 +261,7 @@ package enum CommandName: String, CaseIterable, Sendable {
                 ],
                 examples: ["/export", "/export format:json"],
                 details: "The link is private, works for one download and expires after 15 minutes.")
-        case .import:
+        case .importLibrary:
             return CommandSpec(
                 name: "import", summary: "Bring your games from Steam or another tracker's CSV export",
                 subcommands: [
@@ -282,9 +282,9 @@ package enum CommandName: String, CaseIterable, Sendable {
                                 choices: ImportFormat.allCases.map(\.rawValue)),
                         ]),
                 ],
-                examples: ["/import steam steam_id:gabelogannewell", "/import file file:grouvee.csv"],
+                examples: ["/import steam steam_id:gabelogannewell", "/import steam steam_id:76561197960287930"],
                 details:
-                    "Adds what is missing and never changes what you wrote (status, score, review, tags, note); hours only go up. Running it again changes nothing."
+                    "/import file takes a file attached on Discord. Adds what is missing and never changes what you wrote (status, score, review, tags, note); hours only go up. Running it again changes nothing."
             )
         case .gamenight:
             return CommandSpec(

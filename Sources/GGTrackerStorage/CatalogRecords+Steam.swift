@@ -8,7 +8,11 @@ extension CatalogRecords {
         try await storeSteamApps(records.flatMap { record in record.steamAppIDs.map { ($0, record.game.ref) } }, in: db)
     }
 
-    static func storeSteamApps(_ pairs: [(Int64, GameRef)], in db: any SQLSession) async throws {
+    static func storeSteamApps(_ given: [(Int64, GameRef)], in db: any SQLSession) async throws {
+        // One row per app id (the last game named wins): a statement may not update a row twice.
+        var last: [Int64: Int] = [:]
+        for (index, pair) in given.enumerated() { last[pair.0] = index }
+        let pairs = given.enumerated().filter { last[$0.element.0] == $0.offset }.map(\.element)
         for start in stride(from: 0, to: pairs.count, by: 300) {
             let chunk = pairs[start..<min(start + 300, pairs.count)]
             var arguments = SQLArguments()
@@ -46,5 +50,31 @@ extension CatalogRecords {
             }
         }
         return found
+    }
+}
+
+extension CatalogRecords {
+    /// Some Steam app ids the catalog knows, with their game's name (for benchmarks).
+    package func steamAppSample(limit: Int) async throws -> [(Int64, String)] {
+        try await read { db in
+            try await db.fetchAll(
+                """
+                SELECT s.app_id, g.name FROM steam_apps s
+                JOIN games g ON g.provider = s.provider AND g.provider_id = s.provider_id ORDER BY s.app_id LIMIT ?
+                """, [limit]
+            ).map { ($0[0], $0[1]) }
+        }
+    }
+
+    /// Names of catalog games without a Steam app id, most popular first (for benchmarks).
+    package func namesWithoutSteamApp(limit: Int) async throws -> [String] {
+        try await read { db in
+            try await db.values(
+                """
+                SELECT g.name FROM games g WHERE NOT EXISTS
+                    (SELECT 1 FROM steam_apps s WHERE s.provider = g.provider AND s.provider_id = g.provider_id)
+                ORDER BY g.popularity DESC LIMIT ?
+                """, [limit])
+        }
     }
 }
