@@ -222,6 +222,9 @@ enum CSVReader {
                         quoted = false
                         afterQuote = true
                     }
+                } else if c == "\r" {
+                    // A line break inside a field is kept as "\n", however the file ends its lines.
+                    continue
                 } else {
                     if c == "\n" { line += 1 }
                     field.unicodeScalars.append(c)

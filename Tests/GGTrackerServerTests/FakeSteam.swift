@@ -18,12 +18,15 @@ actor FakeSteamState {
     var vanity: [String: String] = [:]
     var files: [String: Data] = [:]
     var requests: [String] = []
+    /// How long GetOwnedGames takes to answer.
+    var delay: Duration = .zero
 
     func own(_ steamID: String, _ games: [(appid: Int, name: String, minutes: Int)]) { libraries[steamID] = games }
     func makePrivate(_ steamID: String) { privateProfiles.insert(steamID) }
     func setVanity(_ name: String, _ steamID: String) { vanity[name] = steamID }
     func store(_ path: String, _ data: Data) { files[path] = data }
     func saw(_ request: String) { requests.append(request) }
+    func setDelay(_ value: Duration) { delay = value }
 }
 
 func fakeSteam(_ state: FakeSteamState) -> some ApplicationProtocol {
@@ -50,6 +53,7 @@ func fakeSteam(_ state: FakeSteamState) -> some ApplicationProtocol {
         guard let steamID = query["steamid"].map(String.init) else {
             return html(.badRequest, "Bad Request", "Required parameter 'steamid' is missing")
         }
+        try await Task.sleep(for: await state.delay)
         if await state.privateProfiles.contains(steamID) { return try json(["response": [String: Any]()]) }
         let games = await state.libraries[steamID] ?? []
         let appInfo = query["include_appinfo"] == "1" || query["include_appinfo"] == "true"

@@ -20,6 +20,7 @@ struct ImportTests {
 
     /// A harness whose Steam and file store are the stand-in.
     func withSteam(
+        configure: @escaping @Sendable (inout AppConfig) -> Void = { _ in },
         _ body: @Sendable (FakeSteamState, TestHarness, TestHarness.Client, Int) async throws -> Void
     ) async throws {
         let state = FakeSteamState()
@@ -29,6 +30,7 @@ struct ImportTests {
                 config.steamAPIBase = "http://127.0.0.1:\(port)"
                 config.steamAPIKey = FakeSteamState.key
                 config.discordCDNBase = "http://127.0.0.1:\(port)/attachments/"
+                configure(&config)
             }
             try await harness.withClient { client in try await body(state, harness, client, port) }
         }
@@ -121,6 +123,55 @@ struct ImportTests {
             let requests = await state.requests
             #expect(
                 requests.contains { $0.contains("include_appinfo=1") && $0.contains("include_played_free_games=1") })
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aSlowImportIsDeferredThenEditedWithProgressAndTheSummary() async throws {
+        let edits = Received()
+        try await fakeDiscordWebhooks(edits).test(.live) { discord in
+            let discordPort = try #require(discord.port)
+            try await withSteam(configure: { config in
+                config.discordAPIBase = "http://127.0.0.1:\(discordPort)/api/v10"
+                config.discordDeferAfter = .milliseconds(100)
+            }) { state, harness, client, _ in
+                await state.own(Self.aliceSteam, [(620, "Portal 2", 754), (999999, "Orbital Tax Simulator", 30)])
+                await state.setDelay(.milliseconds(1500))
+                let answer = try await client.send(
+                    I.command("import", [I.sub("steam", [I.option("steam_id", Self.aliceSteam)])]))
+                #expect(answer.type == 5, "Steam is slow: the answer is deferred")
+                var contents: [String] = []
+                for _ in 0..<100 {
+                    contents = await edits.requests.map {
+                        ((try? JSONSerialization.jsonObject(with: $0.body)) as? [String: Any])?["content"] as? String
+                            ?? ""
+                    }
+                    if contents.contains(where: { $0.contains("Import from Steam") }) { break }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                #expect(contents.first?.contains("Importing from Steam: matched 2 of 2 games") == true, "\(contents)")
+                #expect(contents.last?.contains("2 games read — 1 added") == true, "\(contents)")
+                #expect(try await Self.library(harness, Self.alice)["Portal 2"] != nil)
+            }
+        }
+    }
+
+    @Test func theServerHearsOfAnImportInOneLineAndTextPlatformsImportToo() async throws {
+        try await withSteam { state, harness, _, _ in
+            await state.own(
+                Self.aliceSteam, (0..<40).map { (400_000 + $0, "Unknown \($0)", 0) } + [(620, "Portal 2", 60)])
+            var admin = Self.carol
+            admin.isAdmin = true
+            _ = try await harness.services.bot.respond(
+                toLine: "/admin settings announce_channel:#news", from: admin)
+            let reply = try await harness.services.bot.respond(
+                toLine: "/import steam steam_id:\(Self.aliceSteam)", from: Self.carol)
+            #expect(reply.visibility == .invokerOnly)
+            #expect(reply.plainText().contains("41 games read — 1 added, 0 updated, 0 already there, 40 not matched"))
+            #expect(reply.plainText().contains("and 35 more"))
+            #expect(reply.announcement?.channel == "news")
+            #expect(reply.announcement?.text?.plainText == "📥 Carol brought 1 game in from Steam.")
+            #expect(reply.announcement?.cards.isEmpty == true)
         }
     }
 

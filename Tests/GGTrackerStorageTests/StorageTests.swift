@@ -248,6 +248,24 @@ struct ImportTests {
         #expect(game.coverImageID == "co20gb" && game.releaseYear == 1998)
     }
 
+    @Test func steamAppIDsAreKeptFromIGDBsExternalGamesAndTheDumpsExternalIDs() async throws {
+        let database = try AppDatabase.inMemory()
+        let lines = """
+            {"id":72,"name":"Portal 2","external_games":[{"external_game_source":1,"uid":"620"},{"category":5,"uid":"portal-2"}]}
+            {"igdb_id":14593,"name":"Hollow Knight","external_ids":[{"category":null,"store":"store_None","uid":"367520","url":"https://store.steampowered.com/app/367520"},{"category":null,"store":"store_None","uid":"55","url":"https://www.twitch.tv/directory/game/Hollow"}]}
+            {"id":1942,"name":"The Witcher 3: Wild Hunt","external_games":[{"category":1,"uid":"292030"}]}
+            """
+        // Into an empty catalog (one bulk load), then again (upserts): the same ids, filed once.
+        for _ in 0..<2 {
+            _ = try await CatalogImporter(database: database).importData(Data(lines.utf8))
+            let found = try await database.catalog.games(steamAppIDs: [620, 367520, 292030, 55, 999])
+            #expect(
+                found.mapValues(\.name) == [
+                    620: "Portal 2", 367520: "Hollow Knight", 292030: "The Witcher 3: Wild Hunt",
+                ])
+        }
+    }
+
     @Test func theFastLineReaderMapsEveryBundledGameAsFoundationDoes() throws {
         let path = try #require(LocalCatalog.bundledCatalogPath)
         let data = try CatalogImporter.readFile(path)
@@ -257,7 +275,10 @@ struct ImportTests {
             let line = data[range]
             let slow = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
             let fast = try reader.object(line)
-            #expect(try IGDBGameMapping.record(from: fast).game == IGDBGameMapping.record(from: slow).game)
+            let (fastRecord, slowRecord) = (
+                try IGDBGameMapping.record(from: fast), try IGDBGameMapping.record(from: slow)
+            )
+            #expect(fastRecord.game == slowRecord.game && fastRecord.steamAppIDs == slowRecord.steamAppIDs)
             compared += 1
         }
         #expect(compared >= 20_000)
