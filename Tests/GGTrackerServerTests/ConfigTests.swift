@@ -86,6 +86,8 @@ struct ConfigTests {
         let config = try AppConfig.load(
             file: root.appendingPathComponent("config/ggtracker.example.toml").path, environment: [:])
         #expect(config.port == 8080 && config.catalog == .offline && config.matrixBotLocalpart == "ggtracker")
+        #expect(config.steamAPIBase == "https://api.steampowered.com" && config.steamAPIKey == nil)
+        #expect(config.discordCDNBase == "https://cdn.discordapp.com/")
     }
 
     @Test func theReleaseAlertIntervalIsSecondsAndZeroTurnsItOff() throws {
