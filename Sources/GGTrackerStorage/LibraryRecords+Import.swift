@@ -92,6 +92,10 @@ extension LibraryRecords {
                         """, Self.arguments(player, owned))
                 }
             }
+            // A wish for a game the same import brought into the library is not kept.
+            let wishes = newWishes.count
+            newWishes.removeAll { entries[$0.0] != nil }
+            counts.added -= wishes - newWishes.count
             for chunk in newWishes.chunked(300) {
                 var arguments = SQLArguments()
                 arguments.values = chunk.flatMap { wish -> [SQLValue] in

@@ -279,6 +279,19 @@ struct ImportTests {
                 try await Self.importFile(
                     "notes.txt", Data("just some words\nand more\n".utf8), state: state, port: port))
             #expect(notCSV.content.contains("line 1: this is not a Grouvee, HowLongToBeat or GGTracker CSV export"))
+            // A file Discord says is larger than 5 MB is not downloaded.
+            var large = try await Self.importFile("big.csv", Data("x".utf8), state: state, port: port)
+            var data = large["data"] as! [String: Any]
+            var resolved = data["resolved"] as! [String: Any]
+            var files = resolved["attachments"] as! [String: [String: Any]]
+            files["1100000000000000001"]?["size"] = 6 * 1_048_576
+            resolved["attachments"] = files
+            data["resolved"] = resolved
+            large["data"] = data
+            let tooLarge = try await client.send(large)
+            #expect(
+                tooLarge.content.contains("“big.csv” is 6.0 MB; an import takes files up to 5 MB"),
+                "\(tooLarge.content)")
             #expect(try await Self.library(harness, Self.alice).isEmpty)
             // Typed on a text platform, the file option says where a file can be sent.
             let typed = try await harness.services.bot.respond(

@@ -60,7 +60,7 @@ struct ImportFeatures: Sendable {
     func file(_ file: Attachment, _ format: ImportFormat, _ c: Context) async throws -> Reply {
         guard file.size <= ImportFormat.maxBytes else {
             return .notice(
-                "“\(Format.truncate(file.filename, 80))” is \(file.size / 1_048_576) MB; an import takes files up to 5 MB. Nothing was imported."
+                "“\(Format.truncate(file.filename, 80))” is \(String(format: "%.1f", Double(file.size) / 1_048_576)) MB; an import takes files up to 5 MB. Nothing was imported."
             )
         }
         guard let sources = bot.sources else {
