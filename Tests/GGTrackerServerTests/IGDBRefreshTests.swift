@@ -71,6 +71,20 @@ struct IGDBRefreshTests {
     }
 
     @Test(.timeLimit(.minutes(2)))
+    func aRefreshKeepsSteamAppIDsForImports() async throws {
+        try await withFake(games: 100) { state, refresh, database, _ in
+            _ = try await refresh.run(full: true)
+            #expect(await state.queries.contains { $0.contains("external_games.uid") })
+            // Several fake games copy Portal 2's Steam id (620): it belongs to the last one stored.
+            let portal = try #require(try await database.catalog.games(steamAppIDs: [620])[620])
+            #expect(portal.name.hasPrefix("Portal 2 "))
+            #expect(
+                try await database.catalog.games(steamAppIDs: [367520])[367520]?.name.hasPrefix("Hollow Knight") == true
+            )
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
     func anIncrementalRefreshFetchesOnlyWhatChanged() async throws {
         try await withFake(games: 1_200) { state, refresh, database, _ in
             _ = try await refresh.run(full: false)
