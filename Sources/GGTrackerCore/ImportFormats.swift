@@ -3,7 +3,7 @@ import Foundation
 /// GGTracker's own export (`/export`): what it wrote is read back exactly.
 enum GGTrackerCSV {
     static func item(_ f: CSVTable.Fields) throws(ImportFileError) -> ImportItem? {
-        guard let name = f["name"] else { throw f.fail("a game needs a name") }
+        guard let name = f["name"].map(LibraryExport.restored) else { throw f.fail("a game needs a name") }
         var item = ImportItem(line: f.line, name: name)
         item.ref = f["game"].flatMap(GameRef.init)
         item.year = try f.integer("year", in: 1950...2100)
@@ -29,9 +29,9 @@ enum GGTrackerCSV {
         item.percent = try f.integer("percent", in: 0...100)
         item.score = try f.integer("score", in: 1...10)
         item.favorite = try f.flag("favorite")
-        item.tags = try tags(f["tags"], f)
-        item.note = try f.text("note", max: 1000)
-        item.review = try f.text("review", max: 4000)
+        item.tags = try tags(f["tags"].map(LibraryExport.restored), f)
+        item.note = try f.text("note", max: 1000).map(LibraryExport.restored)
+        item.review = try f.text("review", max: 4000).map(LibraryExport.restored)
         item.reviewIsSpoiler = try f.flag("review_spoiler")
         item.addedAt = try f.date("added_at")
         item.startedAt = try f.date("started_at")

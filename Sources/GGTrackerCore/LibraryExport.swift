@@ -48,10 +48,11 @@ package struct LibraryExport: Sendable {
         for entry in entries {
             lines.append(
                 Self.csvLine([
-                    "library", entry.game.ref.description, entry.game.name, Self.year(entry.game),
+                    "library", entry.game.ref.description, Self.inert(entry.game.name), Self.year(entry.game),
                     entry.status.rawValue, entry.hours.map(Self.number) ?? "", entry.percent.map(String.init) ?? "",
                     entry.score.map(String.init) ?? "", entry.favorite ? "true" : "false",
-                    entry.tags.joined(separator: ", "), entry.note ?? "", entry.review ?? "",
+                    Self.inert(entry.tags.joined(separator: ", ")), Self.inert(entry.note ?? ""),
+                    Self.inert(entry.review ?? ""),
                     entry.reviewIsSpoiler ? "true" : "false", Self.moment(entry.addedAt),
                     entry.startedAt.map(Self.moment) ?? "", entry.finishedAt.map(Self.moment) ?? "",
                 ]))
@@ -59,11 +60,28 @@ package struct LibraryExport: Sendable {
         for item in wishlist {
             lines.append(
                 Self.csvLine([
-                    "wishlist", item.game.ref.description, item.game.name, Self.year(item.game), "", "", "", "",
+                    "wishlist", item.game.ref.description, Self.inert(item.game.name), Self.year(item.game), "", "",
+                    "", "",
                     "false", "", "", "", "false", Self.moment(item.addedAt), "", "",
                 ]))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// Text a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return,
+    /// after any apostrophes) gets one more apostrophe in front, which spreadsheets show as plain text; an import
+    /// takes that apostrophe off again (`restored`), so the file reads back exactly.
+    package static func inert(_ text: String) -> String {
+        guard let first = text.first(where: { $0 != "'" }), "=+-@\t\r".contains(first) else { return text }
+        return "'" + text
+    }
+
+    /// The text an `inert` field stood for.
+    package static func restored(_ text: String) -> String {
+        guard text.hasPrefix("'"), let first = text.first(where: { $0 != "'" }), "=+-@\t\r".contains(first) else {
+            return text
+        }
+        return String(text.dropFirst())
     }
 
     /// A field is quoted when it holds a comma, a quote or a line break, its quotes doubled.

@@ -32,6 +32,23 @@ struct ImportParsingTests {
         #expect(items[1].line == 4 && items[1].ref == GameRef(provider: "igdb", id: "2"))
     }
 
+    @Test(arguments: [
+        "=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "\tx", "'=x", "''+x", "'", "''", "'plain", "plain",
+        "", "a=b", "–dash",
+    ])
+    func textASpreadsheetWouldRunIsExportedInertAndReadBackExactly(_ text: String) throws {
+        let exported = LibraryExport.inert(text)
+        #expect(!"=+-@\t\r".contains(exported.first ?? "x"), "a spreadsheet would run “\(exported)”")
+        #expect(LibraryExport.restored(exported) == text)
+        // Through a whole file: the note column.
+        let line = LibraryExport.csvLine([
+            "library", "igdb:1", "Celeste", "2018", "playing", "", "", "", "false", "", exported, "", "false", "", "",
+            "",
+        ])
+        let (_, items) = try ImportFormat.ggtracker.items(from: Data("\(Self.header)\r\n\(line)\r\n".utf8))
+        #expect(items.first?.note == (text.isEmpty ? nil : text))
+    }
+
     @Test func brokenFilesAreRefusedWithTheirLine() {
         #expect(throws: ImportFileError(line: 2, "a quoted field is never closed")) {
             try ImportFormat.auto.items(from: Data("\(Self.header)\nlibrary,,\"Celeste\n".utf8))
