@@ -87,8 +87,8 @@ struct SteamImportBench: AsyncParsableCommand {
 
     /// 70 % games whose app id the catalog has, 20 % catalog names without an app id, 10 % names it lacks.
     static func library(_ database: AppDatabase, games: Int) async throws -> [SteamGame] {
-        let byID = try await database.catalog.steamAppSample(limit: games * 7 / 10)
-        let named = try await database.catalog.namesWithoutSteamApp(limit: games * 2 / 10)
+        let byID = try await database.steamApps.sample(limit: games * 7 / 10)
+        let named = try await database.steamApps.namesWithoutSteamApp(limit: games * 2 / 10)
         var library = byID.map { SteamGame(appID: $0.0, name: $0.1, byID: true, known: true) }
         library += named.enumerated().map {
             SteamGame(appID: 3_000_000 + Int64($0), name: $1, byID: false, known: true)

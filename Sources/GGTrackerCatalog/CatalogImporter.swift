@@ -175,7 +175,7 @@ package struct CatalogImporter: Sendable {
         if let counts = try await database.catalog.loadIntoEmptyCatalog(next) {
             report.added = counts.added
             report.updated = counts.updated
-            try await database.catalog.storeSteamApps(steamApps)
+            try await database.steamApps.store(steamApps)
         } else {
             while let batch = try next() {
                 let counts = try await database.catalog.upsertGames(batch)

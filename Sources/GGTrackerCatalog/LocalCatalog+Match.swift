@@ -1,13 +1,24 @@
 import Foundation
 import GGTrackerCore
+import GGTrackerStorage
 
 extension LocalCatalog {
+    package func match(_ items: [ImportItem]) async throws -> [ImportMatch] {
+        try await ImportMatcher(database: database, index: index).match(items)
+    }
+}
+
+/// Imported items matched to the local catalog: by Steam app id, catalog reference, then name and year.
+struct ImportMatcher {
+    let database: AppDatabase
+    let index: SearchIndex
+
     /// How many unmatched items get suggestions.
     static let suggestedItems = 5
 
-    package func match(_ items: [ImportItem]) async throws -> [ImportMatch] {
+    func match(_ items: [ImportItem]) async throws -> [ImportMatch] {
         var found = [Game?](repeating: nil, count: items.count)
-        let bySteam = try await database.catalog.games(steamAppIDs: items.compactMap(\.steamAppID))
+        let bySteam = try await database.steamApps.games(items.compactMap(\.steamAppID))
         var named: [Int: [Int64]] = [:]
         for (i, item) in items.enumerated() {
             if let id = item.steamAppID, let game = bySteam[id] {

@@ -221,7 +221,7 @@ extension CatalogRecords {
             counts.added += chunk.count - stored.count
             try await fileFacets(of: written, in: db, known: &facetIDs)
         }
-        try await storeSteamApps(of: once, in: db)
+        try await SteamAppRecords.store(of: once, in: db)
         if !again.isEmpty {
             let rest = try await upsertGames(again, in: db)
             counts.added += rest.added

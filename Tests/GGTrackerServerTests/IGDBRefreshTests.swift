@@ -76,10 +76,10 @@ struct IGDBRefreshTests {
             _ = try await refresh.run(full: true)
             #expect(await state.queries.contains { $0.contains("external_games.uid") })
             // Several fake games copy Portal 2's Steam id (620): it belongs to the last one stored.
-            let portal = try #require(try await database.catalog.games(steamAppIDs: [620])[620])
+            let portal = try #require(try await database.steamApps.games([620])[620])
             #expect(portal.name.hasPrefix("Portal 2 "))
             #expect(
-                try await database.catalog.games(steamAppIDs: [367520])[367520]?.name.hasPrefix("Hollow Knight") == true
+                try await database.steamApps.games([367520])[367520]?.name.hasPrefix("Hollow Knight") == true
             )
         }
     }

@@ -58,7 +58,7 @@ struct ImportStorageTests {
         _ = try await CatalogImporter(database: database).importData(Data(lines.utf8))
         // Again, as upserts: an app id two games claim goes to the last.
         _ = try await CatalogImporter(database: database).importData(Data(lines.utf8))
-        let found = try await database.catalog.games(steamAppIDs: [620, 292030, 1])
+        let found = try await database.steamApps.games([620, 292030, 1])
         #expect(found.mapValues(\.name) == [620: "Portal 2 (copy)", 292030: "The Witcher 3: Wild Hunt"])
     }
 }

@@ -258,7 +258,7 @@ struct ImportTests {
         // Into an empty catalog (one bulk load), then again (upserts): the same ids, filed once.
         for _ in 0..<2 {
             _ = try await CatalogImporter(database: database).importData(Data(lines.utf8))
-            let found = try await database.catalog.games(steamAppIDs: [620, 367520, 292030, 55, 999])
+            let found = try await database.steamApps.games([620, 367520, 292030, 55, 999])
             #expect(
                 found.mapValues(\.name) == [
                     620: "Portal 2", 367520: "Hollow Knight", 292030: "The Witcher 3: Wild Hunt",

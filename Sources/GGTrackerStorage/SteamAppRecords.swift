@@ -1,14 +1,19 @@
 import Foundation
 import GGTrackerCore
 
-extension CatalogRecords {
+/// Steam's app ids of catalog games, which Steam imports match by.
+package struct SteamAppRecords: SQLStore {
+    let executor: DatabaseExecutor
+}
+
+extension SteamAppRecords {
     /// Files the records' Steam app ids under their games (by provider reference); an id filed before under
     /// another game moves to this one.
-    static func storeSteamApps(of records: some Collection<CatalogRecord>, in db: any SQLSession) async throws {
-        try await storeSteamApps(records.flatMap { record in record.steamAppIDs.map { ($0, record.game.ref) } }, in: db)
+    static func store(of records: some Collection<CatalogRecord>, in db: any SQLSession) async throws {
+        try await store(records.flatMap { record in record.steamAppIDs.map { ($0, record.game.ref) } }, in: db)
     }
 
-    static func storeSteamApps(_ given: [(Int64, GameRef)], in db: any SQLSession) async throws {
+    static func store(_ given: [(Int64, GameRef)], in db: any SQLSession) async throws {
         // One row per app id (the last game named wins): a statement may not update a row twice.
         var last: [Int64: Int] = [:]
         for (index, pair) in given.enumerated() { last[pair.0] = index }
@@ -27,25 +32,25 @@ extension CatalogRecords {
     }
 
     /// Files Steam app ids (with the game each belongs to) of games loaded in bulk.
-    package func storeSteamApps(_ pairs: [(Int64, GameRef)]) async throws {
+    package func store(_ pairs: [(Int64, GameRef)]) async throws {
         guard !pairs.isEmpty else { return }
-        try await write { db in try await Self.storeSteamApps(pairs, in: db) }
+        try await write { db in try await Self.store(pairs, in: db) }
     }
 
     /// The catalog's games for these Steam app ids, by app id; ids the catalog does not know are left out.
-    package func games(steamAppIDs ids: [Int64]) async throws -> [Int64: Game] {
+    package func games(_ ids: [Int64]) async throws -> [Int64: Game] {
         var found: [Int64: Game] = [:]
         try await read { db in
             for start in stride(from: 0, to: ids.count, by: 500) {
                 let chunk = Array(ids[start..<min(start + 500, ids.count)])
                 for row in try await db.fetchAll(
                     """
-                    SELECT s.app_id, \(Self.gameColumns) FROM steam_apps s
+                    SELECT s.app_id, \(CatalogRecords.gameColumns) FROM steam_apps s
                     JOIN games g ON g.provider = s.provider AND g.provider_id = s.provider_id
                     WHERE s.app_id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))
                     """, SQLArguments(chunk))
                 {
-                    found[row[0]] = Self.game(from: row)
+                    found[row[0]] = CatalogRecords.game(from: row)
                 }
             }
         }
@@ -53,9 +58,9 @@ extension CatalogRecords {
     }
 }
 
-extension CatalogRecords {
+extension SteamAppRecords {
     /// Some Steam app ids the catalog knows, with their game's name (for benchmarks).
-    package func steamAppSample(limit: Int) async throws -> [(Int64, String)] {
+    package func sample(limit: Int) async throws -> [(Int64, String)] {
         try await read { db in
             try await db.fetchAll(
                 """
