@@ -26,17 +26,16 @@ package struct LibrarySourcesClient: LibrarySources {
         case id(String)
         case vanity(String)
 
+        /// `76561197960287930`, `gabelogannewell`, or a profile's address
+        /// (`https://steamcommunity.com/profiles/76561197960287930/`, `steamcommunity.com/id/gabelogannewell`).
         init?(_ text: String) {
             var text = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            for prefix in ["https://", "http://", "steamcommunity.com/"] where text.lowercased().hasPrefix(prefix) {
+            for prefix in ["https://", "http://", "www.", "steamcommunity.com/"]
+            where text.lowercased().hasPrefix(prefix) {
                 text.removeFirst(prefix.count)
             }
             let parts = text.split(separator: "/").map(String.init)
-            if parts.count >= 2, parts[0] == "steamcommunity.com" || parts[0] == "profiles" || parts[0] == "id" {
-                let kind = parts[0] == "steamcommunity.com" ? parts[1] : parts[0]
-                let value = parts[0] == "steamcommunity.com" ? (parts.count > 2 ? parts[2] : "") : parts[1]
-                if kind == "profiles" { text = value } else if kind == "id" { text = value } else { return nil }
-            }
+            if parts.count == 2, parts[0] == "profiles" || parts[0] == "id" { text = parts[1] }
             guard !text.isEmpty, text.count <= 64,
                 text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-".contains($0)) })
             else { return nil }
@@ -131,17 +130,18 @@ package struct LibrarySourcesClient: LibrarySources {
         guard attachmentBases.contains(where: { attachment.url.hasPrefix($0) }) else {
             throw ImportSourceError("That file is not stored where this bot downloads files from.")
         }
+        let response: HTTPClientResponse
         do {
-            let response = try await http.execute(HTTPClientRequest(url: attachment.url), timeout: timeout)
-            guard response.status.code == 200 else {
-                throw ImportSourceError(
-                    "The file could not be downloaded (HTTP \(response.status.code)); send it again.")
-            }
+            response = try await http.execute(HTTPClientRequest(url: attachment.url), timeout: timeout)
+        } catch {
+            throw ImportSourceError("The file could not be downloaded; send it again.")
+        }
+        guard response.status.code == 200 else {
+            throw ImportSourceError("The file could not be downloaded (HTTP \(response.status.code)); send it again.")
+        }
+        do {
             return Data(buffer: try await response.body.collect(upTo: limit))
-        } catch let error as ImportSourceError {
-            throw error
-        } catch let error as NIOTooManyBytesError {
-            _ = error
+        } catch is NIOTooManyBytesError {
             throw ImportSourceError("The file is larger than 5 MB.")
         } catch {
             throw ImportSourceError("The file could not be downloaded; send it again.")

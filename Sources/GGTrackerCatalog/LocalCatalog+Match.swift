@@ -3,8 +3,8 @@ import GGTrackerCore
 import GGTrackerStorage
 
 extension LocalCatalog {
-    package func match(_ items: [ImportItem]) async throws -> [ImportMatch] {
-        try await ImportMatcher(database: database, index: index).match(items)
+    package func match(_ items: [ImportItem], suggesting: Int) async throws -> [ImportMatch] {
+        try await ImportMatcher(database: database, index: index).match(items, suggesting: suggesting)
     }
 }
 
@@ -13,17 +13,16 @@ struct ImportMatcher {
     let database: AppDatabase
     let index: SearchIndex
 
-    /// How many unmatched items get suggestions.
-    static let suggestedItems = 5
-
-    func match(_ items: [ImportItem]) async throws -> [ImportMatch] {
+    /// The catalog's game for each item, in order; the first `suggesting` items without one get the closest names.
+    func match(_ items: [ImportItem], suggesting: Int) async throws -> [ImportMatch] {
         var found = [Game?](repeating: nil, count: items.count)
         let bySteam = try await database.steamApps.games(items.compactMap(\.steamAppID))
+        let byRef = try await database.catalog.games(items.compactMap(\.ref))
         var named: [Int: [Int64]] = [:]
         for (i, item) in items.enumerated() {
             if let id = item.steamAppID, let game = bySteam[id] {
                 found[i] = game
-            } else if let ref = item.ref, let game = try await database.catalog.game(ref) {
+            } else if let ref = item.ref, let game = byRef[ref] {
                 found[i] = game
             } else {
                 named[i] = await index.exactlyNamed(item.name)
@@ -38,7 +37,7 @@ struct ImportMatcher {
         for (i, game) in found.enumerated() {
             if let game {
                 matches.append(.game(game))
-            } else if suggested < Self.suggestedItems {
+            } else if suggested < suggesting {
                 suggested += 1
                 let hits = try await index.search(items[i].name, filter: CatalogFilter(), limit: 2)
                 matches.append(.none(suggestions: hits.map(\.game)))

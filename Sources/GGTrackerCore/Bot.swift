@@ -74,8 +74,11 @@ package struct GGTrackerBot: Sendable {
         }
     }
 
-    /// Validates and runs an invocation. User mistakes become private replies; other errors are thrown.
-    package func respond(to invocation: CommandInvocation, from invoker: Invoker) async throws -> Reply {
+    /// Validates and runs an invocation. User mistakes become private replies; other errors are thrown. A long
+    /// command (an import) hands `progress` the answer so far, for platforms that can show it while it runs.
+    package func respond(
+        to invocation: CommandInvocation, from invoker: Invoker, progress: (@Sendable (Reply) -> Void)? = nil
+    ) async throws -> Reply {
         if let floodGuard,
             let wait = floodGuard.admit(user: invoker.player.rawValue, server: invoker.community, at: now())
         {
@@ -87,7 +90,8 @@ package struct GGTrackerBot: Sendable {
         }
         do {
             let command = try BotCommand(invocation)
-            let context = try await makeContext(invocation: invocation, invoker: invoker)
+            var context = try await makeContext(invocation: invocation, invoker: invoker)
+            context.progress = progress
             return try await handle(command, context)
         } catch let error as UsageError {
             return Self.usageReply(error)
@@ -111,6 +115,8 @@ package struct GGTrackerBot: Sendable {
         var now: Date
         /// The game the command names by its catalog id, when it was read with the caller.
         var namedGame: Game? = nil
+        /// Where a long command reports the answer so far; nil where the platform cannot show it.
+        var progress: (@Sendable (Reply) -> Void)? = nil
 
         /// Mature games show in age-restricted channels, or everywhere when the server's age gate is off.
         var showsMature: Bool { invoker.channelIsAgeRestricted || settings.ageGate == .off }

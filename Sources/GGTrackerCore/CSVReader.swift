@@ -112,11 +112,9 @@ struct CSVTable {
         }
     }
 
-    func map(_ transform: (Fields) throws(ImportFileError) -> ImportItem?) throws(ImportFileError) -> [ImportItem] {
+    func map(_ transform: (Fields) throws(ImportFileError) -> ImportItem) throws(ImportFileError) -> [ImportItem] {
         var items: [ImportItem] = []
-        for row in rows {
-            if let item = try transform(Fields(row: row, columns: columns)) { items.append(item) }
-        }
+        for row in rows { items.append(try transform(Fields(row: row, columns: columns))) }
         return items
     }
 

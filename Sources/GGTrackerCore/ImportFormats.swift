@@ -2,7 +2,7 @@ import Foundation
 
 /// GGTracker's own export (`/export`): what it wrote is read back exactly.
 enum GGTrackerCSV {
-    static func item(_ f: CSVTable.Fields) throws(ImportFileError) -> ImportItem? {
+    static func item(_ f: CSVTable.Fields) throws(ImportFileError) -> ImportItem {
         guard let name = f["name"].map(LibraryExport.restored) else { throw f.fail("a game needs a name") }
         var item = ImportItem(line: f.line, name: name)
         item.ref = f["game"].flatMap(GameRef.init)
@@ -61,7 +61,7 @@ enum GGTrackerCSV {
 /// Grouvee's export: `id,name,shelves,platforms,rating,review,dates,statuses,genres,franchises,developers,
 /// publishers,release_date,url,giantbomb_id`, with shelves and play dates as JSON inside their fields.
 enum GrouveeCSV {
-    static func item(_ f: CSVTable.Fields) throws(ImportFileError) -> ImportItem? {
+    static func item(_ f: CSVTable.Fields) throws(ImportFileError) -> ImportItem {
         guard let name = f["name"] else { throw f.fail("a game needs a name") }
         var item = ImportItem(line: f.line, name: name)
         item.year = try f.date("release_date").map { Calendar.utcYear(of: $0) }
@@ -109,7 +109,7 @@ enum GrouveeCSV {
 enum HLTBCSV {
     static let timeColumns = ["Progress", "Main Story", "Main + Extras", "Completionist", "Speed Any%", "Speed 100%"]
 
-    static func item(_ f: CSVTable.Fields) throws(ImportFileError) -> ImportItem? {
+    static func item(_ f: CSVTable.Fields) throws(ImportFileError) -> ImportItem {
         guard let name = f["Title"] else { throw f.fail("a game needs a title") }
         var item = ImportItem(line: f.line, name: name)
         let playing = try f.flag("Playing")

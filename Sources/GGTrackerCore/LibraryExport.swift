@@ -71,17 +71,16 @@ package struct LibraryExport: Sendable {
     /// Text a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return,
     /// after any apostrophes) gets one more apostrophe in front, which spreadsheets show as plain text; an import
     /// takes that apostrophe off again (`restored`), so the file reads back exactly.
-    package static func inert(_ text: String) -> String {
-        guard let first = text.first(where: { $0 != "'" }), "=+-@\t\r".contains(first) else { return text }
-        return "'" + text
-    }
+    package static func inert(_ text: String) -> String { runsAsFormula(text) ? "'" + text : text }
 
     /// The text an `inert` field stood for.
     package static func restored(_ text: String) -> String {
-        guard text.hasPrefix("'"), let first = text.first(where: { $0 != "'" }), "=+-@\t\r".contains(first) else {
-            return text
-        }
-        return String(text.dropFirst())
+        text.hasPrefix("'") && runsAsFormula(text) ? String(text.dropFirst()) : text
+    }
+
+    /// Whether the text, after any apostrophes, starts as a spreadsheet formula does.
+    static func runsAsFormula(_ text: String) -> Bool {
+        text.first(where: { $0 != "'" }).map { "=+-@\t\r".contains($0) } ?? false
     }
 
     /// A field is quoted when it holds a comma, a quote or a line break, its quotes doubled.

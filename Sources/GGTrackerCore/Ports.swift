@@ -134,8 +134,9 @@ package struct ImportSourceError: Error, Equatable, Sendable, CustomStringConver
 
 package protocol GameCatalog: Sendable {
     /// The catalog's game for each imported item, in order: by Steam app id, then by catalog reference, then by
-    /// name (stop words aside, numerals alike) and year. The first few without a match come with suggestions.
-    func match(_ items: [ImportItem]) async throws -> [ImportMatch]
+    /// name (stop words aside, numerals alike) and year. The first `suggesting` without a match come with the
+    /// closest names.
+    func match(_ items: [ImportItem], suggesting: Int) async throws -> [ImportMatch]
     /// The local catalog only; fast.
     func search(_ query: String, filter: CatalogFilter, limit: Int) async throws -> [SearchHit]
     /// The local catalog first; when it has too few good matches, the configured provider too (its answers are

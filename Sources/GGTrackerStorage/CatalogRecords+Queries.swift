@@ -67,6 +67,20 @@ extension CatalogRecords {
     }
 
     /// Full games by id, in one query.
+    /// The games these references name, in one read (its queries sent together); references to no game are
+    /// left out.
+    package func games(_ refs: [GameRef]) async throws -> [GameRef: Game] {
+        try await read { db in
+            var pending: [(GameRef, SQLPending)] = []
+            for ref in Set(refs) { pending.append((ref, try await Self.prefetchGame(ref, in: db))) }
+            var found: [GameRef: Game] = [:]
+            for (ref, rows) in pending {
+                if let game = try await rows.rows().first.map(Self.game(from:)) { found[ref] = game }
+            }
+            return found
+        }
+    }
+
     package func games(_ ids: [Int64]) async throws -> [Int64: Game] {
         guard !ids.isEmpty else { return [:] }
         let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")

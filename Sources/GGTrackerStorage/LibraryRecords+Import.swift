@@ -18,9 +18,7 @@ extension LibraryRecords {
                 """, [player.rawValue, displayName, t, t])
             var entries: [Int64: LibraryEntry] = [:]
             var wished: Set<Int64> = []
-            let ids = Array(Set(items.map(\.game.id)))
-            for start in stride(from: 0, to: ids.count, by: 500) {
-                let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            for chunk in Array(Set(items.map(\.game.id))).chunked(500) {
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
                 for row in try await db.fetchAll(
                     "\(Self.entrySelect) WHERE e.player_id = ? AND e.game_id IN (\(marks))",
@@ -61,27 +59,8 @@ extension LibraryRecords {
             }
             for chunk in Array(changed.values).chunked(100) {
                 var arguments = SQLArguments()
-                arguments.values = chunk.flatMap { entry -> [SQLValue] in
-                    let values: [(any SQLBindable)?] = [
-                        player.rawValue, entry.game.id, entry.status.rawValue, entry.hours, entry.percent, entry.score,
-                        entry.review, entry.reviewedAt?.timeIntervalSince1970, entry.favorite,
-                        CatalogRecords.json(entry.tags), entry.note, entry.addedAt.timeIntervalSince1970,
-                        entry.startedAt?.timeIntervalSince1970, entry.finishedAt?.timeIntervalSince1970,
-                        entry.updatedAt.timeIntervalSince1970, entry.reviewIsSpoiler,
-                    ]
-                    return values.map { $0?.sqlValue ?? .null }
-                }
-                try await db.send(
-                    """
-                    INSERT INTO library_entries (player_id, game_id, status, hours, percent, score, review,
-                        reviewed_at, favorite, tags, note, added_at, started_at, finished_at, updated_at, review_spoiler)
-                    VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "))
-                    ON CONFLICT(player_id, game_id) DO UPDATE SET hours = excluded.hours, percent = excluded.percent,
-                        score = excluded.score, review = excluded.review, reviewed_at = excluded.reviewed_at,
-                        favorite = excluded.favorite, tags = excluded.tags, note = excluded.note,
-                        started_at = excluded.started_at, finished_at = excluded.finished_at,
-                        updated_at = excluded.updated_at, review_spoiler = excluded.review_spoiler
-                    """, arguments)
+                arguments.values = chunk.flatMap { Self.entryValues(player, $0) }
+                try await db.send(Self.upsertEntriesSQL(rows: chunk.count), arguments)
                 // A game now owned is no longer wished for.
                 let owned = chunk.map(\.game.id).filter { wished.contains($0) }
                 if !owned.isEmpty {
@@ -109,21 +88,5 @@ extension LibraryRecords {
             }
             return counts
         }
-    }
-}
-
-extension LibraryRecords {
-    /// A player's id, then game ids.
-    static func arguments(_ player: PlayerID, _ games: [Int64]) -> SQLArguments {
-        var arguments = SQLArguments()
-        arguments.values = [.text(player.rawValue)] + games.map { .integer($0) }
-        return arguments
-    }
-}
-
-extension Array {
-    /// The array in pieces of at most `size` elements, in order.
-    func chunked(_ size: Int) -> [ArraySlice<Element>] {
-        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }

@@ -77,26 +77,9 @@ extension LibraryRecords: LibraryStore {
             // Nothing waits for the upsert, the wishlist's clean-up or the events: they go out with the commit.
             // The entry as saved is the one written (an existing row keeps its `added_at`, which the change kept
             // too), so it is not read back.
-            try await db.send(
-                """
-                INSERT INTO library_entries (player_id, game_id, status, hours, percent, score, review, reviewed_at,
-                    favorite, tags, note, added_at, started_at, finished_at, updated_at, review_spoiler)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(player_id, game_id) DO UPDATE SET status = excluded.status, hours = excluded.hours,
-                    percent = excluded.percent, score = excluded.score, review = excluded.review,
-                    reviewed_at = excluded.reviewed_at, favorite = excluded.favorite, tags = excluded.tags,
-                    note = excluded.note, started_at = excluded.started_at, finished_at = excluded.finished_at,
-                    updated_at = excluded.updated_at, review_spoiler = excluded.review_spoiler
-                """,
-                [
-                    player.rawValue, game.id, entry.status.rawValue, entry.hours, entry.percent, entry.score,
-                    entry.review,
-                    entry.reviewedAt?.timeIntervalSince1970, entry.favorite, CatalogRecords.json(entry.tags),
-                    entry.note,
-                    entry.addedAt.timeIntervalSince1970, entry.startedAt?.timeIntervalSince1970,
-                    entry.finishedAt?.timeIntervalSince1970, entry.updatedAt.timeIntervalSince1970,
-                    entry.reviewIsSpoiler,
-                ])
+            var arguments = SQLArguments()
+            arguments.values = Self.entryValues(player, entry)
+            try await db.send(Self.upsertEntriesSQL(rows: 1), arguments)
             if before == nil {
                 // A game in the library is no longer wished for.
                 try await db.send(

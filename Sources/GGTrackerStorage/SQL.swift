@@ -387,3 +387,10 @@ final class SQLiteSession: SQLSession {
         }
     }
 }
+
+extension Array {
+    /// The array in pieces of at most `size` elements, in order.
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

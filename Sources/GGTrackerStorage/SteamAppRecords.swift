@@ -18,8 +18,7 @@ extension SteamAppRecords {
         var last: [Int64: Int] = [:]
         for (index, pair) in given.enumerated() { last[pair.0] = index }
         let pairs = given.enumerated().filter { last[$0.element.0] == $0.offset }.map(\.element)
-        for start in stride(from: 0, to: pairs.count, by: 300) {
-            let chunk = pairs[start..<min(start + 300, pairs.count)]
+        for chunk in pairs.chunked(300) {
             var arguments = SQLArguments()
             arguments.values = chunk.flatMap { [SQLValue.integer($0.0), .text($0.1.provider), .text($0.1.id)] }
             try await db.send(
@@ -41,14 +40,13 @@ extension SteamAppRecords {
     package func games(_ ids: [Int64]) async throws -> [Int64: Game] {
         var found: [Int64: Game] = [:]
         try await read { db in
-            for start in stride(from: 0, to: ids.count, by: 500) {
-                let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            for chunk in ids.chunked(500) {
                 for row in try await db.fetchAll(
                     """
                     SELECT s.app_id, \(CatalogRecords.gameColumns) FROM steam_apps s
                     JOIN games g ON g.provider = s.provider AND g.provider_id = s.provider_id
                     WHERE s.app_id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))
-                    """, SQLArguments(chunk))
+                    """, SQLArguments(Array(chunk)))
                 {
                     found[row[0]] = CatalogRecords.game(from: row)
                 }

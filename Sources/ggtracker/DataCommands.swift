@@ -67,8 +67,9 @@ struct ImportLibrary: AsyncParsableCommand {
         let items: [ImportItem]
         let source: String
         if let steam {
+            guard let sources = services.bot.sources else { throw ValidationError("Imports are not available.") }
             do {
-                items = try await services.bot.sources!.steamGames(of: steam)
+                items = try await sources.steamGames(of: steam)
             } catch let error as ImportSourceError {
                 throw ValidationError(error.message + " Nothing was imported.")
             }

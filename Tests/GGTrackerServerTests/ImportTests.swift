@@ -120,6 +120,15 @@ struct ImportTests {
             #expect(
                 third.content.contains("0 added, 0 updated, 2 already there")
                     && third.content.contains("Nothing was changed"))
+            // A profile's address works as well as its custom URL name.
+            let byAddress = try await client.send(
+                I.command(
+                    "import",
+                    [
+                        I.sub(
+                            "steam", [I.option("steam_id", "www.steamcommunity.com/profiles/\(Self.aliceSteam)/")])
+                    ]))
+            #expect(byAddress.content.contains("0 added, 0 updated, 2 already there"), "\(byAddress.content)")
             let requests = await state.requests
             #expect(
                 requests.contains { $0.contains("include_appinfo=1") && $0.contains("include_played_free_games=1") })
@@ -293,10 +302,52 @@ struct ImportTests {
                 tooLarge.content.contains("“big.csv” is 6.0 MB; an import takes files up to 5 MB"),
                 "\(tooLarge.content)")
             #expect(try await Self.library(harness, Self.alice).isEmpty)
+            // A format given that the file is not.
+            let wrongFormat = try await client.send(
+                try await Self.importFile(
+                    "hltb.csv", try Self.fixture("hltb"), state: state, port: port, format: "grouvee"))
+            #expect(
+                wrongFormat.content.contains("line 1: a Grouvee export has the columns dates, giantbomb\\_id, id")
+                    && wrongFormat.content.contains("which this file lacks"),
+                "\(wrongFormat.content)")
+            #expect(try await Self.library(harness, Self.alice).isEmpty)
             // Typed on a text platform, the file option says where a file can be sent.
             let typed = try await harness.services.bot.respond(
                 toLine: "/import file file:grouvee.csv", from: Self.carol)
             #expect(typed.plainText().contains("attach it to the command on Discord"))
         }
+    }
+
+    @Test func theTerminalImportsAFileAndRefusesABrokenOneWhole() async throws {
+        guard ServerProcess.binaryExists else { return }
+        let database = Scratch.path("terminal-import.sqlite")
+        let good = Scratch.path("good.csv")
+        let broken = Scratch.path("broken.csv")
+        let header = LibraryExport.csvColumns.joined(separator: ",")
+        try Data("\(header)\nlibrary,,Celeste,2018,completed,12,,9,false,,,,false,,,\n".utf8)
+            .write(to: URL(fileURLWithPath: good))
+        try Data(
+            "\(header)\nlibrary,,Hades,2020,playing,,,,false,,,,false,,,\nlibrary,,Undertale,2015,done,,,,false,,,,false,,,\n"
+                .utf8
+        ).write(to: URL(fileURLWithPath: broken))
+        let imported = try await ServerProcess.commandInBackground(
+            ["import", good, "--database", database, "--user", "discord:\(I.Person.alice.id)"])
+        #expect(imported.status == 0, "\(imported.output)")
+        #expect(imported.output.contains("Import from GGTracker: 1 game read — 1 added"), "\(imported.output)")
+        let refused = try await ServerProcess.commandInBackground(
+            ["import", broken, "--database", database, "--user", "discord:\(I.Person.alice.id)"])
+        #expect(refused.status != 0)
+        #expect(refused.output.contains("line 3: status “done” is not one of"), "\(refused.output)")
+        #expect(refused.output.contains("Nothing was imported"))
+        let badFormat = try await ServerProcess.commandInBackground(
+            ["import", good, "--database", database, "--user", "discord:1", "--format", "excel"])
+        #expect(badFormat.status != 0 && badFormat.output.contains("--format is auto, grouvee, hltb or ggtracker"))
+        let noPlatform = try await ServerProcess.commandInBackground([
+            "import", good, "--database", database, "--user", "ada",
+        ])
+        #expect(noPlatform.status != 0 && noPlatform.output.contains("Give --user as platform:id"))
+        let export = try await ServerProcess.commandInBackground(
+            ["export", "--database", database, "--user", "discord:\(I.Person.alice.id)"])
+        #expect(export.output.contains(",Celeste,2018,completed,12,,9,") && !export.output.contains("Hades"))
     }
 }

@@ -1,11 +1,5 @@
 import Foundation
 
-/// Progress of a long command for the platform to show while the person waits (Discord edits its deferred
-/// answer); set by the platform around a command, absent elsewhere.
-package enum CommandProgress {
-    @TaskLocal package static var report: (@Sendable (Reply) -> Void)?
-}
-
 /// What an import brought in, for its summary.
 package struct ImportSummary: Sendable {
     package var source: String
@@ -13,13 +7,15 @@ package struct ImportSummary: Sendable {
     package var counts: ImportCounts
     /// Items the catalog has no game for, with suggestions for the first few.
     package var unmatched: [(item: ImportItem, suggestions: [Game])]
+    /// How many unmatched names the summary shows, with suggestions.
+    static let shownUnmatched = 5
 
     /// The summary a player reads: counts, then the first names not matched with what they might be.
     package var text: RichText {
         var text: RichText =
             "\(bold: "Import from \(source)"): \(Format.count(total, "game")) read — \(counts.added) added, \(counts.updated) updated, \(counts.already) already there, \(unmatched.count) not matched."
         if !unmatched.isEmpty {
-            let shown = unmatched.prefix(5).map { item, suggestions in
+            let shown = unmatched.prefix(Self.shownUnmatched).map { item, suggestions in
                 var line = "“\(Format.truncate(item.name, 80))”"
                 if !suggestions.isEmpty {
                     line += " (did you mean \(suggestions.map(\.displayName).joined(separator: " or "))?)"
@@ -44,59 +40,54 @@ struct ImportFeatures: Sendable {
     typealias Context = GGTrackerBot.Context
     let bot: GGTrackerBot
 
+    /// A private refusal: nothing was imported.
+    static func refusal(_ reason: String) -> Reply { .notice(reason + " Nothing was imported.") }
+
+    static let unavailable = refusal("Imports are not available on this installation.")
+
     func steam(_ account: String, _ c: Context) async throws -> Reply {
-        guard let sources = bot.sources else {
-            return .notice("Imports are not available on this installation. Nothing was imported.")
-        }
-        let items: [ImportItem]
+        guard let sources = bot.sources else { return Self.unavailable }
         do {
-            items = try await sources.steamGames(of: account)
+            return try await finish(try await sources.steamGames(of: account), source: "Steam", c)
         } catch let error as ImportSourceError {
-            return .notice(RichText(stringLiteral: error.message + " Nothing was imported."))
+            return Self.refusal(error.message)
         }
-        return try await finish(items, source: "Steam", c)
     }
 
     func file(_ file: Attachment, _ format: ImportFormat, _ c: Context) async throws -> Reply {
+        let name = "“\(Format.truncate(file.filename, 80))”"
         guard file.size <= ImportFormat.maxBytes else {
-            return .notice(
-                "“\(Format.truncate(file.filename, 80))” is \(String(format: "%.1f", Double(file.size) / 1_048_576)) MB; an import takes files up to 5 MB. Nothing was imported."
+            return Self.refusal(
+                "\(name) is \(String(format: "%.1f", Double(file.size) / 1_048_576)) MB; an import takes files up to 5 MB."
             )
         }
-        guard let sources = bot.sources else {
-            return .notice("Imports are not available on this installation. Nothing was imported.")
-        }
-        let data: Data
-        do {
-            data = try await sources.download(file, limit: ImportFormat.maxBytes)
-        } catch let error as ImportSourceError {
-            return .notice(RichText(stringLiteral: error.message + " Nothing was imported."))
-        }
+        guard let sources = bot.sources else { return Self.unavailable }
         let read: (ImportFormat, [ImportItem])
         do {
-            read = try format.items(from: data)
-        } catch {
-            return .notice(
-                "“\(Format.truncate(file.filename, 80))” could not be read: \(error.description). Nothing was imported."
-            )
+            read = try format.items(from: try await sources.download(file, limit: ImportFormat.maxBytes))
+        } catch let error as ImportSourceError {
+            return Self.refusal(error.message)
+        } catch let error as ImportFileError {
+            return Self.refusal("\(name) could not be read: \(error.description).")
         }
-        return try await finish(read.1, source: "\(read.0.label) (\(Format.truncate(file.filename, 60)))", c)
+        return try await finish(read.1, source: read.0.label, file: file.filename, c)
     }
 
     /// Imports the items and answers privately with the summary; the server hears of it in one line.
-    func finish(_ items: [ImportItem], source: String, _ c: Context) async throws -> Reply {
-        let progress = CommandProgress.report
+    func finish(_ items: [ImportItem], source: String, file: String? = nil, _ c: Context) async throws -> Reply {
+        let progress = c.progress
+        let shown = file.map { "\(source) (\(Format.truncate($0, 60)))" } ?? source
         let summary = try await bot.importLibrary(
-            items, source: source, player: c.player.id, displayName: c.player.displayName, at: c.now
+            items, source: shown, player: c.player.id, displayName: c.player.displayName, at: c.now
         ) { done, total in
-            progress?(.notice("Importing from \(source): matched \(done) of \(total) games…"))
+            progress?(.notice("Importing from \(shown): matched \(done) of \(total) games…"))
         }
         var reply = Reply.notice(summary.text)
         if summary.counts.added > 0, let channel = c.settings.announceChannel {
             reply.announcement = Announcement(
                 channel: channel,
                 text:
-                    "📥 \(c.player.shownName) brought \(Format.count(summary.counts.added, "game")) in from \(source.split(separator: " ").first.map(String.init) ?? source).",
+                    "📥 \(c.player.shownName) brought \(Format.count(summary.counts.added, "game")) in from \(source).",
                 cards: [])
         }
         return reply
@@ -117,7 +108,8 @@ extension GGTrackerBot {
         var unmatched: [(item: ImportItem, suggestions: [Game])] = []
         for start in stride(from: 0, to: items.count, by: Self.importStep) {
             let chunk = Array(items[start..<min(start + Self.importStep, items.count)])
-            for (item, match) in zip(chunk, try await catalog.match(chunk)) {
+            let suggesting = max(0, ImportSummary.shownUnmatched - unmatched.count)
+            for (item, match) in zip(chunk, try await catalog.match(chunk, suggesting: suggesting)) {
                 switch match {
                 case .game(let game): matched.append((item, game))
                 case .none(let suggestions): unmatched.append((item, suggestions))

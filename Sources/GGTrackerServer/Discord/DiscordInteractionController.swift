@@ -92,9 +92,7 @@ package struct DiscordInteractionController: Sendable {
                         try await editOriginal(interaction, with: try await encode(reply, interaction: interaction))
                     }
                 }
-                let handled = await CommandProgress.$report.withValue(report) {
-                    await Self.answer { try await run(interaction, logger: logger) }
-                }
+                let handled = await Self.answer { try await run(interaction, logger: logger, progress: report) }
                 race.offer(handled)
                 gate.end(interaction.id)
                 return handled
@@ -122,12 +120,16 @@ package struct DiscordInteractionController: Sendable {
 
     /// Runs a command, button or modal submit through the delivery pipeline to its encoded answer. Whatever fails
     /// once the work has begun ends in an answer the user sees (never a deferral left unanswered).
-    func run(_ interaction: DiscordInteraction, logger: Logger) async throws -> Handled {
+    func run(
+        _ interaction: DiscordInteraction, logger: Logger, progress: (@Sendable (Reply) -> Void)? = nil
+    ) async throws -> Handled {
         let delivery = Delivery(id: interaction.id, platform: .discord, command: Self.commandName(of: interaction))
         let delivered = try await pipeline.deliver(
             delivery, logger: logger,
             run: { bot in
-                try await bot.respond(to: try await invocation(for: interaction).0, from: try invoker(for: interaction))
+                try await bot.respond(
+                    to: try await invocation(for: interaction).0, from: try invoker(for: interaction),
+                    progress: progress)
             },
             render: { reply in try await encodeOrPlain(reply, interaction: interaction, logger: logger) })
         switch delivered {
