@@ -191,18 +191,6 @@ extension NameIndex.Snapshot {
         for index in Int(keywordStart[Int(rank)])..<Int(keywordStart[Int(rank) + 1]) { body(keywordTerms[index]) }
     }
 
-    /// Whether the game has one of the terms.
-    func has(_ rank: Int32, _ set: TermSet) -> Bool {
-        for index in Int(nameStart[Int(rank)])..<Int(nameStart[Int(rank) + 1]) where set.contains(nameWords[index]) {
-            return true
-        }
-        for index in Int(keywordStart[Int(rank)])..<Int(keywordStart[Int(rank) + 1])
-        where set.contains(keywordTerms[index]) {
-            return true
-        }
-        return false
-    }
-
     /// The games listed by any term in `ranges`, most popular first, each once, passing `accept`, at most
     /// `limit` of them: a merge of the terms' lists that stops as soon as it has enough.
     func merged(_ ranges: [Range<Int32>], limit: Int, accept: (Int32) -> Bool) -> [Int32] {
@@ -271,21 +259,6 @@ extension NameIndex.Snapshot {
         }
         return out
     }
-}
-
-/// Term ids, one bit each: whether a game has a term of a query word (its prefix, twin and corrections) costs
-/// one bit test per word of the game, however many ranges the word matches.
-struct TermSet {
-    private var bits: [UInt64]
-
-    init(_ ranges: [Range<Int32>], terms: Int) {
-        bits = [UInt64](repeating: 0, count: terms / 64 + 1)
-        for range in ranges {
-            for term in range { bits[Int(term) >> 6] |= 1 << UInt64(term & 63) }
-        }
-    }
-
-    func contains(_ term: Int32) -> Bool { bits[Int(term) >> 6] & (1 << UInt64(term & 63)) != 0 }
 }
 
 /// Sorted words in one byte buffer — word `t` is `bytes[start[t] ..< start[t + 1]]` — ordered by their UTF-8

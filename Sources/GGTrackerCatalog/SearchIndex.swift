@@ -8,6 +8,9 @@ package struct SearchIndex: Sendable {
     package var database: AppDatabase
     package var vocabulary: Vocabulary
     package var names = NameIndex()
+    /// A query word listing at most this many games is checked by game rank, a wider one by the game's terms
+    /// (`Membership`); both give the same games.
+    package var rankSetLimit = Membership.rankSetLimit
 
     package init(database: AppDatabase, vocabulary: Vocabulary) {
         self.database = database
@@ -50,9 +53,11 @@ package struct SearchIndex: Sendable {
         guard let driver = groups.indices.min(by: { index.size(groups[$0]) < index.size(groups[$1]) }) else {
             return []
         }
-        let others = groups.indices.filter { $0 != driver }.map { TermSet(groups[$0], terms: index.terms.count) }
+        let others = groups.indices.filter { $0 != driver }.map {
+            Membership(groups[$0], in: index, rankSetLimit: rankSetLimit)
+        }
         return index.merged(groups[driver], limit: limit) { rank in
-            (includeMature || !mature[Int(rank)]) && others.allSatisfy { index.has(rank, $0) }
+            (includeMature || !mature[Int(rank)]) && others.allSatisfy { $0.contains(rank, in: index) }
         }
     }
 

@@ -3,26 +3,62 @@ import Foundation
 /// The words of every catalog name, kept in memory to correct typos in queries ("zeldda" → "zelda").
 package final class Vocabulary: @unchecked Sendable {
     private let lock = NSLock()
-    /// A word: where its bytes are in `bytes`, how many names use it, and the set of its letters and digits.
-    typealias Entry = (start: Int32, length: Int32, count: Int32, letters: UInt64)
-    /// Every word's bytes, one after another: one buffer instead of an array for each of 100,000s of words.
-    private var bytes: [UInt8] = []
-    private var entries: [Entry] = []
-    /// Words (positions in `entries`) grouped by length and first byte, and by length and last byte
-    /// (`length << 8 | byte`). Typos rarely touch both the first and the last letter, so only the words sharing
-    /// one of them are compared.
-    private var byFirst: [Int: [Int32]] = [:]
-    private var byLast: [Int: [Int32]] = [:]
+    /// Words grouped by length and first byte, and by length and last byte (bucket `length << 8 | byte`). Typos
+    /// rarely touch both the first and the last letter, so only the words sharing one of them are compared.
+    private var byFirst = Buckets()
+    private var byLast = Buckets()
 
-    /// One bit for each letter and digit a word contains. An edit changes at most two of these bits, so words
-    /// whose sets differ by more than twice the allowed distance are skipped without computing it.
-    static func letters(_ word: some Sequence<UInt8>) -> UInt64 {
-        var mask: UInt64 = 0
+    /// Words of 2 to 40 bytes are kept: buckets for lengths up to 40, each with 256 first (or last) bytes.
+    static let bucketCount = 41 << 8
+
+    /// Buckets of words of one length each, every bucket's words side by side: a scan reads memory in order.
+    struct Buckets {
+        /// Bucket `b` holds words `start[b] ..< start[b + 1]`.
+        var start: [Int32] = []
+        /// Where bucket `b`'s bytes begin in `bytes`; its words all have `b >> 8` bytes.
+        var byteStart: [Int32] = []
+        /// A word's set of letters (`letters(_:)`) and how many names use it.
+        var letters: [UInt32] = []
+        var counts: [Int32] = []
+        var bytes: [UInt8] = []
+
+        init() {}
+
+        /// The words grouped by bucket, each bucket keeping the order the words came in.
+        init(_ words: [(bucket: Int, word: ArraySlice<UInt8>, letters: UInt32, count: Int32)]) {
+            var sizes = [Int32](repeating: 0, count: Vocabulary.bucketCount + 1)
+            for word in words { sizes[word.bucket + 1] += 1 }
+            start = sizes
+            for bucket in 0..<Vocabulary.bucketCount { start[bucket + 1] += start[bucket] }
+            byteStart = [Int32](repeating: 0, count: Vocabulary.bucketCount + 1)
+            for bucket in 0..<Vocabulary.bucketCount {
+                byteStart[bucket + 1] = byteStart[bucket] + sizes[bucket + 1] * Int32(bucket >> 8)
+            }
+            letters = [UInt32](repeating: 0, count: words.count)
+            counts = [Int32](repeating: 0, count: words.count)
+            bytes = [UInt8](repeating: 0, count: Int(byteStart[Vocabulary.bucketCount]))
+            var fill = start
+            for word in words {
+                let slot = Int(fill[word.bucket])
+                fill[word.bucket] += 1
+                letters[slot] = word.letters
+                counts[slot] = word.count
+                let offset = Int(byteStart[word.bucket]) + (slot - Int(start[word.bucket])) * word.word.count
+                bytes.replaceSubrange(offset..<offset + word.word.count, with: word.word)
+            }
+        }
+    }
+
+    /// One bit for each letter, digits folded onto five bits, one for anything else. An edit changes at most two of
+    /// these bits, so words whose sets differ by more than twice the allowed distance are skipped without
+    /// computing it.
+    static func letters(_ word: some Sequence<UInt8>) -> UInt32 {
+        var mask: UInt32 = 0
         for byte in word {
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): mask |= 1 << UInt64(byte - UInt8(ascii: "a"))
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): mask |= 1 << UInt64(26 + byte - UInt8(ascii: "0"))
-            default: mask |= 1 << 63
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): mask |= 1 << UInt32(byte - UInt8(ascii: "a"))
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): mask |= 1 << UInt32(26 + (byte - UInt8(ascii: "0")) % 5)
+            default: mask |= 1 << 31
             }
         }
         return mask
@@ -32,23 +68,21 @@ package final class Vocabulary: @unchecked Sendable {
 
     /// The words of the names in the index, with how many names use each.
     func load(from names: NameIndex.Snapshot) {
-        var flat: [UInt8] = []
-        var all: [Entry] = []
-        var first: [Int: [Int32]] = [:]
-        var last: [Int: [Int32]] = [:]
+        var first: [(bucket: Int, word: ArraySlice<UInt8>, letters: UInt32, count: Int32)] = []
+        var last = first
         for (term, count) in names.nameCounts.enumerated() where count > 0 {
             let word = names.terms.utf8(term)
             guard word.count >= 2, word.count <= 40 else { continue }
-            all.append((Int32(flat.count), Int32(word.count), count, Self.letters(word)))
-            flat += word
-            first[word.count << 8 | Int(word.first!), default: []].append(Int32(all.count - 1))
-            last[word.count << 8 | Int(flat[flat.count - 1]), default: []].append(Int32(all.count - 1))
+            let letters = Self.letters(word)
+            first.append((word.count << 8 | Int(word.first!), word, letters, count))
+            last.append((word.count << 8 | Int(word.last!), word, letters, count))
         }
+        let byFirst = Buckets(first)
+        first = []
+        let byLast = Buckets(last)
         lock.withLock {
-            bytes = flat
-            entries = all
-            byFirst = first
-            byLast = last
+            self.byFirst = byFirst
+            self.byLast = byLast
         }
     }
 
@@ -59,31 +93,33 @@ package final class Vocabulary: @unchecked Sendable {
         // Known words have 2 to 40 bytes: a longer word is too far from every one of them.
         guard query.count >= 4, query.count <= 40 + maxDistance else { return [] }
         let letters = Self.letters(query)
-        let (flat, entries, first, last) = lock.withLock { (bytes, self.entries, byFirst, byLast) }
-        return flat.withUnsafeBufferPointer { buffer -> [String] in
-            func word(_ entry: Entry) -> UnsafeBufferPointer<UInt8> {
-                UnsafeBufferPointer(
-                    rebasing: buffer[Int(entry.start)..<Int(entry.start) + Int(entry.length)])
-            }
-            var found: [(entry: Entry, distance: Int)] = []
-            func consider(_ entry: Entry) {
-                guard (entry.letters ^ letters).nonzeroBitCount <= 2 * maxDistance else { return }
-                let candidate = word(entry)
-                guard !candidate.elementsEqual(query) else { return }
-                if let distance = boundedLevenshtein(query, candidate, limit: maxDistance) {
-                    found.append((entry, distance))
+        let (first, last) = lock.withLock { (byFirst, byLast) }
+        guard !first.start.isEmpty else { return [] }
+        let head = query[0]
+        var found: [(word: String, distance: Int, count: Int32)] = []
+        /// Compares the words of a bucket; with `otherFirst`, only those not starting as the query does.
+        func scan(_ buckets: Buckets, _ bucket: Int, otherFirst: Bool) {
+            let length = bucket >> 8
+            buckets.bytes.withUnsafeBufferPointer { bytes in
+                var offset = Int(buckets.byteStart[bucket])
+                for slot in Int(buckets.start[bucket])..<Int(buckets.start[bucket + 1]) {
+                    defer { offset += length }
+                    guard (buckets.letters[slot] ^ letters).nonzeroBitCount <= 2 * maxDistance else { continue }
+                    if otherFirst && bytes[offset] == head { continue }
+                    let candidate = UnsafeBufferPointer(rebasing: bytes[offset..<offset + length])
+                    guard !candidate.elementsEqual(query) else { continue }
+                    if let distance = boundedLevenshtein(query, candidate, limit: maxDistance) {
+                        found.append((String(decoding: candidate, as: UTF8.self), distance, buckets.counts[slot]))
+                    }
                 }
             }
-            for length in max(2, query.count - maxDistance)...min(40, query.count + maxDistance) {
-                for position in first[length << 8 | Int(query[0])] ?? [] { consider(entries[Int(position)]) }
-                // Words that share only the last letter: those sharing the first were compared already.
-                for position in last[length << 8 | Int(query[query.count - 1])] ?? []
-                where buffer[Int(entries[Int(position)].start)] != query[0] {
-                    consider(entries[Int(position)])
-                }
-            }
-            found.sort { ($0.distance, -$0.entry.count) < ($1.distance, -$1.entry.count) }
-            return found.prefix(limit).map { String(decoding: word($0.entry), as: UTF8.self) }
         }
+        for length in max(2, query.count - maxDistance)...min(40, query.count + maxDistance) {
+            scan(first, length << 8 | Int(head), otherFirst: false)
+            // Words that share only the last letter: those sharing the first were compared already.
+            scan(last, length << 8 | Int(query[query.count - 1]), otherFirst: true)
+        }
+        found.sort { ($0.distance, -$0.count) < ($1.distance, -$1.count) }
+        return found.prefix(limit).map(\.word)
     }
 }

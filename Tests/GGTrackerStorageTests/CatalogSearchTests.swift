@@ -50,6 +50,47 @@ struct CatalogSearchTests {
         #expect(top.game.name == expected, "\(query) → \(hits.prefix(3).map(\.game.displayName))")
     }
 
+    /// A search checks each candidate for the query's other words by game rank when a word lists few games and by
+    /// the game's words when it lists many: whichever way, the same games in the same order.
+    @Test func wordsCheckedByRankOrByTermsFindTheSameGames() async throws {
+        let catalog = await BundledCatalog.on(.sqlite)
+        var byTerms = catalog
+        byTerms.index.rankSetLimit = 0
+        var byRanks = catalog
+        byRanks.index.rankSetLimit = .max
+        for query in [
+            "super mario", "zelda breath wild", "final fantasy 7", "call of duty", "hollow knigt",
+            "star wars battlefront",
+            "the witcher", "grand theft auto", "zeldda ocarina", "dark souls",
+        ] {
+            let terms = try await byTerms.search(query, filter: CatalogFilter(), limit: 10).map(\.game.id)
+            let ranks = try await byRanks.search(query, filter: CatalogFilter(), limit: 10).map(\.game.id)
+            #expect(!terms.isEmpty, "\(query)")
+            #expect(terms == ranks, "\(query)")
+        }
+    }
+
+    /// Corrections come from words sharing the typo's first letter or, failing that, its last one; the closest
+    /// and most used first, the typo itself never.
+    @Test func typoCorrectionsComeFromWordsSharingTheFirstOrTheLastLetter() async throws {
+        let vocabulary = await BundledCatalog.on(.sqlite).index.vocabulary
+        #expect(vocabulary.corrections(for: "zeldda").first == "zelda")
+        #expect(vocabulary.corrections(for: "xelda").contains("zelda"), "first letter wrong")
+        #expect(vocabulary.corrections(for: "zeldx").contains("zelda"), "last letter wrong")
+        #expect(vocabulary.corrections(for: "mincraft").contains("minecraft"))
+        #expect(vocabulary.corrections(for: "witcherr").first == "witcher")
+        #expect(!vocabulary.corrections(for: "zelda").contains("zelda"))
+        #expect(vocabulary.corrections(for: "qqqqqqq").isEmpty)
+        for typo in ["zeldda", "xelda", "mincraft", "hollw", "fantasi"] {
+            let found = vocabulary.corrections(for: typo)
+            #expect(found.count <= 6)
+            let limit = typo.count >= 8 ? 2 : 1
+            #expect(
+                found.allSatisfy { boundedLevenshtein(Array(typo.utf8), Array($0.utf8), limit: limit) != nil },
+                "\(typo) → \(found)")
+        }
+    }
+
     @Test(arguments: Backend.all)
     func namesakesAreToldApartByYear(_ backend: Backend) async throws {
         let catalog = await BundledCatalog.on(backend)

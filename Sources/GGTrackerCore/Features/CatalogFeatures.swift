@@ -16,20 +16,23 @@ struct CatalogFeatures: Sendable {
             if platform != nil || genre != nil { text += " with those filters" }
             return .notice(text + ". Check the spelling or try fewer words.")
         }
-        let cards = hits.map { hit in
+        // A game's line is written once for its card and its three menu options.
+        let lines = hits.map { GGTrackerBot.oneLine($0.game) }
+        let labels = hits.map { Format.truncate($0.game.displayName, 100) }
+        let descriptions = lines.map { Format.truncate($0, 100) }
+        let cards = zip(hits, lines).map { hit, line in
             Card(
                 title: Format.truncate(hit.game.displayName, 256), url: hit.game.url,
-                description: RichText(GGTrackerBot.oneLine(hit.game)), thumbnailURL: hit.game.thumbnailURL,
+                description: RichText(line), thumbnailURL: hit.game.thumbnailURL,
                 footer: hit.game.ref.description, color: Palette.catalog)
         }
         func menu(_ placeholder: String, _ command: CommandName, _ subcommand: String? = nil) -> Menu {
             Menu(
                 placeholder,
-                options: hits.map { hit in
+                options: hits.indices.map { index in
                     Menu.Option(
-                        Format.truncate(hit.game.displayName, 100),
-                        description: Format.truncate(GGTrackerBot.oneLine(hit.game), 100),
-                        .run(command, subcommand, ["title": .game(hit.game.ref)]))
+                        labels[index], description: descriptions[index],
+                        .run(command, subcommand, ["title": .game(hits[index].game.ref)]))
                 })
         }
         let count =
