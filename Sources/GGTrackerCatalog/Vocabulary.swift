@@ -24,27 +24,35 @@ package final class Vocabulary: @unchecked Sendable {
 
         init() {}
 
-        /// The words grouped by bucket, each bucket keeping the order the words came in.
-        init(_ words: [(bucket: Int, word: ArraySlice<UInt8>, letters: UInt32, count: Int32)]) {
-            var sizes = [Int32](repeating: 0, count: Vocabulary.bucketCount + 1)
-            for word in words { sizes[word.bucket + 1] += 1 }
-            start = sizes
-            for bucket in 0..<Vocabulary.bucketCount { start[bucket + 1] += start[bucket] }
-            byteStart = [Int32](repeating: 0, count: Vocabulary.bucketCount + 1)
-            for bucket in 0..<Vocabulary.bucketCount {
-                byteStart[bucket + 1] = byteStart[bucket] + sizes[bucket + 1] * Int32(bucket >> 8)
+        /// The index's name words of 2 to 40 bytes, grouped by bucket (`bucket` of the word), each bucket keeping
+        /// the index's order. Filled in place, in two passes, without a temporary copy of every word.
+        init(_ names: NameIndex.Snapshot, bucket: (ArraySlice<UInt8>) -> Int) {
+            func forEachWord(_ body: (ArraySlice<UInt8>, Int32) -> Void) {
+                for (term, count) in names.nameCounts.enumerated() where count > 0 {
+                    let word = names.terms.utf8(term)
+                    if word.count >= 2, word.count <= 40 { body(word, count) }
+                }
             }
-            letters = [UInt32](repeating: 0, count: words.count)
-            counts = [Int32](repeating: 0, count: words.count)
+            start = [Int32](repeating: 0, count: Vocabulary.bucketCount + 1)
+            forEachWord { word, _ in start[bucket(word) + 1] += 1 }
+            byteStart = [Int32](repeating: 0, count: Vocabulary.bucketCount + 1)
+            for index in 0..<Vocabulary.bucketCount {
+                byteStart[index + 1] = byteStart[index] + start[index + 1] * Int32(index >> 8)
+                start[index + 1] += start[index]
+            }
+            let words = Int(start[Vocabulary.bucketCount])
+            letters = [UInt32](repeating: 0, count: words)
+            counts = [Int32](repeating: 0, count: words)
             bytes = [UInt8](repeating: 0, count: Int(byteStart[Vocabulary.bucketCount]))
             var fill = start
-            for word in words {
-                let slot = Int(fill[word.bucket])
-                fill[word.bucket] += 1
-                letters[slot] = word.letters
-                counts[slot] = word.count
-                let offset = Int(byteStart[word.bucket]) + (slot - Int(start[word.bucket])) * word.word.count
-                bytes.replaceSubrange(offset..<offset + word.word.count, with: word.word)
+            forEachWord { word, count in
+                let index = bucket(word)
+                let slot = Int(fill[index])
+                fill[index] += 1
+                letters[slot] = Vocabulary.letters(word)
+                counts[slot] = count
+                let offset = Int(byteStart[index]) + (slot - Int(start[index])) * word.count
+                bytes.replaceSubrange(offset..<offset + word.count, with: word)
             }
         }
     }
@@ -68,22 +76,14 @@ package final class Vocabulary: @unchecked Sendable {
 
     /// The words of the names in the index, with how many names use each.
     func load(from names: NameIndex.Snapshot) {
-        var first: [(bucket: Int, word: ArraySlice<UInt8>, letters: UInt32, count: Int32)] = []
-        var last = first
-        for (term, count) in names.nameCounts.enumerated() where count > 0 {
-            let word = names.terms.utf8(term)
-            guard word.count >= 2, word.count <= 40 else { continue }
-            let letters = Self.letters(word)
-            first.append((word.count << 8 | Int(word.first!), word, letters, count))
-            last.append((word.count << 8 | Int(word.last!), word, letters, count))
-        }
-        let byFirst = Buckets(first)
-        first = []
-        let byLast = Buckets(last)
+        let byFirst = Buckets(names) { $0.count << 8 | Int($0.first!) }
+        let byLast = Buckets(names) { $0.count << 8 | Int($0.last!) }
         lock.withLock {
             self.byFirst = byFirst
             self.byLast = byLast
         }
+        // The vocabulary it replaces is freed now: give that memory back.
+        returnFreeMemory()
     }
 
     /// Known words within a small edit distance of `word` (1 for 4–7 letters, 2 for longer), most used first.
