@@ -44,15 +44,22 @@ func fakeSteam(_ state: FakeSteamState) -> some ApplicationProtocol {
                     string: "<html><head><title>\(title)</title></head><body><h1>\(title)</h1>\(text)</body></html>")))
     }
     let wrongKey = "Access is denied. Retrying will not help. Please verify your <pre>key=</pre> parameter."
-    router.get("/IPlayerService/GetOwnedGames/v1/") { request, _ -> Response in
+    /// Notes the request; Steam's answer to a wrong key (403) or a missing required parameter (400), if any.
+    @Sendable func refusal(_ request: Request, requiring parameter: String) async -> Response? {
         let query = request.uri.queryParameters
         await state.saw(request.uri.description)
         guard query["key"].map(String.init) == FakeSteamState.key else {
             return html(.forbidden, "Forbidden", wrongKey)
         }
-        guard let steamID = query["steamid"].map(String.init) else {
-            return html(.badRequest, "Bad Request", "Required parameter 'steamid' is missing")
+        guard query[Substring(parameter)] != nil else {
+            return html(.badRequest, "Bad Request", "Required parameter '\(parameter)' is missing")
         }
+        return nil
+    }
+    router.get("/IPlayerService/GetOwnedGames/v1/") { request, _ -> Response in
+        let query = request.uri.queryParameters
+        if let answer = await refusal(request, requiring: "steamid") { return answer }
+        let steamID = String(query["steamid"]!)
         try await Task.sleep(for: await state.delay)
         if await state.privateProfiles.contains(steamID) { return try json(["response": [String: Any]()]) }
         let games = await state.libraries[steamID] ?? []
@@ -77,14 +84,8 @@ func fakeSteam(_ state: FakeSteamState) -> some ApplicationProtocol {
         ])
     }
     router.get("/ISteamUser/ResolveVanityURL/v1/") { request, _ -> Response in
-        let query = request.uri.queryParameters
-        await state.saw(request.uri.description)
-        guard query["key"].map(String.init) == FakeSteamState.key else {
-            return html(.forbidden, "Forbidden", wrongKey)
-        }
-        guard let name = query["vanityurl"].map(String.init) else {
-            return html(.badRequest, "Bad Request", "Required parameter 'vanityurl' is missing")
-        }
+        if let answer = await refusal(request, requiring: "vanityurl") { return answer }
+        let name = String(request.uri.queryParameters["vanityurl"]!)
         if let id = await state.vanity[name] { return try json(["response": ["steamid": id, "success": 1]]) }
         return try json(["response": ["success": 42, "message": "No match"]])
     }
