@@ -123,7 +123,8 @@ package struct CatalogImporter: Sendable {
                                 .init(line: index + 1, message: "item \(index + 1) is not a JSON object"))
                             continue
                         }
-                        batch.add(Self.record(object, line: index + 1, label: "item \(index + 1)"))
+                        batch.add(
+                            Self.record(IGDBGameMapping.Fields(object), line: index + 1, label: "item \(index + 1)"))
                     }
                     return batch
                 }), progress: progress)
@@ -133,7 +134,7 @@ package struct CatalogImporter: Sendable {
     func importLines(
         next: @escaping () throws -> (Data, Int)?, progress: (@Sendable (Int) -> Void)?
     ) async throws -> ImportReport {
-        let reader = JSONLineReader(keep: IGDBGameMapping.fields)
+        let reader = JSONLineReader()
         return try await importBatches(
             ParallelBatches<(Data, Int)>(
                 source: next,
@@ -144,11 +145,11 @@ package struct CatalogImporter: Sendable {
                         let line = data[range]
                         if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
                         let number = firstLine + offset
-                        guard let object = try? reader.object(line) else {
+                        guard let fields = try? reader.igdbFields(line) else {
                             batch.problems.append(.init(line: number, message: "line \(number) is not a JSON object"))
                             continue
                         }
-                        batch.add(Self.record(object, line: number, label: "line \(number)"))
+                        batch.add(Self.record(fields, line: number, label: "line \(number)"))
                     }
                     return batch
                 }), progress: progress)
@@ -187,7 +188,7 @@ package struct CatalogImporter: Sendable {
     }
 
     static func record(
-        _ object: [String: Any], line: Int, label: String
+        _ object: IGDBGameMapping.Fields, line: Int, label: String
     ) -> Result<CatalogRecord, ImportReport.Problem> {
         do {
             return .success(try IGDBGameMapping.record(from: object))

@@ -9,85 +9,78 @@ package enum IGDBGameMapping {
         package var message: String
     }
 
-    /// Every field `record(from:)` reads; an import does not keep the others.
-    package static let fields: Set<String> = [
-        "id", "igdb_id", "name", "slug", "summary", "first_release_date", "release_date", "release_dates", "genres",
-        "platforms", "game_modes", "game_engines", "involved_companies", "developers", "publishers",
-        "aggregated_rating", "total_rating", "aggregated_rating_count", "total_rating_count", "cover", "cover_url",
-        "age_ratings", "url", "game_type", "updated_at", "themes", "time_to_beat", "external_games", "external_ids",
-    ]
-
     package static func record(from object: [String: Any]) throws(Failure) -> CatalogRecord {
-        guard let name = (object["name"] as? String).map(trimmed), !name.isEmpty
+        try record(from: Fields(object))
+    }
+
+    package static func record(from object: Fields) throws(Failure) -> CatalogRecord {
+        guard let name = object.name.map(trimmed), !name.isEmpty
         else {
             throw Failure(message: "a game needs a `name`")
         }
         let ref: GameRef
-        if let id = int(object["id"]) ?? int(object["igdb_id"]) {
+        if let id = object.id ?? object.igdbID {
             ref = GameRef(provider: "igdb", id: String(id))
-        } else if let slug = object["slug"] as? String, !slug.isEmpty {
+        } else if let slug = object.slug, !slug.isEmpty {
             ref = GameRef(provider: "local", id: slug)
         } else {
             throw Failure(message: "“\(name)” needs an `id` or a `slug`")
         }
         var game = Game(id: 0, ref: ref, name: name)
-        game.slug = object["slug"] as? String
-        game.summary = (object["summary"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-        if let seconds = double(object["first_release_date"]) ?? double(object["release_date"]) {
+        game.slug = object.slug
+        game.summary = object.summary.flatMap { $0.isEmpty ? nil : $0 }
+        if let seconds = object.firstReleaseDate ?? object.releaseDate {
             game.releaseDate = Date(timeIntervalSince1970: seconds)
             // A release date known only to the year (IGDB date_format/category 2 = YYYY).
-            let dates = object["release_dates"] as? [[String: Any]] ?? []
+            let dates = object.releaseDates as? [[String: Any]] ?? []
             game.releaseYearOnly =
                 !dates.isEmpty
                 && dates.allSatisfy { (int($0["date_format"]) ?? int($0["category"])) == 2 }
         }
-        if let time = object["time_to_beat"] as? [String: Any] {
+        if let time = object.timeToBeat as? [String: Any] {
             game.timeToBeat = timeToBeat(time)
         }
-        game.genres = names(object["genres"])
-        game.platforms = names(object["platforms"])
-        game.modes = names(object["game_modes"])
-        game.themes = names(object["themes"])
-        game.engines = names(object["game_engines"])
-        for company in object["involved_companies"] as? [[String: Any]] ?? [] {
-            guard let name = (company["company"] as? [String: Any])?["name"] as? String else { continue }
-            if company["developer"] as? Bool == true, !game.developers.contains(name) { game.developers.append(name) }
-            if company["publisher"] as? Bool == true, !game.publishers.contains(name) { game.publishers.append(name) }
+        game.genres = object.genres
+        game.platforms = object.platforms
+        game.modes = object.modes
+        game.themes = object.themes
+        game.engines = object.engines
+        for company in object.companies {
+            guard let name = company.name else { continue }
+            if company.developer, !game.developers.contains(name) { game.developers.append(name) }
+            if company.publisher, !game.publishers.contains(name) { game.publishers.append(name) }
         }
         // The flattened export shape: companies as plain names.
-        for name in names(object["developers"]) where !game.developers.contains(name) { game.developers.append(name) }
-        for name in names(object["publishers"]) where !game.publishers.contains(name) { game.publishers.append(name) }
-        let aggregated = double(object["aggregated_rating"])
-        let aggregatedCount = int(object["aggregated_rating_count"])
-        let totalCount = int(object["total_rating_count"])
+        for name in object.developers where !game.developers.contains(name) { game.developers.append(name) }
+        for name in object.publishers where !game.publishers.contains(name) { game.publishers.append(name) }
+        let aggregatedCount = object.aggregatedRatingCount
+        let totalCount = object.totalRatingCount
         // A critic score only with the number of critics behind it (`total_rating` mixes in players' ratings).
-        if let aggregated, let aggregatedCount, aggregatedCount > 0 {
+        if let aggregated = object.aggregatedRating, let aggregatedCount, aggregatedCount > 0 {
             game.criticRating = aggregated
             game.ratingCount = aggregatedCount
         }
-        if let cover = object["cover"] as? [String: Any], let imageID = cover["image_id"] as? String {
+        if let imageID = object.coverImageID {
             game.coverImageID = imageID
-        } else if let url = object["cover_url"] as? String, let file = url.split(separator: "/").last,
+        } else if let url = object.coverURL, let file = url.split(separator: "/").last,
             let imageID = file.split(separator: ".").first, !imageID.isEmpty
         {
             // `//images.igdb.com/igdb/image/upload/t_thumb/co20gb.jpg` → `co20gb`
             game.coverImageID = String(imageID)
         }
-        let ages = ageRating(object["age_ratings"])
+        let ages = ageRating(object.ageRatings)
         game.ageRating = ages.label
         game.isMature = ages.mature
-        game.url = object["url"] as? String
-        if let type = object["game_type"] as? [String: Any] {
-            game.gameType = type["type"] as? String
-        }
-        let updated = double(object["updated_at"]).map(Date.init(timeIntervalSince1970:))
+        game.url = object.url
+        game.gameType = object.gameType
+        let updated = object.updatedAt.map(Date.init(timeIntervalSince1970:))
         // Popularity: how many people rated it, on a log scale, with a nudge for rated main games.
         var popularity = 2 * log10(1 + Double(totalCount ?? 0)) + log10(1 + Double(aggregatedCount ?? 0))
         if game.criticRating != nil { popularity += 0.5 }
         if game.gameType == nil || game.gameType == "Main Game" { popularity += 0.3 }
         var record = CatalogRecord(
             game: game, keywords: TextNormalizer.keywords(for: name), popularity: popularity, updatedAt: updated)
-        record.steamAppIDs = steamAppIDs(object["external_games"]) + steamAppIDs(object["external_ids"])
+        record.steamAppIDs = steamAppIDs(object.externalGames) + steamAppIDs(object.externalIDs)
         return record
     }
 

@@ -34,6 +34,11 @@ package struct JSONLineReader {
         return try result.get()
     }
 
+    enum Number {
+        case integer(Int)
+        case real(Double)
+    }
+
     struct Cursor {
         let bytes: UnsafeRawBufferPointer
         var position = 0
@@ -87,49 +92,111 @@ package struct JSONLineReader {
         }
 
         mutating func object(keep: Set<String>?) throws(Malformed) -> [String: Any] {
+            var out: [String: Any] = [:]
+            try members { cursor, key throws(Malformed) in
+                let key = try cursor.text(key)
+                let value = try cursor.value()
+                if keep?.contains(key) ?? true { out[key] = value }
+            }
+            return out
+        }
+
+        mutating func array() throws(Malformed) -> [Any] {
+            var out: [Any] = []
+            try elements { cursor throws(Malformed) in out.append(try cursor.value()) }
+            return out
+        }
+
+        /// Reads an object, calling `body` at each member with its key, after the colon; `body` reads the value.
+        mutating func members(_ body: (inout Cursor, Key) throws(Malformed) -> Void) throws(Malformed) {
             depth += 1
             defer { depth -= 1 }
             guard depth <= 64 else { throw fail() }
             try expect(UInt8(ascii: "{"))
-            var out: [String: Any] = [:]
             skipSpace()
             if peek == UInt8(ascii: "}") {
                 position += 1
-                return out
+                return
             }
             while true {
                 skipSpace()
                 guard peek == UInt8(ascii: "\"") else { throw fail() }
-                let key = try string()
+                let key = try key()
                 try expect(UInt8(ascii: ":"))
-                let value = try value()
-                if keep?.contains(key) ?? true { out[key] = value }
+                try body(&self, key)
                 skipSpace()
                 guard let next = peek else { throw fail() }
                 position += 1
-                if next == UInt8(ascii: "}") { return out }
+                if next == UInt8(ascii: "}") { return }
                 guard next == UInt8(ascii: ",") else { throw fail() }
             }
         }
 
-        mutating func array() throws(Malformed) -> [Any] {
+        /// Reads an array, calling `body` to read each element.
+        mutating func elements(_ body: (inout Cursor) throws(Malformed) -> Void) throws(Malformed) {
             depth += 1
             defer { depth -= 1 }
             guard depth <= 64 else { throw fail() }
             try expect(UInt8(ascii: "["))
-            var out: [Any] = []
             skipSpace()
             if peek == UInt8(ascii: "]") {
                 position += 1
-                return out
+                return
             }
             while true {
-                out.append(try value())
+                try body(&self)
                 skipSpace()
                 guard let next = peek else { throw fail() }
                 position += 1
-                if next == UInt8(ascii: "]") { return out }
+                if next == UInt8(ascii: "]") { return }
                 guard next == UInt8(ascii: ",") else { throw fail() }
+            }
+        }
+
+        /// A member's key: its bytes when it has no escapes (checked to be UTF-8), else the text they spell.
+        enum Key {
+            case bytes(Range<Int>)
+            case text(String)
+        }
+
+        mutating func key() throws(Malformed) -> Key {
+            let start = position + 1
+            var scan = start
+            var high: UInt8 = 0
+            while scan < bytes.count {
+                let byte = bytes[scan]
+                if byte == UInt8(ascii: "\"") {
+                    let range = start..<scan
+                    if high >= 0x80 {
+                        guard String(validating: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self) != nil
+                        else { throw Malformed(offset: scan) }
+                    }
+                    position = scan + 1
+                    return .bytes(range)
+                }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                high |= byte
+                scan += 1
+            }
+            return .text(try string())
+        }
+
+        func text(_ key: Key) -> String {
+            switch key {
+            case .text(let text): text
+            case .bytes(let range): String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            }
+        }
+
+        /// Whether the key is `word` (plain ASCII).
+        func key(_ key: Key, is word: StaticString) -> Bool {
+            switch key {
+            case .text(let text):
+                return text.utf8.elementsEqual(
+                    UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+            case .bytes(let range):
+                return range.count == word.utf8CodeUnitCount
+                    && memcmp(bytes.baseAddress! + range.lowerBound, word.utf8Start, range.count) == 0
             }
         }
 
@@ -137,16 +204,20 @@ package struct JSONLineReader {
             position += 1  // the opening quote
             let start = position
             // The common case: no escapes, the bytes between the quotes are the string.
+            var high: UInt8 = 0
             while position < bytes.count {
                 let byte = bytes[position]
                 if byte == UInt8(ascii: "\"") {
                     let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
                     position += 1
+                    // ASCII needs no check.
+                    if high < 0x80 { return String(decoding: slice, as: UTF8.self) }
                     guard let text = String(validating: slice, as: UTF8.self) else { throw fail() }
                     return text
                 }
                 if byte == UInt8(ascii: "\\") { break }
                 if byte < 0x20 { throw fail() }
+                high |= byte
                 position += 1
             }
             var out = Array(bytes[start..<position])
@@ -210,8 +281,16 @@ package struct JSONLineReader {
             return value
         }
 
-        /// A number as JSON writes it: `-`, digits without leading zeros, optional fraction and exponent.
         mutating func number() throws(Malformed) -> Any {
+            switch try numberValue() {
+            case .integer(let integer): integer
+            case .real(let real): real
+            }
+        }
+
+        /// A number as JSON writes it: `-`, digits without leading zeros, optional fraction and exponent. An integer
+        /// that fits is an `Int`.
+        mutating func numberValue() throws(Malformed) -> Number {
             let start = position
             if peek == UInt8(ascii: "-") { position += 1 }
             func digits() -> Int {
@@ -235,10 +314,16 @@ package struct JSONLineReader {
                 if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { position += 1 }
                 guard digits() > 0 else { throw fail() }
             }
+            if isInteger && integerDigits <= 18 {
+                // Fits in an Int whatever the digits.
+                var value = 0
+                for index in integerStart..<position { value = value &* 10 &+ Int(bytes[index] &- UInt8(ascii: "0")) }
+                return .integer(start == integerStart ? value : -value)
+            }
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-            if isInteger, let integer = Int(text) { return integer }
+            if isInteger, let integer = Int(text) { return .integer(integer) }
             guard let double = Double(text) else { throw fail() }
-            return double
+            return .real(double)
         }
     }
 }

@@ -124,22 +124,23 @@ enum CatalogBulkLoad {
             facetIDs.append(try Int64.fetchOne(findName, arguments: arguments)!)
         }
         facets.sort { (facetIDs[Int($0.facet)], $0.game) < (facetIDs[Int($1.facet)], $1.game) }
-        // In key order, a facet's id is bound once for all its games.
-        let addFacet = try db.makeStatement(sql: "INSERT OR IGNORE INTO game_facets (facet_id, game_id) VALUES (?, ?)")
-        // The statement must outlive every use of its handle (a local can be released after its last use).
-        try withExtendedLifetime(addFacet) {
-            let handle = addFacet.sqliteStatement
-            var bound: Int64 = -1
-            for facet in facets {
-                sqlite3_reset(handle)
-                let id = facetIDs[Int(facet.facet)]
-                if id != bound {
-                    sqlite3_bind_int64(handle, 1, id)
-                    bound = id
-                }
-                sqlite3_bind_int64(handle, 2, facet.game)
-                try step(handle, in: db)
+        // A facet's games in one statement, in key order: each row goes in after the last without a search from the
+        // top of the tree, which a statement per row costs.
+        let addFacet = try db.makeStatement(
+            sql: "INSERT OR IGNORE INTO game_facets (facet_id, game_id) SELECT ?, value FROM json_each(?)")
+        var start = 0
+        while start < facets.count {
+            let id = facetIDs[Int(facets[start].facet)]
+            var games: [UInt8] = [UInt8(ascii: "[")]
+            var end = start
+            while end < facets.count, facetIDs[Int(facets[end].facet)] == id {
+                if end > start { games.append(UInt8(ascii: ",")) }
+                games += String(facets[end].game).utf8
+                end += 1
             }
+            games.append(UInt8(ascii: "]"))
+            try addFacet.execute(arguments: [id, String(decoding: games, as: UTF8.self)])
+            start = end
         }
         let rest = try SQLiteTransaction.run { try await CatalogRecords.upsertGames(again, in: SQLiteSession(db)) }
         counts.added += rest.added

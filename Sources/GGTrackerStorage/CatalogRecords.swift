@@ -84,27 +84,29 @@ extension CatalogRecords {
         return (try? JSONDecoder().decode([String].self, from: data)) ?? []
     }
 
-    /// A list of names as a JSON array, written directly: this runs for six lists of every imported game.
+    /// A list of names as a JSON array, written directly: this runs for seven lists of every imported game.
     static func json(_ list: [String]) -> String {
         guard !list.isEmpty else { return "[]" }
-        var out = "["
+        var out: [UInt8] = []
+        out.reserveCapacity(list.reduce(2) { $0 + $1.utf8.count + 3 })
+        out.append(UInt8(ascii: "["))
         for (index, item) in list.enumerated() {
-            if index > 0 { out += "," }
-            out += "\""
-            for scalar in item.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-                default: out.unicodeScalars.append(scalar)
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "\""))
+            for byte in item.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+                case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                case ..<0x20: out += Array(String(format: "\\u%04x", byte).utf8)
+                default: out.append(byte)
                 }
             }
-            out += "\""
+            out.append(UInt8(ascii: "\""))
         }
-        return out + "]"
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Inserts or updates catalog games by (provider, provider id), in one transaction; local ids stay stable.
