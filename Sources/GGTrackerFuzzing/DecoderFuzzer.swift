@@ -26,6 +26,8 @@ package struct DecoderFuzzer: Sendable {
         package var slackLine: String?
         package var parsedCommand: String?
         package var importedGame: String?
+        /// The same, read by the import's typed line reader.
+        package var importedGameTyped: String?
     }
 
     package func run(_ data: Data) async -> Outcome {
@@ -51,6 +53,9 @@ package struct DecoderFuzzer: Sendable {
         }
         if let object = try? JSONLineReader(keep: IGDBGameMapping.fields).object(data) {
             outcome.importedGame = (try? IGDBGameMapping.record(from: object))?.game.name
+        }
+        if let fields = try? JSONLineReader().igdbFields(data) {
+            outcome.importedGameTyped = (try? IGDBGameMapping.record(from: fields))?.game.name
         }
         let text = String(decoding: data, as: UTF8.self)
         outcome.parsedCommand = Self.command(text)

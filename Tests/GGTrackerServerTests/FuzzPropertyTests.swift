@@ -1,5 +1,6 @@
 @preconcurrency import Crypto
 import Foundation
+import GGTrackerCatalog
 import GGTrackerCore
 import GGTrackerFuzzing
 import HTTPTypes
@@ -94,9 +95,51 @@ struct FuzzPropertyTests {
         return (try? JSONSerialization.data(withJSONObject: mutated)) ?? Data("{}".utf8)
     }
 
+    /// A catalog line in IGDB's shape, with every kind of field the mapping reads.
+    static let catalogLine: [String: Any] = [
+        "id": 5, "name": "Baldur's Gate", "slug": "baldurs-gate", "summary": "A \"classic\".",
+        "first_release_date": 914_198_400, "aggregated_rating": 90.5, "aggregated_rating_count": 12,
+        "total_rating_count": 400, "cover": ["image_id": "co20gb"], "url": "https://www.igdb.com/games/baldurs-gate",
+        "platforms": [["name": "Linux"], ["name": "PC (Microsoft Windows)"]],
+        "genres": [["name": "Role-playing (RPG)"]],
+        "game_modes": ["Single player"], "themes": [["name": "Fantasy"]], "game_engines": [["name": "Infinity"]],
+        "involved_companies": [
+            ["company": ["name": "BioWare"], "developer": true, "publisher": false],
+            ["company": ["name": "Interplay"], "developer": false, "publisher": true],
+        ],
+        "game_type": ["type": "Main Game"], "release_dates": [["date_format": 0]], "age_ratings": [["rating": 10]],
+        "time_to_beat": ["normally": 180_000], "external_games": [["category": 1, "uid": "228280"]],
+        "updated_at": 1_700_000_000,
+    ]
+
+    /// The import reads a line into typed fields; whatever a line holds, that gives the game the mapping makes of
+    /// the same line read as an object, or refuses it alike.
+    @Test func mutatedCatalogLinesAreReadAlikeByBothReaders() async {
+        let lines = Gen<Int>.value(in: 0...Int.max).map { seed -> Data in
+            var rng = SplitMix(state: UInt64(seed))
+            let mutated = Self.mutate(Self.catalogLine, &rng) as? [String: Any] ?? [:]
+            return (try? JSONSerialization.data(withJSONObject: mutated)) ?? Data("{}".utf8)
+        }
+        await propertyCheck(count: 1500, input: lines) { line in
+            let reader = JSONLineReader()
+            let viaObject = Result { try IGDBGameMapping.record(from: try reader.object(line)) }
+            let typed = Result { try IGDBGameMapping.record(from: try reader.igdbFields(line)) }
+            switch (viaObject, typed) {
+            case (.success(let expected), .success(let typed)):
+                #expect(typed.game == expected.game && typed.steamAppIDs == expected.steamAppIDs)
+                #expect(typed.keywords == expected.keywords && typed.popularity == expected.popularity)
+            case (.failure(let expected), .failure(let typed)):
+                #expect("\(typed)" == "\(expected)")
+            default:
+                Issue.record("\(String(decoding: line, as: UTF8.self)): \(viaObject) against \(typed)")
+            }
+        }
+    }
+
     @Test func randomBytesNeverCrashADecoder() async {
         await propertyCheck(count: 2500, input: Self.bytes) { bytes in
-            _ = await Self.fuzzer.value.run(Data(bytes))
+            let outcome = await Self.fuzzer.value.run(Data(bytes))
+            #expect(outcome.importedGame == outcome.importedGameTyped)
         }
     }
 
