@@ -188,10 +188,10 @@ package struct CatalogImporter: Sendable {
     }
 
     static func record(
-        _ object: IGDBGameMapping.Fields, line: Int, label: String
+        _ fields: IGDBGameMapping.Fields, line: Int, label: String
     ) -> Result<CatalogRecord, ImportReport.Problem> {
         do {
-            return .success(try IGDBGameMapping.record(from: object))
+            return .success(try IGDBGameMapping.record(from: fields))
         } catch {
             return .failure(.init(line: line, message: "\(label): \(error.message)"))
         }

@@ -24,9 +24,6 @@ extension IGDBGameMapping {
         case externalIDs = "external_ids"
     }
 
-    /// Every field `record(from:)` reads; an import does not keep the others.
-    package static let fields = Set(Key.allCases.map(\.rawValue))
-
     /// What `record(from:)` reads of a game, each field already in the type it is used as: filled from a parsed
     /// JSON object, or straight from a line's bytes by `JSONLineReader.igdbFields` (the same values either way).
     package struct Fields {

@@ -13,74 +13,74 @@ package enum IGDBGameMapping {
         try record(from: Fields(object))
     }
 
-    package static func record(from object: Fields) throws(Failure) -> CatalogRecord {
-        guard let name = object.name.map(trimmed), !name.isEmpty
+    package static func record(from fields: Fields) throws(Failure) -> CatalogRecord {
+        guard let name = fields.name.map(trimmed), !name.isEmpty
         else {
             throw Failure(message: "a game needs a `name`")
         }
         let ref: GameRef
-        if let id = object.id ?? object.igdbID {
+        if let id = fields.id ?? fields.igdbID {
             ref = GameRef(provider: "igdb", id: String(id))
-        } else if let slug = object.slug, !slug.isEmpty {
+        } else if let slug = fields.slug, !slug.isEmpty {
             ref = GameRef(provider: "local", id: slug)
         } else {
             throw Failure(message: "“\(name)” needs an `id` or a `slug`")
         }
         var game = Game(id: 0, ref: ref, name: name)
-        game.slug = object.slug
-        game.summary = object.summary.flatMap { $0.isEmpty ? nil : $0 }
-        if let seconds = object.firstReleaseDate ?? object.releaseDate {
+        game.slug = fields.slug
+        game.summary = fields.summary.flatMap { $0.isEmpty ? nil : $0 }
+        if let seconds = fields.firstReleaseDate ?? fields.releaseDate {
             game.releaseDate = Date(timeIntervalSince1970: seconds)
             // A release date known only to the year (IGDB date_format/category 2 = YYYY).
-            let dates = object.releaseDates as? [[String: Any]] ?? []
+            let dates = fields.releaseDates as? [[String: Any]] ?? []
             game.releaseYearOnly =
                 !dates.isEmpty
                 && dates.allSatisfy { (int($0["date_format"]) ?? int($0["category"])) == 2 }
         }
-        if let time = object.timeToBeat as? [String: Any] {
+        if let time = fields.timeToBeat as? [String: Any] {
             game.timeToBeat = timeToBeat(time)
         }
-        game.genres = object.genres
-        game.platforms = object.platforms
-        game.modes = object.modes
-        game.themes = object.themes
-        game.engines = object.engines
-        for company in object.companies {
+        game.genres = fields.genres
+        game.platforms = fields.platforms
+        game.modes = fields.modes
+        game.themes = fields.themes
+        game.engines = fields.engines
+        for company in fields.companies {
             guard let name = company.name else { continue }
             if company.developer, !game.developers.contains(name) { game.developers.append(name) }
             if company.publisher, !game.publishers.contains(name) { game.publishers.append(name) }
         }
         // The flattened export shape: companies as plain names.
-        for name in object.developers where !game.developers.contains(name) { game.developers.append(name) }
-        for name in object.publishers where !game.publishers.contains(name) { game.publishers.append(name) }
-        let aggregatedCount = object.aggregatedRatingCount
-        let totalCount = object.totalRatingCount
+        for name in fields.developers where !game.developers.contains(name) { game.developers.append(name) }
+        for name in fields.publishers where !game.publishers.contains(name) { game.publishers.append(name) }
+        let aggregatedCount = fields.aggregatedRatingCount
+        let totalCount = fields.totalRatingCount
         // A critic score only with the number of critics behind it (`total_rating` mixes in players' ratings).
-        if let aggregated = object.aggregatedRating, let aggregatedCount, aggregatedCount > 0 {
+        if let aggregated = fields.aggregatedRating, let aggregatedCount, aggregatedCount > 0 {
             game.criticRating = aggregated
             game.ratingCount = aggregatedCount
         }
-        if let imageID = object.coverImageID {
+        if let imageID = fields.coverImageID {
             game.coverImageID = imageID
-        } else if let url = object.coverURL, let file = url.split(separator: "/").last,
+        } else if let url = fields.coverURL, let file = url.split(separator: "/").last,
             let imageID = file.split(separator: ".").first, !imageID.isEmpty
         {
             // `//images.igdb.com/igdb/image/upload/t_thumb/co20gb.jpg` → `co20gb`
             game.coverImageID = String(imageID)
         }
-        let ages = ageRating(object.ageRatings)
+        let ages = ageRating(fields.ageRatings)
         game.ageRating = ages.label
         game.isMature = ages.mature
-        game.url = object.url
-        game.gameType = object.gameType
-        let updated = object.updatedAt.map(Date.init(timeIntervalSince1970:))
+        game.url = fields.url
+        game.gameType = fields.gameType
+        let updated = fields.updatedAt.map(Date.init(timeIntervalSince1970:))
         // Popularity: how many people rated it, on a log scale, with a nudge for rated main games.
         var popularity = 2 * log10(1 + Double(totalCount ?? 0)) + log10(1 + Double(aggregatedCount ?? 0))
         if game.criticRating != nil { popularity += 0.5 }
         if game.gameType == nil || game.gameType == "Main Game" { popularity += 0.3 }
         var record = CatalogRecord(
             game: game, keywords: TextNormalizer.keywords(for: name), popularity: popularity, updatedAt: updated)
-        record.steamAppIDs = steamAppIDs(object.externalGames) + steamAppIDs(object.externalIDs)
+        record.steamAppIDs = steamAppIDs(fields.externalGames) + steamAppIDs(fields.externalIDs)
         return record
     }
 

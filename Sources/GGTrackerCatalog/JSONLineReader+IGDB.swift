@@ -87,9 +87,7 @@ extension JSONLineReader.Cursor {
 
     /// A number read as `IGDBGameMapping.int` reads it; nil for any other value.
     mutating func integer() throws(JSONLineReader.Malformed) -> Int? {
-        if try null() { return nil }
-        guard let byte = peek, byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-        else { return IGDBGameMapping.int(try value()) }
+        guard atNumber else { return try null() ? nil : IGDBGameMapping.int(try value()) }
         switch try numberValue() {
         case .integer(let integer): return integer
         case .real(let real): return Int(exactly: real.rounded())
@@ -98,9 +96,7 @@ extension JSONLineReader.Cursor {
 
     /// A number read as `IGDBGameMapping.double` reads it; nil for any other value.
     mutating func real() throws(JSONLineReader.Malformed) -> Double? {
-        if try null() { return nil }
-        guard let byte = peek, byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-        else { return IGDBGameMapping.double(try value()) }
+        guard atNumber else { return try null() ? nil : IGDBGameMapping.double(try value()) }
         switch try numberValue() {
         case .integer(let integer): return Double(integer)
         case .real(let real): return real
@@ -182,6 +178,12 @@ extension JSONLineReader.Cursor {
             out.append(company)
         }
         return allObjects ? out : []
+    }
+
+    /// Whether a number starts here.
+    var atNumber: Bool {
+        guard let byte = peek else { return false }
+        return byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
 
     /// Reads `null` when it is next.

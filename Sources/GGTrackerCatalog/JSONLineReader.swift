@@ -3,25 +3,21 @@ import Foundation
 /// Reads one JSON object from bytes into native Swift values — `String`, `Int` (integer literals that fit),
 /// `Double`, `Bool`, `[Any]`, `[String: Any]`, and `NSNull` for null — the shape `IGDBGameMapping` reads.
 /// Foundation's `JSONSerialization` produces bridged `NSNumber`s and `NSString`s that cost more to cast than to
-/// parse; this reader is several times faster on catalog lines. Values of top-level keys not in `keep` are read and
-/// checked like the others but not stored.
+/// parse; this reader is several times faster on catalog lines. The import reads lines into typed fields instead
+/// (`igdbFields`), on the same cursor.
 package struct JSONLineReader {
     package struct Malformed: Error, CustomStringConvertible {
         var offset: Int
         package var description: String { "malformed JSON at byte \(offset + 1)" }
     }
 
-    let keep: Set<String>?
-
-    package init(keep: Set<String>? = nil) {
-        self.keep = keep
-    }
+    package init() {}
 
     func object(_ bytes: UnsafeRawBufferPointer) throws(Malformed) -> [String: Any] {
         var cursor = Cursor(bytes: bytes)
         cursor.skipSpace()
         guard cursor.peek == UInt8(ascii: "{") else { throw Malformed(offset: cursor.position) }
-        let value = try cursor.object(keep: keep)
+        let value = try cursor.object()
         cursor.skipSpace()
         guard cursor.atEnd else { throw Malformed(offset: cursor.position) }
         return value
@@ -68,7 +64,7 @@ package struct JSONLineReader {
             skipSpace()
             guard let byte = peek else { throw fail() }
             switch byte {
-            case UInt8(ascii: "{"): return try object(keep: nil)
+            case UInt8(ascii: "{"): return try object()
             case UInt8(ascii: "["): return try array()
             case UInt8(ascii: "\""): return try string()
             case UInt8(ascii: "t"):
@@ -91,12 +87,11 @@ package struct JSONLineReader {
             position += length
         }
 
-        mutating func object(keep: Set<String>?) throws(Malformed) -> [String: Any] {
+        mutating func object() throws(Malformed) -> [String: Any] {
             var out: [String: Any] = [:]
             try members { cursor, key throws(Malformed) in
-                let key = try cursor.text(key)
-                let value = try cursor.value()
-                if keep?.contains(key) ?? true { out[key] = value }
+                let key = cursor.text(key)
+                out[key] = try cursor.value()
             }
             return out
         }
@@ -160,31 +155,37 @@ package struct JSONLineReader {
         }
 
         mutating func key() throws(Malformed) -> Key {
+            guard let plain = try plainString() else { return .text(try string()) }
+            if !plain.ascii && String(validating: slice(plain.range), as: UTF8.self) == nil { throw fail() }
+            return .bytes(plain.range)
+        }
+
+        func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[range]) }
+
+        /// The bytes of the string at the cursor when it has no escapes (not yet checked to be UTF-8 unless ASCII),
+        /// the cursor then after its closing quote; nil, the cursor not moved, when it has an escape.
+        mutating func plainString() throws(Malformed) -> (range: Range<Int>, ascii: Bool)? {
             let start = position + 1
             var scan = start
             var high: UInt8 = 0
             while scan < bytes.count {
                 let byte = bytes[scan]
                 if byte == UInt8(ascii: "\"") {
-                    let range = start..<scan
-                    if high >= 0x80 {
-                        guard String(validating: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self) != nil
-                        else { throw Malformed(offset: scan) }
-                    }
                     position = scan + 1
-                    return .bytes(range)
+                    return (start..<scan, high < 0x80)
                 }
-                if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                if byte == UInt8(ascii: "\\") { return nil }
+                if byte < 0x20 { throw Malformed(offset: scan) }
                 high |= byte
                 scan += 1
             }
-            return .text(try string())
+            return nil
         }
 
         func text(_ key: Key) -> String {
             switch key {
             case .text(let text): text
-            case .bytes(let range): String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            case .bytes(let range): String(decoding: slice(range), as: UTF8.self)
             }
         }
 
@@ -201,26 +202,15 @@ package struct JSONLineReader {
         }
 
         mutating func string() throws(Malformed) -> String {
-            position += 1  // the opening quote
-            let start = position
             // The common case: no escapes, the bytes between the quotes are the string.
-            var high: UInt8 = 0
-            while position < bytes.count {
-                let byte = bytes[position]
-                if byte == UInt8(ascii: "\"") {
-                    let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
-                    position += 1
-                    // ASCII needs no check.
-                    if high < 0x80 { return String(decoding: slice, as: UTF8.self) }
-                    guard let text = String(validating: slice, as: UTF8.self) else { throw fail() }
-                    return text
-                }
-                if byte == UInt8(ascii: "\\") { break }
-                if byte < 0x20 { throw fail() }
-                high |= byte
-                position += 1
+            if let plain = try plainString() {
+                // ASCII needs no check.
+                if plain.ascii { return String(decoding: slice(plain.range), as: UTF8.self) }
+                guard let text = String(validating: slice(plain.range), as: UTF8.self) else { throw fail() }
+                return text
             }
-            var out = Array(bytes[start..<position])
+            position += 1  // the opening quote
+            var out: [UInt8] = []
             while true {
                 guard let byte = peek else { throw fail() }
                 position += 1

@@ -51,7 +51,7 @@ package struct DecoderFuzzer: Sendable {
             outcome.slackLine = press.line
             Self.command(press.line, fromComponent: true)
         }
-        if let object = try? JSONLineReader(keep: IGDBGameMapping.fields).object(data) {
+        if let object = try? JSONLineReader().object(data) {
             outcome.importedGame = (try? IGDBGameMapping.record(from: object))?.game.name
         }
         if let fields = try? JSONLineReader().igdbFields(data) {
