@@ -135,13 +135,14 @@ package struct SearchIndex: Sendable {
                     groups.filter { !$0.isEmpty }, in: index, includeMature: includeMature, any: true, limit: wide)
             ).prefix(100).filter { !seen.contains($0) }
         }
-        let rankedQuery = RankedQuery(words)
+        let rankedQuery = TermQuery(RankedQuery(words), terms: index.terms)
         let ranked = candidates.map { rank in
             (
                 index.ids[Int(rank)],
                 score(
-                    nameWords: index.nameWords(rank), popularity: Double(index.popularity[Int(rank)]),
-                    secondary: index.secondary[Int(rank)], query: rankedQuery)
+                    name: index.nameWords[Int(index.nameStart[Int(rank)])..<Int(index.nameStart[Int(rank) + 1])],
+                    popularity: Double(index.popularity[Int(rank)]), secondary: index.secondary[Int(rank)],
+                    query: rankedQuery)
             )
         }
         .sorted { ($0.1.score, -$0.0) > ($1.1.score, -$1.0) }.prefix(limit)
@@ -169,11 +170,10 @@ package struct SearchIndex: Sendable {
 
     /// Ranks games the caller already has against a query, with the same scoring as a search.
     package func rank(_ query: String, among games: [Game]) -> [SearchHit] {
-        let query = RankedQuery(queryWords(query))
-        return games.map { game in
-            score(
-                nameWords: TextNormalizer.words(game.name), popularity: 0, secondary: !game.isMainGame, query: query
-            ).hit(game)
+        let local = TermList.naming(games.map { TextNormalizer.words($0.name) })
+        let query = TermQuery(RankedQuery(queryWords(query)), terms: local.terms)
+        return zip(games, local.names).map { game, name in
+            score(name: name[...], popularity: 0, secondary: !game.isMainGame, query: query).hit(game)
         }
         .filter(\.coversQuery).sorted { ($0.score, -$0.game.id) > ($1.score, -$1.game.id) }
     }
@@ -215,91 +215,4 @@ package struct SearchIndex: Sendable {
 
     /// Full games by id, in one query.
     func games(_ ids: [Int64]) async throws -> [Int64: Game] { try await database.catalog.games(ids) }
-
-    /// How well one game matched a query.
-    struct Match {
-        var score: Double
-        var matchedAll: Bool
-        var exactName: Bool
-        var coversQuery: Bool
-        var popularity: Double
-
-        func hit(_ game: Game) -> SearchHit {
-            SearchHit(
-                game: game, score: score, matchedAllWords: matchedAll, exactName: exactName, coversQuery: coversQuery,
-                popularity: popularity)
-        }
-    }
-
-    /// What an add-on, edition, bundle or port loses against main games when its name has words the query
-    /// does not name: about a prefix match on a two-word query.
-    static let secondaryPenalty = 8.0
-
-    /// A query's words with what ranking needs of them, worked out once per query rather than per candidate.
-    struct RankedQuery {
-        var words: [QueryWord]
-        /// The words that count: stop words aside.
-        var counted: [QueryWord]
-        /// The query as a name (`TextNormalizer.canonicalCore`).
-        var core: [String]
-
-        init(_ words: [QueryWord]) {
-            self.words = words
-            counted = words.filter { !$0.isStopWord }
-            core = TextNormalizer.canonicalCore(words.map(\.text))
-        }
-    }
-
-    /// Ranks a candidate: words matched exactly beat prefixes, which beat typo corrections; an exact name and
-    /// a name that starts with the query win; extra words in the name cost a little, more for an add-on,
-    /// edition, bundle or port; popularity breaks ties. Names have a few words: they are searched in place
-    /// rather than hashed into sets.
-    func score(nameWords: [String], popularity: Double, secondary: Bool, query: RankedQuery) -> Match {
-        var exact = 0.0
-        var prefix = 0.0
-        var typo = 0.0
-        var matchedAll = true
-        var missing = 0
-        var used: [String] = []
-        let counted = query.counted
-        for word in counted {
-            if nameWords.contains(word.text) || word.twin.map(nameWords.contains) == true {
-                exact += 1
-                used.append(word.text)
-                if let twin = word.twin { used.append(twin) }
-            } else if let match = nameWords.first(where: { $0.hasPrefix(word.text) }) {
-                prefix += 1
-                used.append(match)
-            } else if let joined = nameWords.indices.dropLast().first(where: {
-                nameWords[$0] + nameWords[$0 + 1] == word.text
-            }) {
-                exact += 1
-                used.append(nameWords[joined])
-                used.append(nameWords[joined + 1])
-            } else if let position = word.corrections.firstIndex(where: nameWords.contains) {
-                let fix = word.corrections[position]
-                // Corrections come closest and most used first: the likeliest reading earns the most.
-                typo += position == 0 ? 1 : 0.75
-                used.append(fix)
-                matchedAll = false
-            } else {
-                matchedAll = false
-                missing += 1
-            }
-        }
-        let n = Double(max(1, counted.count))
-        var score = 40 * exact / n + 28 * prefix / n + 18 * typo / n
-        let queryCore = query.core
-        let nameCore = TextNormalizer.canonicalCore(nameWords)
-        let exactName = !queryCore.isEmpty && queryCore == nameCore
-        if exactName { score += 25 }
-        if nameCore.starts(with: queryCore) { score += 8 }
-        let extra = nameWords.filter { !TextNormalizer.isStopWord($0) && !used.contains($0) }.count
-        score -= 1.5 * Double(extra)
-        if secondary && extra > 0 { score -= Self.secondaryPenalty }
-        score += 2.5 * popularity
-        return Match(
-            score: score, matchedAll: matchedAll && !counted.isEmpty, exactName: exactName,
-            coversQuery: missing == 0 && !counted.isEmpty, popularity: popularity)
-    }
 }
