@@ -47,14 +47,17 @@ package final class NameIndex: Sendable {
     package var isEmpty: Bool { current.withLock { $0.count == 0 } }
 
     /// Whether the catalog changed since the index was built (another process imported or refreshed it).
-    func isStale(_ database: AppDatabase) async -> Bool {
-        let built = current.withLock { $0.generation }
-        return (try? await database.catalog.catalogGeneration()).map { $0 != built } ?? false
+    func refreshIfStale(_ database: AppDatabase, then done: @escaping @Sendable () -> Void) async {
+        guard let generation = try? await database.catalog.catalogGeneration() else { return }
+        refresh(unlessBuiltFrom: generation, database, then: done)
     }
 
-    /// Rebuilds in the background when the catalog changed; searches use the current index meanwhile.
-    func refreshIfStale(_ database: AppDatabase, then done: @escaping @Sendable () -> Void) async {
-        guard await isStale(database) else { return }
+    /// Rebuilds in the background when the catalog's generation (read by the caller) is not the one the index was
+    /// built from; searches use the current index meanwhile.
+    func refresh(
+        unlessBuiltFrom generation: Int, _ database: AppDatabase, then done: @escaping @Sendable () -> Void
+    ) {
+        guard current.withLock({ $0.generation }) != generation else { return }
         let start = rebuilding.withLock { busy -> Bool in
             if busy { return false }
             busy = true

@@ -96,11 +96,15 @@ extension SearchIndex {
 
         /// Where two adjacent words of the name, joined, are the query word ("hollowknight").
         func joined(_ word: Word, in name: ArraySlice<Int32>) -> Int? {
-            name.indices.dropLast().first { index in
-                let first = terms.utf8(Int(name[index]))
-                let second = terms.utf8(Int(name[index + 1]))
-                return first.count + second.count == word.bytes.count && word.bytes.starts(with: first)
-                    && word.bytes[first.count...].elementsEqual(second)
+            // Lengths first: most pairs are told apart without reading a byte.
+            let start = terms.start
+            return name.indices.dropLast().first { index in
+                let first = Int(name[index])
+                let second = Int(name[index + 1])
+                let firstLength = Int(start[first + 1] - start[first])
+                guard firstLength + Int(start[second + 1] - start[second]) == word.bytes.count else { return false }
+                return word.bytes.starts(with: terms.utf8(first))
+                    && word.bytes[firstLength...].elementsEqual(terms.utf8(second))
             }
         }
     }

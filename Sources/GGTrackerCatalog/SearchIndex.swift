@@ -23,12 +23,16 @@ package struct SearchIndex: Sendable {
         vocabulary.load(from: names.snapshot)
     }
 
-    /// The name index, first starting a rebuild if another process changed the catalog.
+    /// The name index, first starting a rebuild if another process changed the catalog. A search and an
+    /// autocompletion use the index as it is and check it when they read the games they show (`games`).
     func currentNames() async -> NameIndex.Snapshot {
-        let names = self.names
-        let vocabulary = self.vocabulary
-        await names.refreshIfStale(database) { vocabulary.load(from: names.snapshot) }
+        await names.refreshIfStale(database, then: reloadVocabulary)
         return names.snapshot
+    }
+
+    /// Loads the typo vocabulary from the name index once a rebuild is done.
+    var reloadVocabulary: @Sendable () -> Void {
+        { [names, vocabulary] in vocabulary.load(from: names.snapshot) }
     }
 
     /// The term ranges one query word matches: as a prefix (numbers whole), its numeral twin, its corrections.
@@ -83,7 +87,7 @@ package struct SearchIndex: Sendable {
 
     /// The search over the in-memory index: words, corrections and a ranking by match quality, then popularity.
     package func search(_ query: String, filter: CatalogFilter, limit: Int) async throws -> [SearchHit] {
-        let index = await currentNames()
+        let index = names.snapshot
         let includeMature = filter.includeMature
         let filtered = filter.platform != nil || filter.genre != nil || filter.year != nil
         /// Keeps the candidates that pass the filter, in order.
@@ -184,7 +188,7 @@ package struct SearchIndex: Sendable {
         guard !words.isEmpty else {
             return try await database.catalog.popular(includeMature: includeMature, limit: limit)
         }
-        let index = await currentNames()
+        let index = names.snapshot
         let groups = words.map { [index.range(prefix: $0)] }
         let ranks =
             groups.allSatisfy { !$0[0].isEmpty }
@@ -213,6 +217,11 @@ package struct SearchIndex: Sendable {
         return Array(results)
     }
 
-    /// Full games by id, in one query.
-    func games(_ ids: [Int64]) async throws -> [Int64: Game] { try await database.catalog.games(ids) }
+    /// Full games by id, in one query; with them, the catalog's generation, which starts a rebuild of the name
+    /// index when another process changed the catalog since it was built.
+    func games(_ ids: [Int64]) async throws -> [Int64: Game] {
+        let (games, generation) = try await database.catalog.gamesAndGeneration(ids)
+        names.refresh(unlessBuiltFrom: generation, database, then: reloadVocabulary)
+        return games
+    }
 }

@@ -83,17 +83,30 @@ extension CatalogRecords {
 
     package func games(_ ids: [Int64]) async throws -> [Int64: Game] {
         guard !ids.isEmpty else { return [:] }
-        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
-        return try await read { db in
-            let rows = try await db.fetchAll(
-                "SELECT \(Self.gameColumns) FROM games g WHERE g.id IN (\(placeholders))", SQLArguments(ids))
-            var games: [Int64: Game] = [:]
-            for row in rows {
-                let game = Self.game(from: row)
-                games[game.id] = game
-            }
-            return games
+        return try await read { db in try await Self.games(ids, in: db) }
+    }
+
+    /// Full games by id and, in the same transaction, the catalog's generation: a search reads the games it shows
+    /// and checks its in-memory index against the catalog in one go.
+    package func gamesAndGeneration(_ ids: [Int64]) async throws -> (games: [Int64: Game], generation: Int) {
+        try await read { db in
+            let generation = try await db.prefetch(
+                "SELECT value FROM catalog_meta WHERE key = ?", [Self.generationKey])
+            let games = ids.isEmpty ? [:] : try await Self.games(ids, in: db)
+            return (games, (try await generation.value() as String?).flatMap(Int.init) ?? 0)
         }
+    }
+
+    static func games(_ ids: [Int64], in db: any SQLSession) async throws -> [Int64: Game] {
+        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        let rows = try await db.fetchAll(
+            "SELECT \(gameColumns) FROM games g WHERE g.id IN (\(placeholders))", SQLArguments(ids))
+        var games: [Int64: Game] = [:]
+        for row in rows {
+            let game = Self.game(from: row)
+            games[game.id] = game
+        }
+        return games
     }
 
     /// Which of these games pass the filter.

@@ -304,8 +304,10 @@ extension CatalogRecords {
 
     /// How many times the catalog was changed, by any process.
     package func catalogGeneration() async throws -> Int {
-        try await catalogMeta("catalog.generation").flatMap(Int.init) ?? 0
+        try await catalogMeta(Self.generationKey).flatMap(Int.init) ?? 0
     }
+
+    static let generationKey = "catalog.generation"
 
     package func catalogMeta(_ key: String) async throws -> String? {
         try await read { db in
