@@ -124,19 +124,20 @@ package struct Action: Equatable, Sendable {
         case primary, secondary, success, danger
     }
     package var label: String
-    package var invocation: CommandInvocation
+    package let invocation: CommandInvocation
     package var style: Style
     package var disabled: Bool
+    /// The command line it runs, as a platform carries it (a custom id, a button value, a hint to type); written
+    /// once, since renderers read it more than once.
+    package let command: String
 
     package init(_ label: String, _ invocation: CommandInvocation, style: Style = .secondary, disabled: Bool = false) {
         self.label = label
         self.invocation = invocation
         self.style = style
         self.disabled = disabled
+        command = invocation.commandLine
     }
-
-    /// The command line it runs, as a platform carries it (a custom id, a button value, a hint to type).
-    package var command: String { invocation.commandLine }
 }
 
 /// A drop-down of choices, each running its own command line.
@@ -147,14 +148,15 @@ package struct Menu: Equatable, Sendable {
     package struct Option: Equatable, Sendable {
         package var label: String
         package var description: String?
-        package var invocation: CommandInvocation
+        package let invocation: CommandInvocation
+        /// The command line the option runs, written once.
+        package let command: String
         package init(_ label: String, description: String? = nil, _ invocation: CommandInvocation) {
             self.label = label
             self.description = description
             self.invocation = invocation
+            command = invocation.commandLine
         }
-
-        package var command: String { invocation.commandLine }
     }
 
     package init(_ placeholder: String, options: [Option]) {

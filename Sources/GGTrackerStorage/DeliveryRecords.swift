@@ -13,7 +13,16 @@ package struct DeliveryClaim: Sendable {
 
     package init(id: String) {
         self.id = id
-        self.attempt = UUID().uuidString
+        self.attempt = Self.newAttempt()
+    }
+
+    /// 128 random bits in hex, from the system's generator (`UUID()` opens and reads a device file each time).
+    static func newAttempt() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let high = String(generator.next() as UInt64, radix: 16)
+        let low = String(generator.next() as UInt64, radix: 16)
+        return String(repeating: "0", count: 16 - high.count) + high + String(repeating: "0", count: 16 - low.count)
+            + low
     }
 
     /// Whether a write was made on behalf of this delivery (its id is claimed in the database).

@@ -216,7 +216,7 @@ package struct DiscordInteractionController: Sendable {
         for command in commands where ids[command] == nil {
             let direct = "gg:" + command
             ids[command] =
-                direct.count <= DiscordLimits.customID
+                direct.utf8.count <= DiscordLimits.customID || direct.count <= DiscordLimits.customID
                 ? direct : "gp:" + (try await database.deliveries.savePendingCommand(command))
         }
         let response = reply.discordResponse(isComponent: interaction.type == .messageComponent) {
