@@ -7,7 +7,7 @@ import Foundation
 /// (`igdbFields`), on the same cursor.
 package struct JSONLineReader {
     package struct Malformed: Error, CustomStringConvertible {
-        var offset: Int
+        package var offset: Int
         package var description: String { "malformed JSON at byte \(offset + 1)" }
     }
 
@@ -30,22 +30,24 @@ package struct JSONLineReader {
         return try result.get()
     }
 
-    enum Number {
+    package enum Number {
         case integer(Int)
         case real(Double)
     }
 
-    struct Cursor {
+    package struct Cursor {
         let bytes: UnsafeRawBufferPointer
         var position = 0
         var depth = 0
 
-        var atEnd: Bool { position >= bytes.count }
-        var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
+        package init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-        func fail() -> Malformed { Malformed(offset: position) }
+        package var atEnd: Bool { position >= bytes.count }
+        package var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
 
-        mutating func skipSpace() {
+        package func fail() -> Malformed { Malformed(offset: position) }
+
+        package mutating func skipSpace() {
             while position < bytes.count {
                 switch bytes[position] {
                 case 0x20, 0x0A, 0x0D, 0x09: position += 1
@@ -80,7 +82,7 @@ package struct JSONLineReader {
             }
         }
 
-        mutating func literal(_ word: StaticString) throws(Malformed) {
+        package mutating func literal(_ word: StaticString) throws(Malformed) {
             let length = word.utf8CodeUnitCount
             guard position + length <= bytes.count else { throw fail() }
             for offset in 0..<length where bytes[position + offset] != word.utf8Start[offset] { throw fail() }
@@ -103,7 +105,7 @@ package struct JSONLineReader {
         }
 
         /// Reads an object, calling `body` at each member with its key, after the colon; `body` reads the value.
-        mutating func members(_ body: (inout Cursor, Key) throws(Malformed) -> Void) throws(Malformed) {
+        package mutating func members(_ body: (inout Cursor, Key) throws(Malformed) -> Void) throws(Malformed) {
             depth += 1
             defer { depth -= 1 }
             guard depth <= 64 else { throw fail() }
@@ -128,7 +130,7 @@ package struct JSONLineReader {
         }
 
         /// Reads an array, calling `body` to read each element.
-        mutating func elements(_ body: (inout Cursor) throws(Malformed) -> Void) throws(Malformed) {
+        package mutating func elements(_ body: (inout Cursor) throws(Malformed) -> Void) throws(Malformed) {
             depth += 1
             defer { depth -= 1 }
             guard depth <= 64 else { throw fail() }
@@ -149,12 +151,12 @@ package struct JSONLineReader {
         }
 
         /// A member's key: its bytes when it has no escapes (checked to be UTF-8), else the text they spell.
-        enum Key {
+        package enum Key {
             case bytes(Range<Int>)
             case text(String)
         }
 
-        mutating func key() throws(Malformed) -> Key {
+        package mutating func key() throws(Malformed) -> Key {
             guard let plain = try plainString() else { return .text(try string()) }
             if !plain.ascii && String(validating: slice(plain.range), as: UTF8.self) == nil { throw fail() }
             return .bytes(plain.range)
@@ -190,7 +192,7 @@ package struct JSONLineReader {
         }
 
         /// Whether the key is `word` (plain ASCII).
-        func key(_ key: Key, is word: StaticString) -> Bool {
+        package func key(_ key: Key, is word: StaticString) -> Bool {
             switch key {
             case .text(let text):
                 return text.utf8.elementsEqual(
@@ -201,7 +203,7 @@ package struct JSONLineReader {
             }
         }
 
-        mutating func string() throws(Malformed) -> String {
+        package mutating func string() throws(Malformed) -> String {
             // The common case: no escapes, the bytes between the quotes are the string.
             if let plain = try plainString() {
                 // ASCII needs no check.
@@ -280,7 +282,7 @@ package struct JSONLineReader {
 
         /// A number as JSON writes it: `-`, digits without leading zeros, optional fraction and exponent. An integer
         /// that fits is an `Int`.
-        mutating func numberValue() throws(Malformed) -> Number {
+        package mutating func numberValue() throws(Malformed) -> Number {
             let start = position
             if peek == UInt8(ascii: "-") { position += 1 }
             func digits() -> Int {

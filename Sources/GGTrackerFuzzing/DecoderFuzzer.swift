@@ -32,7 +32,12 @@ package struct DecoderFuzzer: Sendable {
 
     package func run(_ data: Data) async -> Outcome {
         var outcome = Outcome()
-        if let interaction = try? JSONDecoder().decode(DiscordInteraction.self, from: data) {
+        let decoded = try? JSONDecoder().decode(DiscordInteraction.self, from: data)
+        // What the reader takes straight from the bytes is what the decoder makes of them.
+        if let read = data.withUnsafeBytes(DiscordInteraction.read) {
+            precondition(read == decoded, "the interaction reader and the decoder differ")
+        }
+        if let interaction = decoded {
             _ = try? discord.invoker(for: interaction)
             if let (invocation, name) = try? await discord.invocation(for: interaction) {
                 _ = try? BotCommand(invocation)

@@ -2,7 +2,7 @@ import Foundation
 
 /// An incoming interaction, as Discord sends it.
 /// https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object
-package struct DiscordInteraction: Decodable, Sendable {
+package struct DiscordInteraction: Decodable, Equatable, Sendable {
     package var id: String
     package var applicationID: String?
     package var type: InteractionType
@@ -27,20 +27,11 @@ package struct DiscordInteraction: Decodable, Sendable {
         case unknown(Int)
 
         package init(from decoder: any Decoder) throws {
-            let raw = try decoder.singleValueContainer().decode(Int.self)
-            self =
-                switch raw {
-                case 1: .ping
-                case 2: .applicationCommand
-                case 3: .messageComponent
-                case 4: .autocomplete
-                case 5: .modalSubmit
-                default: .unknown(raw)
-                }
+            self.init(raw: try decoder.singleValueContainer().decode(Int.self))
         }
     }
 
-    package struct User: Decodable, Sendable {
+    package struct User: Decodable, Equatable, Sendable {
         package var id: String
         package var username: String?
         package var globalName: String?
@@ -50,19 +41,19 @@ package struct DiscordInteraction: Decodable, Sendable {
         }
     }
 
-    package struct Member: Decodable, Sendable {
+    package struct Member: Decodable, Equatable, Sendable {
         package var user: User?
         package var nick: String?
         /// The member's permissions in the channel, as a decimal bitset string.
         package var permissions: String?
     }
 
-    package struct Channel: Decodable, Sendable {
+    package struct Channel: Decodable, Equatable, Sendable {
         package var id: String
         package var nsfw: Bool?
     }
 
-    package struct InteractionData: Decodable, Sendable {
+    package struct InteractionData: Decodable, Equatable, Sendable {
         package var name: String?
         package var options: [Option]?
         package var resolved: Resolved?
@@ -85,7 +76,7 @@ package struct DiscordInteraction: Decodable, Sendable {
         }
     }
 
-    package struct Option: Decodable, Sendable {
+    package struct Option: Decodable, Equatable, Sendable {
         package var name: String
         package var type: DiscordOptionType
         package var value: OptionWireValue?
@@ -123,14 +114,14 @@ package struct DiscordInteraction: Decodable, Sendable {
         }
     }
 
-    package struct Resolved: Decodable, Sendable {
+    package struct Resolved: Decodable, Equatable, Sendable {
         package var users: [String: User]?
         package var members: [String: Member]?
         package var attachments: [String: AttachmentObject]?
     }
 
     /// https://discord.com/developers/docs/resources/message#attachment-object
-    package struct AttachmentObject: Decodable, Sendable {
+    package struct AttachmentObject: Decodable, Equatable, Sendable {
         package var id: String
         package var filename: String
         package var size: Int
@@ -138,7 +129,7 @@ package struct DiscordInteraction: Decodable, Sendable {
     }
 
     /// A modal's submitted component: a label (type 18) holding a text input, or an action row of them.
-    package struct ModalComponent: Decodable, Sendable {
+    package struct ModalComponent: Decodable, Equatable, Sendable {
         package var type: DiscordComponentType
         package var customID: String?
         package var value: String?
@@ -161,8 +152,9 @@ package struct DiscordInteraction: Decodable, Sendable {
     }
 
     /// Indirection for the recursive `component` field.
-    package final class Box: Decodable, Sendable {
+    package final class Box: Decodable, Equatable, Sendable {
         let value: ModalComponent
+        package static func == (a: Box, b: Box) -> Bool { a.value == b.value }
         package required init(from decoder: any Decoder) throws {
             value = try ModalComponent(from: decoder)
         }

@@ -27,7 +27,7 @@ package struct DiscordInteractionController: Sendable {
         let body = try await request.body.collect(upTo: .max)
         let interaction: DiscordInteraction
         do {
-            interaction = try JSONDecoder().decode(DiscordInteraction.self, from: Data(buffer: body))
+            interaction = try DiscordInteraction.decode(body)
         } catch {
             metrics.record(platform: "discord", command: "-", outcome: .badRequest)
             return Self.plain(.badRequest, "malformed interaction JSON\n")

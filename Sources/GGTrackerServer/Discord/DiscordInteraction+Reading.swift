@@ -1,0 +1,231 @@
+import Foundation
+import GGTrackerCatalog
+import NIOCore
+
+extension DiscordInteraction {
+    /// Reads an interaction in the shape Discord sends for commands, buttons, menus and autocompletion straight from
+    /// its bytes: the fields the bot uses, typed as they are read, every other member checked and skipped. Nil for
+    /// anything else — a modal's components, resolved users or files, a number with a fraction or exponent, an
+    /// escaped key, a field given twice, malformed JSON — which `JSONDecoder` then reads and judges.
+    package static func read(_ bytes: UnsafeRawBufferPointer) -> DiscordInteraction? {
+        var cursor = JSONLineReader.Cursor(bytes: bytes)
+        do throws(JSONLineReader.Malformed) {
+            cursor.skipSpace()
+            guard cursor.peek == UInt8(ascii: "{") else { return nil }
+            let interaction = try cursor.interaction()
+            cursor.skipSpace()
+            return cursor.atEnd ? interaction : nil
+        } catch {
+            return nil
+        }
+    }
+
+    /// Reads the interaction from its bytes, or with `JSONDecoder` when they are not in the usual shape.
+    static func decode(_ body: ByteBuffer) throws -> DiscordInteraction {
+        if let interaction = body.withUnsafeReadableBytes(read) { return interaction }
+        return try JSONDecoder().decode(DiscordInteraction.self, from: Data(buffer: body))
+    }
+}
+
+extension DiscordInteraction.InteractionType {
+    init(raw: Int) {
+        self =
+            switch raw {
+            case 1: .ping
+            case 2: .applicationCommand
+            case 3: .messageComponent
+            case 4: .autocomplete
+            case 5: .modalSubmit
+            default: .unknown(raw)
+            }
+    }
+}
+
+extension JSONLineReader.Cursor {
+    typealias Malformed = JSONLineReader.Malformed
+
+    /// Reads an object's members by name; a name met twice gives up.
+    mutating func fields(
+        _ names: [StaticString], _ body: (inout Self, Int) throws(Malformed) -> Void
+    ) throws(Malformed) {
+        var seen: UInt64 = 0
+        try members { cursor, key throws(Malformed) in
+            guard case .bytes = key else { throw cursor.fail() }
+            guard let field = names.firstIndex(where: { cursor.key(key, is: $0) }) else {
+                try cursor.skip()
+                return
+            }
+            guard seen & (1 << field) == 0 else { throw cursor.fail() }
+            seen |= 1 << field
+            try body(&cursor, field)
+        }
+    }
+
+    /// True and moves past it when the value is `null`.
+    mutating func null() throws(Malformed) -> Bool {
+        skipSpace()
+        guard peek == UInt8(ascii: "n") else { return false }
+        try literal("null")
+        return true
+    }
+
+    mutating func text() throws(Malformed) -> String? {
+        if try null() { return nil }
+        guard peek == UInt8(ascii: "\"") else { throw fail() }
+        return try string()
+    }
+
+    mutating func integer() throws(Malformed) -> Int? {
+        if try null() { return nil }
+        guard case .integer(let value) = try numberValue() else { throw fail() }
+        return value
+    }
+
+    mutating func bool() throws(Malformed) -> Bool? {
+        if try null() { return nil }
+        if peek == UInt8(ascii: "t") {
+            try literal("true")
+            return true
+        }
+        try literal("false")
+        return false
+    }
+
+    /// Checks and skips any value.
+    mutating func skip() throws(Malformed) {
+        skipSpace()
+        guard let byte = peek else { throw fail() }
+        switch byte {
+        case UInt8(ascii: "{"): try members { cursor, _ throws(Malformed) in try cursor.skip() }
+        case UInt8(ascii: "["): try elements { cursor throws(Malformed) in try cursor.skip() }
+        case UInt8(ascii: "\""): _ = try key()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        default: _ = try numberValue()
+        }
+    }
+
+    mutating func interaction() throws(Malformed) -> DiscordInteraction {
+        var id: String?
+        var type: Int?
+        var interaction = DiscordInteraction(id: "", type: .ping)
+        try fields([
+            "id", "application_id", "type", "data", "guild_id", "channel_id", "channel", "member", "user", "token",
+        ]) {
+            cursor, field throws(Malformed) in
+            switch field {
+            case 0: id = try cursor.text()
+            case 1: interaction.applicationID = try cursor.text()
+            case 2: type = try cursor.integer()
+            case 3: interaction.data = try cursor.null() ? nil : try cursor.interactionData()
+            case 4: interaction.guildID = try cursor.text()
+            case 5: interaction.channelID = try cursor.text()
+            case 6: interaction.channel = try cursor.null() ? nil : try cursor.channel()
+            case 7: interaction.member = try cursor.null() ? nil : try cursor.member()
+            case 8: interaction.user = try cursor.null() ? nil : try cursor.user()
+            default: interaction.token = try cursor.text()
+            }
+        }
+        guard let id, let type else { throw fail() }
+        interaction.id = id
+        interaction.type = .init(raw: type)
+        return interaction
+    }
+
+    mutating func user() throws(Malformed) -> DiscordInteraction.User {
+        var user = DiscordInteraction.User(id: "")
+        var id: String?
+        try fields(["id", "username", "global_name"]) { cursor, field throws(Malformed) in
+            switch field {
+            case 0: id = try cursor.text()
+            case 1: user.username = try cursor.text()
+            default: user.globalName = try cursor.text()
+            }
+        }
+        guard let id else { throw fail() }
+        user.id = id
+        return user
+    }
+
+    mutating func member() throws(Malformed) -> DiscordInteraction.Member {
+        var member = DiscordInteraction.Member()
+        try fields(["user", "nick", "permissions"]) { cursor, field throws(Malformed) in
+            switch field {
+            case 0: member.user = try cursor.null() ? nil : try cursor.user()
+            case 1: member.nick = try cursor.text()
+            default: member.permissions = try cursor.text()
+            }
+        }
+        return member
+    }
+
+    mutating func channel() throws(Malformed) -> DiscordInteraction.Channel {
+        var id: String?
+        var nsfw: Bool?
+        try fields(["id", "nsfw"]) { cursor, field throws(Malformed) in
+            if field == 0 { id = try cursor.text() } else { nsfw = try cursor.bool() }
+        }
+        guard let id else { throw fail() }
+        return DiscordInteraction.Channel(id: id, nsfw: nsfw)
+    }
+
+    mutating func interactionData() throws(Malformed) -> DiscordInteraction.InteractionData {
+        var data = DiscordInteraction.InteractionData()
+        try fields(["name", "options", "custom_id", "component_type", "values", "resolved", "components"]) {
+            cursor, field throws(Malformed) in
+            switch field {
+            case 0: data.name = try cursor.text()
+            case 1: data.options = try cursor.null() ? nil : try cursor.options()
+            case 2: data.customID = try cursor.text()
+            case 3: data.componentType = try cursor.integer().map(DiscordComponentType.init(rawValue:))
+            case 4:
+                if try cursor.null() { return }
+                var values: [String] = []
+                try cursor.elements { cursor throws(Malformed) in
+                    guard let value = try cursor.text() else { throw cursor.fail() }
+                    values.append(value)
+                }
+                data.values = values
+            default:
+                // Resolved users and files, a modal's components: left to the decoder.
+                throw cursor.fail()
+            }
+        }
+        return data
+    }
+
+    mutating func options() throws(Malformed) -> [DiscordInteraction.Option] {
+        var options: [DiscordInteraction.Option] = []
+        try elements { cursor throws(Malformed) in
+            guard try !cursor.null() else { throw cursor.fail() }
+            var name: String?
+            var type: Int?
+            var option = DiscordInteraction.Option(name: "", type: .string)
+            try cursor.fields(["name", "type", "value", "options", "focused"]) { cursor, field throws(Malformed) in
+                switch field {
+                case 0: name = try cursor.text()
+                case 1: type = try cursor.integer()
+                case 2: option.value = try cursor.optionValue()
+                case 3: option.options = try cursor.null() ? nil : try cursor.options()
+                default: option.focused = try cursor.bool()
+                }
+            }
+            guard let name, let type else { throw cursor.fail() }
+            option.name = name
+            option.type = DiscordOptionType(rawValue: type)
+            options.append(option)
+        }
+        return options
+    }
+
+    /// A string, an integer or a boolean; a number with a fraction or exponent is left to the decoder.
+    mutating func optionValue() throws(Malformed) -> DiscordInteraction.OptionWireValue? {
+        if try null() { return nil }
+        switch peek {
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return try bool().map { .boolean($0) }
+        default: return try integer().map { .integer($0) }
+        }
+    }
+}
