@@ -5,7 +5,14 @@ package enum CommandName: String, CaseIterable, Sendable {
     case profile, stats, compare, leaderboard, challenge, friend, activity, upcoming, recap, gamenight, share, help
     case about, account, admin
 
-    package var spec: CommandSpec {
+    /// The command's declaration, built once per process (a command line, a validation and every button's
+    /// command read it).
+    package var spec: CommandSpec { Self.specs[Self.all.firstIndex(of: self)!] }
+
+    private static let all = allCases
+    private static let specs = all.map(\.declaration)
+
+    private var declaration: CommandSpec {
         let status = OptionSpec.string("status", "Where you are with it", choices: GameStatus.allCases.map(\.rawValue))
         let hours = OptionSpec(
             name: "hours", summary: "Hours played in total", kind: .number, minValue: 0, maxValue: 20_000)

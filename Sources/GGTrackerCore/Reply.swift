@@ -255,7 +255,8 @@ package enum Format {
 
     /// At most `limit` code points, cut between whole characters and ended with "…" when anything was cut.
     package static func truncate(_ text: String, _ limit: Int) -> String {
-        guard length(text) > limit else { return text }
+        // No more bytes than the limit means no more code points: nothing to count.
+        guard text.utf8.count > limit, length(text) > limit else { return text }
         var out = ""
         var used = 0
         for character in text {
