@@ -141,7 +141,8 @@ struct CatalogBench: AsyncParsableCommand {
             samples.add((ContinuousClock.now - start).seconds * 1000)
             lines.append("\(query)\t" + hits.map { String($0.game.id) }.joined(separator: " "))
         }
-        try (lines.joined(separator: "\n") + "\n").write(toFile: resultsOut, atomically: true, encoding: .utf8)
+        // Written in place, not through a file renamed over it: `--results-out /dev/null` must stay a device.
+        try (lines.joined(separator: "\n") + "\n").write(toFile: resultsOut, atomically: false, encoding: .utf8)
         say(
             "  \(lines.count) queries: p50 \(format(samples.median, 3)) ms, p99 \(format(samples.percentile(99), 3)) ms, total \(format(samples.values.reduce(0, +), 0)) ms; results in \(resultsOut)"
         )

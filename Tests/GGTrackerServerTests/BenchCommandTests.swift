@@ -16,4 +16,25 @@ struct BenchCommandTests {
         #expect(!output.contains("server(s) on CPUs"))
         #expect(!output.contains("games written"))
     }
+
+    /// Ranking results go into the file named, in place: a link is followed, not replaced by a new file (so
+    /// `--results-out /dev/null` leaves the device alone).
+    @Test func rankingResultsAreWrittenInPlace() throws {
+        let folder = URL(fileURLWithPath: Scratch.path("results"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let queries = folder.appendingPathComponent("queries.txt")
+        try "zelda\nhollow knigt\n".write(to: queries, atomically: false, encoding: .utf8)
+        let target = folder.appendingPathComponent("target.tsv")
+        try "".write(to: target, atomically: false, encoding: .utf8)
+        let link = folder.appendingPathComponent("link.tsv")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let (status, output) = try ServerProcess.command([
+            "bench", "catalog", "--database", folder.appendingPathComponent("catalog.sqlite").path,
+            "--queries", queries.path, "--results-out", link.path,
+        ])
+        #expect(status == 0, "\(output)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        let lines = try String(contentsOf: target, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasPrefix("zelda\t") && lines[1].hasPrefix("hollow knigt\t"))
+    }
 }
