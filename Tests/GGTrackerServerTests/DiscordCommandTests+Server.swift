@@ -1,0 +1,188 @@
+import Foundation
+import GGTrackerCore
+import GGTrackerStorage
+import Testing
+
+@testable import GGTrackerServer
+
+/// The catalog's pages, profiles, help, administration, accounts, autocompletion and retries, through signed
+/// interactions.
+extension DiscordCommandTests {
+    @Test func gameCardShowsDetailsAndWhoHereHasIt() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("rate", [I.option("title", "Celeste"), I.option("score", 8)]))
+            _ = try await client.send(
+                I.command("rate", [I.option("title", "Celeste"), I.option("score", 10)], as: .bob))
+            let answer = try await client.send(I.command("game", [I.option("title", "Celeste")]))
+            DiscordChecks.check(answer)
+            let text = answer.text
+            #expect(text.contains("Celeste (2018)"))
+            #expect(text.contains("Platforms") && text.contains("Developer") && text.contains("Critic rating"))
+            #expect(text.contains("On this server (2)") && text.contains("Alice") && text.contains("Bob"))
+            #expect(text.contains("9.0/10 (2)"))
+        }
+    }
+
+    @Test func matureGamesAreHiddenOutsideAgeRestrictedChannels() async throws {
+        try await harness.withClient { client in
+            let hidden = try await client.send(I.command("search", [I.option("query", "grand theft auto")]))
+            #expect(!hidden.text.contains("Grand Theft Auto V"))
+            let shown = try await client.send(I.command("search", [I.option("query", "grand theft auto")], nsfw: true))
+            #expect(shown.text.contains("Grand Theft Auto V"))
+            let admin = try await client.send(
+                I.command("admin", [I.sub("settings", [I.option("age_gate", "off")])], as: .admin))
+            #expect(admin.content.contains("Settings saved"))
+            let ungated = try await client.send(I.command("search", [I.option("query", "grand theft auto")]))
+            #expect(ungated.text.contains("Grand Theft Auto V"))
+        }
+    }
+
+    @Test func topAndBrowsePageThroughTheCatalog() async throws {
+        try await harness.withClient { client in
+            let top = try await client.send(I.command("top"))
+            DiscordChecks.check(top)
+            #expect(top.text.contains("Top rated: all games"))
+            #expect(top.text.contains("`1.`"))
+            let browse = try await client.send(I.command("browse", [I.sub("genre", [I.option("name", "Platform")])]))
+            DiscordChecks.check(browse)
+            #expect(browse.text.contains("Genre: Platform") && browse.text.contains("Celeste"))
+            let none = try await client.send(I.command("browse", [I.sub("genre", [I.option("name", "Platformer")])]))
+            #expect(none.ephemeral && none.content.contains("Did you mean: Platform"))
+        }
+    }
+
+    @Test func profileSetShowAndStats() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("rate", [I.option("title", "Celeste"), I.option("score", 9)]))
+            _ = try await client.send(
+                I.command("add", [I.option("title", "Hades"), I.option("status", "playing"), I.option("hours", 20.0)]))
+            let bad = try await client.send(
+                I.command("profile", [I.sub("set", [I.option("avatar", "http://x.test/a.png")])]))
+            #expect(bad.ephemeral && bad.content.contains("https:// image URL"))
+            let set = try await client.send(
+                I.command(
+                    "profile", [I.sub("set", [I.option("nickname", "Ada"), I.option("bio", "Metroidvanias <3")])]))
+            #expect(set.ephemeral && set.content.contains("Updated your nickname, bio"))
+            let shown = try await client.send(I.command("profile", [I.sub("show")]))
+            DiscordChecks.check(shown)
+            #expect(shown.text.contains("Ada") && shown.text.contains("2 games") && shown.text.contains("20 h"))
+            let stats = try await client.send(I.command("stats"))
+            DiscordChecks.check(stats)
+            #expect(stats.text.contains("By status") && stats.text.contains("Scores (1 rated, average 9.0)"))
+            #expect(stats.text.contains("Most played: Hades (20 h)"))
+        }
+    }
+
+    @Test func helpAndAboutAreGeneratedFromTheDeclarations() async throws {
+        try await harness.withClient { client in
+            let help = try await client.send(I.command("help"))
+            DiscordChecks.check(help)
+            for command in CommandName.allCases where command != .admin {
+                #expect(help.text.contains("`/\(command.rawValue)`"))
+            }
+            let one = try await client.send(I.command("help", [I.option("command", "rate")]))
+            #expect(one.text.contains("/rate title:<text> score:<whole number>"))
+            let about = try await client.send(I.command("about"))
+            DiscordChecks.check(about)
+            #expect(about.text.contains("Game data from IGDB.com") && about.text.contains("Version"))
+        }
+    }
+
+    @Test func adminCommandsAreRefusedToOthersAndWorkForAdmins() async throws {
+        try await harness.withClient { client in
+            let refused = try await client.send(I.command("admin", [I.sub("catalog", [I.sub("status")], group: true)]))
+            #expect(refused.ephemeral && refused.content.contains("Only server admins"))
+            let status = try await client.send(
+                I.command("admin", [I.sub("catalog", [I.sub("status")], group: true)], as: .admin))
+            DiscordChecks.check(status)
+            #expect(status.ephemeral && status.text.contains("Games") && status.text.contains("34"))
+            let settings = try await client.send(I.command("admin", [I.sub("settings", [])], as: .admin))
+            #expect(settings.text.contains("Age gate") && settings.text.contains("strict"))
+        }
+    }
+
+    @Test func configuredAdminIDsAreAdminsWithoutPermissions() async throws {
+        let harness = try await TestHarness(adminIDs: ["discord:111111111111111111"])
+        try await harness.withClient { client in
+            let answer = try await client.send(I.command("admin", [I.sub("settings", [I.option("age_gate", "off")])]))
+            #expect(answer.content.contains("Settings saved"))
+        }
+    }
+
+    @Test func accountDeleteNeedsTheConfirmButton() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Hades")]))
+            _ = try await client.send(I.command("wishlist", [I.sub("add", [I.option("title", "Celeste")])]))
+            let ask = try await client.send(I.command("account", [I.sub("delete")]))
+            #expect(ask.ephemeral && ask.content.contains("for good"))
+            #expect(try await entryCount() == 1)
+            let done = try await client.send(I.button(try #require(ask.button("Delete everything"))))
+            #expect(done.content.contains("erased"))
+        }
+        #expect(try await entryCount() == 0)
+        let left = try await database.reader.read { db in
+            try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM wishlist) + (SELECT count(*) FROM players)")
+        }
+        #expect(left == 0)
+    }
+
+    @Test func autocompleteOffersAtMost25CatalogReferences() async throws {
+        try await harness.withClient { client in
+            let answer = try await client.send(I.autocomplete("add", [I.option("title", "hollow", focused: true)]))
+            DiscordChecks.check(answer)
+            #expect(answer.type == 8)
+            let choices = try #require(answer.data["choices"] as? [[String: Any]])
+            #expect(!choices.isEmpty && choices.count <= 25)
+            #expect(
+                choices.first?["name"] as? String == "Hollow Knight (2017) · Linux +6"
+                    || (choices.first?["name"] as? String)?.hasPrefix("Hollow Knight (2017)") == true)
+            #expect((choices.first?["value"] as? String)?.hasPrefix("igdb:") == true)
+            let genres = try await client.send(
+                I.autocomplete("browse", [I.sub("genre", [I.option("name", "plat", focused: true)])]))
+            let names = (genres.data["choices"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            #expect(names.contains("Platform"))
+        }
+    }
+
+    @Test func aRetriedInteractionIsAnsweredAgainButAppliedOnce() async throws {
+        let interaction = I.command(
+            "add", [I.option("title", "Hades"), I.option("hours", 3.0)], id: "1311111111111111111")
+        try await harness.withClient { client in
+            let first = try await client.send(interaction)
+            let second = try await client.send(interaction)
+            #expect(first.body == second.body)
+            #expect(first.text.contains("added Hades"))
+        }
+        #expect(try await entryCount() == 1)
+    }
+
+    @Test func unknownCommandGetsUsage() async throws {
+        try await harness.withClient { client in
+            let answer = try await client.send(I.command("dance"))
+            DiscordChecks.check(answer)
+            #expect(answer.ephemeral && answer.content.contains("Unknown command `dance`"))
+            let missing = try await client.send(I.command("rate", [I.option("title", "Celeste")]))
+            #expect(missing.content.contains("needs `score`") && missing.content.contains("Usage: `/rate"))
+        }
+    }
+}
+
+@Suite("Catalog administration")
+struct CatalogAdminTests {
+    @Test func refreshRunsInTheBackgroundOneAtATime() async throws {
+        let harness = try await TestHarness()
+        try await harness.withClient { client in
+            let refresh = I.command(
+                "admin", [I.sub("catalog", [I.sub("refresh", [I.option("mode", "full")])], group: true)], as: .admin)
+            let first = try await client.send(refresh)
+            DiscordChecks.check(first)
+            #expect(first.ephemeral && first.content.contains("started in the background"))
+            let second = try await client.send(
+                I.command("admin", [I.sub("catalog", [I.sub("refresh")], group: true)], as: .admin))
+            #expect(second.ephemeral && second.content.contains("already running"))
+            let status = try await client.send(
+                I.command("admin", [I.sub("catalog", [I.sub("status")], group: true)], as: .admin))
+            #expect(status.text.contains("Refresh"))
+        }
+    }
+}
