@@ -177,9 +177,11 @@ struct FuzzPropertyTests {
                 let stamp = String(Int(Date().timeIntervalSince1970))
                 let answer = try await client.post(
                     body, signature: client.sign(body, timestamp: stamp), timestamp: stamp)
+                // An answer to anything: a reply, or a refusal of the request (malformed, too large, too slow to
+                // arrive on a loaded machine); never a server error.
                 #expect(
-                    answer.status == .ok || answer.status == .badRequest,
-                    "\(answer.status) for \(String(decoding: body, as: UTF8.self))")
+                    answer.status.code < 500,
+                    "\(answer.status) for \(String(decoding: body.prefix(2_000), as: UTF8.self))")
             }
         }
     }
