@@ -5,20 +5,7 @@ extension JSONLineReader {
     /// dictionary: the values are those `IGDBGameMapping.Fields(object(line))` would hold, and what is not one JSON
     /// object is refused in the same way. Fields the mapping does not read are checked and skipped.
     package func igdbFields(_ data: Data) throws(Malformed) -> IGDBGameMapping.Fields {
-        let result = data.withUnsafeBytes { bytes -> Result<IGDBGameMapping.Fields, Malformed> in
-            do throws(Malformed) {
-                var cursor = Cursor(bytes: bytes)
-                cursor.skipSpace()
-                guard cursor.peek == UInt8(ascii: "{") else { throw Malformed(offset: cursor.position) }
-                let fields = try cursor.igdbFields()
-                cursor.skipSpace()
-                guard cursor.atEnd else { throw Malformed(offset: cursor.position) }
-                return .success(fields)
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+        try Self.document(data) { cursor throws(Malformed) in try cursor.igdbFields() }
     }
 }
 

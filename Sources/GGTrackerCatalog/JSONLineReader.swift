@@ -13,19 +13,27 @@ package struct JSONLineReader {
 
     package init() {}
 
-    func object(_ bytes: UnsafeRawBufferPointer) throws(Malformed) -> [String: Any] {
+    package func object(_ data: Data) throws(Malformed) -> [String: Any] {
+        try Self.document(data) { cursor throws(Malformed) in try cursor.object() }
+    }
+
+    /// Reads one JSON object that is the whole of `bytes`, space around it aside: `read` starts at its `{`, and
+    /// anything after it is refused.
+    package static func document<T>(
+        _ bytes: UnsafeRawBufferPointer, _ read: (inout Cursor) throws(Malformed) -> T
+    ) throws(Malformed) -> T {
         var cursor = Cursor(bytes: bytes)
         cursor.skipSpace()
-        guard cursor.peek == UInt8(ascii: "{") else { throw Malformed(offset: cursor.position) }
-        let value = try cursor.object()
+        guard cursor.peek == UInt8(ascii: "{") else { throw cursor.fail() }
+        let value = try read(&cursor)
         cursor.skipSpace()
-        guard cursor.atEnd else { throw Malformed(offset: cursor.position) }
+        guard cursor.atEnd else { throw cursor.fail() }
         return value
     }
 
-    package func object(_ data: Data) throws(Malformed) -> [String: Any] {
-        let result = data.withUnsafeBytes { bytes -> Result<[String: Any], Malformed> in
-            do throws(Malformed) { return .success(try object(bytes)) } catch { return .failure(error) }
+    static func document<T>(_ data: Data, _ read: (inout Cursor) throws(Malformed) -> T) throws(Malformed) -> T {
+        let result = data.withUnsafeBytes { bytes -> Result<T, Malformed> in
+            do throws(Malformed) { return .success(try document(bytes, read)) } catch { return .failure(error) }
         }
         return try result.get()
     }

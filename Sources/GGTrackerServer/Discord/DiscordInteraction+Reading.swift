@@ -8,16 +8,7 @@ extension DiscordInteraction {
     /// anything else — a modal's components, resolved users or files, a number with a fraction or exponent, an
     /// escaped key, a field given twice, malformed JSON — which `JSONDecoder` then reads and judges.
     package static func read(_ bytes: UnsafeRawBufferPointer) -> DiscordInteraction? {
-        var cursor = JSONLineReader.Cursor(bytes: bytes)
-        do throws(JSONLineReader.Malformed) {
-            cursor.skipSpace()
-            guard cursor.peek == UInt8(ascii: "{") else { return nil }
-            let interaction = try cursor.interaction()
-            cursor.skipSpace()
-            return cursor.atEnd ? interaction : nil
-        } catch {
-            return nil
-        }
+        try? JSONLineReader.document(bytes) { cursor throws(JSONLineReader.Malformed) in try cursor.interaction() }
     }
 
     /// Reads the interaction from its bytes, or with `JSONDecoder` when they are not in the usual shape.
@@ -43,6 +34,18 @@ extension DiscordInteraction.InteractionType {
 
 extension JSONLineReader.Cursor {
     typealias Malformed = JSONLineReader.Malformed
+
+    // The members read of each object, in the order the readers below number them.
+    static let interactionKeys: [StaticString] = [
+        "id", "application_id", "type", "data", "guild_id", "channel_id", "channel", "member", "user", "token",
+    ]
+    static let userKeys: [StaticString] = ["id", "username", "global_name"]
+    static let memberKeys: [StaticString] = ["user", "nick", "permissions"]
+    static let channelKeys: [StaticString] = ["id", "nsfw"]
+    static let dataKeys: [StaticString] = [
+        "name", "options", "custom_id", "component_type", "values", "resolved", "components",
+    ]
+    static let optionKeys: [StaticString] = ["name", "type", "value", "options", "focused"]
 
     /// Reads an object's members by name; a name met twice gives up.
     mutating func fields(
@@ -110,9 +113,7 @@ extension JSONLineReader.Cursor {
         var id: String?
         var type: Int?
         var interaction = DiscordInteraction(id: "", type: .ping)
-        try fields([
-            "id", "application_id", "type", "data", "guild_id", "channel_id", "channel", "member", "user", "token",
-        ]) {
+        try fields(Self.interactionKeys) {
             cursor, field throws(Malformed) in
             switch field {
             case 0: id = try cursor.text()
@@ -136,7 +137,7 @@ extension JSONLineReader.Cursor {
     mutating func user() throws(Malformed) -> DiscordInteraction.User {
         var user = DiscordInteraction.User(id: "")
         var id: String?
-        try fields(["id", "username", "global_name"]) { cursor, field throws(Malformed) in
+        try fields(Self.userKeys) { cursor, field throws(Malformed) in
             switch field {
             case 0: id = try cursor.text()
             case 1: user.username = try cursor.text()
@@ -150,7 +151,7 @@ extension JSONLineReader.Cursor {
 
     mutating func member() throws(Malformed) -> DiscordInteraction.Member {
         var member = DiscordInteraction.Member()
-        try fields(["user", "nick", "permissions"]) { cursor, field throws(Malformed) in
+        try fields(Self.memberKeys) { cursor, field throws(Malformed) in
             switch field {
             case 0: member.user = try cursor.null() ? nil : try cursor.user()
             case 1: member.nick = try cursor.text()
@@ -163,7 +164,7 @@ extension JSONLineReader.Cursor {
     mutating func channel() throws(Malformed) -> DiscordInteraction.Channel {
         var id: String?
         var nsfw: Bool?
-        try fields(["id", "nsfw"]) { cursor, field throws(Malformed) in
+        try fields(Self.channelKeys) { cursor, field throws(Malformed) in
             if field == 0 { id = try cursor.text() } else { nsfw = try cursor.bool() }
         }
         guard let id else { throw fail() }
@@ -172,7 +173,7 @@ extension JSONLineReader.Cursor {
 
     mutating func interactionData() throws(Malformed) -> DiscordInteraction.InteractionData {
         var data = DiscordInteraction.InteractionData()
-        try fields(["name", "options", "custom_id", "component_type", "values", "resolved", "components"]) {
+        try fields(Self.dataKeys) {
             cursor, field throws(Malformed) in
             switch field {
             case 0: data.name = try cursor.text()
@@ -202,7 +203,7 @@ extension JSONLineReader.Cursor {
             var name: String?
             var type: Int?
             var option = DiscordInteraction.Option(name: "", type: .string)
-            try cursor.fields(["name", "type", "value", "options", "focused"]) { cursor, field throws(Malformed) in
+            try cursor.fields(Self.optionKeys) { cursor, field throws(Malformed) in
                 switch field {
                 case 0: name = try cursor.text()
                 case 1: type = try cursor.integer()
