@@ -1,4 +1,5 @@
 import Foundation
+import GGTrackerCore
 import GRDB
 import Synchronization
 
@@ -13,16 +14,8 @@ package struct DeliveryClaim: Sendable {
 
     package init(id: String) {
         self.id = id
-        self.attempt = Self.newAttempt()
-    }
-
-    /// 128 random bits in hex, from the system's generator (`UUID()` opens and reads a device file each time).
-    static func newAttempt() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let high = String(generator.next() as UInt64, radix: 16)
-        let low = String(generator.next() as UInt64, radix: 16)
-        return String(repeating: "0", count: 16 - high.count) + high + String(repeating: "0", count: 16 - low.count)
-            + low
+        // Not `UUID()`, which opens and reads a device file each time.
+        self.attempt = randomHex(bytes: 16)
     }
 
     /// Whether a write was made on behalf of this delivery (its id is claimed in the database).
@@ -147,9 +140,7 @@ extension DeliveryRecords {
 
     /// Stores a command line too long for a button id; returns the short key that stands for it.
     package func savePendingCommand(_ command: String, at now: Date = Date()) async throws -> String {
-        var bytes = [UInt8](repeating: 0, count: 12)
-        for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255) }
-        let key = bytes.map { String(format: "%02x", $0) }.joined()
+        let key = randomHex(bytes: 12)
         try await write { db in
             try await db.execute(
                 "INSERT INTO pending_commands (id, command, created_at) VALUES (?, ?, ?)",

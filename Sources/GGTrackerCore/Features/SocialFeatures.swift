@@ -178,11 +178,8 @@ struct SocialFeatures: Sendable {
             actions: [[Action("Revoke the link", .run(.share, ["revoke": true]), style: .danger)]])
     }
 
-    /// 128 random bits from the system's secure generator, as 32 hex characters.
-    static func newShareToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
-    }
+    /// 128 random bits, as 32 hex characters.
+    static func newShareToken() -> String { randomHex(bytes: 16) }
 }
 
 extension Optional {

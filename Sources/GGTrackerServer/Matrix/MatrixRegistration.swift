@@ -1,4 +1,5 @@
 import Foundation
+import GGTrackerCore
 
 /// The application service registration file a homeserver loads, from the configuration.
 /// https://spec.matrix.org/v1.19/application-service-api/#registration
@@ -29,8 +30,5 @@ package enum MatrixRegistration {
         return (text, config.matrixASToken == nil || config.matrixHSToken == nil)
     }
 
-    static func randomToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<4).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
-    }
+    static func randomToken() -> String { randomHex(bytes: 32) }
 }
