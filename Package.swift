@@ -111,7 +111,7 @@ let package = Package(
             name: "GGTrackerCoreTests", dependencies: ["GGTrackerCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "GGTrackerStorageTests",
-            dependencies: ["GGTrackerStorage", "GGTrackerCatalog"],
+            dependencies: ["GGTrackerStorage", "GGTrackerCatalog", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
