@@ -1,4 +1,5 @@
 import Foundation
+import GGTrackerCore
 import Hummingbird
 import NIOCore
 import Synchronization
@@ -44,31 +45,40 @@ extension Request {
         // is refused and its connection closed without reading it.
         let declared = headers[.contentLength].flatMap(Int.init).map { min($0, limit) } ?? 0
         if let budget, declared > 0, !budget.take(declared) { throw Self.overBudget }
-        return try await withThrowingTaskGroup(of: ByteBuffer.self) { group in
-            group.addTask {
-                var collected = ByteBuffer()
-                var taken = budget == nil ? 0 : declared
-                defer { budget?.give(taken) }
-                for try await part in body {
-                    guard collected.readableBytes + part.readableBytes <= limit else {
-                        throw HTTPError(.contentTooLarge, message: "request body over \(limit) bytes")
-                    }
-                    let beyond = collected.readableBytes + part.readableBytes - taken
-                    if let budget, beyond > 0 {
-                        guard budget.take(beyond) else { throw Self.overBudget }
-                        taken += beyond
-                    }
-                    var part = part
-                    collected.writeBuffer(&part)
+        // The body is read in a task of its own, which the deadline cancels; the request's own cancellation (its
+        // connection closed) cancels it too.
+        let collector = Task {
+            var collected = ByteBuffer()
+            var taken = budget == nil ? 0 : declared
+            defer { budget?.give(taken) }
+            for try await part in body {
+                guard collected.readableBytes + part.readableBytes <= limit else {
+                    throw HTTPError(.contentTooLarge, message: "request body over \(limit) bytes")
                 }
-                return collected
+                let beyond = collected.readableBytes + part.readableBytes - taken
+                if let budget, beyond > 0 {
+                    guard budget.take(beyond) else { throw Self.overBudget }
+                    taken += beyond
+                }
+                var part = part
+                collected.writeBuffer(&part)
             }
-            group.addTask {
-                try await EventLoopTimer.sleep(for: Self.bodyTimeout)
-                throw HTTPError(.requestTimeout, message: "the request body did not arrive in time")
+            return collected
+        }
+        let expired = OnceFlag()
+        let deadline = Deadlines.shared.after(Self.bodyTimeout) {
+            expired.raise()
+            collector.cancel()
+        }
+        defer { Deadlines.shared.cancel(deadline) }
+        do {
+            return try await withTaskCancellationHandler {
+                try await collector.value
+            } onCancel: {
+                collector.cancel()
             }
-            defer { group.cancelAll() }
-            return try await group.next()!
+        } catch  where expired.isRaised {
+            throw HTTPError(.requestTimeout, message: "the request body did not arrive in time")
         }
     }
 }

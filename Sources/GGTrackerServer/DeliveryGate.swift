@@ -1,5 +1,4 @@
 import Foundation
-import NIOPosix
 import Synchronization
 
 /// The deliveries whose work is running, by id: a duplicate arriving while the first is in flight joins its work
@@ -46,13 +45,13 @@ final class FirstAnswer: Sendable {
         waiter?.resume(returning: answer)
     }
 
-    /// The answer, or a deferral once `deadline` passes first. The deadline is a timer on an event loop, not a
-    /// task of its own.
+    /// The answer, or a deferral once `deadline` passes first (an entry among the shared `Deadlines`, not a task
+    /// or a timer of its own).
     func first(deadline: Duration) async -> Handled {
-        let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: deadline.timeAmount) {
+        let token = Deadlines.shared.after(deadline) {
             self.offer(Handled(data: Data(), command: "", outcome: .deferred))
         }
-        defer { timer.cancel() }
+        defer { Deadlines.shared.cancel(token) }
         return await withCheckedContinuation { continuation in
             let answer = state.withLock { state -> Handled? in
                 if let answer = state.answer { return answer }

@@ -1,7 +1,6 @@
 import Foundation
 import GGTrackerCore
 import GRDB
-import Synchronization
 
 /// The delivery (a Discord interaction, a Matrix event, a Slack request) whose command is being run.
 /// A write made on its behalf claims its id in the same transaction as the change, so a retry of a
@@ -10,7 +9,7 @@ package struct DeliveryClaim: Sendable {
     package let id: String
     /// Distinguishes this attempt from an earlier one of the same delivery.
     package let attempt: String
-    private let wrote = Flag()
+    private let wrote = OnceFlag()
 
     package init(id: String) {
         self.id = id
@@ -19,18 +18,14 @@ package struct DeliveryClaim: Sendable {
     }
 
     /// Whether a write was made on behalf of this delivery (its id is claimed in the database).
-    package var changedSomething: Bool { wrote.value.load(ordering: .relaxed) }
-    func markWritten() { wrote.value.store(true, ordering: .relaxed) }
+    package var changedSomething: Bool { wrote.isRaised }
+    func markWritten() { wrote.raise() }
 
     /// Whether a write made on behalf of this delivery was committed: a failure after it cannot say that nothing
     /// was changed.
-    package var committedSomething: Bool { committed.value.load(ordering: .relaxed) }
-    func markCommitted() { committed.value.store(true, ordering: .relaxed) }
-    private let committed = Flag()
-
-    final class Flag: Sendable {
-        let value = Atomic<Bool>(false)
-    }
+    package var committedSomething: Bool { committed.isRaised }
+    func markCommitted() { committed.raise() }
+    private let committed = OnceFlag()
 }
 
 /// A retried delivery whose change was already committed by an earlier attempt: nothing is applied again.
