@@ -43,7 +43,11 @@ final class Deadlines: Sendable {
             if state.timer == nil {
                 state.timer = MultiThreadedEventLoopGroup.singleton.any().scheduleRepeatedTask(
                     initialDelay: tick, delay: tick
-                ) { [weak self] _ in self?.check() }
+                ) { [weak self] task in
+                    // A table no longer used (a test's) stops its timer.
+                    guard let self else { return task.cancel() }
+                    self.check()
+                }
             }
             return Token(id: state.nextID)
         }
