@@ -74,6 +74,7 @@ final class Deadlines: Sendable {
                 }
                 return due
             }
+            state.idleTicks = 0
             for (id, entry) in state.pending where entry.deadline <= now {
                 due.append(entry.fire)
                 state.pending[id] = nil
