@@ -69,8 +69,8 @@ package struct IGDBClient: Sendable {
         let now = Date()
         if !forceNew {
             if let (token, expires) = tokens.get(), expires > now.addingTimeInterval(60) { return token }
-            if let stored = try await database.catalog.catalogMeta("igdb.token"),
-                let expiry = try await database.catalog.catalogMeta("igdb.token_expires"),
+            if let stored = try await database.catalogState.value("igdb.token"),
+                let expiry = try await database.catalogState.value("igdb.token_expires"),
                 let seconds = Double(expiry), Date(timeIntervalSince1970: seconds) > now.addingTimeInterval(60)
             {
                 tokens.set(stored, Date(timeIntervalSince1970: seconds))
@@ -97,8 +97,8 @@ package struct IGDBClient: Sendable {
         }
         let expires = now.addingTimeInterval((json["expires_in"] as? Double) ?? 3600)
         tokens.set(token, expires)
-        try await database.catalog.setCatalogMeta("igdb.token", token)
-        try await database.catalog.setCatalogMeta("igdb.token_expires", String(expires.timeIntervalSince1970))
+        try await database.catalogState.set("igdb.token", token)
+        try await database.catalogState.set("igdb.token_expires", String(expires.timeIntervalSince1970))
         return token
     }
 
@@ -159,7 +159,7 @@ package struct IGDBClient: Sendable {
                     let bytes = try await response.body.collect(upTo: 32 << 20)
                     return (response.status.code, Data(bytes.readableBytesView))
                 }
-                try? await database.catalog.countCatalogRequest("igdb.requests")
+                try? await database.catalogState.countRequest("igdb.requests")
                 ProviderCalls.count("igdb", status: "\(status)", metrics)
                 switch status {
                 case 200:

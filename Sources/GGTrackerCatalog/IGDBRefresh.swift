@@ -40,21 +40,21 @@ package struct IGDBRefresh: Sendable {
         var maxUpdated: Int
         var added = 0
         var updated = 0
-        if let resumeSince = try await database.catalog.catalogMeta(Key.since).flatMap(Int.init),
-            let resumeAfter = try await database.catalog.catalogMeta(Key.afterID).flatMap(Int.init)
+        if let resumeSince = try await database.catalogState.value(Key.since).flatMap(Int.init),
+            let resumeAfter = try await database.catalogState.value(Key.afterID).flatMap(Int.init)
         {
             // An interrupted run: carry on after the last page it stored.
             since = resumeSince
             afterID = resumeAfter
-            maxUpdated = try await database.catalog.catalogMeta(Key.maxUpdated).flatMap(Int.init) ?? since
-            added = try await database.catalog.catalogMeta(Key.added).flatMap(Int.init) ?? 0
-            updated = try await database.catalog.catalogMeta(Key.updated).flatMap(Int.init) ?? 0
+            maxUpdated = try await database.catalogState.value(Key.maxUpdated).flatMap(Int.init) ?? since
+            added = try await database.catalogState.value(Key.added).flatMap(Int.init) ?? 0
+            updated = try await database.catalogState.value(Key.updated).flatMap(Int.init) ?? 0
         } else {
-            since = await full ? 0 : (try database.catalog.catalogMeta(Key.checkpoint).flatMap(Int.init) ?? 0)
+            since = await full ? 0 : (try database.catalogState.value(Key.checkpoint).flatMap(Int.init) ?? 0)
             afterID = 0
             maxUpdated = since
-            try await database.catalog.setCatalogMeta(Key.since, String(since))
-            try await database.catalog.setCatalogMeta(Key.afterID, "0")
+            try await database.catalogState.set(Key.since, String(since))
+            try await database.catalogState.set(Key.afterID, "0")
         }
         let filter = "updated_at > \(since)"
         let total = try await client.count("games", "where \(filter);")
@@ -89,9 +89,9 @@ package struct IGDBRefresh: Sendable {
             if rows.count < Self.pageSize { break }
             if shouldStop() { throw Interrupted() }
         }
-        try await database.catalog.setCatalogMeta(Key.checkpoint, String(maxUpdated))
-        try await database.catalog.setCatalogMeta("last_refresh", String(Date().timeIntervalSince1970))
-        try await database.catalog.deleteCatalogMeta(prefix: "igdb.run.")
+        try await database.catalogState.set(Key.checkpoint, String(maxUpdated))
+        try await database.catalogState.set("last_refresh", String(Date().timeIntervalSince1970))
+        try await database.catalogState.delete(prefix: "igdb.run.")
         return RefreshSummary(
             added: added, updated: updated, skipped: skipped, duration: Date().timeIntervalSince(started))
     }

@@ -5,7 +5,11 @@ extension JSONLineReader {
     /// dictionary: the values are those `IGDBGameMapping.Fields(object(line))` would hold, and what is not one JSON
     /// object is refused in the same way. Fields the mapping does not read are checked and skipped.
     package func igdbFields(_ data: Data) throws(Malformed) -> IGDBGameMapping.Fields {
-        try Self.document(data) { cursor throws(Malformed) in try cursor.igdbFields() }
+        try Self.document(data) { cursor throws(Malformed) in
+            var reader = IGDBFieldsReader(cursor: cursor)
+            defer { cursor = reader.cursor }
+            return try reader.igdbFields()
+        }
     }
 }
 
@@ -16,43 +20,74 @@ private let keysByLength: [[(key: IGDBGameMapping.Key, bytes: [UInt8])]] = {
     return table
 }()
 
-extension JSONLineReader.Cursor {
+/// Reads the members of a game in IGDB's shape that the mapping uses, from a cursor over its bytes.
+struct IGDBFieldsReader {
     typealias Fields = IGDBGameMapping.Fields
+    typealias Key = JSONLineReader.Cursor.Key
+    var cursor: JSONLineReader.Cursor
+
+    var peek: UInt8? { cursor.peek }
+
+    /// The cursor's members of an object, each read through a reader.
+    mutating func members(
+        _ body: (inout Self, Key) throws(JSONLineReader.Malformed) -> Void
+    )
+        throws(JSONLineReader.Malformed)
+    {
+        try cursor.members { cursor, key throws(JSONLineReader.Malformed) in
+            var reader = Self(cursor: cursor)
+            defer { cursor = reader.cursor }
+            try body(&reader, key)
+        }
+    }
+
+    /// The cursor's elements of an array, each read through a reader.
+    mutating func elements(
+        _ body: (inout Self) throws(JSONLineReader.Malformed) -> Void
+    )
+        throws(JSONLineReader.Malformed)
+    {
+        try cursor.elements { cursor throws(JSONLineReader.Malformed) in
+            var reader = Self(cursor: cursor)
+            defer { cursor = reader.cursor }
+            try body(&reader)
+        }
+    }
 
     mutating func igdbFields() throws(JSONLineReader.Malformed) -> Fields {
         var fields = Fields()
-        try members { cursor, key throws(JSONLineReader.Malformed) in
-            guard let key = cursor.mappingKey(key) else {
-                _ = try cursor.value()
+        try members { reader, key throws(JSONLineReader.Malformed) in
+            guard let key = reader.mappingKey(key) else {
+                _ = try reader.cursor.value()
                 return
             }
-            cursor.skipSpace()
+            reader.cursor.skipSpace()
             switch key {
-            case .id: fields.id = try cursor.integer()
-            case .igdbID: fields.igdbID = try cursor.integer()
-            case .aggregatedRatingCount: fields.aggregatedRatingCount = try cursor.integer()
-            case .totalRatingCount: fields.totalRatingCount = try cursor.integer()
-            case .firstReleaseDate: fields.firstReleaseDate = try cursor.real()
-            case .releaseDate: fields.releaseDate = try cursor.real()
-            case .updatedAt: fields.updatedAt = try cursor.real()
-            case .aggregatedRating: fields.aggregatedRating = try cursor.real()
-            case .name: fields.name = try cursor.text()
-            case .slug: fields.slug = try cursor.text()
-            case .summary: fields.summary = try cursor.text()
-            case .url: fields.url = try cursor.text()
-            case .coverURL: fields.coverURL = try cursor.text()
-            case .genres: fields.genres = try cursor.names()
-            case .platforms: fields.platforms = try cursor.names()
-            case .modes: fields.modes = try cursor.names()
-            case .themes: fields.themes = try cursor.names()
-            case .engines: fields.engines = try cursor.names()
-            case .developers: fields.developers = try cursor.names()
-            case .publishers: fields.publishers = try cursor.names()
-            case .involvedCompanies: fields.companies = try cursor.companies()
-            case .cover: fields.coverImageID = try cursor.text(in: "image_id")
-            case .gameType: fields.gameType = try cursor.text(in: "type")
+            case .id: fields.id = try reader.integer()
+            case .igdbID: fields.igdbID = try reader.integer()
+            case .aggregatedRatingCount: fields.aggregatedRatingCount = try reader.integer()
+            case .totalRatingCount: fields.totalRatingCount = try reader.integer()
+            case .firstReleaseDate: fields.firstReleaseDate = try reader.real()
+            case .releaseDate: fields.releaseDate = try reader.real()
+            case .updatedAt: fields.updatedAt = try reader.real()
+            case .aggregatedRating: fields.aggregatedRating = try reader.real()
+            case .name: fields.name = try reader.text()
+            case .slug: fields.slug = try reader.text()
+            case .summary: fields.summary = try reader.text()
+            case .url: fields.url = try reader.text()
+            case .coverURL: fields.coverURL = try reader.text()
+            case .genres: fields.genres = try reader.names()
+            case .platforms: fields.platforms = try reader.names()
+            case .modes: fields.modes = try reader.names()
+            case .themes: fields.themes = try reader.names()
+            case .engines: fields.engines = try reader.names()
+            case .developers: fields.developers = try reader.names()
+            case .publishers: fields.publishers = try reader.names()
+            case .involvedCompanies: fields.companies = try reader.companies()
+            case .cover: fields.coverImageID = try reader.text(in: "image_id")
+            case .gameType: fields.gameType = try reader.text(in: "type")
             case .releaseDates, .timeToBeat, .ageRatings, .externalGames, .externalIDs:
-                fields.set(key, try cursor.value())
+                fields.set(key, try reader.cursor.value())
             }
         }
         return fields
@@ -63,7 +98,7 @@ extension JSONLineReader.Cursor {
         case .text(let text): return IGDBGameMapping.Key(rawValue: text)
         case .bytes(let range):
             guard range.count < keysByLength.count else { return nil }
-            let start = bytes.baseAddress! + range.lowerBound
+            let start = cursor.bytes.baseAddress! + range.lowerBound
             for candidate in keysByLength[range.count]
             where candidate.bytes.withUnsafeBytes({ memcmp(start, $0.baseAddress!, range.count) }) == 0 {
                 return candidate.key
@@ -74,8 +109,8 @@ extension JSONLineReader.Cursor {
 
     /// A number read as `IGDBGameMapping.int` reads it; nil for any other value.
     mutating func integer() throws(JSONLineReader.Malformed) -> Int? {
-        guard atNumber else { return try null() ? nil : IGDBGameMapping.int(try value()) }
-        switch try numberValue() {
+        guard atNumber else { return try null() ? nil : IGDBGameMapping.int(try cursor.value()) }
+        switch try cursor.numberValue() {
         case .integer(let integer): return integer
         case .real(let real): return Int(exactly: real.rounded())
         }
@@ -83,8 +118,8 @@ extension JSONLineReader.Cursor {
 
     /// A number read as `IGDBGameMapping.double` reads it; nil for any other value.
     mutating func real() throws(JSONLineReader.Malformed) -> Double? {
-        guard atNumber else { return try null() ? nil : IGDBGameMapping.double(try value()) }
-        switch try numberValue() {
+        guard atNumber else { return try null() ? nil : IGDBGameMapping.double(try cursor.value()) }
+        switch try cursor.numberValue() {
         case .integer(let integer): return Double(integer)
         case .real(let real): return real
         }
@@ -92,24 +127,24 @@ extension JSONLineReader.Cursor {
 
     /// A string; nil for any other value.
     mutating func text() throws(JSONLineReader.Malformed) -> String? {
-        if peek == UInt8(ascii: "\"") { return try string() }
+        if peek == UInt8(ascii: "\"") { return try cursor.string() }
         if try null() { return nil }
-        return try value() as? String
+        return try cursor.value() as? String
     }
 
     /// The string under `key` of an object (its last one); nil when the value is not an object or has none.
     mutating func text(in key: StaticString) throws(JSONLineReader.Malformed) -> String? {
         guard peek == UInt8(ascii: "{") else {
-            _ = try value()
+            _ = try cursor.value()
             return nil
         }
         var found: String?
-        try members { cursor, member throws(JSONLineReader.Malformed) in
-            if cursor.key(member, is: key) {
-                cursor.skipSpace()
-                found = try cursor.text()
+        try members { reader, member throws(JSONLineReader.Malformed) in
+            if reader.cursor.key(member, is: key) {
+                reader.cursor.skipSpace()
+                found = try reader.text()
             } else {
-                _ = try cursor.value()
+                _ = try reader.cursor.value()
             }
         }
         return found
@@ -117,16 +152,16 @@ extension JSONLineReader.Cursor {
 
     /// Names as `IGDBGameMapping.names` reads them: strings, or objects' `name`; empty ones and repeats left out.
     mutating func names() throws(JSONLineReader.Malformed) -> [String] {
-        guard peek == UInt8(ascii: "[") else { return IGDBGameMapping.names(try value()) }
+        guard peek == UInt8(ascii: "[") else { return IGDBGameMapping.names(try cursor.value()) }
         var out: [String] = []
-        try elements { cursor throws(JSONLineReader.Malformed) in
-            cursor.skipSpace()
+        try elements { reader throws(JSONLineReader.Malformed) in
+            reader.cursor.skipSpace()
             let name: String?
-            switch cursor.peek {
-            case UInt8(ascii: "\""): name = try cursor.string()
-            case UInt8(ascii: "{"): name = try cursor.text(in: "name")
+            switch reader.peek {
+            case UInt8(ascii: "\""): name = try reader.cursor.string()
+            case UInt8(ascii: "{"): name = try reader.text(in: "name")
             default:
-                _ = try cursor.value()
+                _ = try reader.cursor.value()
                 name = nil
             }
             if let name, !name.isEmpty, !out.contains(name) { out.append(name) }
@@ -137,29 +172,29 @@ extension JSONLineReader.Cursor {
     /// `involved_companies`: none unless it is an array of objects.
     mutating func companies() throws(JSONLineReader.Malformed) -> [Fields.Company] {
         guard peek == UInt8(ascii: "[") else {
-            _ = try value()
+            _ = try cursor.value()
             return []
         }
         var out: [Fields.Company] = []
         var allObjects = true
-        try elements { cursor throws(JSONLineReader.Malformed) in
-            cursor.skipSpace()
-            guard cursor.peek == UInt8(ascii: "{") else {
-                _ = try cursor.value()
+        try elements { reader throws(JSONLineReader.Malformed) in
+            reader.cursor.skipSpace()
+            guard reader.peek == UInt8(ascii: "{") else {
+                _ = try reader.cursor.value()
                 allObjects = false
                 return
             }
             var company = Fields.Company()
-            try cursor.members { cursor, member throws(JSONLineReader.Malformed) in
-                cursor.skipSpace()
-                if cursor.key(member, is: "company") {
-                    company.name = try cursor.text(in: "name")
-                } else if cursor.key(member, is: "developer") {
-                    company.developer = try cursor.isTrue()
-                } else if cursor.key(member, is: "publisher") {
-                    company.publisher = try cursor.isTrue()
+            try reader.members { reader, member throws(JSONLineReader.Malformed) in
+                reader.cursor.skipSpace()
+                if reader.cursor.key(member, is: "company") {
+                    company.name = try reader.text(in: "name")
+                } else if reader.cursor.key(member, is: "developer") {
+                    company.developer = try reader.isTrue()
+                } else if reader.cursor.key(member, is: "publisher") {
+                    company.publisher = try reader.isTrue()
                 } else {
-                    _ = try cursor.value()
+                    _ = try reader.cursor.value()
                 }
             }
             out.append(company)
@@ -176,12 +211,12 @@ extension JSONLineReader.Cursor {
     /// Reads `null` when it is next.
     mutating func null() throws(JSONLineReader.Malformed) -> Bool {
         guard peek == UInt8(ascii: "n") else { return false }
-        try literal("null")
+        try cursor.literal("null")
         return true
     }
 
     /// Whether the value is `true`.
     mutating func isTrue() throws(JSONLineReader.Malformed) -> Bool {
-        try value() as? Bool == true
+        try cursor.value() as? Bool == true
     }
 }

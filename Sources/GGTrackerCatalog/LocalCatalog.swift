@@ -68,9 +68,9 @@ package struct LocalCatalog: GameCatalog {
     package func loadBundledIfEmpty() async throws -> Int {
         if try await database.catalog.gameCount() > 0 {
             guard let path = Self.bundledCatalogPath, let current = Self.fingerprint(ofFileAt: path) else { return 0 }
-            let stored = try await database.catalog.catalogMeta("bundled.fingerprint")
+            let stored = try await database.catalogState.value("bundled.fingerprint")
             // A catalog filled some other way (an import of its own) has neither mark and is left alone.
-            let loadedBefore = try await database.catalog.catalogMeta("last_refresh") != nil
+            let loadedBefore = try await database.catalogState.value("last_refresh") != nil
             guard stored != current, stored != nil || loadedBefore else { return 0 }
             return try await holdingRefreshLease {
                 let report = try await loadBundled()
@@ -103,9 +103,9 @@ package struct LocalCatalog: GameCatalog {
             throw CatalogImporter.ReadError(description: "the bundled catalog file is missing from the build")
         }
         let report = try await CatalogImporter(database: database).importFile(path)
-        try await database.catalog.setCatalogMeta("last_refresh", String(Date().timeIntervalSince1970))
+        try await database.catalogState.set("last_refresh", String(Date().timeIntervalSince1970))
         if let fingerprint = Self.fingerprint(ofFileAt: path) {
-            try await database.catalog.setCatalogMeta("bundled.fingerprint", fingerprint)
+            try await database.catalogState.set("bundled.fingerprint", fingerprint)
         }
         try await index.reload()
         return report
@@ -126,7 +126,7 @@ package struct LocalCatalog: GameCatalog {
         // Enough good local matches, or the provider was asked the same recently: no call.
         let key = TextNormalizer.words(query).joined(separator: " ")
         if local.filter(\.matchedAllWords).count >= 3 || key.isEmpty { return Lookup(hits: local) }
-        if let last = try await database.catalog.providerLookup(provider: provider.name, query: key),
+        if let last = try await database.catalogState.providerLookup(provider: provider.name, query: key),
             Date().timeIntervalSince(last) < lookupTTL
         {
             return Lookup(hits: local)
@@ -148,7 +148,7 @@ package struct LocalCatalog: GameCatalog {
             )
         }
         // Storing the answer is this server's work, not the provider's: its failure is ours to report.
-        try await database.catalog.recordProviderLookup(
+        try await database.catalogState.recordProviderLookup(
             provider: provider.name, query: key, records: records, at: Date())
         if !records.isEmpty { try await index.reload() }
         return await Lookup(hits: try index.search(query, filter: filter, limit: limit))
@@ -199,13 +199,13 @@ package struct LocalCatalog: GameCatalog {
     package func details(of game: Game) async throws -> Game {
         guard let provider, provider.lacksDetails(game) else { return game }
         let key = "details \(game.ref)"
-        if let last = try await database.catalog.providerLookup(provider: provider.name, query: key),
+        if let last = try await database.catalogState.providerLookup(provider: provider.name, query: key),
             Date().timeIntervalSince(last) < lookupTTL
         {
             return game
         }
         guard let record = try? await ask(provider, { try await provider.game(game.ref) }) else { return game }
-        try await database.catalog.recordProviderLookup(
+        try await database.catalogState.recordProviderLookup(
             provider: provider.name, query: key, records: [record], at: Date())
         return try await database.catalog.game(game.ref) ?? game
     }
@@ -233,7 +233,7 @@ package struct LocalCatalog: GameCatalog {
     }
 
     package func status() async throws -> CatalogStatus {
-        let last = try await database.catalog.catalogMeta("last_refresh").flatMap(Double.init).map(
+        let last = try await database.catalogState.value("last_refresh").flatMap(Double.init).map(
             Date.init(timeIntervalSince1970:))
         let (running, summary) = refreshState.snapshot
         let elsewhere =
@@ -246,12 +246,12 @@ package struct LocalCatalog: GameCatalog {
             status.details["Progress"] = "\(current.done)" + (current.total.map { " of \($0)" } ?? "") + " games"
         }
         if igdb != nil {
-            let checkpoint = try await database.catalog.catalogMeta("igdb.checkpoint").flatMap(Double.init)
+            let checkpoint = try await database.catalogState.value("igdb.checkpoint").flatMap(Double.init)
             status.details["Checkpoint"] =
                 checkpoint.map { "updated after \(Format.date(Date(timeIntervalSince1970: $0)))" }
                 ?? "none (the next refresh takes everything)"
-            status.details["IGDB requests"] = try await database.catalog.catalogMeta("igdb.requests") ?? "0"
-            if let resume = try await database.catalog.catalogMeta("igdb.run.after_id") {
+            status.details["IGDB requests"] = try await database.catalogState.value("igdb.requests") ?? "0"
+            if let resume = try await database.catalogState.value("igdb.run.after_id") {
                 status.details["Interrupted refresh"] = "resumes after IGDB id \(resume)"
             }
         }

@@ -48,7 +48,7 @@ package final class NameIndex: Sendable {
 
     /// Whether the catalog changed since the index was built (another process imported or refreshed it).
     func refreshIfStale(_ database: AppDatabase, then done: @escaping @Sendable () -> Void) async {
-        guard let generation = try? await database.catalog.catalogGeneration() else { return }
+        guard let generation = try? await database.catalogState.generation() else { return }
         refresh(unlessBuiltFrom: generation, database, then: done)
     }
 

@@ -41,6 +41,7 @@ package final class AppDatabase: Sendable {
     }
     package var social: SocialRecords { SocialRecords(executor: executor, claim: claim) }
     package var catalog: CatalogRecords { CatalogRecords(executor: executor) }
+    package var catalogState: CatalogStateRecords { CatalogStateRecords(executor: executor) }
     package var steamApps: SteamAppRecords { SteamAppRecords(executor: executor) }
     package var deliveries: DeliveryRecords { DeliveryRecords(executor: executor) }
     package var leases: LeaseRecords { LeaseRecords(executor: executor) }

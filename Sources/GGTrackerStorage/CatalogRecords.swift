@@ -132,14 +132,6 @@ extension CatalogRecords {
         }
     }
 
-    package func deleteCatalogMeta(prefix: String) async throws {
-        try await write { db in
-            try await db.execute(
-                "DELETE FROM catalog_meta WHERE key LIKE ? ESCAPE '\\'",
-                [prefix.replacingOccurrences(of: "_", with: "\\_") + "%"])
-        }
-    }
-
     /// The columns a catalog write stores, in the order of the values `upsertGames` and the bulk load bind.
     static let storedGameColumns = [
         "provider", "provider_id", "slug", "name", "keywords", "summary", "release_date", "release_year_only",
@@ -302,65 +294,7 @@ extension CatalogRecords {
         try await read { db in try await (db.value("SELECT count(*) FROM games") as Int?) ?? 0 }
     }
 
-    /// How many times the catalog was changed, by any process.
-    package func catalogGeneration() async throws -> Int {
-        try await catalogMeta(Self.generationKey).flatMap(Int.init) ?? 0
-    }
-
     static let generationKey = "catalog.generation"
-
-    package func catalogMeta(_ key: String) async throws -> String? {
-        try await read { db in
-            try await (db.value("SELECT value FROM catalog_meta WHERE key = ?", [key]) as String?)
-        }
-    }
-
-    package func setCatalogMeta(_ key: String, _ value: String) async throws {
-        try await write { db in
-            try await db.execute(
-                "INSERT INTO catalog_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                [key, value])
-        }
-    }
-}
-
-extension CatalogRecords {
-    /// When the provider was last asked this query, so a repeated search is answered locally.
-    package func providerLookup(provider: String, query: String) async throws -> Date? {
-        try await read { db in
-            try await
-                (db.value(
-                    "SELECT looked_up_at FROM provider_lookups WHERE provider = ? AND query = ?", [provider, query])
-                as Double?).map(Date.init(timeIntervalSince1970:))
-        }
-    }
-
-    /// Stores what a provider answered and remembers the lookup, in one transaction.
-    package func recordProviderLookup(
-        provider: String, query: String, records: [CatalogRecord], at now: Date
-    ) async throws {
-        try await write { db in
-            _ = try await Self.upsertGames(records, in: db)
-            try await db.execute(
-                """
-                INSERT INTO provider_lookups (provider, query, looked_up_at) VALUES (?, ?, ?)
-                ON CONFLICT (provider, query) DO UPDATE SET looked_up_at = excluded.looked_up_at
-                """, [provider, query, now.timeIntervalSince1970])
-        }
-    }
-}
-
-extension CatalogRecords {
-    /// Adds one to a request counter kept with the catalog's state.
-    package func countCatalogRequest(_ key: String) async throws {
-        try await write { db in
-            try await db.execute(
-                """
-                INSERT INTO catalog_meta (key, value) VALUES (?, '1')
-                ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(catalog_meta.value AS BIGINT) + 1 AS TEXT)
-                """, [key])
-        }
-    }
 }
 
 extension CatalogRecords {

@@ -66,7 +66,7 @@ package struct SocialRecords: ClaimingStore {
     let claim: DeliveryClaim?
 }
 
-/// The catalog: games, their facets, the catalog's state and what providers were asked.
+/// The catalog: games and their facets.
 package struct CatalogRecords: SQLStore {
     let executor: DatabaseExecutor
 }

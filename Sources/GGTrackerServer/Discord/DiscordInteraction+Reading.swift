@@ -8,7 +8,11 @@ extension DiscordInteraction {
     /// anything else — a modal's components, resolved users or files, a number with a fraction or exponent, an
     /// escaped key, a field given twice, malformed JSON — which `JSONDecoder` then reads and judges.
     package static func read(_ bytes: UnsafeRawBufferPointer) -> DiscordInteraction? {
-        try? JSONLineReader.document(bytes) { cursor throws(JSONLineReader.Malformed) in try cursor.interaction() }
+        try? JSONLineReader.document(bytes) { cursor throws(JSONLineReader.Malformed) in
+            var reader = InteractionReader(cursor: cursor)
+            defer { cursor = reader.cursor }
+            return try reader.interaction()
+        }
     }
 
     /// Reads the interaction from its bytes, or with `JSONDecoder` when they are not in the usual shape.
@@ -32,8 +36,33 @@ extension DiscordInteraction.InteractionType {
     }
 }
 
-extension JSONLineReader.Cursor {
+/// Reads the members of an interaction the bot uses, each typed as it is read, from a cursor over its bytes.
+struct InteractionReader {
     typealias Malformed = JSONLineReader.Malformed
+    var cursor: JSONLineReader.Cursor
+
+    var peek: UInt8? { cursor.peek }
+    func fail() -> Malformed { cursor.fail() }
+
+    /// The cursor's members of an object, each read through a reader.
+    mutating func members(
+        _ body: (inout Self, JSONLineReader.Cursor.Key) throws(Malformed) -> Void
+    ) throws(Malformed) {
+        try cursor.members { cursor, key throws(Malformed) in
+            var reader = Self(cursor: cursor)
+            defer { cursor = reader.cursor }
+            try body(&reader, key)
+        }
+    }
+
+    /// The cursor's elements of an array, each read through a reader.
+    mutating func elements(_ body: (inout Self) throws(Malformed) -> Void) throws(Malformed) {
+        try cursor.elements { cursor throws(Malformed) in
+            var reader = Self(cursor: cursor)
+            defer { cursor = reader.cursor }
+            try body(&reader)
+        }
+    }
 
     // The members read of each object, in the order the readers below number them.
     static let interactionKeys: [StaticString] = [
@@ -52,60 +81,60 @@ extension JSONLineReader.Cursor {
         _ names: [StaticString], _ body: (inout Self, Int) throws(Malformed) -> Void
     ) throws(Malformed) {
         var seen: UInt64 = 0
-        try members { cursor, key throws(Malformed) in
-            guard case .bytes = key else { throw cursor.fail() }
-            guard let field = names.firstIndex(where: { cursor.key(key, is: $0) }) else {
-                try cursor.skip()
+        try members { reader, key throws(Malformed) in
+            guard case .bytes = key else { throw reader.fail() }
+            guard let field = names.firstIndex(where: { reader.cursor.key(key, is: $0) }) else {
+                try reader.skip()
                 return
             }
-            guard seen & (1 << field) == 0 else { throw cursor.fail() }
+            guard seen & (1 << field) == 0 else { throw reader.fail() }
             seen |= 1 << field
-            try body(&cursor, field)
+            try body(&reader, field)
         }
     }
 
     /// True and moves past it when the value is `null`.
     mutating func null() throws(Malformed) -> Bool {
-        skipSpace()
+        cursor.skipSpace()
         guard peek == UInt8(ascii: "n") else { return false }
-        try literal("null")
+        try cursor.literal("null")
         return true
     }
 
     mutating func text() throws(Malformed) -> String? {
         if try null() { return nil }
         guard peek == UInt8(ascii: "\"") else { throw fail() }
-        return try string()
+        return try cursor.string()
     }
 
     mutating func integer() throws(Malformed) -> Int? {
         if try null() { return nil }
-        guard case .integer(let value) = try numberValue() else { throw fail() }
+        guard case .integer(let value) = try cursor.numberValue() else { throw fail() }
         return value
     }
 
     mutating func bool() throws(Malformed) -> Bool? {
         if try null() { return nil }
         if peek == UInt8(ascii: "t") {
-            try literal("true")
+            try cursor.literal("true")
             return true
         }
-        try literal("false")
+        try cursor.literal("false")
         return false
     }
 
     /// Checks and skips any value.
     mutating func skip() throws(Malformed) {
-        skipSpace()
+        cursor.skipSpace()
         guard let byte = peek else { throw fail() }
         switch byte {
-        case UInt8(ascii: "{"): try members { cursor, _ throws(Malformed) in try cursor.skip() }
-        case UInt8(ascii: "["): try elements { cursor throws(Malformed) in try cursor.skip() }
-        case UInt8(ascii: "\""): _ = try key()
-        case UInt8(ascii: "t"): try literal("true")
-        case UInt8(ascii: "f"): try literal("false")
-        case UInt8(ascii: "n"): try literal("null")
-        default: _ = try numberValue()
+        case UInt8(ascii: "{"): try members { reader, _ throws(Malformed) in try reader.skip() }
+        case UInt8(ascii: "["): try elements { reader throws(Malformed) in try reader.skip() }
+        case UInt8(ascii: "\""): _ = try cursor.key()
+        case UInt8(ascii: "t"): try cursor.literal("true")
+        case UInt8(ascii: "f"): try cursor.literal("false")
+        case UInt8(ascii: "n"): try cursor.literal("null")
+        default: _ = try cursor.numberValue()
         }
     }
 
@@ -114,18 +143,18 @@ extension JSONLineReader.Cursor {
         var type: Int?
         var interaction = DiscordInteraction(id: "", type: .ping)
         try fields(Self.interactionKeys) {
-            cursor, field throws(Malformed) in
+            reader, field throws(Malformed) in
             switch field {
-            case 0: id = try cursor.text()
-            case 1: interaction.applicationID = try cursor.text()
-            case 2: type = try cursor.integer()
-            case 3: interaction.data = try cursor.null() ? nil : try cursor.interactionData()
-            case 4: interaction.guildID = try cursor.text()
-            case 5: interaction.channelID = try cursor.text()
-            case 6: interaction.channel = try cursor.null() ? nil : try cursor.channel()
-            case 7: interaction.member = try cursor.null() ? nil : try cursor.member()
-            case 8: interaction.user = try cursor.null() ? nil : try cursor.user()
-            default: interaction.token = try cursor.text()
+            case 0: id = try reader.text()
+            case 1: interaction.applicationID = try reader.text()
+            case 2: type = try reader.integer()
+            case 3: interaction.data = try reader.null() ? nil : try reader.interactionData()
+            case 4: interaction.guildID = try reader.text()
+            case 5: interaction.channelID = try reader.text()
+            case 6: interaction.channel = try reader.null() ? nil : try reader.channel()
+            case 7: interaction.member = try reader.null() ? nil : try reader.member()
+            case 8: interaction.user = try reader.null() ? nil : try reader.user()
+            default: interaction.token = try reader.text()
             }
         }
         guard let id, let type else { throw fail() }
@@ -137,11 +166,11 @@ extension JSONLineReader.Cursor {
     mutating func user() throws(Malformed) -> DiscordInteraction.User {
         var user = DiscordInteraction.User(id: "")
         var id: String?
-        try fields(Self.userKeys) { cursor, field throws(Malformed) in
+        try fields(Self.userKeys) { reader, field throws(Malformed) in
             switch field {
-            case 0: id = try cursor.text()
-            case 1: user.username = try cursor.text()
-            default: user.globalName = try cursor.text()
+            case 0: id = try reader.text()
+            case 1: user.username = try reader.text()
+            default: user.globalName = try reader.text()
             }
         }
         guard let id else { throw fail() }
@@ -151,11 +180,11 @@ extension JSONLineReader.Cursor {
 
     mutating func member() throws(Malformed) -> DiscordInteraction.Member {
         var member = DiscordInteraction.Member()
-        try fields(Self.memberKeys) { cursor, field throws(Malformed) in
+        try fields(Self.memberKeys) { reader, field throws(Malformed) in
             switch field {
-            case 0: member.user = try cursor.null() ? nil : try cursor.user()
-            case 1: member.nick = try cursor.text()
-            default: member.permissions = try cursor.text()
+            case 0: member.user = try reader.null() ? nil : try reader.user()
+            case 1: member.nick = try reader.text()
+            default: member.permissions = try reader.text()
             }
         }
         return member
@@ -164,8 +193,8 @@ extension JSONLineReader.Cursor {
     mutating func channel() throws(Malformed) -> DiscordInteraction.Channel {
         var id: String?
         var nsfw: Bool?
-        try fields(Self.channelKeys) { cursor, field throws(Malformed) in
-            if field == 0 { id = try cursor.text() } else { nsfw = try cursor.bool() }
+        try fields(Self.channelKeys) { reader, field throws(Malformed) in
+            if field == 0 { id = try reader.text() } else { nsfw = try reader.bool() }
         }
         guard let id else { throw fail() }
         return DiscordInteraction.Channel(id: id, nsfw: nsfw)
@@ -174,23 +203,23 @@ extension JSONLineReader.Cursor {
     mutating func interactionData() throws(Malformed) -> DiscordInteraction.InteractionData {
         var data = DiscordInteraction.InteractionData()
         try fields(Self.dataKeys) {
-            cursor, field throws(Malformed) in
+            reader, field throws(Malformed) in
             switch field {
-            case 0: data.name = try cursor.text()
-            case 1: data.options = try cursor.null() ? nil : try cursor.options()
-            case 2: data.customID = try cursor.text()
-            case 3: data.componentType = try cursor.integer().map(DiscordComponentType.init(rawValue:))
+            case 0: data.name = try reader.text()
+            case 1: data.options = try reader.null() ? nil : try reader.options()
+            case 2: data.customID = try reader.text()
+            case 3: data.componentType = try reader.integer().map(DiscordComponentType.init(rawValue:))
             case 4:
-                if try cursor.null() { return }
+                if try reader.null() { return }
                 var values: [String] = []
-                try cursor.elements { cursor throws(Malformed) in
-                    guard let value = try cursor.text() else { throw cursor.fail() }
+                try reader.elements { reader throws(Malformed) in
+                    guard let value = try reader.text() else { throw reader.fail() }
                     values.append(value)
                 }
                 data.values = values
             default:
                 // Resolved users and files, a modal's components: left to the decoder.
-                throw cursor.fail()
+                throw reader.fail()
             }
         }
         return data
@@ -198,21 +227,21 @@ extension JSONLineReader.Cursor {
 
     mutating func options() throws(Malformed) -> [DiscordInteraction.Option] {
         var options: [DiscordInteraction.Option] = []
-        try elements { cursor throws(Malformed) in
-            guard try !cursor.null() else { throw cursor.fail() }
+        try elements { reader throws(Malformed) in
+            guard try !reader.null() else { throw reader.fail() }
             var name: String?
             var type: Int?
             var option = DiscordInteraction.Option(name: "", type: .string)
-            try cursor.fields(Self.optionKeys) { cursor, field throws(Malformed) in
+            try reader.fields(Self.optionKeys) { reader, field throws(Malformed) in
                 switch field {
-                case 0: name = try cursor.text()
-                case 1: type = try cursor.integer()
-                case 2: option.value = try cursor.optionValue()
-                case 3: option.options = try cursor.null() ? nil : try cursor.options()
-                default: option.focused = try cursor.bool()
+                case 0: name = try reader.text()
+                case 1: type = try reader.integer()
+                case 2: option.value = try reader.optionValue()
+                case 3: option.options = try reader.null() ? nil : try reader.options()
+                default: option.focused = try reader.bool()
                 }
             }
-            guard let name, let type else { throw cursor.fail() }
+            guard let name, let type else { throw reader.fail() }
             option.name = name
             option.type = DiscordOptionType(rawValue: type)
             options.append(option)
@@ -224,7 +253,7 @@ extension JSONLineReader.Cursor {
     mutating func optionValue() throws(Malformed) -> DiscordInteraction.OptionWireValue? {
         if try null() { return nil }
         switch peek {
-        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "\""): return .string(try cursor.string())
         case UInt8(ascii: "t"), UInt8(ascii: "f"): return try bool().map { .boolean($0) }
         default: return try integer().map { .integer($0) }
         }

@@ -6,28 +6,9 @@ package struct CopyError: Error, CustomStringConvertible {
 }
 
 extension AppDatabase {
-    /// Every table, parents before the tables that refer to them.
-    static let copiedTables = [
-        "players", "communities", "memberships", "games", "facets", "game_facets", "catalog_meta", "provider_lookups",
-        "library_entries", "wishlist", "events", "friends", "challenges", "challenge_participants", "share_tokens",
-        "processed_interactions", "pending_commands", "leases", "request_budget", "release_alerts",
-        "game_nights", "game_night_players", "export_links",
-    ]
-    /// Tables whose ids the database hands out, so the next id continues after the copied ones.
-    static let numberedTables = ["games", "facets", "events", "challenges", "game_nights"]
-
-    /// Rows per INSERT statement of a copy.
-    static let copyRowsPerInsert = 200
-
     /// How many rows each table holds.
     package func tableCounts() async throws -> [(table: String, rows: Int)] {
-        try await read(Self.tableCounts)
-    }
-
-    static func tableCounts(_ db: any SQLSession) async throws -> [(table: String, rows: Int)] {
-        var counts: [(table: String, rows: Int)] = []
-        for table in copiedTables { counts.append((table, try await db.value("SELECT count(*) FROM \(table)") ?? 0)) }
-        return counts
+        try await read(DatabaseCopy.tableCounts)
     }
 
     /// Copies every row of `source` (a stopped server's database) into this database, which must be empty, then
@@ -49,21 +30,21 @@ extension AppDatabase {
         }
         if isPostgres {
             try await write { to in
-                for table in Self.copiedTables {
+                for table in DatabaseCopy.copiedTables {
                     let rows = try await source.read { from in try await from.fetchAll("SELECT * FROM \(table)") }
-                    try await Self.insert(rows, into: table, in: to)
+                    try await DatabaseCopy.insert(rows, into: table, in: to)
                 }
-                try await Self.continueNumbering(in: to)
+                try await DatabaseCopy.continueNumbering(in: to)
             }
         } else {
             do {
-                for table in Self.copiedTables {
+                for table in DatabaseCopy.copiedTables {
                     let rows = try await source.read { from in try await from.fetchAll("SELECT * FROM \(table)") }
-                    try await write { to in try await Self.insert(rows, into: table, in: to) }
+                    try await write { to in try await DatabaseCopy.insert(rows, into: table, in: to) }
                 }
             } catch {
                 try? await write { to in
-                    for table in Self.copiedTables.reversed() { try await to.execute("DELETE FROM \(table)") }
+                    for table in DatabaseCopy.copiedTables.reversed() { try await to.execute("DELETE FROM \(table)") }
                 }
                 throw error
             }
@@ -74,6 +55,28 @@ extension AppDatabase {
                 description: "\(after.table) holds \(after.rows) rows after the copy, the source \(before.rows)")
         }
         return copied
+    }
+}
+
+/// The tables a copy moves and how it writes them.
+enum DatabaseCopy {
+    /// Every table, parents before the tables that refer to them.
+    static let copiedTables = [
+        "players", "communities", "memberships", "games", "facets", "game_facets", "catalog_meta", "provider_lookups",
+        "library_entries", "wishlist", "events", "friends", "challenges", "challenge_participants", "share_tokens",
+        "processed_interactions", "pending_commands", "leases", "request_budget", "release_alerts",
+        "game_nights", "game_night_players", "export_links",
+    ]
+    /// Tables whose ids the database hands out, so the next id continues after the copied ones.
+    static let numberedTables = ["games", "facets", "events", "challenges", "game_nights"]
+
+    /// Rows per INSERT statement of a copy.
+    static let copyRowsPerInsert = 200
+
+    static func tableCounts(_ db: any SQLSession) async throws -> [(table: String, rows: Int)] {
+        var counts: [(table: String, rows: Int)] = []
+        for table in copiedTables { counts.append((table, try await db.value("SELECT count(*) FROM \(table)") ?? 0)) }
+        return counts
     }
 
     /// Replaces a table's rows (rows written by migrations, none today, give way to the source's).
