@@ -190,7 +190,7 @@ package struct AppConfig: Sendable {
             self.catalog = value
         }
         if let key = text("DISCORD_PUBLIC_KEY") {
-            guard key.count == 64, let bytes = Self.hexBytes(key),
+            guard key.count == 64, let bytes = Hex.bytes(key),
                 let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: bytes)
             else { throw Invalid("DISCORD_PUBLIC_KEY must be 64 hex characters (the application's public key)") }
             self.discordPublicKey = publicKey
@@ -275,29 +275,6 @@ package struct AppConfig: Sendable {
             if igdbClientSecret == nil { throw Invalid("GGTRACKER_CATALOG=igdb needs IGDB_CLIENT_SECRET") }
         case .giantbomb:
             if giantBombAPIKey == nil { throw Invalid("GGTRACKER_CATALOG=giantbomb needs GIANTBOMB_API_KEY") }
-        }
-    }
-
-    static func hexBytes(_ hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count.isMultiple(of: 2) else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 

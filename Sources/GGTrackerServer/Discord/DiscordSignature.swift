@@ -15,7 +15,7 @@ package struct DiscordSignatureVerifier: Sendable {
     package func isValid(signatureHex: String?, timestamp: String?, body: some DataProtocol, now: Date = Date()) -> Bool
     {
         guard let signatureHex, let timestamp, signatureHex.count == 128,
-            let signature = AppConfig.hexBytes(signatureHex),
+            let signature = Hex.bytes(signatureHex),
             let seconds = TimeInterval(timestamp), abs(now.timeIntervalSince1970 - seconds) <= tolerance
         else { return false }
         var message = Data(timestamp.utf8)

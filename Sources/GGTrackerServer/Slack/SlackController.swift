@@ -44,7 +44,7 @@ package struct SlackController: Sendable {
             let signature = request.headers[HTTPField.Name("X-Slack-Signature")!], signature.hasPrefix("v0="),
             let timestamp = request.headers[HTTPField.Name("X-Slack-Request-Timestamp")!],
             let seconds = TimeInterval(timestamp), abs(now.timeIntervalSince1970 - seconds) <= 300,
-            let mac = AppConfig.hexBytes(String(signature.dropFirst(3))), mac.count == 32
+            let mac = Hex.bytes(String(signature.dropFirst(3))), mac.count == 32
         else { return nil }
         var base = Data("v0:\(timestamp):".utf8)
         base.append(contentsOf: body.readableBytesView)
@@ -60,7 +60,7 @@ package struct SlackController: Sendable {
     /// case is the same request, so a replay in capitals is still a replay).
     static func delivery(_ request: Request) -> String? {
         guard let signature = request.headers[HTTPField.Name("X-Slack-Signature")!], signature.hasPrefix("v0="),
-            let mac = AppConfig.hexBytes(String(signature.dropFirst(3))), mac.count == 32
+            let mac = Hex.bytes(String(signature.dropFirst(3))), mac.count == 32
         else { return nil }
         let digits = Array("0123456789abcdef".utf8)
         return "slack:signature:"
