@@ -23,6 +23,9 @@ package struct ImportReport: Sendable, Equatable {
 package struct CatalogImporter: Sendable {
     package var database: AppDatabase
     package var batchSize: Int
+    /// No other program is meant to use the database during the import (the command line's import): a load into
+    /// an empty catalog may then write straight to the database file (`CatalogRecords.loadIntoEmptyCatalog`).
+    package var alone = false
 
     package init(database: AppDatabase, batchSize: Int = 2_000) {
         self.database = database
@@ -173,7 +176,7 @@ package struct CatalogImporter: Sendable {
             progress?(seen)
             return batch.records
         }
-        if let counts = try await database.catalog.loadIntoEmptyCatalog(next) {
+        if let counts = try await database.catalog.loadIntoEmptyCatalog(alone: alone, next) {
             report.added = counts.added
             report.updated = counts.updated
             try await database.steamApps.store(steamApps)

@@ -115,10 +115,20 @@ package enum TextNormalizer {
     /// Extra searchable words for a name: numeral twins and adjacent words joined ("hollowknight", "witcher3").
     package static func keywords(for name: String) -> String {
         let words = words(name)
-        var extra: [String] = []
-        for word in words { if let twin = numeralTwin(word) { extra.append(twin) } }
-        for (a, b) in zip(words, words.dropFirst()) { extra.append(a + b) }
-        return extra.joined(separator: " ")
+        // Written as bytes: no string per joined pair. No word is empty, so neither is any keyword.
+        var out: [UInt8] = []
+        out.reserveCapacity(2 * name.utf8.count)
+        for word in words {
+            guard let twin = numeralTwin(word) else { continue }
+            if !out.isEmpty { out.append(UInt8(ascii: " ")) }
+            out += twin.utf8
+        }
+        for (a, b) in zip(words, words.dropFirst()) {
+            if !out.isEmpty { out.append(UInt8(ascii: " ")) }
+            out += a.utf8
+            out += b.utf8
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

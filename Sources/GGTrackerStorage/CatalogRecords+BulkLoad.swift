@@ -10,7 +10,10 @@ extension CatalogRecords {
     /// (which the loader's own ids satisfy) are not looked up row by row. `batches` is called until it returns nil.
     /// Returns what it stored, or nil, without calling `batches`, when the catalog is not empty: then games must
     /// be upserted.
-    package func loadIntoEmptyCatalog(_ batches: () throws -> [CatalogRecord]?) async throws -> UpsertCounts? {
+    /// `alone`: no other program is meant to use the database meanwhile (an import from the command line).
+    package func loadIntoEmptyCatalog(
+        alone: Bool = false, _ batches: () throws -> [CatalogRecord]?
+    ) async throws -> UpsertCounts? {
         if isPostgres {
             // The write is awaited here, so the batches are read only while this call lasts.
             return try await withoutActuallyEscaping(batches) { batches in
@@ -22,14 +25,14 @@ extension CatalogRecords {
                 }
             }
         }
-        return try CatalogBulkLoad.sqliteBulkLoad(batches, into: executor.sqliteWriter)
+        return try CatalogBulkLoad.sqliteBulkLoad(batches, into: executor.sqliteWriter, alone: alone)
     }
 }
 
 /// The loader of an empty catalog, on SQLite and on PostgreSQL (`CatalogRecords.loadIntoEmptyCatalog`).
 enum CatalogBulkLoad {
     static func sqliteBulkLoad(
-        _ batches: () throws -> [CatalogRecord]?, into writer: any DatabaseWriter
+        _ batches: () throws -> [CatalogRecord]?, into writer: any DatabaseWriter, alone: Bool
     ) throws -> UpsertCounts? {
         try writer.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
@@ -39,13 +42,30 @@ enum CatalogBulkLoad {
             let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
             try db.execute(sql: "PRAGMA cache_size = -65536")
             defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
-            var counts: UpsertCounts?
-            try db.inTransaction {
-                counts = try Self.bulkLoad(batches, in: db)
-                return .commit
+            // Alone on the database, the load writes its pages once, to the database file, under a rollback journal
+            // (which keeps only the few pages that were there before); in WAL mode they would go to the log and be
+            // copied again at the checkpoint. SQLite refuses the change while another connection has the database
+            // open, and the load then goes through the log.
+            if alone, (try? String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")) == "delete" {
+                let synchronous = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 2
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                defer {
+                    try? db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+                    _ = try? String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                }
+                return try Self.bulkLoadTransaction(batches, in: db)
             }
-            return counts
+            return try Self.bulkLoadTransaction(batches, in: db)
         }
+    }
+
+    static func bulkLoadTransaction(_ batches: () throws -> [CatalogRecord]?, in db: Database) throws -> UpsertCounts? {
+        var counts: UpsertCounts?
+        try db.inTransaction {
+            counts = try Self.bulkLoad(batches, in: db)
+            return .commit
+        }
+        return counts
     }
 
     static let rowsPerInsert = 32
@@ -66,45 +86,56 @@ enum CatalogBulkLoad {
         }
         let many = try insertStatement(rows: rowsPerInsert)
         let one = try insertStatement(rows: 1)
-        var pending: [(Int64, CatalogRecord)] = []
+        // The games not yet written, whose ids run up to `nextID`.
+        var pending: [CatalogRecord] = []
+        pending.reserveCapacity(rowsPerInsert)
         func flush() throws {
             guard !pending.isEmpty else { return }
+            var id = nextID - Int64(pending.count)
             if pending.count == rowsPerInsert {
                 var binder = Binder(many)
-                for (id, record) in pending { bindGame(record, id: id, to: &binder) }
+                for record in pending {
+                    bindGame(record, id: id, to: &binder)
+                    id += 1
+                }
                 try binder.step(in: db)
             } else {
-                for (id, record) in pending {
+                for record in pending {
                     var binder = Binder(one)
                     bindGame(record, id: id, to: &binder)
                     try binder.step(in: db)
+                    id += 1
                 }
             }
             pending.removeAll(keepingCapacity: true)
         }
-        // Facets as (facet number, game): numbers for the few hundred distinct (kind, name) pairs.
-        var facets: [(facet: Int32, game: Int64)] = []
-        var facetNumbers = [[String: Int32]](repeating: [:], count: CatalogRecords.facetKinds.count)
+        // Each facet's games, in the order they came (their ids ascending), by facet number: numbers for the few
+        // hundred distinct (kind, name) pairs.
+        var facetGames: [[Int64]] = []
+        var facetNumbers = [[String: Int]](repeating: [:], count: CatalogRecords.facetKinds.count)
         var facetKeys: [(kind: Int, name: String)] = []
         var counts = UpsertCounts()
+        func file(_ names: [String], kind: Int, game id: Int64) {
+            for name in names {
+                if let number = facetNumbers[kind][name] {
+                    facetGames[number].append(id)
+                } else {
+                    facetNumbers[kind][name] = facetKeys.count
+                    facetKeys.append((kind, name))
+                    facetGames.append([id])
+                }
+            }
+        }
         let again = try CatalogRecords.firstCopies(batches) { record in
             let id = nextID
             nextID += 1
             counts.added += 1
-            pending.append((id, record))
+            pending.append(record)
             if pending.count == rowsPerInsert { try flush() }
-            for (kind, list) in CatalogRecords.facetLists(of: record.game) {
-                for name in list {
-                    let number =
-                        facetNumbers[Int(kind)][name]
-                        ?? {
-                            facetKeys.append((Int(kind), name))
-                            facetNumbers[Int(kind)][name] = Int32(facetKeys.count - 1)
-                            return Int32(facetKeys.count - 1)
-                        }()
-                    facets.append((number, id))
-                }
-            }
+            file(record.game.genres, kind: 0, game: id)
+            file(record.game.platforms, kind: 1, game: id)
+            file(record.game.modes, kind: 2, game: id)
+            file(record.game.engines, kind: 3, game: id)
         }
         try flush()
         if nextID > 1 {
@@ -123,24 +154,21 @@ enum CatalogBulkLoad {
             try addName.execute(arguments: arguments)
             facetIDs.append(try Int64.fetchOne(findName, arguments: arguments)!)
         }
-        facets.sort { (facetIDs[Int($0.facet)], $0.game) < (facetIDs[Int($1.facet)], $1.game) }
-        // A facet's games in one statement, in key order: each row goes in after the last without a search from the
-        // top of the tree, which a statement per row costs.
+        // A facet's games in one statement, facets in the order of their ids and each one's games ascending: each row
+        // goes in after the last without a search from the top of the tree, which a statement per row costs. Names
+        // that differ only in case share a facet, whose games then come in two runs.
         let addFacet = try db.makeStatement(
             sql: "INSERT OR IGNORE INTO game_facets (facet_id, game_id) SELECT ?, value FROM json_each(?)")
-        var start = 0
-        while start < facets.count {
-            let id = facetIDs[Int(facets[start].facet)]
-            var games: [UInt8] = [UInt8(ascii: "[")]
-            var end = start
-            while end < facets.count, facetIDs[Int(facets[end].facet)] == id {
-                if end > start { games.append(UInt8(ascii: ",")) }
-                games += String(facets[end].game).utf8
-                end += 1
+        var games: [UInt8] = []
+        for number in facetKeys.indices.sorted(by: { (facetIDs[$0], $0) < (facetIDs[$1], $1) }) {
+            games.removeAll(keepingCapacity: true)
+            games.append(UInt8(ascii: "["))
+            for (index, game) in facetGames[number].enumerated() {
+                if index > 0 { games.append(UInt8(ascii: ",")) }
+                games += String(game).utf8
             }
             games.append(UInt8(ascii: "]"))
-            try addFacet.execute(arguments: [id, String(decoding: games, as: UTF8.self)])
-            start = end
+            try addFacet.execute(arguments: [facetIDs[number], String(decoding: games, as: UTF8.self)])
         }
         let rest = try SQLiteTransaction.run { try await CatalogRecords.upsertGames(again, in: SQLiteSession(db)) }
         counts.added += rest.added

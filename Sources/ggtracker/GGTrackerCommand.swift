@@ -217,7 +217,9 @@ struct Catalog: AsyncParsableCommand {
             let config = try options.load()
             let database = try await AppDatabase.open(config.databasePath)
             let start = Date()
-            let report = try await CatalogImporter(database: database).importFile(file) { seen in
+            var importer = CatalogImporter(database: database)
+            importer.alone = true
+            let report = try await importer.importFile(file) { seen in
                 FileHandle.standardError.write(Data("\rimported \(seen) games…".utf8))
             }
             FileHandle.standardError.write(Data("\n".utf8))

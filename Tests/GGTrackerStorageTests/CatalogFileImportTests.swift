@@ -2,6 +2,7 @@ import Foundation
 import GGTrackerCatalog
 import GGTrackerCore
 import GGTrackerStorage
+import GRDB
 import Testing
 
 @Suite("Importing IGDB-shaped catalog files")
@@ -116,6 +117,42 @@ struct ImportTests {
         try await database.writer.write { db in try db.execute(sql: "DELETE FROM games") }
         _ = try await CatalogImporter(database: database).importData(Data(#"{"id":5,"name":"Later"}"#.utf8))
         await #expect(try database.catalog.game(GameRef(provider: "igdb", id: "5"))!.id > highest)
+    }
+
+    @Test func anImportAloneOnItsFileWritesItOnceAndLeavesItSharable() async throws {
+        var text = ""
+        for id in 1...5_000 {
+            text += "{\"id\":\(id),\"name\":\"Game \(id)\",\"genres\":[\"Puzzle\"],\"summary\":\"\(id) \(id)\"}\n"
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("alone-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("games.jsonl").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        func walSize(_ path: String) -> Int {
+            ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0
+        }
+        // Alone: the pages go to the database file, not through the log, and the file is left in WAL mode.
+        let alonePath = folder.appendingPathComponent("alone.sqlite").path
+        var importer = CatalogImporter(database: try AppDatabase.open(path: alonePath))
+        importer.alone = true
+        #expect(try await importer.importFile(file).added == 5_000)
+        #expect(walSize(alonePath) < 64 * 1024, "the log holds \(walSize(alonePath)) bytes")
+        let reader = try DatabaseQueue(path: alonePath)
+        #expect(try await reader.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        #expect(try await reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM game_facets") } == 5_000)
+        try reader.close()
+        // Another connection has the file open: the load goes through the log and is complete all the same.
+        let sharedPath = folder.appendingPathComponent("shared.sqlite").path
+        let shared = try AppDatabase.open(path: sharedPath)
+        let other = try DatabasePool(path: sharedPath)
+        #expect(try await other.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM games") } == 0)
+        importer = CatalogImporter(database: shared)
+        importer.alone = true
+        #expect(try await importer.importFile(file).added == 5_000)
+        #expect(walSize(sharedPath) > 64 * 1024)
+        #expect(try await other.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM games") } == 5_000)
+        try other.close()
     }
 
     @Test func reRunningAnImportUpdatesInsteadOfDuplicating() async throws {
