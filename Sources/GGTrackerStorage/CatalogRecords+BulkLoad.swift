@@ -84,8 +84,8 @@ enum CatalogBulkLoad {
             try db.makeStatement(
                 sql: CatalogRecords.insertGamesSQL(columns: ["id"] + CatalogRecords.storedGameColumns, rows: rows))
         }
-        let many = try insertStatement(rows: rowsPerInsert)
-        let one = try insertStatement(rows: 1)
+        var many = Binder(try insertStatement(rows: rowsPerInsert))
+        var one = Binder(try insertStatement(rows: 1))
         // The games not yet written, whose ids run up to `nextID`.
         var pending: [CatalogRecord] = []
         pending.reserveCapacity(rowsPerInsert)
@@ -93,17 +93,17 @@ enum CatalogBulkLoad {
             guard !pending.isEmpty else { return }
             var id = nextID - Int64(pending.count)
             if pending.count == rowsPerInsert {
-                var binder = Binder(many)
+                many.reset()
                 for record in pending {
-                    bindGame(record, id: id, to: &binder)
+                    bindGame(record, id: id, to: &many)
                     id += 1
                 }
-                try binder.step(in: db)
+                try many.step(in: db)
             } else {
                 for record in pending {
-                    var binder = Binder(one)
-                    bindGame(record, id: id, to: &binder)
-                    try binder.step(in: db)
+                    one.reset()
+                    bindGame(record, id: id, to: &one)
+                    try one.step(in: db)
                     id += 1
                 }
             }
@@ -187,14 +187,20 @@ enum CatalogBulkLoad {
     static func bindGame(_ record: CatalogRecord, id: Int64, to binder: inout Binder) {
         let g = record.game
         binder.bind(id)
-        for value: String? in [g.ref.provider, g.ref.id, g.slug, g.name, record.keywords, g.summary] {
-            binder.bind(value)
-        }
+        binder.bind(g.ref.provider)
+        binder.bind(g.ref.id)
+        binder.bind(g.slug)
+        binder.bind(g.name)
+        binder.bind(record.keywords)
+        binder.bind(g.summary)
         binder.bind(g.releaseDate?.timeIntervalSince1970)
         binder.bind(g.releaseYearOnly)
-        for list in [g.platforms, g.genres, g.modes, g.engines, g.developers, g.publishers] {
-            binder.bind(CatalogRecords.json(list))
-        }
+        binder.bindJSON(g.platforms)
+        binder.bindJSON(g.genres)
+        binder.bindJSON(g.modes)
+        binder.bindJSON(g.engines)
+        binder.bindJSON(g.developers)
+        binder.bindJSON(g.publishers)
         binder.bind(g.criticRating)
         binder.bind(g.ratingCount)
         binder.bind(g.coverImageID)
@@ -204,10 +210,10 @@ enum CatalogBulkLoad {
         binder.bind(g.gameType)
         binder.bind(record.popularity)
         binder.bind(record.updatedAt?.timeIntervalSince1970)
-        binder.bind(CatalogRecords.json(g.themes))
-        for seconds in [g.timeToBeat?.hastily, g.timeToBeat?.normally, g.timeToBeat?.completely] {
-            binder.bind(seconds)
-        }
+        binder.bindJSON(g.themes)
+        binder.bind(g.timeToBeat?.hastily)
+        binder.bind(g.timeToBeat?.normally)
+        binder.bind(g.timeToBeat?.completely)
     }
 }
 
@@ -219,24 +225,9 @@ extension CatalogBulkLoad {
     }
 }
 
-/// A value bound straight to an SQLite statement.
+/// A number bound straight to an SQLite statement.
 protocol DirectValue {
     func bindDirect(to statement: OpaquePointer, at index: Int32)
-}
-
-extension String: DirectValue {
-    func bindDirect(to statement: OpaquePointer, at index: Int32) {
-        var text = self
-        text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress, !bytes.isEmpty else {
-                _ = sqlite3_bind_text(statement, index, "", 0, transientDestructor)
-                return
-            }
-            _ = sqlite3_bind_text(
-                statement, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count),
-                transientDestructor)
-        }
-    }
 }
 
 extension Double: DirectValue {
@@ -255,18 +246,29 @@ extension Bool: DirectValue {
     func bindDirect(to statement: OpaquePointer, at index: Int32) { sqlite3_bind_int64(statement, index, self ? 1 : 0) }
 }
 
-/// Binds values in order to a reset statement, then runs it.
+/// Binds values in order to a statement, then runs it. Numbers are bound at once; texts are gathered in one
+/// buffer and bound from it, without a copy each, just before the statement runs.
 struct Binder {
     /// Held so the statement cannot be finalized while its handle is in use.
     let statement: Statement
     let handle: OpaquePointer
     var index: Int32 = 0
+    /// The texts' bytes, and where each one is, by parameter.
+    var text: [UInt8] = []
+    var spans: [(parameter: Int32, start: Int, count: Int)] = []
 
     init(_ statement: Statement) {
         self.statement = statement
         handle = statement.sqliteStatement
+    }
+
+    /// Readies the statement for a new row or rows.
+    mutating func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        index = 0
+        text.removeAll(keepingCapacity: true)
+        spans.removeAll(keepingCapacity: true)
     }
 
     mutating func bind<Value: DirectValue>(_ value: Value?) {
@@ -274,8 +276,39 @@ struct Binder {
         value?.bindDirect(to: handle, at: index)
     }
 
+    mutating func bind(_ value: String?) {
+        index += 1
+        guard let value else { return }
+        let start = text.count
+        text += value.utf8
+        spans.append((index, start, text.count - start))
+    }
+
+    /// A list of names, as a JSON array.
+    mutating func bindJSON(_ list: [String]) {
+        index += 1
+        let start = text.count
+        CatalogRecords.appendJSON(list, to: &text)
+        spans.append((index, start, text.count - start))
+    }
+
     func step(in db: Database) throws {
-        try withExtendedLifetime(statement) { try CatalogBulkLoad.step(handle, in: db) }
+        try withExtendedLifetime(statement) {
+            try text.withUnsafeBufferPointer { bytes in
+                for span in spans {
+                    if let base = bytes.baseAddress {
+                        // SQLite reads the text where it is (no destructor): the buffer stays as it is until the
+                        // statement has run.
+                        _ = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { characters in
+                            sqlite3_bind_text(handle, span.parameter, characters + span.start, Int32(span.count), nil)
+                        }
+                    } else {
+                        _ = sqlite3_bind_text(handle, span.parameter, "", 0, transientDestructor)
+                    }
+                }
+                try CatalogBulkLoad.step(handle, in: db)
+            }
+        }
     }
 }
 /// SQLite copies a value bound with this destructor before the call returns.

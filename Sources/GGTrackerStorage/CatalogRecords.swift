@@ -89,24 +89,34 @@ extension CatalogRecords {
         guard !list.isEmpty else { return "[]" }
         var out: [UInt8] = []
         out.reserveCapacity(list.reduce(2) { $0 + $1.utf8.count + 3 })
+        appendJSON(list, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends a list of names as a JSON array.
+    static func appendJSON(_ list: [String], to out: inout [UInt8]) {
         out.append(UInt8(ascii: "["))
         for (index, item) in list.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "\""))
-            for byte in item.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
-                case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-                case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-                case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-                case ..<0x20: out += Array(String(format: "\\u%04x", byte).utf8)
-                default: out.append(byte)
+            let plain = item.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+            if plain {
+                out += item.utf8
+            } else {
+                for byte in item.utf8 {
+                    switch byte {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+                    case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                    case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                    case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                    case ..<0x20: out += Array(String(format: "\\u%04x", byte).utf8)
+                    default: out.append(byte)
+                    }
                 }
             }
             out.append(UInt8(ascii: "\""))
         }
         out.append(UInt8(ascii: "]"))
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Inserts or updates catalog games by (provider, provider id), in one transaction; local ids stay stable.
