@@ -191,12 +191,12 @@ package struct CatalogImporter: Sendable {
     }
 
     static func record(
-        _ fields: IGDBGameMapping.Fields, line: Int, label: String
+        _ fields: IGDBGameMapping.Fields, line: Int, label: @autoclosure () -> String
     ) -> Result<CatalogRecord, ImportReport.Problem> {
         do {
             return .success(try IGDBGameMapping.record(from: fields))
         } catch {
-            return .failure(.init(line: line, message: "\(label): \(error.message)"))
+            return .failure(.init(line: line, message: "\(label()): \(error.message)"))
         }
     }
 }

@@ -108,9 +108,15 @@ package enum IGDBGameMapping {
     /// The text without surrounding white space; names nearly never have any, and then nothing is copied.
     static func trimmed(_ text: String) -> String {
         guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
-            first.properties.isWhitespace || last.properties.isWhitespace
+            Self.mayBeWhitespace(first) || Self.mayBeWhitespace(last)
         else { return text }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Whether a character may be white space: letters, digits and punctuation of ASCII are told apart without a
+    /// look-up in Unicode's tables.
+    static func mayBeWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value > 0x20 && scalar.value < 0x7F ? false : scalar.properties.isWhitespace
     }
 
     static func int(_ value: Any?) -> Int? {
