@@ -85,7 +85,7 @@ struct Interactions: AsyncParsableCommand {
                 environment: ["DISCORD_PUBLIC_KEY": signer.publicKeyHex],
                 log: directory.appendingPathComponent("peer.log"))
             let plain = directory.appendingPathComponent("catalog.jsonl").path
-            _ = try CatalogSideBySide.writeIGDBShape(from: LocalCatalog.bundledCatalogPath ?? "", to: plain)
+            _ = try CatalogSideBySide.writeIGDBShape(from: BundledCatalog.path ?? "", to: plain)
             _ = try server.importCatalog(plain, cpus: cpus, quiet: true)
             try await server.start(cpus: cpus)
             peerServer = server

@@ -35,11 +35,6 @@ package struct LocalCatalog: GameCatalog {
         }
     }
 
-    package static let attribution =
-        "Game data from IGDB.com. Critic scores with their review counts and ESRB ratings from Metacritic listings "
-        + "(the “Video Game Sales with Ratings” and “Metacritic All Time Games Stats” data sets) and ESRB's own "
-        + "listings; extra titles from IGN review listings and the “Steam Store Games” data set."
-
     package init(database: AppDatabase, providerName: String = "offline") async throws {
         self.database = database
         self.index = SearchIndex(database: database, vocabulary: Vocabulary())
@@ -47,27 +42,14 @@ package struct LocalCatalog: GameCatalog {
         try await index.reload()
     }
 
-    /// The bundled catalog file shipped with the binary.
-    package static var bundledCatalogPath: String? {
-        Bundle.module.path(forResource: "catalog.jsonl", ofType: "gz")
-    }
-
-    /// The bundled file's identity: its gzip trailer (CRC-32 and length of the data) and its size.
-    static func fingerprint(ofFileAt path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let size = try? handle.seekToEnd(), size >= 8 else { return nil }
-        try? handle.seek(toOffset: size - 8)
-        guard let trailer = try? handle.readToEnd() else { return nil }
-        return trailer.map { String(format: "%02x", $0) }.joined() + "-\(size)"
-    }
-
     /// Loads the bundled catalog into an empty catalog, or again after an upgrade brought a different bundled file
     /// (games are updated by id; entries keep their games). Returns how many games were loaded.
     @discardableResult
     package func loadBundledIfEmpty() async throws -> Int {
         if try await database.catalog.gameCount() > 0 {
-            guard let path = Self.bundledCatalogPath, let current = Self.fingerprint(ofFileAt: path) else { return 0 }
+            guard let path = BundledCatalog.path, let current = BundledCatalog.fingerprint(ofFileAt: path) else {
+                return 0
+            }
             let stored = try await database.catalogState.value("bundled.fingerprint")
             // A catalog filled some other way (an import of its own) has neither mark and is left alone.
             let loadedBefore = try await database.catalogState.value("last_refresh") != nil
@@ -99,12 +81,12 @@ package struct LocalCatalog: GameCatalog {
     }
 
     func loadBundled() async throws -> ImportReport {
-        guard let path = Self.bundledCatalogPath else {
+        guard let path = BundledCatalog.path else {
             throw CatalogImporter.ReadError(description: "the bundled catalog file is missing from the build")
         }
         let report = try await CatalogImporter(database: database).importFile(path)
         try await database.catalogState.set("last_refresh", String(Date().timeIntervalSince1970))
-        if let fingerprint = Self.fingerprint(ofFileAt: path) {
+        if let fingerprint = BundledCatalog.fingerprint(ofFileAt: path) {
             try await database.catalogState.set("bundled.fingerprint", fingerprint)
         }
         try await index.reload()
@@ -240,7 +222,7 @@ package struct LocalCatalog: GameCatalog {
             try await database.leases.leaseHolder(Self.refreshLease, at: Date()).map { $0 != leaseHolder } ?? false
         var status = await CatalogStatus(
             provider: providerName, games: try database.catalog.gameCount(), lastRefresh: last,
-            attribution: Self.attribution,
+            attribution: BundledCatalog.attribution,
             refreshing: running || elsewhere, lastSummary: summary)
         if let current = refreshState.progress {
             status.details["Progress"] = "\(current.done)" + (current.total.map { " of \($0)" } ?? "") + " games"

@@ -288,7 +288,7 @@ struct Binder {
     mutating func bindJSON(_ list: [String]) {
         index += 1
         let start = text.count
-        CatalogRecords.appendJSON(list, to: &text)
+        NameList.append(list, to: &text)
         spans.append((index, start, text.count - start))
     }
 

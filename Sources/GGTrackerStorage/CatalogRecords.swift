@@ -61,62 +61,15 @@ extension CatalogRecords {
             id: id, ref: ref, name: row[base + 4],
             slug: row[base + 3], summary: row[base + 5],
             releaseDate: (row[base + 6] as Double?).map(Date.init(timeIntervalSince1970:)),
-            releaseYearOnly: row[base + 7], platforms: list(row[base + 8]), genres: list(row[base + 9]),
-            modes: list(row[base + 10]), engines: list(row[base + 11]), developers: list(row[base + 12]),
-            publishers: list(row[base + 13]), criticRating: row[base + 14], ratingCount: row[base + 15],
+            releaseYearOnly: row[base + 7], platforms: NameList.decode(row[base + 8]),
+            genres: NameList.decode(row[base + 9]),
+            modes: NameList.decode(row[base + 10]), engines: NameList.decode(row[base + 11]),
+            developers: NameList.decode(row[base + 12]),
+            publishers: NameList.decode(row[base + 13]), criticRating: row[base + 14], ratingCount: row[base + 15],
             coverImageID: row[base + 16], ageRating: row[base + 17], isMature: row[base + 18], url: row[base + 19],
-            gameType: row[base + 20], themes: list(row[base + 21]))
+            gameType: row[base + 20], themes: NameList.decode(row[base + 21]))
         game.timeToBeat = TimeToBeat(hastily: row[base + 22], normally: row[base + 23], completely: row[base + 24])
         return game
-    }
-
-    /// A stored list of names (`["Platform","Indie"]`). Lists without escapes, nearly all of them, are split
-    /// directly: this runs for six lists of every game read.
-    static func list(_ json: String?) -> [String] {
-        guard let json, json != "[]" else { return [] }
-        let bytes = Array(json.utf8)
-        if bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]"), !bytes.contains(UInt8(ascii: "\\")) {
-            // Without escapes no item holds a quote: the items are every other piece between quotes.
-            let pieces = bytes.split(separator: UInt8(ascii: "\""), omittingEmptySubsequences: false)
-            return stride(from: 1, to: pieces.count - 1, by: 2).map { String(decoding: pieces[$0], as: UTF8.self) }
-        }
-        guard let data = json.data(using: .utf8) else { return [] }
-        return (try? JSONDecoder().decode([String].self, from: data)) ?? []
-    }
-
-    /// A list of names as a JSON array, written directly: this runs for seven lists of every imported game.
-    static func json(_ list: [String]) -> String {
-        guard !list.isEmpty else { return "[]" }
-        var out: [UInt8] = []
-        out.reserveCapacity(list.reduce(2) { $0 + $1.utf8.count + 3 })
-        appendJSON(list, to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Appends a list of names as a JSON array.
-    static func appendJSON(_ list: [String], to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "["))
-        for (index, item) in list.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "\""))
-            let plain = item.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-            if plain {
-                out += item.utf8
-            } else {
-                for byte in item.utf8 {
-                    switch byte {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
-                    case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-                    case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-                    case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-                    case ..<0x20: out += Array(String(format: "\\u%04x", byte).utf8)
-                    default: out.append(byte)
-                    }
-                }
-            }
-            out.append(UInt8(ascii: "\""))
-        }
-        out.append(UInt8(ascii: "]"))
     }
 
     /// Inserts or updates catalog games by (provider, provider id), in one transaction; local ids stay stable.
@@ -155,9 +108,11 @@ extension CatalogRecords {
         let g = record.game
         return [
             g.ref.provider, g.ref.id, g.slug, g.name, record.keywords, g.summary, g.releaseDate?.timeIntervalSince1970,
-            g.releaseYearOnly, json(g.platforms), json(g.genres), json(g.modes), json(g.engines), json(g.developers),
-            json(g.publishers), g.criticRating, g.ratingCount, g.coverImageID, g.ageRating, g.isMature, g.url,
-            g.gameType, record.popularity, record.updatedAt?.timeIntervalSince1970, json(g.themes),
+            g.releaseYearOnly, NameList.encode(g.platforms), NameList.encode(g.genres), NameList.encode(g.modes),
+            NameList.encode(g.engines), NameList.encode(g.developers),
+            NameList.encode(g.publishers), g.criticRating, g.ratingCount, g.coverImageID, g.ageRating, g.isMature,
+            g.url,
+            g.gameType, record.popularity, record.updatedAt?.timeIntervalSince1970, NameList.encode(g.themes),
             g.timeToBeat?.hastily, g.timeToBeat?.normally, g.timeToBeat?.completely,
         ]
     }

@@ -22,7 +22,7 @@ extension LibraryRecords {
     static func entryValues(_ player: PlayerID, _ entry: LibraryEntry) -> [SQLValue] {
         let values: [(any SQLBindable)?] = [
             player.rawValue, entry.game.id, entry.status.rawValue, entry.hours, entry.percent, entry.score,
-            entry.review, entry.reviewedAt?.timeIntervalSince1970, entry.favorite, CatalogRecords.json(entry.tags),
+            entry.review, entry.reviewedAt?.timeIntervalSince1970, entry.favorite, NameList.encode(entry.tags),
             entry.note, entry.addedAt.timeIntervalSince1970, entry.startedAt?.timeIntervalSince1970,
             entry.finishedAt?.timeIntervalSince1970, entry.updatedAt.timeIntervalSince1970, entry.reviewIsSpoiler,
         ]

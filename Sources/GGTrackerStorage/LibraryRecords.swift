@@ -39,7 +39,7 @@ extension LibraryRecords: LibraryStore {
         entry.review = row[6]
         entry.reviewedAt = date(row[7])
         entry.favorite = row[8]
-        entry.tags = CatalogRecords.list(row[9])
+        entry.tags = NameList.decode(row[9])
         entry.note = row[10]
         entry.startedAt = date(row[12])
         entry.finishedAt = date(row[13])

@@ -73,7 +73,7 @@ struct ImportTests {
     }
 
     @Test func aCompressedFileCorruptMidWayIsRefusedAndNothingIsStored() async throws {
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try #require(LocalCatalog.bundledCatalogPath))))
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try #require(BundledCatalog.path))))
         // Past the first pieces of lines, the compressed stream is damaged.
         for offset in stride(from: bytes.count / 2, to: bytes.count / 2 + 4_096, by: 7) { bytes[offset] ^= 0x5A }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("corrupt-\(UUID()).jsonl.gz").path

@@ -6,7 +6,7 @@ import Testing
 @Suite("Reading catalog lines")
 struct LineReaderTests {
     @Test func theFastLineReaderMapsEveryBundledGameAsFoundationDoes() throws {
-        let path = try #require(LocalCatalog.bundledCatalogPath)
+        let path = try #require(BundledCatalog.path)
         let data = try CatalogImporter.readFile(path)
         let reader = JSONLineReader()
         var compared = 0
