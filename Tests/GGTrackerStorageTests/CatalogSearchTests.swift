@@ -5,7 +5,7 @@ import GGTrackerStorage
 import Testing
 
 /// The bundled catalog, loaded once per backend for every search test (it takes a few seconds).
-enum BundledCatalog {
+enum LoadedBundledCatalog {
     static let sqlite = Task { await load(.sqlite) }
     static let postgres = Task { await load(.postgres) }
 
@@ -23,7 +23,7 @@ struct CatalogSearchTests {
 
     @Test(arguments: Backend.all)
     func bundledCatalogHoldsOver20000Games(_ backend: Backend) async throws {
-        let catalog = await BundledCatalog.on(backend)
+        let catalog = await LoadedBundledCatalog.on(backend)
         let status = try await catalog.status()
         #expect(status.games >= 20_000)
         #expect(status.provider == "offline")
@@ -44,7 +44,7 @@ struct CatalogSearchTests {
         ] as [(String, String)], Backend.all)
     func findsTheIntendedGame(_ intended: (query: String, expected: String), on backend: Backend) async throws {
         let (query, expected) = intended
-        let catalog = await BundledCatalog.on(backend)
+        let catalog = await LoadedBundledCatalog.on(backend)
         let hits = try await catalog.search(query, filter: CatalogFilter(), limit: 10)
         let top = try #require(hits.first, "no result for \(query)")
         #expect(top.game.name == expected, "\(query) → \(hits.prefix(3).map(\.game.displayName))")
@@ -53,7 +53,7 @@ struct CatalogSearchTests {
     /// A search checks each candidate for the query's other words by game rank when a word lists few games and by
     /// the game's words when it lists many: whichever way, the same games in the same order.
     @Test func wordsCheckedByRankOrByTermsFindTheSameGames() async throws {
-        let catalog = await BundledCatalog.on(.sqlite)
+        let catalog = await LoadedBundledCatalog.on(.sqlite)
         var byTerms = catalog
         byTerms.index.rankSetLimit = 0
         var byRanks = catalog
@@ -73,7 +73,7 @@ struct CatalogSearchTests {
     /// Corrections come from words sharing the typo's first letter or, failing that, its last one; the closest
     /// and most used first, the typo itself never.
     @Test func typoCorrectionsComeFromWordsSharingTheFirstOrTheLastLetter() async throws {
-        let vocabulary = await BundledCatalog.on(.sqlite).index.vocabulary
+        let vocabulary = await LoadedBundledCatalog.on(.sqlite).index.vocabulary
         #expect(vocabulary.corrections(for: "zeldda").first == "zelda")
         #expect(vocabulary.corrections(for: "xelda").contains("zelda"), "first letter wrong")
         #expect(vocabulary.corrections(for: "zeldx").contains("zelda"), "last letter wrong")
@@ -93,7 +93,7 @@ struct CatalogSearchTests {
 
     @Test(arguments: Backend.all)
     func namesakesAreToldApartByYear(_ backend: Backend) async throws {
-        let catalog = await BundledCatalog.on(backend)
+        let catalog = await LoadedBundledCatalog.on(backend)
         let hits = try await catalog.search("doom", filter: CatalogFilter(), limit: 10)
         let dooms = hits.filter { $0.exactName }.map(\.game.displayName)
         #expect(dooms.contains("Doom (1993)"))
@@ -102,7 +102,7 @@ struct CatalogSearchTests {
 
     @Test(arguments: Backend.all)
     func matureGamesCanBeFilteredOut(_ backend: Backend) async throws {
-        let catalog = await BundledCatalog.on(backend)
+        let catalog = await LoadedBundledCatalog.on(backend)
         let all = try await catalog.search("grand theft auto v", filter: CatalogFilter(), limit: 5)
         let gta = try #require(all.first { $0.game.name == "Grand Theft Auto V" })
         #expect(gta.game.isMature)
@@ -113,7 +113,7 @@ struct CatalogSearchTests {
 
     @Test(arguments: Backend.all)
     func autocompleteOffersPrefixMatchesFirst(_ backend: Backend) async throws {
-        let catalog = await BundledCatalog.on(backend)
+        let catalog = await LoadedBundledCatalog.on(backend)
         let games = try await catalog.autocomplete("hollow kn", includeMature: true, limit: 25)
         #expect(games.first?.name == "Hollow Knight")
         #expect(games.count <= 25)
@@ -122,7 +122,7 @@ struct CatalogSearchTests {
     /// Words longer than any known word (up to 40 bytes) once crashed the typo correction, and the server with it.
     @Test(arguments: [41, 42, 43, 60, 500])
     func aWordLongerThanAnyKnownFindsNothingAndStillAnswers(_ length: Int) async throws {
-        let catalog = await BundledCatalog.on(.sqlite)
+        let catalog = await LoadedBundledCatalog.on(.sqlite)
         let word = String(repeating: "x", count: length)
         // The other words still count, so autocomplete answers (within its limit) rather than failing.
         let offered = try await catalog.autocomplete("hollow " + word, includeMature: true, limit: 25)
@@ -134,7 +134,7 @@ struct CatalogSearchTests {
 
     @Test(arguments: Backend.all)
     func platformFilterKeepsOnlyThatPlatform(_ backend: Backend) async throws {
-        let catalog = await BundledCatalog.on(backend)
+        let catalog = await LoadedBundledCatalog.on(backend)
         let hits = try await catalog.search("mario", filter: CatalogFilter(platform: "Nintendo Switch"), limit: 10)
         #expect(!hits.isEmpty)
         #expect(hits.allSatisfy { $0.game.platforms.contains("Nintendo Switch") })
@@ -142,7 +142,7 @@ struct CatalogSearchTests {
 
     @Test(arguments: Backend.all)
     func yearAndGenreFiltersApplyToCorrectedWordsToo(_ backend: Backend) async throws {
-        let catalog = await BundledCatalog.on(backend)
+        let catalog = await LoadedBundledCatalog.on(backend)
         let hits = try await catalog.search("zeldda", filter: CatalogFilter(year: 1998), limit: 10)
         #expect(hits.first?.game.name == "The Legend of Zelda: Ocarina of Time")
         #expect(
@@ -251,7 +251,7 @@ struct NameIndexFreshnessTests {
 
 @Suite("The bundled catalog tells the truth")
 struct BundledCatalogQualityTests {
-    var catalog: LocalCatalog { get async { await BundledCatalog.sqlite.value } }
+    var catalog: LocalCatalog { get async { await LoadedBundledCatalog.sqlite.value } }
 
     @Test func matureGamesAndTheirAddOnsCarryTheirAgeRating() async throws {
         for id in ["25076", "7351", "112916", "1942", "12503", "13166", "472", "19457", "1020"] {

@@ -17,7 +17,7 @@ struct SearchScoreTests {
     /// Every query against a spread of the bundled catalog's names: the same score, and the same verdicts (all
     /// words matched, exact name, query covered), as the rules give when applied to the words themselves.
     @Test func termIdsRankLikeTheWordsTheyStandFor() async throws {
-        let catalog = await BundledCatalog.on(.sqlite)
+        let catalog = await LoadedBundledCatalog.on(.sqlite)
         let search = catalog.index
         let index = search.names.snapshot
         let ranks = Array(0..<Int32(400)) + stride(from: 400, to: Int32(index.count), by: 17)
@@ -47,7 +47,7 @@ struct SearchScoreTests {
 
     /// Games outside the index (a caller's own shelves) are ranked by the same rules, over terms made of their names.
     @Test func gamesOutsideTheIndexRankByTheSameRules() async throws {
-        let catalog = await BundledCatalog.on(.sqlite)
+        let catalog = await LoadedBundledCatalog.on(.sqlite)
         let search = catalog.index
         let names = [
             "Final Fantasy VII", "Final Fantasy 7 Remake", "The Witcher 3: Wild Hunt", "Hollow Knight", "Of the Sea",
