@@ -66,6 +66,14 @@ package struct AppConfig: Sendable {
         var table: String
         var key: String
         var env: String
+
+        /// Settings that are secrets: each may instead be read from the file named by `NAME_FILE`
+        /// (a Docker or systemd secret), so it never has to sit in the environment or the config file.
+        static let secrets: Set<String> = [
+            "DISCORD_BOT_TOKEN", "MATRIX_AS_TOKEN", "MATRIX_HS_TOKEN", "SLACK_SIGNING_SECRET", "IGDB_CLIENT_SECRET",
+            "GIANTBOMB_API_KEY", "STEAM_API_KEY",
+        ]
+        var isSecret: Bool { Self.secrets.contains(env) }
     }
 
     static let settings: [Setting] = [
@@ -99,13 +107,6 @@ package struct AppConfig: Sendable {
         .init(table: "limits", key: "unverified_body_mb", env: "GGTRACKER_UNVERIFIED_BODY_MB"),
         .init(table: "limits", key: "server_per_minute", env: "GGTRACKER_SERVER_RATE"),
         .init(table: "alerts", key: "interval_seconds", env: "GGTRACKER_ALERT_INTERVAL"),
-    ]
-
-    /// Settings that are secrets: each may instead be read from the file named by `NAME_FILE`
-    /// (a Docker or systemd secret), so it never has to sit in the environment or the config file.
-    static let secrets: Set<String> = [
-        "DISCORD_BOT_TOKEN", "MATRIX_AS_TOKEN", "MATRIX_HS_TOKEN", "SLACK_SIGNING_SECRET", "IGDB_CLIENT_SECRET",
-        "GIANTBOMB_API_KEY", "STEAM_API_KEY",
     ]
 
     /// Builds the configuration. `file` nil means `config/ggtracker.toml` when it exists.
@@ -142,7 +143,7 @@ package struct AppConfig: Sendable {
         }
         for setting in settings {
             if let value = environment[setting.env], !value.isEmpty { values[setting.env] = value }
-            if Self.secrets.contains(setting.env), let file = environment[setting.env + "_FILE"], !file.isEmpty {
+            if setting.isSecret, let file = environment[setting.env + "_FILE"], !file.isEmpty {
                 do {
                     values[setting.env] = try String(contentsOfFile: file, encoding: .utf8)
                 } catch {

@@ -178,12 +178,12 @@ struct PickTests {
     }
 
     @Test func aSingleExactNameWins() {
-        let pick = GGTrackerBot.pick(from: [hit(1, "Hades", score: 50, exact: true), hit(2, "Hades II", score: 49)])
+        let pick = TitlePick.fromCatalog([hit(1, "Hades", score: 50, exact: true), hit(2, "Hades II", score: 49)])
         #expect(pick == .one(hit(1, "Hades", score: 50).game))
     }
 
     @Test func namesakesWithoutAClearFavouriteAsk() {
-        let pick = GGTrackerBot.pick(from: [
+        let pick = TitlePick.fromCatalog([
             hit(1, "Doom", score: 60, exact: true, popularity: 8.8),
             hit(2, "Doom", score: 58, exact: true, popularity: 8.4),
         ])
@@ -192,7 +192,7 @@ struct PickTests {
     }
 
     @Test func aNamesakeWithTenTimesTheRatingsWins() {
-        let pick = GGTrackerBot.pick(from: [
+        let pick = TitlePick.fromCatalog([
             hit(2, "Portal", score: 58, exact: true, popularity: 0.8),
             hit(1, "Portal", score: 60, exact: true, popularity: 7.9),
         ])
@@ -200,7 +200,7 @@ struct PickTests {
     }
 
     @Test func mainGamesComeBeforeTheirPortsAmongNamesakes() {
-        let pick = GGTrackerBot.pick(from: [
+        let pick = TitlePick.fromCatalog([
             hit(2, "BioShock", score: 70, exact: true, popularity: 6, type: "Port"),
             hit(1, "BioShock", score: 60, exact: true, popularity: 5.5, type: "Main Game"),
         ])
@@ -209,34 +209,34 @@ struct PickTests {
 
     @Test func aClearLeaderWinsAndACloseSecondAsks() {
         #expect(
-            GGTrackerBot.pick(from: [hit(1, "A", score: 50), hit(2, "B", score: 30)])
+            TitlePick.fromCatalog([hit(1, "A", score: 50), hit(2, "B", score: 30)])
                 == .one(hit(1, "A", score: 50).game))
-        guard case .ambiguous = GGTrackerBot.pick(from: [hit(1, "A", score: 50), hit(2, "B", score: 48)]) else {
+        guard case .ambiguous = TitlePick.fromCatalog([hit(1, "A", score: 50), hit(2, "B", score: 48)]) else {
             Issue.record("expected a question")
             return
         }
     }
 
     @Test func typoCorrectedMatchesCountWhenTheyCoverTheQuery() {
-        let corrected = GGTrackerBot.pick(from: [
+        let corrected = TitlePick.fromCatalog([
             hit(1, "Hollow Knight", score: 50, all: false, covers: true), hit(2, "Hollow", score: 30, covers: false),
         ])
         #expect(corrected == .one(hit(1, "Hollow Knight", score: 0).game))
-        let partial = GGTrackerBot.pick(from: [hit(1, "A", score: 30, all: false), hit(2, "B", score: 29, all: false)])
+        let partial = TitlePick.fromCatalog([hit(1, "A", score: 30, all: false), hit(2, "B", score: 29, all: false)])
         guard case .none(let suggestions) = partial else { Issue.record("expected suggestions"); return }
         #expect(suggestions.count == 2)
-        #expect(GGTrackerBot.pick(from: []) == .none(suggestions: []))
+        #expect(TitlePick.fromCatalog([]) == .none(suggestions: []))
     }
 
     @Test func theCallersShelvesDecideWhenOneGameMatches() {
-        #expect(GGTrackerBot.pickFromShelves([]) == nil)
-        #expect(GGTrackerBot.pickFromShelves([hit(1, "Portal", score: 40)]) == .one(hit(1, "Portal", score: 0).game))
-        let two = GGTrackerBot.pickFromShelves([
+        #expect(TitlePick.fromShelves([]) == nil)
+        #expect(TitlePick.fromShelves([hit(1, "Portal", score: 40)]) == .one(hit(1, "Portal", score: 0).game))
+        let two = TitlePick.fromShelves([
             hit(1, "Portal 2", score: 40), hit(2, "Portal", score: 50, exact: true),
         ])
         #expect(two == .one(hit(2, "Portal", score: 0).game))
         guard
-            case .ambiguous(let games) = GGTrackerBot.pickFromShelves([
+            case .ambiguous(let games) = TitlePick.fromShelves([
                 hit(1, "A b", score: 40), hit(2, "A c", score: 40),
             ])
         else { Issue.record("expected a question"); return }

@@ -1,0 +1,39 @@
+/// Which game a title typed as free text means, given what a search found.
+enum TitlePick: Equatable {
+    case one(Game)
+    case ambiguous([Game])
+    case none(suggestions: [Game])
+
+    /// A lead in popularity that means about ten times the ratings (popularity counts ratings on a log scale).
+    static let clearFavourite = 2.0
+
+    /// Games on the caller's shelves that match the words: one is the answer, several with one exact name is that
+    /// one, several others are a question; none leaves the choice to the catalog.
+    static func fromShelves(_ hits: [SearchHit]) -> TitlePick? {
+        guard !hits.isEmpty else { return nil }
+        if hits.count == 1 { return .one(hits[0].game) }
+        let exact = hits.filter(\.exactName)
+        if exact.count == 1 { return .one(exact[0].game) }
+        return .ambiguous((exact.isEmpty ? hits : exact).prefix(5).map(\.game))
+    }
+
+    /// The rule for free text over the catalog: an exact name wins — among namesakes, main games first, the most
+    /// widely rated when it has about ten times the ratings of the next, else a question; otherwise the search's
+    /// first result wins when it matches every word (typos corrected) and no other such match is close; a close one
+    /// asks; matches that miss a word are only suggestions.
+    static func fromCatalog(_ hits: [SearchHit]) -> TitlePick {
+        guard let best = hits.first else { return .none(suggestions: []) }
+        let exact = hits.filter(\.exactName)
+        if !exact.isEmpty {
+            let mains = exact.filter(\.game.isMainGame)
+            let pool = (mains.isEmpty ? exact : mains).sorted { $0.popularity > $1.popularity }
+            if pool.count == 1 || pool[0].popularity - pool[1].popularity >= clearFavourite {
+                return .one(pool[0].game)
+            }
+            return .ambiguous(pool.prefix(5).map(\.game))
+        }
+        guard best.coversQuery else { return .none(suggestions: Array(hits.prefix(3).map(\.game))) }
+        let close = hits.dropFirst().filter { $0.coversQuery && $0.score >= best.score * 0.9 }
+        return close.isEmpty ? .one(best.game) : .ambiguous(([best] + close).prefix(5).map(\.game))
+    }
+}
