@@ -86,29 +86,6 @@ enum CatalogBulkLoad {
         }
         var many = Binder(try insertStatement(rows: rowsPerInsert))
         var one = Binder(try insertStatement(rows: 1))
-        // The games not yet written, whose ids run up to `nextID`.
-        var pending: [CatalogRecord] = []
-        pending.reserveCapacity(rowsPerInsert)
-        func flush() throws {
-            guard !pending.isEmpty else { return }
-            var id = nextID - Int64(pending.count)
-            if pending.count == rowsPerInsert {
-                many.reset()
-                for record in pending {
-                    bindGame(record, id: id, to: &many)
-                    id += 1
-                }
-                try many.step(in: db)
-            } else {
-                for record in pending {
-                    one.reset()
-                    bindGame(record, id: id, to: &one)
-                    try one.step(in: db)
-                    id += 1
-                }
-            }
-            pending.removeAll(keepingCapacity: true)
-        }
         // Each facet's games, in the order they came (their ids ascending), by facet number: numbers for the few
         // hundred distinct (kind, name) pairs.
         var facetGames: [[Int64]] = []
@@ -126,18 +103,38 @@ enum CatalogBulkLoad {
                 }
             }
         }
-        let again = try CatalogRecords.firstCopies(batches) { record in
-            let id = nextID
+        func add(_ record: CatalogRecord, to binder: inout Binder) {
+            bindGame(record, id: nextID, to: &binder)
+            file(record.game.genres, kind: 0, game: nextID)
+            file(record.game.platforms, kind: 1, game: nextID)
+            file(record.game.modes, kind: 2, game: nextID)
+            file(record.game.engines, kind: 3, game: nextID)
             nextID += 1
             counts.added += 1
-            pending.append(record)
-            if pending.count == rowsPerInsert { try flush() }
-            file(record.game.genres, kind: 0, game: id)
-            file(record.game.platforms, kind: 1, game: id)
-            file(record.game.modes, kind: 2, game: id)
-            file(record.game.engines, kind: 3, game: id)
         }
-        try flush()
+        // A batch's first copies go in 32 at a time, read where the batch holds them (a game is some twenty values
+        // that a copy would retain and release), the few left at its end one by one.
+        var copies = FirstCopies()
+        var firsts: [Int] = []
+        while let batch = try batches() {
+            try batch.withUnsafeBufferPointer { records in
+                firsts.removeAll(keepingCapacity: true)
+                for index in records.indices where copies.isFirst(records[index]) { firsts.append(index) }
+                var start = 0
+                while firsts.count - start >= rowsPerInsert {
+                    many.reset()
+                    for index in firsts[start..<(start + rowsPerInsert)] { add(records[index], to: &many) }
+                    try many.step(in: db)
+                    start += rowsPerInsert
+                }
+                for index in firsts[start...] {
+                    one.reset()
+                    add(records[index], to: &one)
+                    try one.step(in: db)
+                }
+            }
+        }
+        let again = copies.again
         if nextID > 1 {
             try db.execute(
                 sql: """
@@ -321,12 +318,45 @@ struct LentBatches: @unchecked Sendable {
 
 /// Which games of a load came before, by provider and provider id; the later copies are kept aside.
 struct FirstCopies {
-    var seen: [String: Set<String>] = [:]
+    /// The providers seen (one or two in a load), and the ids seen of each: ids written as plain numbers, nearly
+    /// all of them, as numbers, which hash faster than text; others as text.
+    var providers: [String] = []
+    var numbers: [Set<Int64>] = []
+    var texts: [Set<String>] = []
     var again: [CatalogRecord] = []
 
     mutating func isFirst(_ record: CatalogRecord) -> Bool {
-        if seen[record.game.ref.provider, default: []].insert(record.game.ref.id).inserted { return true }
-        again.append(record)
-        return false
+        let ref = record.game.ref
+        let slot: Int
+        if let known = providers.firstIndex(of: ref.provider) {
+            slot = known
+        } else {
+            slot = providers.count
+            providers.append(ref.provider)
+            numbers.append([])
+            texts.append([])
+        }
+        let first =
+            if let number = Self.plainNumber(ref.id) {
+                numbers[slot].insert(number).inserted
+            } else {
+                texts[slot].insert(ref.id).inserted
+            }
+        if !first { again.append(record) }
+        return first
+    }
+
+    /// The id as a number when it is written as one: ASCII digits only, at most 18, no leading zero (so that "042"
+    /// and "42", two different ids, never meet).
+    static func plainNumber(_ id: String) -> Int64? {
+        var value: Int64 = 0
+        var count = 0
+        for byte in id.utf8 {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), count < 18 else { return nil }
+            if count == 1, value == 0 { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            count += 1
+        }
+        return count > 0 ? value : nil
     }
 }

@@ -155,6 +155,32 @@ struct ImportTests {
         try other.close()
     }
 
+    @Test func aGameListedTwiceInALoadIsAddedOnceAndTakesItsLaterCopy() async throws {
+        let database = try AppDatabase.inMemory()
+        // Into an empty catalog (one bulk load): "42" and "042" are two different ids of one provider, and games
+        // are numbered in the order they first come.
+        let text = """
+            {"id":7,"name":"Seven"}
+            {"slug":"42","name":"Forty-two"}
+            {"slug":"042","name":"Oh forty-two"}
+            {"id":8,"name":"Eight"}
+            {"id":7,"name":"Seven, renamed"}
+            {"slug":"42","name":"Forty-two, renamed"}
+            """
+        let report = try await CatalogImporter(database: database).importData(Data(text.utf8))
+        #expect(report.added == 4)
+        #expect(report.updated == 2)
+        #expect(try await database.catalog.gameCount() == 4)
+        let seven = try await database.catalog.game(GameRef(provider: "igdb", id: "7"))
+        let fortyTwo = try await database.catalog.game(GameRef(provider: "local", id: "42"))
+        let ohFortyTwo = try await database.catalog.game(GameRef(provider: "local", id: "042"))
+        let eight = try await database.catalog.game(GameRef(provider: "igdb", id: "8"))
+        #expect(seven?.name == "Seven, renamed")
+        #expect(fortyTwo?.name == "Forty-two, renamed")
+        #expect(ohFortyTwo?.name == "Oh forty-two")
+        #expect([seven?.id, fortyTwo?.id, ohFortyTwo?.id, eight?.id] == [1, 2, 3, 4])
+    }
+
     @Test func reRunningAnImportUpdatesInsteadOfDuplicating() async throws {
         let database = try AppDatabase.inMemory()
         let importer = CatalogImporter(database: database)
