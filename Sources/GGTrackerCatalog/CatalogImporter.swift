@@ -265,8 +265,9 @@ final class ParallelBatches<Work: Sendable>: @unchecked Sendable {
         var records: [CatalogRecord] = []
         var problems: [ImportReport.Problem] = []
 
-        mutating func add(_ result: Result<CatalogRecord, ImportReport.Problem>) {
-            switch result {
+        /// Takes the record or problem over, without a copy.
+        mutating func add(_ result: consuming Result<CatalogRecord, ImportReport.Problem>) {
+            switch consume result {
             case .success(let record): records.append(record)
             case .failure(let problem): problems.append(problem)
             }

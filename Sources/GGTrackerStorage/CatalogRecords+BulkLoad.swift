@@ -103,17 +103,18 @@ enum CatalogBulkLoad {
                 }
             }
         }
-        func add(_ record: CatalogRecord, to binder: inout Binder) {
-            bindGame(record, id: nextID, to: &binder)
-            file(record.game.genres, kind: 0, game: nextID)
-            file(record.game.platforms, kind: 1, game: nextID)
-            file(record.game.modes, kind: 2, game: nextID)
-            file(record.game.engines, kind: 3, game: nextID)
+        // A game is read where its batch holds it, not passed by value: a copy would retain and release some
+        // twenty values.
+        func add(_ records: UnsafeBufferPointer<CatalogRecord>, _ index: Int, to binder: inout Binder) {
+            bindGame(records[index], id: nextID, to: &binder)
+            file(records[index].game.genres, kind: 0, game: nextID)
+            file(records[index].game.platforms, kind: 1, game: nextID)
+            file(records[index].game.modes, kind: 2, game: nextID)
+            file(records[index].game.engines, kind: 3, game: nextID)
             nextID += 1
             counts.added += 1
         }
-        // A batch's first copies go in 32 at a time, read where the batch holds them (a game is some twenty values
-        // that a copy would retain and release), the few left at its end one by one.
+        // A batch's first copies go in 32 at a time, the few left at its end one by one.
         var copies = FirstCopies()
         var firsts: [Int] = []
         while let batch = try batches() {
@@ -123,13 +124,13 @@ enum CatalogBulkLoad {
                 var start = 0
                 while firsts.count - start >= rowsPerInsert {
                     many.reset()
-                    for index in firsts[start..<(start + rowsPerInsert)] { add(records[index], to: &many) }
+                    for index in firsts[start..<(start + rowsPerInsert)] { add(records, index, to: &many) }
                     try many.step(in: db)
                     start += rowsPerInsert
                 }
                 for index in firsts[start...] {
                     one.reset()
-                    add(records[index], to: &one)
+                    add(records, index, to: &one)
                     try one.step(in: db)
                 }
             }
