@@ -144,7 +144,9 @@ package struct CatalogImporter: Sendable {
                 parse: { piece in
                     let (data, firstLine) = piece
                     var batch = ParallelBatches<(Data, Int)>.Batch()
-                    for (offset, range) in Self.lineRanges(data).enumerated() {
+                    let ranges = Self.lineRanges(data)
+                    batch.records.reserveCapacity(ranges.count)
+                    for (offset, range) in ranges.enumerated() {
                         let line = data[range]
                         if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
                         let number = firstLine + offset
