@@ -278,7 +278,7 @@ struct Binder {
         index += 1
         guard let value else { return }
         let start = text.count
-        text += value.utf8
+        if value.utf8.withContiguousStorageIfAvailable({ text.append(contentsOf: $0) }) == nil { text += value.utf8 }
         spans.append((index, start, text.count - start))
     }
 

@@ -31,10 +31,15 @@ enum NameList {
         for (index, item) in list.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "\""))
-            let plain = item.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-            if plain {
-                out += item.utf8
-            } else {
+            // A name with nothing to escape, nearly every one, is copied whole from where the string keeps it.
+            let copied =
+                item.utf8.withContiguousStorageIfAvailable { bytes in
+                    guard bytes.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+                    else { return false }
+                    out.append(contentsOf: bytes)
+                    return true
+                } ?? false
+            if !copied {
                 for byte in item.utf8 {
                     switch byte {
                     case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
