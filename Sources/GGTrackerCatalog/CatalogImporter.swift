@@ -174,7 +174,11 @@ package struct CatalogImporter: Sendable {
             guard let batch = try parser.next() else { return nil }
             report.problems += batch.problems
             seen += batch.records.count
-            steamApps += batch.records.flatMap { record in record.steamAppIDs.map { ($0, record.game.ref) } }
+            // Read in place: a game passed by value would retain and release some twenty values.
+            for index in batch.records.indices where !batch.records[index].steamAppIDs.isEmpty {
+                let ref = batch.records[index].game.ref
+                for app in batch.records[index].steamAppIDs { steamApps.append((app, ref)) }
+            }
             progress?(seen)
             return batch.records
         }

@@ -120,7 +120,14 @@ enum CatalogBulkLoad {
         while let batch = try batches() {
             try batch.withUnsafeBufferPointer { records in
                 firsts.removeAll(keepingCapacity: true)
-                for index in records.indices where copies.isFirst(records[index]) { firsts.append(index) }
+                // Only its reference is read to check a game: the whole game is copied only to be kept aside.
+                for index in records.indices {
+                    if copies.isNew(records[index].game.ref) {
+                        firsts.append(index)
+                    } else {
+                        copies.again.append(records[index])
+                    }
+                }
                 var start = 0
                 while firsts.count - start >= rowsPerInsert {
                     many.reset()
@@ -327,7 +334,13 @@ struct FirstCopies {
     var again: [CatalogRecord] = []
 
     mutating func isFirst(_ record: CatalogRecord) -> Bool {
-        let ref = record.game.ref
+        if isNew(record.game.ref) { return true }
+        again.append(record)
+        return false
+    }
+
+    /// Whether the game with this reference is the first of its provider and id; remembers it.
+    mutating func isNew(_ ref: GameRef) -> Bool {
         let slot: Int
         if let known = providers.firstIndex(of: ref.provider) {
             slot = known
@@ -337,14 +350,8 @@ struct FirstCopies {
             numbers.append([])
             texts.append([])
         }
-        let first =
-            if let number = Self.plainNumber(ref.id) {
-                numbers[slot].insert(number).inserted
-            } else {
-                texts[slot].insert(ref.id).inserted
-            }
-        if !first { again.append(record) }
-        return first
+        if let number = Self.plainNumber(ref.id) { return numbers[slot].insert(number).inserted }
+        return texts[slot].insert(ref.id).inserted
     }
 
     /// The id as a number when it is written as one: ASCII digits only, at most 18, no leading zero (so that "042"
