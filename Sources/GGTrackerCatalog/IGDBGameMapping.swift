@@ -116,7 +116,7 @@ package enum IGDBGameMapping {
     /// Whether a character may be white space: letters, digits and punctuation of ASCII are told apart without a
     /// look-up in Unicode's tables.
     static func mayBeWhitespace(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value > 0x20 && scalar.value < 0x7F ? false : scalar.properties.isWhitespace
+        !(0x21...0x7E).contains(scalar.value) && scalar.properties.isWhitespace
     }
 
     static func int(_ value: Any?) -> Int? {

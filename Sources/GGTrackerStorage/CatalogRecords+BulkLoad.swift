@@ -300,13 +300,12 @@ struct Binder {
     func step(in db: Database) throws {
         try withExtendedLifetime(statement) {
             try text.withUnsafeBufferPointer { bytes in
+                // SQLite reads each text where it is (no destructor): the buffer stays as it is until the statement
+                // has run. With no bytes at all, every text is empty.
+                let characters = UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self)
                 for span in spans {
-                    if let base = bytes.baseAddress {
-                        // SQLite reads the text where it is (no destructor): the buffer stays as it is until the
-                        // statement has run.
-                        _ = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { characters in
-                            sqlite3_bind_text(handle, span.parameter, characters + span.start, Int32(span.count), nil)
-                        }
+                    if let characters {
+                        _ = sqlite3_bind_text(handle, span.parameter, characters + span.start, Int32(span.count), nil)
                     } else {
                         _ = sqlite3_bind_text(handle, span.parameter, "", 0, transientDestructor)
                     }
