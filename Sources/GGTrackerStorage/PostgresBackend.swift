@@ -90,6 +90,9 @@ final class PostgresDatabase: Sendable {
     /// Statements its sessions sent and waited for, each a round trip to the server (a transaction's BEGIN and a
     /// read's COMMIT are sent without waiting, so they do not count).
     let roundTrips = Atomic<Int>(0)
+    /// The statements sent, and the reads each connection has prepared.
+    let statements = PostgresStatements()
+    let maximumConnections: Int
     static let logger = Logger(label: "ggtracker.postgres")
 
     /// Connects (saying why when the server cannot be reached), runs the migrations it has not run yet, and starts
@@ -115,6 +118,7 @@ final class PostgresDatabase: Sendable {
     private init(location: PostgresLocation, maximumConnections: Int, connectionWait: Duration) {
         self.location = location
         self.connectionWait = connectionWait
+        self.maximumConnections = maximumConnections
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.user, password: location.password,
             database: location.database, tls: .disable)
@@ -176,6 +180,8 @@ final class PostgresDatabase: Sendable {
             {
                 try await Task.sleep(
                     for: .seconds(Double.random(in: 0...min(0.05, 0.001 * Double(1 << min(attempt, 6))))))
+            } catch let error as PostgresSession.ServerError where error.isStalePreparedStatement && attempt < 3 {
+                statements.forget()
             } catch let lost as PostgresSession.ConnectionLost where !lost.committing && attempt < 3 {
                 continue
             } catch let lost as PostgresSession.ConnectionLost {
@@ -218,8 +224,14 @@ final class PostgresDatabase: Sendable {
             throw error
         }
         defer { lease.release() }
-        return try await PostgresSession(connection, logger: Self.logger, database: self).transaction(
-            readOnly: readOnly, body)
+        let session = PostgresSession(connection, logger: Self.logger, database: self)
+        session.prepared = statements.prepared(on: connection.id)
+        defer {
+            if !connection.isClosed {
+                statements.prepare(session.unprepared, on: connection, connections: maximumConnections)
+            }
+        }
+        return try await session.transaction(readOnly: readOnly, body)
     }
 
     /// A connection leased for one transaction, handed from the task that leased it to the one that runs it, and

@@ -17,6 +17,12 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         var state: String
         var message: String
         var description: String { "\(message) (\(state))" }
+
+        /// A prepared statement the connection does not have, or whose plan no longer fits the tables (a migration
+        /// changed them): the transaction is run again with reads prepared anew.
+        var isStalePreparedStatement: Bool {
+            state == "26000" || (state == "0A000" && message.contains("cached plan"))
+        }
     }
 
     /// The connection broke (the server went away, or closed it): what the transaction had not committed is gone.
@@ -34,36 +40,6 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         self.connection = connection
         self.logger = logger
         self.database = database
-    }
-
-    private static let translated = Mutex<[String: String]>([:])
-
-    /// `?` → `$1`, `$2`… outside quoted text.
-    static func numbered(_ sql: String) -> String {
-        if let known = translated.withLock({ $0[sql] }) { return known }
-        var out = ""
-        out.reserveCapacity(sql.utf8.count + 8)
-        var number = 0
-        var quote: Character?
-        for character in sql {
-            if let open = quote {
-                if character == open { quote = nil }
-                out.append(character)
-            } else if character == "'" || character == "\"" {
-                quote = character
-                out.append(character)
-            } else if character == "?" {
-                number += 1
-                out += "$\(number)"
-            } else {
-                out.append(character)
-            }
-        }
-        translated.withLock { cache in
-            if cache.count > 4_000 { cache.removeAll() }
-            cache[sql] = out
-        }
-        return out
     }
 
     static func bindings(_ arguments: SQLArguments) -> PostgresBindings {
@@ -93,23 +69,55 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         return "\(error)"
     }
 
-    func run(_ sql: String, _ arguments: SQLArguments) async throws -> PostgresQueryResult {
+    /// What the server answered to one statement: its rows, and how many rows it changed.
+    struct Answer {
+        var rows: [PostgresRow]
+        var changes: Int
+        /// Rows of a statement run by name.
+        var prepared = false
+    }
+
+    func run(_ sql: String, _ arguments: SQLArguments) async throws -> Answer {
         let result = dispatch(sql, arguments)
         unsettled.append(result)
         return try await answer(of: result)
     }
 
     /// Statements sent and not yet waited for, oldest first.
-    private var unsettled: [EventLoopFuture<PostgresQueryResult>] = []
+    private var unsettled: [EventLoopFuture<Answer>] = []
 
-    private func dispatch(_ sql: String, _ arguments: SQLArguments) -> EventLoopFuture<PostgresQueryResult> {
-        connection.query(PostgresQuery(unsafeSQL: Self.numbered(sql), binds: Self.bindings(arguments)), logger: logger)
+    /// The reads this session's connection has prepared (see `PostgresStatements`).
+    var prepared: [Int: PreparedQuery] = [:]
+    /// Reads this session ran as written that its connection has not prepared yet.
+    private(set) var unprepared: [(id: Int, text: String)] = []
+
+    private func dispatch(_ sql: String, _ arguments: SQLArguments) -> EventLoopFuture<Answer> {
+        guard let statements = database?.statements else { return send(PostgresStatements.numbered(sql), arguments) }
+        let statement = statements.statement(sql, arguments)
+        if let read = statement.prepared {
+            if let prepared = prepared[read.id] {
+                return prepared.execute(PostgresStatements.data(arguments)).map {
+                    Answer(rows: $0, changes: 0, prepared: true)
+                }
+            }
+            if !unprepared.contains(where: { $0.id == read.id }) && !statements.isRefused(read.id) {
+                unprepared.append(read)
+            }
+        }
+        return send(statement.numbered, arguments)
+    }
+
+    /// Sends a statement as written.
+    private func send(_ numbered: String, _ arguments: SQLArguments) -> EventLoopFuture<Answer> {
+        connection.query(PostgresQuery(unsafeSQL: numbered, binds: Self.bindings(arguments)), logger: logger).map {
+            Answer(rows: $0.rows, changes: $0.metadata.rows ?? 0)
+        }
     }
 
     /// A statement's answer. While it is unsettled, this waits for it and every statement sent before and since:
     /// one round trip, since the connection answers in order; the first failure is the one reported (a later
     /// statement of a failed transaction only says it was aborted).
-    private func answer(of future: EventLoopFuture<PostgresQueryResult>) async throws -> PostgresQueryResult {
+    private func answer(of future: EventLoopFuture<Answer>) async throws -> Answer {
         if unsettled.contains(where: { $0 === future }) {
             database?.roundTrips.add(1, ordering: .relaxed)
             let sent = unsettled
@@ -138,12 +146,16 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         if let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] {
             return ServerError(state: state, message: error.serverInfo?[.message] ?? "\(error.code)")
         }
+        // A prepared statement's execution reports errors in the client library's older terms.
+        if case .server(let info) = error as? PostgresError, let state = info.fields[.sqlState] {
+            return ServerError(state: state, message: info.fields[.message] ?? "\(info)")
+        }
         return ConnectionLost(error: PostgresUnavailable(description: Self.describe(error)), committing: committing)
     }
 
     @discardableResult
     func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int {
-        changesCount = try await run(sql, arguments).metadata.rows ?? 0
+        changesCount = try await run(sql, arguments).changes
         return changesCount
     }
 
@@ -151,11 +163,19 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         try Self.rows(of: try await run(sql, arguments))
     }
 
-    static func rows(of result: PostgresQueryResult) throws -> [SQLRow] {
+    static func rows(of result: Answer) throws -> [SQLRow] {
         guard let first = result.rows.first else { return [] }
         let columns = SQLColumns(first.map(\.columnName))
         return try result.rows.map { row in
-            SQLRow(values: try row.map(Self.value(of:)), columns: columns)
+            guard result.prepared else { return SQLRow(values: try row.map(Self.value(of:)), columns: columns) }
+            // The client library marks a prepared statement's cells as text, while it asks the server for every
+            // column in binary, and the server sends them so.
+            return SQLRow(
+                values: try row.map { cell in
+                    var cell = cell
+                    cell.format = .binary
+                    return try Self.value(of: cell)
+                }, columns: columns)
         }
     }
 

@@ -1,0 +1,197 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import Synchronization
+
+/// The statements a database's sessions send, and the reads each connection has prepared.
+///
+/// A statement sent as it is written is parsed, analysed and planned by the server every time; for the small reads
+/// a command makes, that is most of the server's work. So a read (`SELECT`), the first time a connection runs it,
+/// is sent as written and, once its transaction is over, prepared on that connection (outside the transaction, so a
+/// statement the server will not prepare changes nothing); from then on, the connection runs it by name with its
+/// arguments, in the same round trips as before. Its parameters are given the types its arguments are bound with
+/// (`$1::int8`; a null's type is inferred, as for a statement sent as written), so a text bound with other kinds of
+/// values is prepared again under another number.
+final class PostgresStatements: Sendable {
+    /// One statement text with one shape of arguments.
+    struct Statement: Sendable {
+        /// With `$1`, `$2`… for its `?`s.
+        let numbered: String
+        /// Its number among the prepared reads, with its text for `PREPARE`; nil when it is not prepared.
+        let prepared: (id: Int, text: String)?
+    }
+
+    private struct Entry {
+        var numbered: String
+        var isRead: Bool
+        /// The prepared read for each shape of arguments (see `shape(of:)`).
+        var shapes: [UInt64: Statement] = [:]
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var nextID = 1
+        /// Reads the server would not prepare, never asked again.
+        var refused: Set<Int> = []
+        var connections: [Int: Connection] = [:]
+    }
+
+    /// What one connection has prepared, and when it was last lent.
+    private struct Connection {
+        var ready: [Int: PreparedQuery] = [:]
+        /// Sent to the server and not answered yet.
+        var pending: Set<Int> = []
+        var used: ContinuousClock.Instant
+    }
+
+    private let state = Mutex(State())
+    /// Texts past this many (a statement written with a varying number of `?`s, say) start the table again.
+    private static let capacity = 2_000
+    /// Arguments of one statement that fit in a shape (3 bits each).
+    private static let maximumArguments = 21
+
+    /// How a statement is sent: its numbered text and, for a read, its prepared form.
+    func statement(_ sql: String, _ arguments: SQLArguments) -> Statement {
+        let shape = Self.shape(of: arguments)
+        return state.withLock { state in
+            if let entry = state.entries[sql] {
+                guard entry.isRead, let shape else { return Statement(numbered: entry.numbered, prepared: nil) }
+                if let statement = entry.shapes[shape] { return statement }
+            }
+            if state.entries.count >= Self.capacity { state.entries.removeAll() }
+            var entry = state.entries[sql] ?? Entry(numbered: Self.numbered(sql), isRead: Self.isRead(sql))
+            guard entry.isRead, let shape else {
+                state.entries[sql] = entry
+                return Statement(numbered: entry.numbered, prepared: nil)
+            }
+            let statement = Statement(
+                numbered: entry.numbered, prepared: (state.nextID, Self.numbered(sql, typedAs: arguments)))
+            state.nextID += 1
+            entry.shapes[shape] = statement
+            state.entries[sql] = entry
+            return statement
+        }
+    }
+
+    /// The reads a connection has prepared, while one transaction uses it.
+    func prepared(on connection: Int) -> [Int: PreparedQuery] {
+        state.withLock { $0.connections[connection]?.ready ?? [:] }
+    }
+
+    /// Prepares on a connection, after its transaction, the reads it ran as written; each is kept for the
+    /// connection once the server has prepared it. Connections the pool closed while idle are never said to be
+    /// gone: those not lent for a minute are forgotten when the table grows.
+    func prepare(
+        _ statements: [(id: Int, text: String)], on connection: PostgresConnection, connections: Int
+    ) {
+        let now = ContinuousClock.now
+        let id = connection.id
+        let new = state.withLock { state in
+            if state.connections.count > 2 * connections + 8 {
+                state.connections = state.connections.filter { now - $0.value.used < .seconds(60) }
+            }
+            var known = state.connections[id] ?? Connection(used: now)
+            known.used = now
+            let new = statements.filter { known.ready[$0.id] == nil && known.pending.insert($0.id).inserted }
+            state.connections[id] = known
+            return new
+        }
+        for statement in new {
+            connection.prepare(query: statement.text).whenComplete { [self] result in
+                state.withLock { state in
+                    state.connections[id]?.pending.remove(statement.id)
+                    switch result {
+                    case .success(let prepared): state.connections[id]?.ready[statement.id] = prepared
+                    case .failure: state.refused.insert(statement.id)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the server refused to prepare this read before.
+    func isRefused(_ id: Int) -> Bool { state.withLock { $0.refused.contains(id) } }
+
+    /// Forgets every statement and what each connection prepared: the server said one is missing, or that its plan
+    /// no longer fits the tables (a migration changed them). Reads are prepared again under new names.
+    func forget() {
+        state.withLock { state in
+            state.entries.removeAll()
+            state.connections.removeAll()
+        }
+    }
+
+    /// Reads: only they are prepared, since a prepared statement run by name does not say how many rows it changed.
+    static func isRead(_ sql: String) -> Bool {
+        sql.drop(while: \.isWhitespace).prefix(while: \.isLetter).uppercased() == "SELECT"
+    }
+
+    /// The kinds of a statement's arguments, 3 bits each; nil when there are too many to prepare it.
+    static func shape(of arguments: SQLArguments) -> UInt64? {
+        guard arguments.values.count <= maximumArguments else { return nil }
+        var shape: UInt64 = 1
+        for value in arguments.values {
+            shape = shape << 3 | UInt64(kind(value))
+        }
+        return shape
+    }
+
+    private static func kind(_ value: SQLValue) -> UInt8 {
+        switch value {
+        case .null: 0
+        case .integer: 1
+        case .real: 2
+        case .text: 3
+        case .blob: 4
+        }
+    }
+
+    /// The type a parameter is bound with, as written after it (empty for a null).
+    private static func cast(_ value: SQLValue) -> String {
+        switch value {
+        case .null: ""
+        case .integer: "::int8"
+        case .real: "::float8"
+        case .text: "::text"
+        case .blob: "::bytea"
+        }
+    }
+
+    /// `?` → `$1`, `$2`… outside quoted text; with `arguments`, each followed by its type.
+    static func numbered(_ sql: String, typedAs arguments: SQLArguments? = nil) -> String {
+        var out = ""
+        out.reserveCapacity(sql.utf8.count + 8)
+        var number = 0
+        var quote: Character?
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                out.append(character)
+            } else if character == "'" || character == "\"" {
+                quote = character
+                out.append(character)
+            } else if character == "?" {
+                number += 1
+                out += "$\(number)"
+                if let arguments, number <= arguments.values.count { out += cast(arguments.values[number - 1]) }
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// The arguments as the prepared statement's execution takes them.
+    static func data(_ arguments: SQLArguments) -> [PostgresData] {
+        arguments.values.map { value in
+            switch value {
+            case .null: PostgresData.null
+            case .integer(let v): PostgresData(int64: v)
+            case .real(let v): PostgresData(double: v)
+            case .text(let v): PostgresData(string: v)
+            case .blob(let v): PostgresData(bytes: v)
+            }
+        }
+    }
+}

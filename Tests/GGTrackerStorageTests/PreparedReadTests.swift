@@ -1,0 +1,68 @@
+import Foundation
+import GGTrackerStorage
+import Testing
+
+/// On PostgreSQL a read that a connection ran once is prepared on it and run by name from then on: the answers
+/// stay the same, and a table changed since is read as it is now.
+@Suite("Reads prepared on PostgreSQL connections")
+struct PreparedReadTests {
+    /// A database whose pool has one connection, so every transaction runs on the same one; nil without a server.
+    func openOnOneConnection() async throws -> AppDatabase? {
+        guard let base = Backend.postgresURL else {
+            #expect(ProcessInfo.processInfo.environment["CI"] == nil, "GGTRACKER_TEST_POSTGRES is not set")
+            return nil
+        }
+        let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
+        return try await AppDatabase.open(base + (base.contains("?") ? "&" : "?") + "schema=\(schema)", connections: 1)
+    }
+
+    @Test func aReadRunAgainIsRunByNameAndAnswersTheSame() async throws {
+        guard let database = try await openOnOneConnection() else { return }
+        var answers: [[String]] = []
+        for _ in 0..<3 {
+            let row = try #require(
+                try await database.read { db in
+                    try await db.fetchOne(
+                        """
+                        SELECT /* kinds_of_values */ ? AS text, ? AS blob, ? AS big, ? AS fraction, ? AS nothing,
+                            ?::bigint IS NULL AS is_null, 2.5::numeric AS exact, true AS yes
+                        """,
+                        ["Pokémon 🎮", Data([0, 1, 255]), Int64.max, 0.25, nil as String?, nil as Int64?])
+                })
+            answers.append([
+                row["text"] as String, (row["blob"] as Data).base64EncodedString(), "\(row["big"] as Int64)",
+                "\(row["fraction"] as Double)", "\(row["nothing"] as String?)", "\(row["is_null"] as Bool)",
+                "\(row["exact"] as Double)", "\(row["yes"] as Bool)",
+            ])
+        }
+        #expect(answers[0] == ["Pokémon 🎮", "AAH/", "\(Int64.max)", "0.25", "nil", "true", "2.5", "true"])
+        #expect(answers[1] == answers[0] && answers[2] == answers[0], "\(answers)")
+        // The connection holds the read under a name of its own.
+        let prepared: Int? = try await database.read { db in
+            try await db.value(
+                "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE ?", ["%kinds_of_values%"])
+        }
+        #expect(prepared == 1)
+    }
+
+    @Test func aPreparedReadOfATableThatChangedReadsItAsItIsNow() async throws {
+        guard let database = try await openOnOneConnection() else { return }
+        try await database.write { db in
+            try await db.execute("CREATE TABLE shelf (id BIGINT PRIMARY KEY, name TEXT NOT NULL)")
+            try await db.execute("INSERT INTO shelf (id, name) VALUES (1, 'Celeste')")
+        }
+        for _ in 0..<2 {
+            let names: [String] = try await database.read { db in try await db.values("SELECT name FROM shelf", []) }
+            #expect(names == ["Celeste"])
+            let rows = try await database.read { db in try await db.fetchAll("SELECT * FROM shelf", []) }
+            #expect(rows.count == 1)
+        }
+        // The prepared `SELECT *` no longer fits the table: the server refuses it, and the read is run again.
+        try await database.write { db in
+            try await db.execute("ALTER TABLE shelf ADD COLUMN hours BIGINT NOT NULL DEFAULT 12")
+        }
+        let row = try #require(try await database.read { db in try await db.fetchOne("SELECT * FROM shelf", []) })
+        #expect(row["name"] as String == "Celeste")
+        #expect(row["hours"] as Int64 == 12)
+    }
+}
