@@ -167,7 +167,9 @@ extension GGTrackerBot {
         _ claim: DeliveryClaim, database: AppDatabase, _ work: (GGTrackerBot) async throws -> Reply
     ) async throws -> DeliveryAnswer {
         var bot = self
-        bot.store = database.claiming(claim).stores
+        let database = database.claiming(claim)
+        bot.store = database.stores
+        defer { database.endReads() }
         do {
             return .reply(try await work(bot))
         } catch is DeliveryAlreadyApplied {

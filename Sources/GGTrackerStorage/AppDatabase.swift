@@ -31,7 +31,7 @@ package final class AppDatabase: Sendable {
     }
 
     private init(sharing database: AppDatabase, claim: DeliveryClaim) {
-        executor = database.executor
+        executor = database.executor.scoped()
         recentlySeen = database.recentlySeen
         self.claim = claim
     }
@@ -54,6 +54,10 @@ package final class AppDatabase: Sendable {
     package func claiming(_ claim: DeliveryClaim) -> AppDatabase {
         AppDatabase(sharing: self, claim: claim)
     }
+
+    /// Ends the command's reads: on PostgreSQL, a command's reads share one transaction until it writes or this is
+    /// called (see `DatabaseExecutor.scoped()`).
+    package func endReads() { executor.endReads() }
 
     /// Opens the database named by `GGTRACKER_DATABASE` or `--database` (see `DatabaseLocation`).
     package static func open(

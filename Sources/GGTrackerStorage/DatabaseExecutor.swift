@@ -14,10 +14,31 @@ package final class DatabaseExecutor: Sendable {
     /// SQLite's writes, committed together when they arrive together.
     private let commits: GroupCommit?
 
+    /// One command's reads on PostgreSQL, in one transaction (see `scoped()`).
+    private let reads: PostgresReadScope?
+
     init(_ backend: Backend) {
         self.backend = backend
         if case .sqlite(let writer) = backend { commits = GroupCommit(writer) } else { commits = nil }
+        reads = nil
     }
+
+    private init(sharing executor: DatabaseExecutor, reads: PostgresReadScope) {
+        backend = executor.backend
+        commits = executor.commits
+        self.reads = reads
+    }
+
+    /// The same database for one command: on PostgreSQL its reads share one transaction until it writes or
+    /// `endReads()` is called (see `PostgresReadScope`). A SQLite read takes microseconds on the calling thread, and
+    /// is its own transaction.
+    func scoped() -> DatabaseExecutor {
+        guard case .postgres(let database) = backend else { return self }
+        return DatabaseExecutor(sharing: self, reads: PostgresReadScope(database))
+    }
+
+    /// Ends the command's read transaction, if one is open.
+    func endReads() { reads?.close() }
 
     package var dialect: SQLDialect {
         switch backend {
@@ -41,7 +62,9 @@ package final class DatabaseExecutor: Sendable {
     package func read<T>(_ body: (any SQLSession) async throws -> T) async throws -> T {
         switch backend {
         case .sqlite(let writer): return try Self.read(writer, body)
-        case .postgres(let database): return try await database.transaction(readOnly: true, body)
+        case .postgres(let database):
+            if let reads { return try await reads.read(body) }
+            return try await database.transaction(readOnly: true, body)
         }
     }
 
@@ -69,7 +92,9 @@ package final class DatabaseExecutor: Sendable {
     package func write<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
         switch backend {
         case .sqlite: return try await commits!.write(body)
-        case .postgres(let database): return try await database.transaction(readOnly: false, body)
+        case .postgres(let database):
+            reads?.close()
+            return try await database.transaction(readOnly: false, body)
         }
     }
 }

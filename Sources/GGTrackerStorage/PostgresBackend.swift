@@ -192,15 +192,22 @@ final class PostgresDatabase: Sendable {
         }
     }
 
-    /// One attempt of a transaction, on a connection of the pool. The wait for the connection is bounded: when the
-    /// pool hands none out within `connectionWait` (the server out of reach, every connection busy or stuck), the
-    /// wait is given up and the attempt fails as the database not answering, so the command is answered instead of
-    /// waiting without end. The connection is leased in a task of its own, which can be cancelled without
-    /// cancelling the command, and holds the lease until the transaction, run here, is done.
+    /// One attempt of a transaction, on a connection of the pool.
     private nonisolated(nonsending) func leasedTransaction<T>(
         readOnly: Bool, _ body: (any SQLSession) async throws -> T
     ) async throws -> T {
-        let lease = Lease()
+        let (session, lease) = try await leaseSession()
+        defer { giveBack(session, lease) }
+        return try await session.transaction(readOnly: readOnly, body)
+    }
+
+    /// A session on a connection of the pool, with the reads the connection has prepared. The wait for the
+    /// connection is bounded: when the pool hands none out within `connectionWait` (the server out of reach, every
+    /// connection busy or stuck), the wait is given up and the attempt fails as the database not answering, so the
+    /// command is answered instead of waiting without end. The connection is leased in a task of its own, which can
+    /// be cancelled without cancelling the command, and holds the lease until `giveBack(_:_:)`.
+    nonisolated(nonsending) func leaseSession() async throws -> (PostgresSession, PostgresLease) {
+        let lease = PostgresLease()
         let holder = Task { [client] in
             do {
                 try await client.withConnection { try await lease.hold($0) }
@@ -223,94 +230,18 @@ final class PostgresDatabase: Sendable {
             }
             throw error
         }
-        defer { lease.release() }
         let session = PostgresSession(connection, logger: Self.logger, database: self)
         session.prepared = statements.prepared(on: connection.id)
-        defer {
-            if !connection.isClosed {
-                statements.prepare(session.unprepared, on: connection, connections: maximumConnections)
-            }
-        }
-        return try await session.transaction(readOnly: readOnly, body)
+        return (session, lease)
     }
 
-    /// A connection leased for one transaction, handed from the task that leased it to the one that runs it, and
-    /// given back when that one releases it. Whichever comes first, the connection or the end of the wait, wins.
-    private final class Lease: Sendable {
-        private struct State {
-            var connection: PostgresConnection?
-            var failure: (any Error)?
-            var expired = false
-            var released = false
-            var waiter: CheckedContinuation<PostgresConnection, any Error>?
-            var holder: CheckedContinuation<Void, Never>?
+    /// Gives a session's connection back to the pool once its transaction is over, after asking it to prepare the
+    /// reads it ran as written.
+    func giveBack(_ session: PostgresSession, _ lease: PostgresLease) {
+        if !session.connection.isClosed {
+            statements.prepare(session.unprepared, on: session.connection, connections: maximumConnections)
         }
-
-        private let state = Mutex(State())
-
-        /// In the leasing task: hands the connection over and keeps the lease until `release()`. Throws when the wait
-        /// ran out first, which gives the connection back at once.
-        func hold(_ connection: PostgresConnection) async throws {
-            let waiter = try state.withLock { state -> CheckedContinuation<PostgresConnection, any Error>? in
-                if state.expired { throw CancellationError() }
-                state.connection = connection
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume(returning: connection)
-            await withCheckedContinuation { continuation in
-                let released = state.withLock { state -> Bool in
-                    if state.released { return true }
-                    state.holder = continuation
-                    return false
-                }
-                if released { continuation.resume() }
-            }
-        }
-
-        /// In the leasing task: no connection came (the wait was given up, or the pool is closed).
-        func fail(_ error: any Error) {
-            let waiter = state.withLock { state -> CheckedContinuation<PostgresConnection, any Error>? in
-                state.failure = error
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume(throwing: error)
-        }
-
-        /// The connection, once leased.
-        func connection() async throws -> PostgresConnection {
-            try await withCheckedThrowingContinuation { continuation in
-                let ready = state.withLock { state -> Result<PostgresConnection, any Error>? in
-                    if let connection = state.connection { return .success(connection) }
-                    if let failure = state.failure { return .failure(failure) }
-                    state.waiter = continuation
-                    return nil
-                }
-                if let ready { continuation.resume(with: ready) }
-            }
-        }
-
-        /// The wait ran out: true unless the connection came first.
-        func expire() -> Bool {
-            state.withLock { state in
-                if state.connection != nil { return false }
-                state.expired = true
-                return true
-            }
-        }
-
-        var expired: Bool { state.withLock { $0.expired } }
-
-        /// The transaction is done: the connection goes back to the pool.
-        func release() {
-            let holder = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                state.released = true
-                defer { state.holder = nil }
-                return state.holder
-            }
-            holder?.resume()
-        }
+        lease.release()
     }
 
     func close() { running.cancel() }

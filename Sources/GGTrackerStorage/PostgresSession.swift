@@ -35,6 +35,8 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     /// The database the connection was borrowed from, which counts the round trips.
     let database: PostgresDatabase?
     private var committing = false
+    /// The transaction's BEGIN, until its answer is checked.
+    private var beginning: EventLoopFuture<PostgresQueryResult>?
 
     init(_ connection: PostgresConnection, logger: Logger, database: PostgresDatabase? = nil) {
         self.connection = connection
@@ -220,17 +222,13 @@ extension PostgresSession {
         // first statement follows it, and its answer is checked before the commit. A read's COMMIT is not waited
         // for either (the next borrower's statements queue behind it); a write's is, since the caller replies
         // only once it is durable.
-        let begin: EventLoopFuture<PostgresQueryResult> = connection.query(
-            PostgresQuery(
-                unsafeSQL: readOnly
-                    ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN ISOLATION LEVEL REPEATABLE READ"),
-            logger: logger)
+        begin(readOnly: readOnly)
         do {
             let result = try await body(self)
-            do { _ = try await begin.get() } catch { throw failure(error) }
+            try await begun()
             if readOnly {
                 try await settle()
-                _ = connection.query("COMMIT", logger: logger) as EventLoopFuture<PostgresQueryResult>
+                endRead()
             } else {
                 committing = true
                 try await execute("COMMIT", [])
@@ -239,6 +237,30 @@ extension PostgresSession {
         } catch {
             if !connection.isClosed { _ = try? await execute("ROLLBACK", []) }
             throw error
+        }
+    }
+
+    /// Begins a transaction, without waiting for the server's answer (see `begun()`).
+    func begin(readOnly: Bool) {
+        beginning = connection.query(
+            PostgresQuery(
+                unsafeSQL: readOnly
+                    ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN ISOLATION LEVEL REPEATABLE READ"),
+            logger: logger)
+    }
+
+    /// Checks that the transaction began.
+    func begun() async throws {
+        guard let beginning else { return }
+        self.beginning = nil
+        do { _ = try await beginning.get() } catch { throw failure(error) }
+    }
+
+    /// Ends a read-only transaction, without waiting for the server's answer: the next borrower's statements queue
+    /// behind it.
+    func endRead() {
+        if !connection.isClosed {
+            _ = connection.query("COMMIT", logger: logger) as EventLoopFuture<PostgresQueryResult>
         }
     }
 }

@@ -2,18 +2,21 @@ import Foundation
 import GGTrackerStorage
 import Testing
 
-/// On PostgreSQL a read that a connection ran once is prepared on it and run by name from then on: the answers
-/// stay the same, and a table changed since is read as it is now.
-@Suite("Reads prepared on PostgreSQL connections")
-struct PreparedReadTests {
-    /// A database whose pool has one connection, so every transaction runs on the same one; nil without a server.
-    func openOnOneConnection() async throws -> AppDatabase? {
+/// How reads run on PostgreSQL: a read that a connection ran once is prepared on it and run by name from then on
+/// (the answers stay the same, and a table changed since is read as it is now), and one command's reads share one
+/// transaction until it writes or ends.
+@Suite("Reads on PostgreSQL connections")
+struct PostgresReadTests {
+    /// A database whose pool has `connections` connections (one: every transaction runs on the same one); nil
+    /// without a server.
+    func openOnOneConnection(_ connections: Int = 1) async throws -> AppDatabase? {
         guard let base = Backend.postgresURL else {
             #expect(ProcessInfo.processInfo.environment["CI"] == nil, "GGTRACKER_TEST_POSTGRES is not set")
             return nil
         }
         let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
-        return try await AppDatabase.open(base + (base.contains("?") ? "&" : "?") + "schema=\(schema)", connections: 1)
+        return try await AppDatabase.open(
+            base + (base.contains("?") ? "&" : "?") + "schema=\(schema)", connections: connections)
     }
 
     @Test func aReadRunAgainIsRunByNameAndAnswersTheSame() async throws {
@@ -64,5 +67,47 @@ struct PreparedReadTests {
         let row = try #require(try await database.read { db in try await db.fetchOne("SELECT * FROM shelf", []) })
         #expect(row["name"] as String == "Celeste")
         #expect(row["hours"] as Int64 == 12)
+    }
+
+    func players(_ database: AppDatabase) async throws -> Int {
+        try await database.read { db in try await db.value("SELECT count(*) FROM players") ?? -1 }
+    }
+
+    func addPlayer(_ id: String, _ database: AppDatabase) async throws {
+        try await database.write { db in
+            try await db.execute(
+                "INSERT INTO players (id, display_name, created_at, last_seen_at) VALUES (?, ?, 0, 0)", [id, id])
+        }
+    }
+
+    @Test func aCommandsReadsSeeOneSnapshotUntilItEnds() async throws {
+        guard let database = try await openOnOneConnection(2) else { return }
+        let command = database.claiming(DeliveryClaim(id: "interaction-1"))
+        #expect(try await players(command) == 0)
+        // Another command commits meanwhile, on the other connection.
+        try await addPlayer("ann", database)
+        #expect(try await players(command) == 0, "the command's second read saw a change made after its first")
+        command.endReads()
+        #expect(try await players(command) == 1)
+    }
+
+    @Test func aCommandsWriteEndsItsReadsWhichThenSeeIt() async throws {
+        guard let database = try await openOnOneConnection(2) else { return }
+        let command = database.claiming(DeliveryClaim(id: "interaction-1"))
+        #expect(try await players(command) == 0)
+        try await addPlayer("ann", command)
+        #expect(try await players(command) == 1)
+        command.endReads()
+    }
+
+    @Test func aCommandBusyElsewhereGivesItsConnectionBack() async throws {
+        guard let database = try await openOnOneConnection() else { return }
+        let command = database.claiming(DeliveryClaim(id: "interaction-1"))
+        #expect(try await players(command) == 0)
+        // The command never ends its reads (it waits on a provider, say); another gets the only connection soon.
+        let start = ContinuousClock.now
+        try await addPlayer("ann", database)
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(try await players(command) == 1)
     }
 }
