@@ -30,8 +30,8 @@ package final class AppDatabase: Sendable {
         claim = nil
     }
 
-    private init(sharing database: AppDatabase, claim: DeliveryClaim) {
-        executor = database.executor.scoped()
+    private init(sharing database: AppDatabase, claim: DeliveryClaim, readsIdle: Duration) {
+        executor = database.executor.scoped(idle: readsIdle)
         recentlySeen = database.recentlySeen
         self.claim = claim
     }
@@ -51,12 +51,14 @@ package final class AppDatabase: Sendable {
     /// The same database, for running one delivery's command (a Discord interaction, a Matrix event, a Slack
     /// request): every write with an effect a user asked for claims the delivery's id in its own transaction,
     /// so the change and the record that it was made commit together.
-    package func claiming(_ claim: DeliveryClaim) -> AppDatabase {
-        AppDatabase(sharing: self, claim: claim)
+    /// On PostgreSQL the command's reads share one transaction, ended after `readsIdle` without a read (see
+    /// `endReads()`).
+    package func claiming(_ claim: DeliveryClaim, readsIdle: Duration = .milliseconds(20)) -> AppDatabase {
+        AppDatabase(sharing: self, claim: claim, readsIdle: readsIdle)
     }
 
     /// Ends the command's reads: on PostgreSQL, a command's reads share one transaction until it writes or this is
-    /// called (see `DatabaseExecutor.scoped()`).
+    /// called (see `DatabaseExecutor.scoped(idle:)`).
     package func endReads() { executor.endReads() }
 
     /// Opens the database named by `GGTRACKER_DATABASE` or `--database` (see `DatabaseLocation`).

@@ -14,7 +14,7 @@ package final class DatabaseExecutor: Sendable {
     /// SQLite's writes, committed together when they arrive together.
     private let commits: GroupCommit?
 
-    /// One command's reads on PostgreSQL, in one transaction (see `scoped()`).
+    /// One command's reads on PostgreSQL, in one transaction (see `scoped(idle:)`).
     private let reads: PostgresReadScope?
 
     init(_ backend: Backend) {
@@ -32,9 +32,9 @@ package final class DatabaseExecutor: Sendable {
     /// The same database for one command: on PostgreSQL its reads share one transaction until it writes or
     /// `endReads()` is called (see `PostgresReadScope`). A SQLite read takes microseconds on the calling thread, and
     /// is its own transaction.
-    func scoped() -> DatabaseExecutor {
+    func scoped(idle: Duration) -> DatabaseExecutor {
         guard case .postgres(let database) = backend else { return self }
-        return DatabaseExecutor(sharing: self, reads: PostgresReadScope(database))
+        return DatabaseExecutor(sharing: self, reads: PostgresReadScope(database, idle: idle))
     }
 
     /// Ends the command's read transaction, if one is open.

@@ -5,9 +5,9 @@ import Synchronization
 
 /// The reads of one command on PostgreSQL, in one read-only transaction that sees one snapshot: begun by its first
 /// read and ended by its first write (so the write never waits for a second connection while this one is held), at
-/// the end of the command (`close()`), or once no read came for `idle` (a command waiting on something else, a
-/// provider say, gives its connection back). A read made while another of the same command runs has a transaction
-/// of its own.
+/// the end of the command (`close()`), or once no read came for `idle` (20 ms when serving: a command waiting on
+/// something else, a provider say, gives its connection back). A read made while another of the same command runs
+/// has a transaction of its own.
 final class PostgresReadScope: Sendable {
     private struct Open {
         let session: PostgresSession
@@ -23,10 +23,12 @@ final class PostgresReadScope: Sendable {
 
     private let state = Mutex(State())
     let database: PostgresDatabase
-    static let idle: Duration = .milliseconds(20)
+    /// How long the transaction stays open without a read.
+    let idle: Duration
 
-    init(_ database: PostgresDatabase) {
+    init(_ database: PostgresDatabase, idle: Duration) {
         self.database = database
+        self.idle = idle
     }
 
     nonisolated(nonsending) func read<T>(_ body: (any SQLSession) async throws -> T) async throws -> T {
@@ -87,18 +89,18 @@ final class PostgresReadScope: Sendable {
     }
 
     private func scheduleCheck() -> Scheduled<Void> {
-        MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: Self.idle.timeAmount) { [self] in
-            let idle = state.withLock { state -> Open? in
+        MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: idle.timeAmount) { [self] in
+            let expired = state.withLock { state -> Open? in
                 state.timer = nil
                 guard let open = state.open else { return nil }
-                if ContinuousClock.now - open.used >= Self.idle {
+                if ContinuousClock.now - open.used >= idle {
                     state.open = nil
                     return open
                 }
                 state.timer = scheduleCheck()
                 return nil
             }
-            if let idle { finish(idle) }
+            if let expired { finish(expired) }
         }
     }
 

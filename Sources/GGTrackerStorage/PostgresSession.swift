@@ -168,16 +168,13 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     static func rows(of result: Answer) throws -> [SQLRow] {
         guard let first = result.rows.first else { return [] }
         let columns = SQLColumns(first.map(\.columnName))
+        // The client library marks a prepared statement's cells as text, while it asks the server for every column
+        // in binary, and the server sends them so.
+        let prepared = result.prepared
         return try result.rows.map { row in
-            guard result.prepared else { return SQLRow(values: try row.map(Self.value(of:)), columns: columns) }
-            // The client library marks a prepared statement's cells as text, while it asks the server for every
-            // column in binary, and the server sends them so.
-            return SQLRow(
-                values: try row.map { cell in
-                    var cell = cell
-                    cell.format = .binary
-                    return try Self.value(of: cell)
-                }, columns: columns)
+            SQLRow(
+                values: try row.map { try Self.value(of: $0, binary: prepared || $0.format == .binary) },
+                columns: columns)
         }
     }
 
@@ -197,8 +194,25 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         try await execute("CLOSE \(cursor)", [])
     }
 
-    static func value(of cell: PostgresCell) throws -> SQLValue {
-        guard cell.bytes != nil else { return .null }
+    /// A cell's value. The common types in binary are read from their bytes as PostgreSQL writes them (big-endian
+    /// integers and IEEE doubles, UTF-8 text); others go through the client library's decoding.
+    static func value(of cell: PostgresCell, binary: Bool) throws -> SQLValue {
+        guard var bytes = cell.bytes else { return .null }
+        if binary {
+            switch cell.dataType {
+            case .int8 where bytes.readableBytes == 8: return .integer(bytes.readInteger(as: Int64.self)!)
+            case .int4 where bytes.readableBytes == 4: return .integer(Int64(bytes.readInteger(as: Int32.self)!))
+            case .int2 where bytes.readableBytes == 2: return .integer(Int64(bytes.readInteger(as: Int16.self)!))
+            case .float8 where bytes.readableBytes == 8:
+                return .real(Double(bitPattern: bytes.readInteger(as: UInt64.self)!))
+            case .bool where bytes.readableBytes == 1: return .integer(bytes.readInteger(as: UInt8.self)! == 0 ? 0 : 1)
+            case .text, .varchar: return .text(String(buffer: bytes))
+            case .bytea: return .blob(Data(buffer: bytes))
+            default: break
+            }
+        }
+        var cell = cell
+        if binary { cell.format = .binary }
         switch cell.dataType {
         case .int2, .int4, .int8, .oid: return .integer(try cell.decode(Int64.self))
         case .float4, .float8: return .real(try cell.decode(Double.self))

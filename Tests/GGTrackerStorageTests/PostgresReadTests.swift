@@ -28,17 +28,24 @@ struct PostgresReadTests {
                     try await db.fetchOne(
                         """
                         SELECT /* kinds_of_values */ ? AS text, ? AS blob, ? AS big, ? AS fraction, ? AS nothing,
-                            ?::bigint IS NULL AS is_null, 2.5::numeric AS exact, true AS yes
+                            ?::bigint IS NULL AS is_null, 2.5::numeric AS exact, true AS yes, -42::int4 AS four,
+                            7::int2 AS two, 'shelf'::varchar AS label, '{"a": 1}'::jsonb AS doc
                         """,
                         ["Pokémon 🎮", Data([0, 1, 255]), Int64.max, 0.25, nil as String?, nil as Int64?])
                 })
             answers.append([
                 row["text"] as String, (row["blob"] as Data).base64EncodedString(), "\(row["big"] as Int64)",
                 "\(row["fraction"] as Double)", "\(row["nothing"] as String?)", "\(row["is_null"] as Bool)",
-                "\(row["exact"] as Double)", "\(row["yes"] as Bool)",
+                "\(row["exact"] as Double)", "\(row["yes"] as Bool)", "\(row["four"] as Int64)",
+                "\(row["two"] as Int64)",
+                row["label"] as String, row["doc"] as String,
             ])
         }
-        #expect(answers[0] == ["Pokémon 🎮", "AAH/", "\(Int64.max)", "0.25", "nil", "true", "2.5", "true"])
+        #expect(
+            answers[0] == [
+                "Pokémon 🎮", "AAH/", "\(Int64.max)", "0.25", "nil", "true", "2.5", "true", "-42", "7", "shelf",
+                #"{"a": 1}"#,
+            ])
         #expect(answers[1] == answers[0] && answers[2] == answers[0], "\(answers)")
         // The connection holds the read under a name of its own.
         let prepared: Int? = try await database.read { db in
@@ -82,7 +89,8 @@ struct PostgresReadTests {
 
     @Test func aCommandsReadsSeeOneSnapshotUntilItEnds() async throws {
         guard let database = try await openOnOneConnection(2) else { return }
-        let command = database.claiming(DeliveryClaim(id: "interaction-1"))
+        // Kept open however long the other command takes, on a busy machine.
+        let command = database.claiming(DeliveryClaim(id: "interaction-1"), readsIdle: .seconds(30))
         #expect(try await players(command) == 0)
         // Another command commits meanwhile, on the other connection.
         try await addPlayer("ann", database)
@@ -93,7 +101,7 @@ struct PostgresReadTests {
 
     @Test func aCommandsWriteEndsItsReadsWhichThenSeeIt() async throws {
         guard let database = try await openOnOneConnection(2) else { return }
-        let command = database.claiming(DeliveryClaim(id: "interaction-1"))
+        let command = database.claiming(DeliveryClaim(id: "interaction-1"), readsIdle: .seconds(30))
         #expect(try await players(command) == 0)
         try await addPlayer("ann", command)
         #expect(try await players(command) == 1)
