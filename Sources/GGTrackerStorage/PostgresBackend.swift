@@ -90,7 +90,7 @@ final class PostgresDatabase: Sendable {
     /// Statements its sessions sent and waited for, each a round trip to the server (a transaction's BEGIN and a
     /// read's COMMIT are sent without waiting, so they do not count).
     let roundTrips = Atomic<Int>(0)
-    /// The statements sent, and the reads each connection has prepared.
+    /// The statements sent, and the statements each connection has prepared.
     let statements = PostgresStatements()
     let maximumConnections: Int
     static let logger = Logger(label: "ggtracker.postgres")
@@ -201,7 +201,7 @@ final class PostgresDatabase: Sendable {
         return try await session.transaction(readOnly: readOnly, body)
     }
 
-    /// A session on a connection of the pool, with the reads the connection has prepared. The wait for the
+    /// A session on a connection of the pool, with the statements the connection has prepared. The wait for the
     /// connection is bounded: when the pool hands none out within `connectionWait` (the server out of reach, every
     /// connection busy or stuck), the wait is given up and the attempt fails as the database not answering, so the
     /// command is answered instead of waiting without end. The connection is leased in a task of its own, which can
@@ -236,7 +236,7 @@ final class PostgresDatabase: Sendable {
     }
 
     /// Gives a session's connection back to the pool once its transaction is over, after asking it to prepare the
-    /// reads it ran as written.
+    /// statements it ran as written.
     func giveBack(_ session: PostgresSession, _ lease: PostgresLease) {
         if !session.connection.isClosed {
             statements.prepare(session.unprepared, on: session.connection, connections: maximumConnections)

@@ -79,8 +79,9 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         var prepared = false
     }
 
-    func run(_ sql: String, _ arguments: SQLArguments) async throws -> Answer {
-        let result = dispatch(sql, arguments)
+    /// Runs a statement; with `counting`, sent as written, so its answer says how many rows it changed.
+    func run(_ sql: String, _ arguments: SQLArguments, counting: Bool = false) async throws -> Answer {
+        let result = dispatch(sql, arguments, counting: counting)
         unsettled.append(result)
         return try await answer(of: result)
     }
@@ -88,22 +89,22 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     /// Statements sent and not yet waited for, oldest first.
     private var unsettled: [EventLoopFuture<Answer>] = []
 
-    /// The reads this session's connection has prepared (see `PostgresStatements`).
+    /// The statements this session's connection has prepared (see `PostgresStatements`).
     var prepared: [Int: PreparedQuery] = [:]
-    /// Reads this session ran as written that its connection has not prepared yet.
+    /// Statements this session ran as written that its connection has not prepared yet.
     private(set) var unprepared: [(id: Int, text: String)] = []
 
-    private func dispatch(_ sql: String, _ arguments: SQLArguments) -> EventLoopFuture<Answer> {
+    private func dispatch(_ sql: String, _ arguments: SQLArguments, counting: Bool) -> EventLoopFuture<Answer> {
         guard let statements = database?.statements else { return send(PostgresStatements.numbered(sql), arguments) }
         let statement = statements.statement(sql, arguments)
-        if let read = statement.prepared {
-            if let prepared = prepared[read.id] {
+        if let named = statement.prepared, !counting {
+            if let prepared = prepared[named.id] {
                 return prepared.execute(PostgresStatements.data(arguments)).map {
                     Answer(rows: $0, changes: 0, prepared: true)
                 }
             }
-            if !unprepared.contains(where: { $0.id == read.id }) && !statements.isRefused(read.id) {
-                unprepared.append(read)
+            if !unprepared.contains(where: { $0.id == named.id }) && !statements.isRefused(named.id) {
+                unprepared.append(named)
             }
         }
         return send(statement.numbered, arguments)
@@ -137,7 +138,7 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     }
 
     func prefetch(_ sql: String, _ arguments: SQLArguments) async throws -> SQLPending {
-        let future = dispatch(sql, arguments)
+        let future = dispatch(sql, arguments, counting: false)
         unsettled.append(future)
         return SQLPending { [self] in try Self.rows(of: try await answer(of: future)) }
     }
@@ -157,7 +158,7 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
 
     @discardableResult
     func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int {
-        changesCount = try await run(sql, arguments).changes
+        changesCount = try await run(sql, arguments, counting: true).changes
         return changesCount
     }
 

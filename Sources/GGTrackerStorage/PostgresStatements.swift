@@ -4,35 +4,36 @@ import NIOCore
 import PostgresNIO
 import Synchronization
 
-/// The statements a database's sessions send, and the reads each connection has prepared.
+/// The statements a database's sessions send, and the statements each connection has prepared.
 ///
-/// A statement sent as it is written is parsed, analysed and planned by the server every time; for the small reads
-/// a command makes, that is most of the server's work. So a read (`SELECT`), the first time a connection runs it,
-/// is sent as written and, once its transaction is over, prepared on that connection (outside the transaction, so a
-/// statement the server will not prepare changes nothing); from then on, the connection runs it by name with its
-/// arguments, in the same round trips as before. Its parameters are given the types its arguments are bound with
-/// (`$1::int8`; a null's type is inferred, as for a statement sent as written), so a text bound with other kinds of
-/// values is prepared again under another number.
+/// A statement sent as it is written is parsed, analysed and planned by the server every time; for the small
+/// statements a command makes, that is most of the server's work. So a statement that reads or changes rows, the
+/// first time a connection runs it, is sent as written and, once its transaction is over, prepared on that
+/// connection (outside the transaction, so a statement the server will not prepare changes nothing); from then on,
+/// the connection runs it by name with its arguments, in the same round trips as before — except where the caller
+/// needs how many rows it changed (`execute`), which a statement run by name does not say. Its parameters are given
+/// the types its arguments are bound with (`$1::int8`; a null's type is inferred, as for a statement sent as
+/// written), so a text bound with other kinds of values is prepared again under another number.
 final class PostgresStatements: Sendable {
     /// One statement text with one shape of arguments.
     struct Statement: Sendable {
         /// With `$1`, `$2`… for its `?`s.
         let numbered: String
-        /// Its number among the prepared reads, with its text for `PREPARE`; nil when it is not prepared.
+        /// Its number among the prepared statements, with its text to prepare; nil when it is not prepared.
         let prepared: (id: Int, text: String)?
     }
 
     private struct Entry {
         var numbered: String
-        var isRead: Bool
-        /// The prepared read for each shape of arguments (see `shape(of:)`).
+        var isPreparable: Bool
+        /// The prepared statement for each shape of arguments (see `shape(of:)`).
         var shapes: [UInt64: Statement] = [:]
     }
 
     private struct State {
         var entries: [String: Entry] = [:]
         var nextID = 1
-        /// Reads the server would not prepare, never asked again.
+        /// Statements the server would not prepare, never asked again.
         var refused: Set<Int> = []
         var connections: [Int: Connection] = [:]
     }
@@ -51,17 +52,17 @@ final class PostgresStatements: Sendable {
     /// Arguments of one statement that fit in a shape (3 bits each).
     private static let maximumArguments = 21
 
-    /// How a statement is sent: its numbered text and, for a read, its prepared form.
+    /// How a statement is sent: its numbered text and, when it can be prepared, its prepared form.
     func statement(_ sql: String, _ arguments: SQLArguments) -> Statement {
         let shape = Self.shape(of: arguments)
         return state.withLock { state in
             if let entry = state.entries[sql] {
-                guard entry.isRead, let shape else { return Statement(numbered: entry.numbered, prepared: nil) }
+                guard entry.isPreparable, let shape else { return Statement(numbered: entry.numbered, prepared: nil) }
                 if let statement = entry.shapes[shape] { return statement }
             }
             if state.entries.count >= Self.capacity { state.entries.removeAll() }
-            var entry = state.entries[sql] ?? Entry(numbered: Self.numbered(sql), isRead: Self.isRead(sql))
-            guard entry.isRead, let shape else {
+            var entry = state.entries[sql] ?? Entry(numbered: Self.numbered(sql), isPreparable: Self.isPreparable(sql))
+            guard entry.isPreparable, let shape else {
                 state.entries[sql] = entry
                 return Statement(numbered: entry.numbered, prepared: nil)
             }
@@ -74,12 +75,12 @@ final class PostgresStatements: Sendable {
         }
     }
 
-    /// The reads a connection has prepared, while one transaction uses it.
+    /// The statements a connection has prepared, while one transaction uses it.
     func prepared(on connection: Int) -> [Int: PreparedQuery] {
         state.withLock { $0.connections[connection]?.ready ?? [:] }
     }
 
-    /// Prepares on a connection, after its transaction, the reads it ran as written; each is kept for the
+    /// Prepares on a connection, after its transaction, the statements it ran as written; each is kept for the
     /// connection once the server has prepared it. Connections the pool closed while idle are never said to be
     /// gone: those not lent for a minute are forgotten when the table grows.
     func prepare(
@@ -110,11 +111,11 @@ final class PostgresStatements: Sendable {
         }
     }
 
-    /// Whether the server refused to prepare this read before.
+    /// Whether the server refused to prepare this statement before.
     func isRefused(_ id: Int) -> Bool { state.withLock { $0.refused.contains(id) } }
 
     /// Forgets every statement and what each connection prepared: the server said one is missing, or that its plan
-    /// no longer fits the tables (a migration changed them). Reads are prepared again under new names.
+    /// no longer fits the tables (a migration changed them). Statements are prepared again under new names.
     func forget() {
         state.withLock { state in
             state.entries.removeAll()
@@ -122,9 +123,10 @@ final class PostgresStatements: Sendable {
         }
     }
 
-    /// Reads: only they are prepared, since a prepared statement run by name does not say how many rows it changed.
-    static func isRead(_ sql: String) -> Bool {
-        sql.drop(while: \.isWhitespace).prefix(while: \.isLetter).uppercased() == "SELECT"
+    /// Statements that read or change rows; others (`DECLARE`, `SET`, schema changes) cannot be prepared.
+    static func isPreparable(_ sql: String) -> Bool {
+        let word = sql.drop(while: \.isWhitespace).prefix(while: \.isLetter).uppercased()
+        return ["SELECT", "INSERT", "UPDATE", "DELETE", "WITH"].contains(word)
     }
 
     /// The kinds of a statement's arguments, 3 bits each; nil when there are too many to prepare it.

@@ -2,9 +2,9 @@ import Foundation
 import GGTrackerStorage
 import Testing
 
-/// How reads run on PostgreSQL: a read that a connection ran once is prepared on it and run by name from then on
-/// (the answers stay the same, and a table changed since is read as it is now), and one command's reads share one
-/// transaction until it writes or ends.
+/// How reads run on PostgreSQL: a statement that a connection ran once is prepared on it and run by name from then
+/// on (the answers stay the same, and a table changed since is read as it is now), and one command's reads share
+/// one transaction until it writes or ends.
 @Suite("Reads on PostgreSQL connections")
 struct PostgresReadTests {
     /// A database whose pool has `connections` connections (one: every transaction runs on the same one); nil
@@ -74,6 +74,30 @@ struct PostgresReadTests {
         let row = try #require(try await database.read { db in try await db.fetchOne("SELECT * FROM shelf", []) })
         #expect(row["name"] as String == "Celeste")
         #expect(row["hours"] as Int64 == 12)
+    }
+
+    @Test func aChangeSentWithoutWaitingIsRunByNameAndACountedOneAsWritten() async throws {
+        guard let database = try await openOnOneConnection() else { return }
+        try await database.write { db in
+            try await db.execute("CREATE TABLE shelf (id BIGINT PRIMARY KEY, hours BIGINT NOT NULL)")
+            try await db.execute("INSERT INTO shelf (id, hours) VALUES (1, 0), (2, 0)")
+        }
+        let bump = "UPDATE shelf SET hours = hours + ? WHERE id = ?"
+        for _ in 0..<3 {
+            try await database.write { db in try await db.send(bump, [5, 1]) }
+        }
+        // How many rows a change touched is known only for a statement sent as written.
+        let changed = try await database.write { db in try await db.execute(bump, [1, 2]) }
+        #expect(changed == 1)
+        let hours: [Int64] = try await database.read { db in
+            try await db.values("SELECT hours FROM shelf ORDER BY id", [])
+        }
+        #expect(hours == [15, 1])
+        let prepared: Int? = try await database.read { db in
+            try await db.value(
+                "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE ?", ["UPDATE shelf SET hours%"])
+        }
+        #expect(prepared == 1)
     }
 
     func players(_ database: AppDatabase) async throws -> Int {
