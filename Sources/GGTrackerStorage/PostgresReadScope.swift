@@ -1,6 +1,5 @@
 import NIOCore
 import NIOPosix
-import PostgresNIO
 import Synchronization
 
 /// The reads of one command on PostgreSQL, in one read-only transaction that sees one snapshot: begun by its first
@@ -32,13 +31,13 @@ final class PostgresReadScope: Sendable {
     }
 
     nonisolated(nonsending) func read<T>(_ body: (any SQLSession) async throws -> T) async throws -> T {
-        let taken = state.withLock { state -> Open?? in
-            if state.busy { return nil }
+        let (free, taken) = state.withLock { state -> (Bool, Open?) in
+            guard !state.busy else { return (false, nil) }
             state.busy = true
             defer { state.open = nil }
-            return .some(state.open)
+            return (true, state.open)
         }
-        guard let taken else { return try await database.transaction(readOnly: true, body) }
+        guard free else { return try await database.transaction(readOnly: true, body) }
         var open: Open
         if let taken {
             open = taken
@@ -59,11 +58,11 @@ final class PostgresReadScope: Sendable {
         } catch {
             finish(open)
             state.withLock { $0.busy = false }
-            // What a transaction of its own runs again (a connection lost, a prepared read gone stale) is run so,
-            // with its error reported as such a transaction reports it.
-            let stale = (error as? PostgresSession.ServerError)?.isStalePreparedStatement == true
-            if stale { database.statements.forget() }
-            if stale || error is PostgresSession.ConnectionLost || error is PSQLError {
+            // What a transaction of its own runs again (a connection lost, a prepared statement gone stale) is run
+            // as one, which retries it and reports its error as such a transaction does.
+            if error is PostgresSession.ConnectionLost
+                || (error as? PostgresSession.ServerError)?.isStalePreparedStatement == true
+            {
                 return try await database.transaction(readOnly: true, body)
             }
             throw error

@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
-import Synchronization
 
 /// A session on a PostgreSQL connection. Statements are written with `?` placeholders, as for SQLite, and
 /// numbered here.
@@ -19,7 +18,7 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         var description: String { "\(message) (\(state))" }
 
         /// A prepared statement the connection does not have, or whose plan no longer fits the tables (a migration
-        /// changed them): the transaction is run again with reads prepared anew.
+        /// changed them): the transaction is run again with statements prepared anew.
         var isStalePreparedStatement: Bool {
             state == "26000" || (state == "0A000" && message.contains("cached plan"))
         }
@@ -103,7 +102,7 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
                     Answer(rows: $0, changes: 0, prepared: true)
                 }
             }
-            if !unprepared.contains(where: { $0.id == named.id }) && !statements.isRefused(named.id) {
+            if !unprepared.contains(where: { $0.id == named.id }) {
                 unprepared.append(named)
             }
         }

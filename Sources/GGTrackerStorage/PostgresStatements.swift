@@ -52,15 +52,25 @@ final class PostgresStatements: Sendable {
     /// Arguments of one statement that fit in a shape (3 bits each).
     private static let maximumArguments = 21
 
-    /// How a statement is sent: its numbered text and, when it can be prepared, its prepared form.
+    /// How a statement is sent: its numbered text and, when it can be prepared (and the server did not refuse
+    /// to), its prepared form.
     func statement(_ sql: String, _ arguments: SQLArguments) -> Statement {
         let shape = Self.shape(of: arguments)
         return state.withLock { state in
             if let entry = state.entries[sql] {
                 guard entry.isPreparable, let shape else { return Statement(numbered: entry.numbered, prepared: nil) }
-                if let statement = entry.shapes[shape] { return statement }
+                if let statement = entry.shapes[shape] {
+                    guard let prepared = statement.prepared, state.refused.contains(prepared.id) else {
+                        return statement
+                    }
+                    return Statement(numbered: statement.numbered, prepared: nil)
+                }
             }
-            if state.entries.count >= Self.capacity { state.entries.removeAll() }
+            if state.entries.count >= Self.capacity {
+                // Their numbers are not used again: what connections prepared under them goes too.
+                state.entries.removeAll()
+                state.connections.removeAll()
+            }
             var entry = state.entries[sql] ?? Entry(numbered: Self.numbered(sql), isPreparable: Self.isPreparable(sql))
             guard entry.isPreparable, let shape else {
                 state.entries[sql] = entry
@@ -94,7 +104,10 @@ final class PostgresStatements: Sendable {
             }
             var known = state.connections[id] ?? Connection(used: now)
             known.used = now
-            let new = statements.filter { known.ready[$0.id] == nil && known.pending.insert($0.id).inserted }
+            var new: [(id: Int, text: String)] = []
+            for statement in statements where known.ready[statement.id] == nil {
+                if known.pending.insert(statement.id).inserted { new.append(statement) }
+            }
             state.connections[id] = known
             return new
         }
@@ -110,9 +123,6 @@ final class PostgresStatements: Sendable {
             }
         }
     }
-
-    /// Whether the server refused to prepare this statement before.
-    func isRefused(_ id: Int) -> Bool { state.withLock { $0.refused.contains(id) } }
 
     /// Forgets every statement and what each connection prepared: the server said one is missing, or that its plan
     /// no longer fits the tables (a migration changed them). Statements are prepared again under new names.

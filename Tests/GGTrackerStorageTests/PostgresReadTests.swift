@@ -9,7 +9,7 @@ import Testing
 struct PostgresReadTests {
     /// A database whose pool has `connections` connections (one: every transaction runs on the same one); nil
     /// without a server.
-    func openOnOneConnection(_ connections: Int = 1) async throws -> AppDatabase? {
+    func open(connections: Int = 1) async throws -> AppDatabase? {
         guard let base = Backend.postgresURL else {
             #expect(ProcessInfo.processInfo.environment["CI"] == nil, "GGTRACKER_TEST_POSTGRES is not set")
             return nil
@@ -20,7 +20,7 @@ struct PostgresReadTests {
     }
 
     @Test func aReadRunAgainIsRunByNameAndAnswersTheSame() async throws {
-        guard let database = try await openOnOneConnection() else { return }
+        guard let database = try await open() else { return }
         var answers: [[String]] = []
         for _ in 0..<3 {
             let row = try #require(
@@ -56,7 +56,7 @@ struct PostgresReadTests {
     }
 
     @Test func aPreparedReadOfATableThatChangedReadsItAsItIsNow() async throws {
-        guard let database = try await openOnOneConnection() else { return }
+        guard let database = try await open() else { return }
         try await database.write { db in
             try await db.execute("CREATE TABLE shelf (id BIGINT PRIMARY KEY, name TEXT NOT NULL)")
             try await db.execute("INSERT INTO shelf (id, name) VALUES (1, 'Celeste')")
@@ -77,7 +77,7 @@ struct PostgresReadTests {
     }
 
     @Test func aChangeSentWithoutWaitingIsRunByNameAndACountedOneAsWritten() async throws {
-        guard let database = try await openOnOneConnection() else { return }
+        guard let database = try await open() else { return }
         try await database.write { db in
             try await db.execute("CREATE TABLE shelf (id BIGINT PRIMARY KEY, hours BIGINT NOT NULL)")
             try await db.execute("INSERT INTO shelf (id, hours) VALUES (1, 0), (2, 0)")
@@ -112,7 +112,7 @@ struct PostgresReadTests {
     }
 
     @Test func aCommandsReadsSeeOneSnapshotUntilItEnds() async throws {
-        guard let database = try await openOnOneConnection(2) else { return }
+        guard let database = try await open(connections: 2) else { return }
         // Kept open however long the other command takes, on a busy machine.
         let command = database.claiming(DeliveryClaim(id: "interaction-1"), readsIdle: .seconds(30))
         #expect(try await players(command) == 0)
@@ -124,7 +124,7 @@ struct PostgresReadTests {
     }
 
     @Test func aCommandsWriteEndsItsReadsWhichThenSeeIt() async throws {
-        guard let database = try await openOnOneConnection(2) else { return }
+        guard let database = try await open(connections: 2) else { return }
         let command = database.claiming(DeliveryClaim(id: "interaction-1"), readsIdle: .seconds(30))
         #expect(try await players(command) == 0)
         try await addPlayer("ann", command)
@@ -133,7 +133,7 @@ struct PostgresReadTests {
     }
 
     @Test func aCommandBusyElsewhereGivesItsConnectionBack() async throws {
-        guard let database = try await openOnOneConnection() else { return }
+        guard let database = try await open() else { return }
         let command = database.claiming(DeliveryClaim(id: "interaction-1"))
         #expect(try await players(command) == 0)
         // The command never ends its reads (it waits on a provider, say); another gets the only connection soon.
