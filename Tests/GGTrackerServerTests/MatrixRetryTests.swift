@@ -56,9 +56,7 @@ struct MatrixRetryTests {
         try await homeserver.application().test(.live) { fake in
             let port = try #require(fake.port)
             let harness = try await TestHarness(
-                databasePath: databasePath
-                    ?? FileManager.default.temporaryDirectory
-                    .appendingPathComponent("matrix-\(UUID().uuidString).sqlite").path
+                databasePath: databasePath ?? Scratch.path("matrix.sqlite")
             ) { config in
                 config.matrixHomeserverURL = "http://127.0.0.1:\(port)"
                 config.matrixASToken = "as-secret"

@@ -7,11 +7,15 @@ import Testing
 /// whatever another connection commits meanwhile, and a read that fails leaves its connection ready for the next.
 @Suite("Read transactions on a SQLite file")
 struct ReadTransactionTests {
+    /// The test's own folder, removed with the database and its log and shared-memory files.
+    let folder: URL
     let path: String
     let database: AppDatabase
 
     init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("reads-\(UUID().uuidString).sqlite").path
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("reads-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        path = folder.appendingPathComponent("reads.sqlite").path
         database = try AppDatabase.open(path: path)
     }
 
@@ -31,7 +35,7 @@ struct ReadTransactionTests {
     }
 
     @Test func aReadSeesOneSnapshotWhileAnotherConnectionCommits() async throws {
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { try? FileManager.default.removeItem(at: folder) }
         try commitPlayer("ann")
         let (first, second) = try await database.read { db -> (Int, Int) in
             let first: Int = try await db.value("SELECT COUNT(*) FROM players") ?? -1
@@ -45,7 +49,7 @@ struct ReadTransactionTests {
     }
 
     @Test func aFailedReadLeavesItsConnectionReady() async throws {
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { try? FileManager.default.removeItem(at: folder) }
         try commitPlayer("ann")
         for _ in 0..<4 {
             await #expect(throws: (any Error).self) {

@@ -32,7 +32,10 @@ struct LibraryFixture {
 @Suite("Library storage, on SQLite and PostgreSQL")
 struct StorageTests {
     @Test func writesArrivingTogetherShareCommitsAndFailAlone() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("group-\(UUID().uuidString).sqlite")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("group-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("group.sqlite")
         let database = try await AppDatabase.open(path.path)
         let before = database.sqliteCommits
         let results = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
