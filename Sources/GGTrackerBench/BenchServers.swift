@@ -29,6 +29,12 @@ enum Pinned {
         return process
     }
 
+    /// Moves every thread of this process (the harness: its memory sampler, its timers, a client it runs itself)
+    /// onto `cpus`, so it never takes the measured server's core from it while a latency is being timed.
+    static func moveHarness(to cpus: String) throws {
+        _ = try capture(["-a", "-p", "-c", cpus, "\(getpid())"])
+    }
+
     /// Runs to the end and returns standard output, trimmed; throws when the program fails.
     /// `quiet` keeps the program's standard error out of the terminal; its end is shown if the program fails.
     static func capture(

@@ -26,6 +26,7 @@ struct CatalogBench: AsyncParsableCommand {
     )
     var peer: String?
     @Option(help: "The core the servers are pinned to, with --peer.") var serverCore = 0
+    @Option(help: "The core the client timing the queries runs on, with --peer.") var clientCore = 1
     @Option(
         help:
             "With --database: search each line of this file and write the ids of its first 10 results to --results-out, to compare rankings between builds."
@@ -53,6 +54,7 @@ struct CatalogBench: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         if let peer {
+            try Pinned.moveHarness(to: "\(clientCore)")
             return try await CatalogSideBySide(
                 file: file, peerFolder: peer, repeats: repeats, serverCore: serverCore, directory: directory
             ).run()

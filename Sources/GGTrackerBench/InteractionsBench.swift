@@ -58,6 +58,7 @@ struct Interactions: AsyncParsableCommand {
             try AppDatabase.open(path: catalog).backup(to: database)
         }
         let cpus = serverCPUs ?? "\(serverCore)"
+        try Pinned.moveHarness(to: "\(clientCore)")
         let signer = Signer()
         let port = 18_700 + Int(getpid() % 200)
         say(
