@@ -145,14 +145,21 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     /// What a statement's error means: the server refused it (the connection is sound), or the connection broke
     /// (however the client library words it).
     func failure(_ error: any Error) -> any Error {
+        Self.serverError(error)
+            ?? ConnectionLost(error: PostgresUnavailable(description: Self.describe(error)), committing: committing)
+    }
+
+    /// What the server answered, when an error is the server's answer to a statement; nil when the connection
+    /// failed instead.
+    static func serverError(_ error: any Error) -> ServerError? {
         if let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] {
             return ServerError(state: state, message: error.serverInfo?[.message] ?? "\(error.code)")
         }
-        // A prepared statement's execution reports errors in the client library's older terms.
+        // Prepared statements report errors in the client library's older terms.
         if case .server(let info) = error as? PostgresError, let state = info.fields[.sqlState] {
             return ServerError(state: state, message: info.fields[.message] ?? "\(info)")
         }
-        return ConnectionLost(error: PostgresUnavailable(description: Self.describe(error)), committing: committing)
+        return nil
     }
 
     @discardableResult

@@ -91,8 +91,9 @@ final class PostgresStatements: Sendable {
     }
 
     /// Prepares on a connection, after its transaction, the statements it ran as written; each is kept for the
-    /// connection once the server has prepared it. Connections the pool closed while idle are never said to be
-    /// gone: those not lent for a minute are forgotten when the table grows.
+    /// connection once the server has prepared it, and one the server refuses is never asked again (a connection
+    /// that fails meanwhile refuses nothing). Connections the pool closed while idle are never said to be gone:
+    /// those not lent for a minute are forgotten when the table grows.
     func prepare(
         _ statements: [(id: Int, text: String)], on connection: PostgresConnection, connections: Int
     ) {
@@ -117,7 +118,8 @@ final class PostgresStatements: Sendable {
                     state.connections[id]?.pending.remove(statement.id)
                     switch result {
                     case .success(let prepared): state.connections[id]?.ready[statement.id] = prepared
-                    case .failure: state.refused.insert(statement.id)
+                    case .failure(let error):
+                        if PostgresSession.serverError(error) != nil { state.refused.insert(statement.id) }
                     }
                 }
             }

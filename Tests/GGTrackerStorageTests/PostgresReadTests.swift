@@ -1,6 +1,7 @@
 import Foundation
-import GGTrackerStorage
 import Testing
+
+@testable import GGTrackerStorage
 
 /// How reads run on PostgreSQL: a statement that a connection ran once is prepared on it and run by name from then
 /// on (the answers stay the same, and a table changed since is read as it is now), and one command's reads share
@@ -141,5 +142,26 @@ struct PostgresReadTests {
         try await addPlayer("ann", database)
         #expect(ContinuousClock.now - start < .seconds(2))
         #expect(try await players(command) == 1)
+    }
+
+    /// A statement reading a table of its own transaction (a temporary one, dropped at the commit) cannot be
+    /// prepared once the transaction is over: the server's refusal is kept, and the statement is sent as written
+    /// from then on, answering each time.
+    @Test func aStatementTheServerWillNotPrepareIsSentAsWrittenFromThenOn() async throws {
+        guard let database = try await open() else { return }
+        let sql = "SELECT count(*) AS n FROM shelf_scratch WHERE x > ?"
+        for round in 0..<3 {
+            let count: Int? = try await database.write { db in
+                try await db.execute("CREATE TEMP TABLE shelf_scratch (x int8) ON COMMIT DROP", [])
+                try await db.execute("INSERT INTO shelf_scratch VALUES (1), (2), (3)", [])
+                return try await db.value(sql, [Int64(round)])
+            }
+            #expect(count == 3 - round)
+        }
+        guard case .postgres(let postgres) = database.backend else {
+            Issue.record("the database is not on PostgreSQL")
+            return
+        }
+        #expect(postgres.statements.statement(sql, [Int64(0)]).prepared == nil, "the refusal was not kept")
     }
 }
