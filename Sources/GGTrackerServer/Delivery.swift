@@ -74,12 +74,37 @@ struct DeliveryPipeline: Sendable {
 
     /// Runs the command once for the delivery and renders its answer. A user's mistake is answered as a notice; a
     /// failure on our side is answered too (nothing was committed), except a passing one on a platform that retries
-    /// by itself, which is thrown. A retry of a delivery already applied is not run again.
+    /// by itself, which is thrown. A retry of a delivery already applied is not run again. On PostgreSQL the
+    /// command's change is held in its transaction and committed with its answer; when that transaction loses to a
+    /// concurrent change (nothing of it committed), the command is run again from the start, and its last attempt
+    /// commits its change on its own, as a change that retries by itself.
     func deliver(
         _ delivery: Delivery, logger: Logger, run: (GGTrackerBot) async throws -> Reply,
         render: (Reply) async throws -> Data
     ) async throws -> Delivered {
+        var attempt = 1
+        while true {
+            do {
+                return try await deliver(
+                    delivery, holdingChanges: attempt < Self.attemptsHoldingChanges, logger: logger, run: run,
+                    render: render)
+            } catch is CommandConflict {
+                attempt += 1
+                try await Task.sleep(for: .microseconds(Int.random(in: 0...(500 << min(attempt, 5)))))
+            }
+        }
+    }
+
+    /// How many times a command runs with its change held before it runs with its change on its own.
+    static let attemptsHoldingChanges = 4
+
+    private func deliver(
+        _ delivery: Delivery, holdingChanges: Bool, logger: Logger, run: (GGTrackerBot) async throws -> Reply,
+        render: (Reply) async throws -> Data
+    ) async throws -> Delivered {
         let claim = DeliveryClaim(id: delivery.id)
+        let database = self.database.claiming(claim, holdingChanges: holdingChanges)
+        defer { database.endReads() }
         let reply: Reply
         var failed = false
         do {
@@ -89,9 +114,13 @@ struct DeliveryPipeline: Sendable {
             }
         } catch let error as UsageError {
             reply = .notice(error.message)
+        } catch let conflict as CommandConflict {
+            throw conflict
         } catch {
             if delivery.platform.retriesTransientFailures && DeliveryRecords.isTransient(error) { throw error }
             logger.error("command failed", metadata: ["error": "\(error)", "command": .string(delivery.command)])
+            // A change still held is rolled back: nothing of the command is committed.
+            database.endReads()
             reply = claim.committedSomething ? .failureAfterChange : .failure(error)
             failed = true
         }
@@ -99,8 +128,16 @@ struct DeliveryPipeline: Sendable {
         // A failure is not kept where a retry may run the command again and succeed: whether a change whose
         // commit was cut off was applied is not known, and the retry finds out.
         if !failed || delivery.platform.keeping == .everyAnswer {
+            let held = database.holdsChange
             do {
-                try await keep(data, of: delivery, claim: claim)
+                try await keep(data, of: delivery, claim: claim, in: database)
+            } catch let error where held {
+                // The change was held for this answer, and neither was committed.
+                if error is CommandConflict { throw error }
+                if error is DeliveryAlreadyApplied { return try await retried(delivery, stored: nil, render: render) }
+                if delivery.platform.retriesTransientFailures && DeliveryRecords.isTransient(error) { throw error }
+                logger.error("command failed", metadata: ["error": "\(error)", "command": .string(delivery.command)])
+                return .answered(try await render(.failure(error)), .failure(error), .error)
             } catch {
                 if delivery.platform.retriesTransientFailures { throw error }
                 // The change (if any) is committed and the user is answered; only a retry would run it again.
@@ -113,9 +150,10 @@ struct DeliveryPipeline: Sendable {
         return .answered(data, reply, outcome)
     }
 
-    /// Keeps what the platform's rule says of an answer. The answer to a change is stored only where this attempt
-    /// owns the delivery, so an attempt that lost the claim to another never replaces the real answer.
-    func keep(_ data: Data, of delivery: Delivery, claim: DeliveryClaim) async throws {
+    /// Keeps what the platform's rule says of an answer, through the command's own database, which commits a change
+    /// held for it together with it. The answer to a change is stored only where this attempt owns the delivery, so
+    /// an attempt that lost the claim to another never replaces the real answer.
+    func keep(_ data: Data, of delivery: Delivery, claim: DeliveryClaim, in database: AppDatabase) async throws {
         let changed = claim.changedSomething ? claim : nil
         switch delivery.platform.keeping {
         case .answersToChanges:
@@ -160,16 +198,15 @@ struct DeliveryPipeline: Sendable {
 }
 
 extension GGTrackerBot {
-    /// Runs a command on behalf of one delivery, with a store that claims the delivery's id in every write's own
-    /// transaction, so the change and the record that it was made commit together. A delivery already applied
-    /// (its change committed) or already answered is not run again.
+    /// Runs a command on behalf of one delivery, through the delivery's own view of the database
+    /// (`AppDatabase.claiming`), which claims the delivery's id in the transaction of every change, so the change
+    /// and the record that it was made commit together. A delivery already applied (its change committed) or
+    /// already answered is not run again.
     func respondOnce(
         _ claim: DeliveryClaim, database: AppDatabase, _ work: (GGTrackerBot) async throws -> Reply
     ) async throws -> DeliveryAnswer {
         var bot = self
-        let database = database.claiming(claim)
         bot.store = database.stores
-        defer { database.endReads() }
         do {
             return .reply(try await work(bot))
         } catch is DeliveryAlreadyApplied {

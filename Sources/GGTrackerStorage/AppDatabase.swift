@@ -30,8 +30,8 @@ package final class AppDatabase: Sendable {
         claim = nil
     }
 
-    private init(sharing database: AppDatabase, claim: DeliveryClaim, readsIdle: Duration) {
-        executor = database.executor.scoped(idle: readsIdle)
+    private init(sharing database: AppDatabase, claim: DeliveryClaim, readsIdle: Duration, holdingChanges: Bool) {
+        executor = database.executor.scoped(idle: readsIdle, holdingChanges: holdingChanges)
         recentlySeen = database.recentlySeen
         self.claim = claim
     }
@@ -52,14 +52,21 @@ package final class AppDatabase: Sendable {
     /// request): every write with an effect a user asked for claims the delivery's id in its own transaction,
     /// so the change and the record that it was made commit together.
     /// On PostgreSQL the command's reads share one transaction, ended after `readsIdle` without a read (see
-    /// `endReads()`).
-    package func claiming(_ claim: DeliveryClaim, readsIdle: Duration = .milliseconds(20)) -> AppDatabase {
-        AppDatabase(sharing: self, claim: claim, readsIdle: readsIdle)
+    /// `endReads()`). With `holdingChanges`, the change is made in that transaction too and held, uncommitted,
+    /// until the answer to the delivery is kept with it (`DeliveryRecords.recordProcessed`); the caller then ends
+    /// the command with `endReads()`, which rolls back a change still held.
+    package func claiming(
+        _ claim: DeliveryClaim, readsIdle: Duration = .milliseconds(20), holdingChanges: Bool = false
+    ) -> AppDatabase {
+        AppDatabase(sharing: self, claim: claim, readsIdle: readsIdle, holdingChanges: holdingChanges)
     }
 
-    /// Ends the command's reads: on PostgreSQL, a command's reads share one transaction until it writes or this is
-    /// called (see `DatabaseExecutor.scoped(idle:)`).
+    /// Ends the command: on PostgreSQL, a command's reads share one transaction until it writes or this is called,
+    /// and a change still held is rolled back (see `DatabaseExecutor.scoped(idle:holdingChanges:)`).
     package func endReads() { executor.endReads() }
+
+    /// Whether the command's change is held, uncommitted, for its answer (see `claiming(_:readsIdle:holdingChanges:)`).
+    package var holdsChange: Bool { executor.holdsChange }
 
     /// Opens the database named by `GGTRACKER_DATABASE` or `--database` (see `DatabaseLocation`).
     package static func open(

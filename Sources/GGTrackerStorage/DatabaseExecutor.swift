@@ -30,15 +30,33 @@ package final class DatabaseExecutor: Sendable {
     }
 
     /// The same database for one command: on PostgreSQL its reads share one transaction until it writes or
-    /// `endReads()` is called (see `PostgresReadScope`). A SQLite read takes microseconds on the calling thread, and
-    /// is its own transaction.
-    func scoped(idle: Duration) -> DatabaseExecutor {
+    /// `endReads()` is called, and with `holdingChanges` its change on behalf of its delivery is made in that
+    /// transaction and held for its answer (see `PostgresReadScope`). A SQLite read takes microseconds on the
+    /// calling thread, and is its own transaction.
+    func scoped(idle: Duration, holdingChanges: Bool) -> DatabaseExecutor {
         guard case .postgres(let database) = backend else { return self }
-        return DatabaseExecutor(sharing: self, reads: PostgresReadScope(database, idle: idle))
+        return DatabaseExecutor(
+            sharing: self, reads: PostgresReadScope(database, idle: idle, holdsChanges: holdingChanges))
     }
 
-    /// Ends the command's read transaction, if one is open.
-    func endReads() { reads?.close() }
+    /// Ends the command's transaction, if one is open, rolling back a change still held.
+    func endReads() { reads?.end() }
+
+    /// Whether a change is held, uncommitted, for the command's answer.
+    var holdsChange: Bool { reads?.holdsChange ?? false }
+
+    /// Makes a change on behalf of the delivery in the command's transaction and holds it for the answer (see
+    /// `PostgresReadScope.hold(_:_:)`); nil when the change is to be a transaction of its own.
+    func hold<T: Sendable>(_ claim: DeliveryClaim, _ body: (any SQLSession) async throws -> T) async throws -> T? {
+        guard let reads else { return nil }
+        return try await reads.hold(claim, body)
+    }
+
+    /// Commits the change held, if any, with what `body` adds to it; false when none is held.
+    func commitHeld(with body: (any SQLSession) async throws -> Void) async throws -> Bool {
+        guard let reads else { return false }
+        return try await reads.commitHeld(with: body)
+    }
 
     package var dialect: SQLDialect {
         switch backend {
@@ -93,7 +111,7 @@ package final class DatabaseExecutor: Sendable {
         switch backend {
         case .sqlite: return try await commits!.write(body)
         case .postgres(let database):
-            reads?.close()
+            try await reads?.close()
             return try await database.transaction(readOnly: false, body)
         }
     }

@@ -33,6 +33,11 @@ package struct DeliveryAlreadyApplied: Error, Sendable {
     package let id: String
 }
 
+/// A command's change, held in its transaction for its answer, was rolled back before its commit for a passing
+/// reason (a concurrent change to the same rows, a connection lost): nothing of it was committed, and the command
+/// is to be run again from the start.
+package struct CommandConflict: Error, Sendable {}
+
 /// A retried delivery that was answered before: its stored answer is given again, and nothing is run.
 package struct DeliveryAnswered: Error, Sendable {
     package let id: String
@@ -55,6 +60,15 @@ extension DeliveryRecords {
             [claim.id, claim.attempt, now.timeIntervalSince1970])
         let owner = try await db.prefetch("SELECT attempt FROM processed_interactions WHERE id = ?", [claim.id])
         return PendingClaim(claim: claim, owner: owner)
+    }
+
+    /// Claims the delivery in a transaction that holds the command's change until its answer is stored with it:
+    /// sent without waiting, and refused by the database (a unique key) when another attempt owns the delivery,
+    /// which fails the whole transaction, its commit included.
+    static func claimHeld(_ claim: DeliveryClaim, in db: any SQLSession, at now: Date = Date()) async throws {
+        try await db.send(
+            "INSERT INTO processed_interactions (id, attempt, response, created_at) VALUES (?, ?, NULL, ?)",
+            [claim.id, claim.attempt, now.timeIntervalSince1970])
     }
 
     /// A claim sent, its owner not yet looked at.
@@ -93,6 +107,15 @@ extension DeliveryRecords {
     package func recordProcessed(
         _ id: String, response: Data, claim: DeliveryClaim? = nil, at now: Date = Date()
     ) async throws {
+        if let claim {
+            // The change held for this answer, committed with it (see `AppDatabase.claiming`).
+            let kept = try await executor.commitHeld { db in
+                try await db.send(
+                    "UPDATE processed_interactions SET response = ? WHERE id = ? AND attempt = ?",
+                    [response, id, claim.attempt])
+            }
+            if kept { return }
+        }
         try await write { db in
             if let claim {
                 // Sent with the commit: one round trip.

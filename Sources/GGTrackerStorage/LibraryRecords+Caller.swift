@@ -20,7 +20,14 @@ extension LibraryRecords {
             // The player and their server's settings in one statement: one round trip on PostgreSQL.
             let found = try await read { db -> (Caller, Data?)? in
                 var game: SQLPending?
-                if let named { game = try await CatalogRecords.prefetchGame(named, in: db) }
+                var own: OwnCopy.Pending?
+                if let named {
+                    game = try await CatalogRecords.prefetchGame(named, in: db)
+                    // In a command that may change the entry, what the change starts from comes with the caller.
+                    if claim != nil && dialect == .postgres {
+                        own = try await OwnCopy.prefetch(of: invoker.player, named, at: now, in: db)
+                    }
+                }
                 guard
                     let row = try await db.fetchOne(
                         """
@@ -32,10 +39,10 @@ extension LibraryRecords {
                 let gate: String? = row["age_gate"]
                 let settings = CommunitySettings(
                     announceChannel: row["announce_channel"], ageGate: gate.flatMap(AgeGate.init) ?? .strict)
+                let namedGame = try await game?.rows().first.map(CatalogRecords.game(from:))
+                if let own, let namedGame { try await own.remember(for: invoker.player, game: namedGame.id, in: db) }
                 return (
-                    Caller(
-                        player: Self.player(from: row), settings: settings,
-                        namedGame: try await game?.rows().first.map(CatalogRecords.game(from:))),
+                    Caller(player: Self.player(from: row), settings: settings, namedGame: namedGame),
                     row["answered"]
                 )
             }
@@ -78,5 +85,54 @@ extension LibraryRecords {
         if let claim, let response, !response.isEmpty {
             throw DeliveryAnswered(id: claim.id, response: response)
         }
+    }
+}
+
+/// The caller's own entry of the game a command names, and the challenges a change to it could award a medal in,
+/// as read with the caller in the command's transaction: what `updateEntry` and `entry(of:game:)` then use instead
+/// of reading them again, until the transaction writes.
+struct OwnCopy: Sendable {
+    var entry: LibraryEntry?
+    var medalCandidates: [SQLRow]
+
+    static func key(_ player: PlayerID, _ game: Int64) -> String { "own-copy:\(player.rawValue):\(game)" }
+
+    /// What was kept for the player's entry of the game in this transaction, if anything.
+    static func recalled(_ player: PlayerID, _ game: Int64, in db: any SQLSession) -> OwnCopy? {
+        // SQLite keeps nothing: no key is made for it.
+        guard db.dialect == .postgres else { return nil }
+        return db.recall(key(player, game)) as? OwnCopy
+    }
+
+    /// The two reads, sent.
+    struct Pending {
+        let entry: SQLPending
+        let candidates: SQLPending
+
+        func remember(for player: PlayerID, game: Int64, in db: any SQLSession) async throws {
+            let copy = OwnCopy(
+                entry: try await entry.rows().first.map(LibraryRecords.entry(from:)),
+                medalCandidates: try await candidates.rows())
+            // The entry read is of the game the ref names; the ref named the game read with it.
+            guard copy.entry == nil || copy.entry?.game.id == game else { return }
+            db.remember(OwnCopy.key(player, game), copy)
+        }
+    }
+
+    /// Sends the reads of the player's entry of the game `ref` names and of their medal candidates.
+    static func prefetch(
+        of player: PlayerID, _ ref: GameRef, at now: Date, in db: any SQLSession
+    ) async throws -> Pending {
+        let entry: SQLPending
+        if ref.provider == "local", let id = Int64(ref.id) {
+            entry = try await db.prefetch(
+                "\(LibraryRecords.entrySelect) WHERE e.player_id = ? AND g.id = ? AND g.provider = 'local'",
+                [player.rawValue, id])
+        } else {
+            entry = try await db.prefetch(
+                "\(LibraryRecords.entrySelect) WHERE e.player_id = ? AND g.provider = ? AND g.provider_id = ?",
+                [player.rawValue, ref.provider, ref.id])
+        }
+        return Pending(entry: entry, candidates: try await SocialRecords.medalCandidates(db, player: player, at: now))
     }
 }

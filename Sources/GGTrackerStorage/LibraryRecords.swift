@@ -49,8 +49,10 @@ extension LibraryRecords: LibraryStore {
     }
 
     static func fetchEntry(_ db: any SQLSession, player: PlayerID, game: Int64) async throws -> LibraryEntry? {
-        try await db.fetchOne("\(entrySelect) WHERE e.player_id = ? AND e.game_id = ?", [player.rawValue, game]).map(
-            entry(from:))
+        if let known = OwnCopy.recalled(player, game, in: db) { return known.entry }
+        return try await db.fetchOne("\(entrySelect) WHERE e.player_id = ? AND e.game_id = ?", [player.rawValue, game])
+            .map(
+                entry(from:))
     }
 
     package func entry(of player: PlayerID, game: Int64) async throws -> LibraryEntry? {
@@ -62,8 +64,15 @@ extension LibraryRecords: LibraryStore {
         _ change: @Sendable (inout LibraryEntry?) throws -> Void
     ) async throws -> EntryChange {
         try await effect { db in
-            // The challenges that might award a medal are read with the entry as it was: one round trip.
-            let candidates = try await SocialRecords.medalCandidates(db, player: player, at: now)
+            // The challenges that might award a medal are read with the entry as it was: one round trip, or none
+            // where they were read with the caller in this transaction.
+            let known = OwnCopy.recalled(player, game.id, in: db)
+            let candidates =
+                if let known {
+                    SQLPending(read: { known.medalCandidates })
+                } else {
+                    try await SocialRecords.medalCandidates(db, player: player, at: now)
+                }
             let before = try await Self.fetchEntry(db, player: player, game: game.id)
             var after = before
             try change(&after)

@@ -34,6 +34,13 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     /// The database the connection was borrowed from, which counts the round trips.
     let database: PostgresDatabase?
     private var committing = false
+    /// What this transaction read that a later statement of it may use instead of reading it again (see
+    /// `SQLSession.remember(_:_:)`).
+    private var remembered: [String: any Sendable] = [:]
+
+    func remember(_ key: String, _ value: any Sendable) { remembered[key] = value }
+    func recall(_ key: String) -> (any Sendable)? { remembered[key] }
+    func forgetRemembered() { remembered = [:] }
     /// The transaction's BEGIN, until its answer is checked.
     private var beginning: EventLoopFuture<PostgresQueryResult>?
 
@@ -80,6 +87,7 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
 
     /// Runs a statement; with `counting`, sent as written, so its answer says how many rows it changed.
     func run(_ sql: String, _ arguments: SQLArguments, counting: Bool = false) async throws -> Answer {
+        sendHeldBack()
         let result = dispatch(sql, arguments, counting: counting)
         unsettled.append(result)
         return try await answer(of: result)
@@ -87,6 +95,32 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
 
     /// Statements sent and not yet waited for, oldest first.
     private var unsettled: [EventLoopFuture<Answer>] = []
+
+    /// Whether a statement whose answer is not needed yet is kept back until one is waited for, rather than sent at
+    /// once: a change held for its answer then takes its row locks only when its commit goes out with it.
+    var holdsBackStatements = false
+    private var heldBack: [(sql: String, arguments: SQLArguments, answer: EventLoopPromise<Answer>)] = []
+
+    /// Sends the statements kept back, in order, ahead of the next one.
+    private func sendHeldBack() {
+        guard !heldBack.isEmpty else { return }
+        let statements = heldBack
+        heldBack = []
+        for statement in statements {
+            dispatch(statement.sql, statement.arguments, counting: false).cascade(to: statement.answer)
+        }
+    }
+
+    /// Drops the statements kept back, which will never be sent.
+    private func dropHeldBack() {
+        let statements = heldBack
+        heldBack = []
+        for statement in statements {
+            statement.answer.fail(PostgresUnavailable(description: "the transaction was rolled back"))
+        }
+    }
+
+    deinit { dropHeldBack() }
 
     /// The statements this session's connection has prepared (see `PostgresStatements`).
     var prepared: [Int: PreparedQuery] = [:]
@@ -120,6 +154,7 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     /// one round trip, since the connection answers in order; the first failure is the one reported (a later
     /// statement of a failed transaction only says it was aborted).
     private func answer(of future: EventLoopFuture<Answer>) async throws -> Answer {
+        sendHeldBack()
         if unsettled.contains(where: { $0 === future }) {
             database?.roundTrips.add(1, ordering: .relaxed)
             let sent = unsettled
@@ -132,12 +167,19 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     }
 
     /// Waits for every statement sent and not yet waited for.
-    private func settle() async throws {
+    func settle() async throws {
         if let last = unsettled.last { _ = try await answer(of: last) }
     }
 
     func prefetch(_ sql: String, _ arguments: SQLArguments) async throws -> SQLPending {
-        let future = dispatch(sql, arguments, counting: false)
+        let future: EventLoopFuture<Answer>
+        if holdsBackStatements {
+            let answer = connection.eventLoop.makePromise(of: Answer.self)
+            heldBack.append((sql, arguments, answer))
+            future = answer.futureResult
+        } else {
+            future = dispatch(sql, arguments, counting: false)
+        }
         unsettled.append(future)
         return SQLPending { [self] in try Self.rows(of: try await answer(of: future)) }
     }
@@ -251,13 +293,29 @@ extension PostgresSession {
                 try await settle()
                 endRead()
             } else {
-                committing = true
-                try await execute("COMMIT", [])
+                try await commit()
             }
             return result
         } catch {
             if !connection.isClosed { _ = try? await execute("ROLLBACK", []) }
             throw error
+        }
+    }
+
+    /// Commits the transaction, waiting for its answer and for every statement sent before it.
+    func commit() async throws {
+        committing = true
+        try await execute("COMMIT", [])
+    }
+
+    /// Ends the transaction without keeping anything of it, without waiting for the server's answer (the next
+    /// borrower's statements queue behind it).
+    func rollBack() {
+        forgetRemembered()
+        dropHeldBack()
+        unsettled = []
+        if !connection.isClosed {
+            _ = connection.query("ROLLBACK", logger: logger) as EventLoopFuture<PostgresQueryResult>
         }
     }
 

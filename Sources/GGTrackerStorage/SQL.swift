@@ -205,6 +205,17 @@ package protocol SQLSession: AnyObject {
     func prefetch(_ sql: String, _ arguments: SQLArguments) async throws -> SQLPending
     /// Hands each row to `body` as it is read, without holding the whole result.
     func forEach(_ sql: String, _ arguments: SQLArguments, _ body: (SQLRow) throws -> Void) async throws
+    /// Keeps something read in this transaction for a later statement of the same transaction, which then need not
+    /// read it again: on PostgreSQL a read a command is sure to need is sent with its first one. Whatever the
+    /// transaction then writes forgets it. SQLite, whose reads cost no round trip, keeps nothing.
+    func remember(_ key: String, _ value: any Sendable)
+    /// What `remember(_:_:)` kept under this key in this transaction, if anything.
+    func recall(_ key: String) -> (any Sendable)?
+}
+
+extension SQLSession {
+    package func remember(_ key: String, _ value: any Sendable) {}
+    package func recall(_ key: String) -> (any Sendable)? { nil }
 }
 
 /// A statement sent without waiting: its rows, read when needed.

@@ -31,9 +31,12 @@ extension ClaimingStore {
     /// A write with an effect a user asked for: claims the delivery, if any, in the same transaction.
     /// The claim is sent first and its owner read back without waiting; the body's statements follow, and the
     /// owner is checked before the commit (or before the body's own error is reported): a delivery another attempt
-    /// owns rolls everything back as `DeliveryAlreadyApplied`. Once committed, the claim says so.
+    /// owns rolls everything back as `DeliveryAlreadyApplied`. Once committed, the claim says so. Where the command
+    /// holds its change for its answer (PostgreSQL, a delivery's command), it is made in the command's transaction
+    /// and committed with the answer instead (`PostgresReadScope.hold(_:_:)`).
     func effect<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
         let claim = self.claim
+        if let claim, let held = try await executor.hold(claim, body) { return held }
         let result = try await write { db in
             guard let claim else { return try await body(db) }
             let owner = try await DeliveryRecords.claim(claim, in: db)

@@ -166,7 +166,7 @@ package struct DiscordInteractionController: Sendable {
     }
 
     /// Renders a reply; when its buttons cannot be stored (the database refused a write), the reply is shown
-    /// without them: the change, if any, is already committed.
+    /// without them: the change, if any, is committed all the same.
     func encodeOrPlain(_ reply: Reply, interaction: DiscordInteraction, logger: Logger) async throws -> Data {
         do {
             return try await encode(reply, interaction: interaction)
