@@ -76,8 +76,9 @@ struct DeliveryPipeline: Sendable {
     /// failure on our side is answered too (nothing was committed), except a passing one on a platform that retries
     /// by itself, which is thrown. A retry of a delivery already applied is not run again. On PostgreSQL the
     /// command's change is held in its transaction and committed with its answer; when that transaction loses to a
-    /// concurrent change (nothing of it committed), the command is run again from the start, and its last attempt
-    /// commits its change on its own, as a change that retries by itself.
+    /// concurrent change (nothing of it committed), the command is run again from the start with its change on its
+    /// own, which reads what it changes just before and retries by itself: a second race on the same entry is then
+    /// less likely.
     func deliver(
         _ delivery: Delivery, logger: Logger, run: (GGTrackerBot) async throws -> Reply,
         render: (Reply) async throws -> Data
@@ -96,7 +97,7 @@ struct DeliveryPipeline: Sendable {
     }
 
     /// How many times a command runs with its change held before it runs with its change on its own.
-    static let attemptsHoldingChanges = 4
+    static let attemptsHoldingChanges = 2
 
     private func deliver(
         _ delivery: Delivery, holdingChanges: Bool, logger: Logger, run: (GGTrackerBot) async throws -> Reply,
