@@ -34,7 +34,15 @@ struct PostgresRoundTripTests {
             // The caller with the game its id names, the entry as it was and the challenges that could award a
             // medal; the change (the claim, the upsert, the event) with the answer kept for retries and the commit.
             #expect(progressTrips == 2, "/progress took \(progressTrips) round trips")
-            print("round trips on PostgreSQL: /list \(listTrips), /progress \(progressTrips)")
+
+            // A game not in the library yet, added by its catalog id: the caller with the game and the entry found
+            // missing; the new entry, off the wishlist, with its event, the answer and the commit.
+            before = database.postgresRoundTrips
+            let add = try await client.send(I.command("add", [I.option("title", "igdb:26226")]))
+            let addTrips = database.postgresRoundTrips - before
+            #expect(add.text.contains("Celeste"), "\(add.text)")
+            #expect(addTrips == 2, "/add took \(addTrips) round trips")
+            print("round trips on PostgreSQL: /list \(listTrips), /progress \(progressTrips), /add \(addTrips)")
         }
     }
 }
