@@ -335,8 +335,8 @@ extension PostgresSession {
         do { _ = try await beginning.get() } catch { throw failure(error) }
     }
 
-    /// Ends a read-only transaction, without waiting for the server's answer: the next borrower's statements queue
-    /// behind it.
+    /// Ends a transaction that only read (read-only, or a command's that changed nothing), without waiting for the
+    /// server's answer: the next borrower's statements queue behind it.
     func endRead() {
         if !connection.isClosed {
             _ = connection.query("COMMIT", logger: logger) as EventLoopFuture<PostgresQueryResult>
