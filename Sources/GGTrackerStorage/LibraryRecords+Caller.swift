@@ -25,7 +25,7 @@ extension LibraryRecords {
                     game = try await CatalogRecords.prefetchGame(named, in: db)
                     // In a command that may change the entry, what the change starts from comes with the caller.
                     if claim != nil && dialect == .postgres {
-                        own = try await OwnCopy.prefetch(of: invoker.player, named, at: now, in: db)
+                        own = try await OwnCopy.prefetch(of: invoker.player, named, in: db)
                     }
                 }
                 guard
@@ -88,12 +88,13 @@ extension LibraryRecords {
     }
 }
 
-/// The caller's own entry of the game a command names, and the challenges a change to it could award a medal in,
-/// as read with the caller in the command's transaction: what `updateEntry` and `entry(of:game:)` then use instead
-/// of reading them again, until the transaction writes.
+/// The caller's own entry of a game, and the challenges a change to it could award a medal in, as read in the
+/// command's transaction with the caller (the game a command names) or with their shelves (a title given as text):
+/// what `updateEntry` and `entry(of:game:)` then use instead of reading them again, until the transaction writes.
 struct OwnCopy: Sendable {
     var entry: LibraryEntry?
-    var medalCandidates: [SQLRow]
+    /// The player's challenges without a medal yet, whatever their dates (`SocialRecords.unfinishedChallenges`).
+    var challenges: [SQLRow]
 
     static func key(_ player: PlayerID, _ game: Int64) -> String { "own-copy:\(player.rawValue):\(game)" }
 
@@ -112,17 +113,15 @@ struct OwnCopy: Sendable {
         func remember(for player: PlayerID, game: Int64, in db: any SQLSession) async throws {
             let copy = OwnCopy(
                 entry: try await entry.rows().first.map(LibraryRecords.entry(from:)),
-                medalCandidates: try await candidates.rows())
+                challenges: try await candidates.rows())
             // The entry read is of the game the ref names; the ref named the game read with it.
             guard copy.entry == nil || copy.entry?.game.id == game else { return }
             db.remember(OwnCopy.key(player, game), copy)
         }
     }
 
-    /// Sends the reads of the player's entry of the game `ref` names and of their medal candidates.
-    static func prefetch(
-        of player: PlayerID, _ ref: GameRef, at now: Date, in db: any SQLSession
-    ) async throws -> Pending {
+    /// Sends the reads of the player's entry of the game `ref` names and of their unfinished challenges.
+    static func prefetch(of player: PlayerID, _ ref: GameRef, in db: any SQLSession) async throws -> Pending {
         let entry: SQLPending
         if ref.provider == "local", let id = Int64(ref.id) {
             entry = try await db.prefetch(
@@ -133,6 +132,26 @@ struct OwnCopy: Sendable {
                 "\(LibraryRecords.entrySelect) WHERE e.player_id = ? AND g.provider = ? AND g.provider_id = ?",
                 [player.rawValue, ref.provider, ref.id])
         }
-        return Pending(entry: entry, candidates: try await SocialRecords.medalCandidates(db, player: player, at: now))
+        return Pending(entry: entry, candidates: try await SocialRecords.unfinishedChallenges(db, player: player))
+    }
+
+    /// The games on the player's shelves, read with the entries themselves and the player's unfinished challenges
+    /// (one round trip), each kept as the player's own copy: the change a command then makes to the one it picks
+    /// reads nothing more.
+    static func shelves(of player: PlayerID, in db: any SQLSession) async throws -> [Game] {
+        let p = player.rawValue
+        let entries = try await db.prefetch("\(LibraryRecords.entrySelect) WHERE e.player_id = ?", [p])
+        let wished = try await db.prefetch(
+            """
+            SELECT \(CatalogRecords.gameColumns) FROM games g
+            WHERE g.id IN (SELECT game_id FROM wishlist WHERE player_id = ?)
+                AND g.id NOT IN (SELECT game_id FROM library_entries WHERE player_id = ?)
+            """, [p, p])
+        let challenges = try await SocialRecords.unfinishedChallenges(db, player: player).rows()
+        let owned = try await entries.rows().map(LibraryRecords.entry(from:))
+        let wishedOnly = try await wished.rows().map(CatalogRecords.game(from:))
+        for entry in owned { db.remember(key(player, entry.game.id), OwnCopy(entry: entry, challenges: challenges)) }
+        for game in wishedOnly { db.remember(key(player, game.id), OwnCopy(entry: nil, challenges: challenges)) }
+        return owned.map(\.game) + wishedOnly
     }
 }

@@ -69,7 +69,7 @@ extension LibraryRecords: LibraryStore {
             let known = OwnCopy.recalled(player, game.id, in: db)
             let candidates =
                 if let known {
-                    SQLPending(read: { known.medalCandidates })
+                    SQLPending(read: { SocialRecords.running(known.challenges, at: now) })
                 } else {
                     try await SocialRecords.medalCandidates(db, player: player, at: now)
                 }
@@ -148,7 +148,9 @@ extension LibraryRecords: LibraryStore {
 
     package func shelfGames(of player: PlayerID) async throws -> [Game] {
         try await read { db in
-            try await db.fetchAll(
+            // In a command that may change one of them, what the change starts from comes with them.
+            if claim != nil && dialect == .postgres { return try await OwnCopy.shelves(of: player, in: db) }
+            return try await db.fetchAll(
                 """
                 SELECT \(CatalogRecords.gameColumns) FROM games g WHERE g.id IN (
                     SELECT game_id FROM library_entries WHERE player_id = ?

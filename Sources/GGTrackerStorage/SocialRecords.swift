@@ -57,6 +57,23 @@ extension SocialRecords: SocialStore {
             """, [player.rawValue, t, t])
     }
 
+    /// Every challenge the player takes part in without a medal yet, whatever its dates: read ahead of a change
+    /// (with the caller, or with their shelves); `running(_:at:)` keeps those a change at a given moment could
+    /// award a medal in.
+    static func unfinishedChallenges(_ db: any SQLSession, player: PlayerID) async throws -> SQLPending {
+        try await db.prefetch(
+            """
+            SELECT c.*, c.community_id AS community FROM challenges c
+            JOIN challenge_participants p ON p.challenge_id = c.id WHERE p.player_id = ? AND p.medal_at IS NULL
+            """, [player.rawValue])
+    }
+
+    /// The challenges of `unfinishedChallenges` running at `now`, as `medalCandidates` reads them.
+    static func running(_ challenges: [SQLRow], at now: Date) -> [SQLRow] {
+        let t = now.timeIntervalSince1970
+        return challenges.filter { ($0["starts_at"] as Double) <= t && ($0["ends_at"] as Double) > t }
+    }
+
     /// Awards the medals of the challenges the player's progress now reaches; `candidates` as
     /// `medalCandidates` read them, in the same transaction.
     static func awardMedals(

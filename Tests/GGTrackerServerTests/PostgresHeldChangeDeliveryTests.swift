@@ -63,4 +63,40 @@ struct PostgresHeldChangeDeliveryTests {
             #expect(card.text.contains("⭐ favorite"), "\(card.text)")
         }
     }
+
+    /// Starts a one-game challenge that Alice is in.
+    func challenge(_ name: String, _ client: TestHarness.Client) async throws {
+        let created = try await client.send(
+            I.command(
+                "challenge",
+                [
+                    I.sub(
+                        "create",
+                        [
+                            I.option("name", name), I.option("goal", 1), I.option("unit", "games_completed"),
+                            I.option("ends", "2099-05-31"),
+                        ])
+                ]))
+        #expect(created.text.contains("started a challenge: \(name)"), "\(created.text)")
+        _ = try await client.send(I.command("challenge", [I.sub("join", [I.option("name", name)])]))
+    }
+
+    /// The challenges a change could award a medal in are read ahead of it (with the caller for a catalog id, with
+    /// the shelves for a typed title) and still award it.
+    @Test func aHeldChangeWinsTheMedalItEarns() async throws {
+        guard let harness = try await harness() else { return }
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "igdb:113112")]))
+            _ = try await client.send(I.command("add", [I.option("title", "igdb:26226")]))
+            try await challenge("One Down", client)
+            let byID = try await client.send(
+                I.command("progress", [I.option("title", "igdb:113112"), I.option("status", "completed")]))
+            #expect(byID.text.contains("won a medal in “One Down”"), "\(byID.text)")
+            try await challenge("Second Wind", client)
+            let byName = try await client.send(
+                I.command("progress", [I.option("title", "celeste"), I.option("status", "completed")]))
+            #expect(byName.text.contains("won a medal in “Second Wind”"), "\(byName.text)")
+            #expect(!byName.text.contains("One Down"), "\(byName.text)")
+        }
+    }
 }
