@@ -1,0 +1,98 @@
+import Foundation
+import GGTrackerCore
+
+/// Challenges and the medals a library change wins in them.
+extension SocialRecords {
+    static func challenge(from row: SQLRow) -> Challenge {
+        Challenge(
+            id: row["id"], name: row["name"], goal: row["goal"],
+            unit: ChallengeUnit(rawValue: row["unit"]) ?? .custom,
+            startsAt: Date(timeIntervalSince1970: row["starts_at"]),
+            endsAt: Date(timeIntervalSince1970: row["ends_at"]),
+            createdBy: PlayerID(row["created_by"] as String))
+    }
+
+    /// A participant's progress: library events inside the window, or the custom amount.
+    static func progress(_ db: any SQLSession, challenge: Challenge, player: PlayerID) async throws -> Double {
+        guard let event = challenge.unit.event else {
+            return try await
+                (db.value(
+                    "SELECT custom_progress FROM challenge_participants WHERE challenge_id = ? AND player_id = ?",
+                    [challenge.id, player.rawValue]) as Double?) ?? 0
+        }
+        // Hours add up; a game completed or reviewed twice counts once.
+        let measure = event == .hours ? "coalesce(sum(amount), 0)" : "count(DISTINCT game_id)"
+        return try await
+            (db.value(
+                """
+                SELECT \(measure) FROM events
+                WHERE player_id = ? AND kind = ? AND created_at >= ? AND created_at < ?
+                """,
+                [
+                    player.rawValue, event.rawValue, challenge.startsAt.timeIntervalSince1970,
+                    challenge.endsAt.timeIntervalSince1970,
+                ]) as Double?) ?? 0
+    }
+
+    /// Awards the medal of every running challenge of the player whose goal is now reached; returns their names.
+    /// The running challenges the player has joined and has no medal of yet, sent without waiting.
+    static func medalCandidates(_ db: any SQLSession, player: PlayerID, at now: Date) async throws -> SQLPending {
+        let t = now.timeIntervalSince1970
+        return try await db.prefetch(
+            """
+            SELECT c.*, c.community_id AS community FROM challenges c
+            JOIN challenge_participants p ON p.challenge_id = c.id
+            WHERE p.player_id = ? AND p.medal_at IS NULL AND c.starts_at <= ? AND c.ends_at > ?
+            """, [player.rawValue, t, t])
+    }
+
+    /// Every challenge the player takes part in without a medal yet, whatever its dates: read ahead of a change
+    /// (with the caller, or with their shelves); `running(_:at:)` keeps those a change at a given moment could
+    /// award a medal in.
+    static func unfinishedChallenges(_ db: any SQLSession, player: PlayerID) async throws -> SQLPending {
+        try await db.prefetch(
+            """
+            SELECT c.*, c.community_id AS community FROM challenges c
+            JOIN challenge_participants p ON p.challenge_id = c.id WHERE p.player_id = ? AND p.medal_at IS NULL
+            """, [player.rawValue])
+    }
+
+    /// The challenges of `unfinishedChallenges` running at `now`, as `medalCandidates` reads them.
+    static func running(_ challenges: [SQLRow], at now: Date) -> [SQLRow] {
+        let t = now.timeIntervalSince1970
+        return challenges.filter { ($0["starts_at"] as Double) <= t && ($0["ends_at"] as Double) > t }
+    }
+
+    /// Awards the medals of the challenges the player's progress now reaches; `candidates` as
+    /// `medalCandidates` read them, in the same transaction.
+    static func awardMedals(
+        _ db: any SQLSession, player: PlayerID, at now: Date, candidates: SQLPending? = nil
+    ) async throws -> [String] {
+        let t = now.timeIntervalSince1970
+        let pending: SQLPending
+        if let candidates {
+            pending = candidates
+        } else {
+            pending = try await medalCandidates(db, player: player, at: now)
+        }
+        let rows = try await pending.rows()
+        var won: [String] = []
+        for row in rows {
+            let challenge = challenge(from: row)
+            guard try await progress(db, challenge: challenge, player: player) >= challenge.goal else { continue }
+            // Awarded once, even if two changes reach the goal at the same moment.
+            guard
+                try await db.execute(
+                    """
+                    UPDATE challenge_participants SET medal_at = ?
+                    WHERE challenge_id = ? AND player_id = ? AND medal_at IS NULL
+                    """, [t, challenge.id, player.rawValue]) > 0
+            else { continue }
+            try await recordEvent(
+                db, community: row["community"], player: player, kind: .medal, game: nil, amount: nil,
+                detail: challenge.name, at: now)
+            won.append(challenge.name)
+        }
+        return won
+    }
+}
