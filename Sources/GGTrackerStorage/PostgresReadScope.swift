@@ -69,7 +69,7 @@ final class PostgresReadScope: Sendable {
         } catch {
             if let held {
                 // A database failure in the transaction that holds the change: the change cannot be committed.
-                guard Self.fromDatabase(error) == nil else { throw drop(open, claim: held, error) }
+                guard !Self.isDatabaseFailure(error) else { throw drop(open, claim: held, error) }
                 state.withLock { state in
                     state.busy = false
                     state.open = open
@@ -133,19 +133,14 @@ final class PostgresReadScope: Sendable {
             }
             return result
         } catch {
+            // A change the command refused (a user's mistake) is said as such, unless the claim, once answered,
+            // shows that another attempt of the delivery made it already, as a change on its own would say.
             var failure = error
-            if Self.fromDatabase(error) == nil {
-                // The change was refused (a user's mistake): unless another attempt of the delivery made it
-                // already, which is said instead, as a change on its own says it.
-                do { try await session.settle() } catch { failure = error }
-                if Self.fromDatabase(failure) == nil {
-                    session.rollBack()
-                    database.giveBack(session, open.lease)
-                    state.withLock { $0.busy = false }
-                    throw failure
-                }
-            }
-            throw drop(open, claim: claim, failure)
+            if !Self.isDatabaseFailure(error) { do { try await session.settle() } catch { failure = error } }
+            if Self.isDatabaseFailure(failure) { throw drop(open, claim: claim, failure) }
+            discard(open)
+            state.withLock { $0.busy = false }
+            throw failure
         }
     }
 
@@ -178,7 +173,6 @@ final class PostgresReadScope: Sendable {
             throw drop(open, claim: claim, error)
         }
         claim.markCommitted()
-        open.session.forgetRemembered()
         database.giveBack(open.session, open.lease)
         state.withLock { state in
             state.busy = false
@@ -204,8 +198,7 @@ final class PostgresReadScope: Sendable {
         }
         guard let open = takeOpen() else { return }
         if held {
-            open.session.rollBack()
-            database.giveBack(open.session, open.lease)
+            discard(open)
         } else {
             finish(open)
         }
@@ -238,9 +231,8 @@ final class PostgresReadScope: Sendable {
     /// Rolls back a transaction holding a change that failed; returns what the failure means for the command,
     /// which every later use of the scope reports too.
     private func drop(_ open: Open, claim: DeliveryClaim, _ error: any Error) -> any Error {
-        open.session.rollBack()
-        database.giveBack(open.session, open.lease)
-        let failure = Self.fromDatabase(error).map { Self.meaning(of: $0, claim: claim, database: database) } ?? error
+        discard(open)
+        let failure = Self.meaning(of: error, claim: claim, database: database)
         state.withLock { state in
             state.busy = false
             state.held = nil
@@ -249,18 +241,23 @@ final class PostgresReadScope: Sendable {
         return failure
     }
 
-    /// The error when it comes from the database rather than from the command.
-    private static func fromDatabase(_ error: any Error) -> (any Error)? {
+    /// Rolls the transaction back and gives its connection back.
+    private func discard(_ open: Open) {
+        open.session.rollBack()
+        database.giveBack(open.session, open.lease)
+    }
+
+    /// Whether an error comes from the database rather than from the command.
+    private static func isDatabaseFailure(_ error: any Error) -> Bool {
         switch error {
-        case is PostgresSession.ServerError, is PostgresSession.ConnectionLost, is PSQLError, is PostgresError:
-            return error
-        default: return nil
+        case is PostgresSession.ServerError, is PostgresSession.ConnectionLost, is PSQLError, is PostgresError: true
+        default: false
         }
     }
 
-    /// What a database failure of a held change means for the command: run it again (a concurrent change, a
-    /// deadlock, a connection lost before the commit, a statement gone stale), the delivery applied by another
-    /// attempt (its claim is taken), or the database not answering.
+    /// What a failure of a held change means for the command: run it again (a concurrent change, a deadlock, a
+    /// connection lost before the commit, a statement gone stale), the delivery applied by another attempt (its
+    /// claim is taken), the database not answering, or (not the database's) the command's own error.
     private static func meaning(
         of error: any Error, claim: DeliveryClaim, database: PostgresDatabase
     ) -> any Error {
@@ -278,6 +275,7 @@ final class PostgresReadScope: Sendable {
         if let lost = error as? PostgresSession.ConnectionLost {
             return lost.committing ? lost.error : CommandConflict()
         }
+        guard isDatabaseFailure(error) else { return error }
         return PostgresUnavailable(description: PostgresSession.describe(error))
     }
 

@@ -311,9 +311,7 @@ extension PostgresSession {
     /// Ends the transaction without keeping anything of it, without waiting for the server's answer (the next
     /// borrower's statements queue behind it).
     func rollBack() {
-        forgetRemembered()
         dropHeldBack()
-        unsettled = []
         if !connection.isClosed {
             _ = connection.query("ROLLBACK", logger: logger) as EventLoopFuture<PostgresQueryResult>
         }
