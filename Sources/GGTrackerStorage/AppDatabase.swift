@@ -155,6 +155,13 @@ package final class AppDatabase: Sendable {
         return database.roundTrips.load(ordering: .relaxed)
     }
 
+    /// Statements sent to PostgreSQL, waited for or not (0 on SQLite): each is an exchange with the server on its
+    /// connection, one after another, for tests.
+    package var postgresStatementsSent: Int {
+        guard case .postgres(let database) = backend else { return 0 }
+        return database.statementsSent.load(ordering: .relaxed)
+    }
+
     /// Commits made on SQLite (0 on PostgreSQL): writes that arrived together share one, for tests.
     package var sqliteCommits: Int { executor.sqliteCommits }
 

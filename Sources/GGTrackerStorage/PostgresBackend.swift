@@ -90,9 +90,13 @@ final class PostgresDatabase: Sendable {
     /// Statements its sessions sent and waited for, each a round trip to the server (a transaction's BEGIN and a
     /// read's COMMIT are sent without waiting, so they do not count).
     let roundTrips = Atomic<Int>(0)
+    /// Statements its sessions sent, waited for or not: each an exchange with the server on its connection.
+    let statementsSent = Atomic<Int>(0)
     /// The statements sent, and the statements each connection has prepared.
     let statements = PostgresStatements()
     let maximumConnections: Int
+    /// The transactions its connections rest in between borrowers.
+    let chain: PostgresChain
     static let logger = Logger(label: "ggtracker.postgres")
 
     /// Connects (saying why when the server cannot be reached), runs the migrations it has not run yet, and starts
@@ -119,6 +123,7 @@ final class PostgresDatabase: Sendable {
         self.location = location
         self.connectionWait = connectionWait
         self.maximumConnections = maximumConnections
+        chain = PostgresChain(connections: maximumConnections)
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.user, password: location.password,
             database: location.database, tls: .disable)

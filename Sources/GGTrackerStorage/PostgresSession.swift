@@ -42,7 +42,9 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     func recall(_ key: String) -> (any Sendable)? { remembered[key] }
     func forgetRemembered() { remembered = [:] }
     /// The transaction's BEGIN, until its answer is checked.
-    private var beginning: EventLoopFuture<PostgresQueryResult>?
+    private var beginning: EventLoopFuture<Void>?
+    /// Whether the transaction was begun read-only.
+    private var readOnly = false
 
     init(_ connection: PostgresConnection, logger: Logger, database: PostgresDatabase? = nil) {
         self.connection = connection
@@ -128,6 +130,7 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     private(set) var unprepared: [(id: Int, text: String)] = []
 
     private func dispatch(_ sql: String, _ arguments: SQLArguments, counting: Bool) -> EventLoopFuture<Answer> {
+        sent()
         guard let statements = database?.statements else { return send(PostgresStatements.numbered(sql), arguments) }
         let statement = statements.statement(sql, arguments)
         if let named = statement.prepared, !counting {
@@ -142,6 +145,9 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         }
         return send(statement.numbered, arguments)
     }
+
+    /// Counts a statement sent to the server.
+    private func sent() { database?.statementsSent.add(1, ordering: .relaxed) }
 
     /// Sends a statement as written.
     private func send(_ numbered: String, _ arguments: SQLArguments) -> EventLoopFuture<Answer> {
@@ -305,7 +311,12 @@ extension PostgresSession {
     /// Commits the transaction, waiting for its answer and for every statement sent before it.
     func commit() async throws {
         committing = true
-        try await execute("COMMIT", [])
+        guard let database, unprepared.isEmpty else {
+            try await execute("COMMIT", [])
+            return
+        }
+        try await execute("COMMIT AND CHAIN", [])
+        database.chain.chained(connection, answer: connection.eventLoop.makeSucceededVoidFuture(), readOnly: readOnly)
     }
 
     /// Ends the transaction without keeping anything of it, without waiting for the server's answer (the next
@@ -313,17 +324,36 @@ extension PostgresSession {
     func rollBack() {
         dropHeldBack()
         if !connection.isClosed {
+            sent()
             _ = connection.query("ROLLBACK", logger: logger) as EventLoopFuture<PostgresQueryResult>
         }
     }
 
-    /// Begins a transaction, without waiting for the server's answer (see `begun()`).
+    /// Begins a transaction, without waiting for the server's answer (see `begun()`): on a connection of the pool
+    /// whose last transaction was chained to a new one (see `PostgresChain`), that one is taken over.
     func begin(readOnly: Bool) {
+        self.readOnly = readOnly
+        if let chained = database?.chain.take(connection) {
+            guard chained.readOnly != readOnly else {
+                beginning = chained.answer
+                return
+            }
+            sent()
+            beginning = chained.answer.and(
+                connection.query(
+                    PostgresQuery(
+                        unsafeSQL: readOnly ? "SET TRANSACTION READ ONLY" : "SET TRANSACTION READ WRITE"),
+                    logger: logger)
+            ).map { _ in }
+            return
+        }
+        sent()
         beginning = connection.query(
             PostgresQuery(
                 unsafeSQL: readOnly
                     ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN ISOLATION LEVEL REPEATABLE READ"),
-            logger: logger)
+            logger: logger
+        ).map { _ in }
     }
 
     /// Checks that the transaction began.
@@ -336,8 +366,13 @@ extension PostgresSession {
     /// Ends a transaction that only read (read-only, or a command's that changed nothing), without waiting for the
     /// server's answer: the next borrower's statements queue behind it.
     func endRead() {
-        if !connection.isClosed {
+        guard !connection.isClosed else { return }
+        sent()
+        guard let database, unprepared.isEmpty else {
             _ = connection.query("COMMIT", logger: logger) as EventLoopFuture<PostgresQueryResult>
+            return
         }
+        let answer = connection.query("COMMIT AND CHAIN", logger: logger).map { _ in }
+        database.chain.chained(connection, answer: answer, readOnly: readOnly)
     }
 }

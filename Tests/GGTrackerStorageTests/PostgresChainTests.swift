@@ -1,0 +1,87 @@
+import Foundation
+import GGTrackerCore
+import Testing
+
+@testable import GGTrackerStorage
+
+/// On PostgreSQL a pooled connection's transaction ends with `COMMIT AND CHAIN`, so its next borrower finds a
+/// transaction begun and sends no `BEGIN`; that transaction still sees everything committed before its first
+/// statement, and keeps the access mode its borrower asks for.
+@Suite("Transactions chained on a pooled PostgreSQL connection")
+struct PostgresChainTests {
+    /// A database whose pool has one connection, so every transaction borrows the same; another process's view of
+    /// the same schema beside it. Nil without a server.
+    func databases() async throws -> (AppDatabase, AppDatabase)? {
+        guard let base = Backend.postgresURL else {
+            #expect(ProcessInfo.processInfo.environment["CI"] == nil, "GGTRACKER_TEST_POSTGRES is not set")
+            return nil
+        }
+        let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
+        let url = base + (base.contains("?") ? "&" : "?") + "schema=\(schema)"
+        return (try await AppDatabase.open(url, connections: 1), try await AppDatabase.open(url, connections: 1))
+    }
+
+    /// A table of the test's own, created from the other view.
+    func makeTable(_ other: AppDatabase) async throws {
+        try await other.write { db in try await db.execute("CREATE TABLE chain_probe (n integer)", []) }
+    }
+
+    func rows(_ database: AppDatabase) async throws -> Int {
+        try await database.read { db in try await db.values("SELECT count(*) FROM chain_probe") as [Int] }.first ?? -1
+    }
+
+    func insert(_ database: AppDatabase) async throws {
+        try await database.write { db in try await db.execute("INSERT INTO chain_probe VALUES (1)", []) }
+    }
+
+    /// Reads until the read's statement is prepared by the connection (it is once a transaction that ran it as
+    /// written is over, which then ends with a plain COMMIT) and a read's transaction is the one chained to the
+    /// read before: it then sends its statement and its end alone (a BEGIN, the read and a COMMIT before).
+    /// Returns how many statements the last read sent.
+    func warm(_ database: AppDatabase) async throws -> Int {
+        var sent = 0
+        for _ in 0..<50 where sent != 2 {
+            let before = database.postgresStatementsSent
+            _ = try await rows(database)
+            sent = database.postgresStatementsSent - before
+            if sent != 2 { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        return sent
+    }
+
+    @Test func theNextTransactionSendsNoBeginAndSeesWhatWasCommittedMeanwhile() async throws {
+        guard let (database, other) = try await databases() else { return }
+        try await makeTable(other)
+        #expect(try await warm(database) == 2)
+        // A change committed elsewhere while the connection rested in its chained transaction is seen: the
+        // snapshot is taken at the transaction's first statement, not when it was chained.
+        try await insert(other)
+        let before = database.postgresStatementsSent
+        #expect(try await rows(database) == 1)
+        #expect(database.postgresStatementsSent - before == 2)
+        // A write chains too (here, from a read-only transaction to a read-write one), and what it commits is kept.
+        try await insert(database)
+        #expect(try await rows(other) == 2)
+        #expect(try await rows(database) == 2)
+    }
+
+    @Test func aChainedTransactionKeepsTheAccessModeItsBorrowerAsks() async throws {
+        guard let (database, other) = try await databases() else { return }
+        try await makeTable(other)
+        #expect(try await warm(database) == 2)
+        // A write on the read-only transaction a read chained is made read-write first.
+        let before = database.postgresStatementsSent
+        try await insert(database)
+        #expect(database.postgresStatementsSent - before == 3)
+        #expect(try await rows(other) == 1)
+        // A read (read-only) on the read-write transaction the write chained refuses a write and changes nothing.
+        await #expect(throws: (any Error).self) {
+            try await database.read { db in try await db.execute("DELETE FROM chain_probe", []) }
+        }
+        #expect(try await rows(other) == 1)
+        // The connection serves the next transactions as usual.
+        try await insert(database)
+        #expect(try await rows(other) == 2)
+        #expect(try await rows(database) == 2)
+    }
+}
