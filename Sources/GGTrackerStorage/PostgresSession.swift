@@ -187,7 +187,7 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
             future = dispatch(sql, arguments, counting: false)
         }
         unsettled.append(future)
-        return SQLPending { [self] in try Self.rows(of: try await answer(of: future)) }
+        return SQLPending { [self] in try Self.rows(of: try await answer(of: future), sql: sql) }
     }
 
     /// What a statement's error means: the server refused it (the connection is sound), or the connection broke
@@ -217,19 +217,22 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     }
 
     func fetchAll(_ sql: String, _ arguments: SQLArguments) async throws -> [SQLRow] {
-        try Self.rows(of: try await run(sql, arguments))
+        try Self.rows(of: try await run(sql, arguments), sql: sql)
     }
 
-    static func rows(of result: Answer) throws -> [SQLRow] {
+    /// A statement's rows, their column names worked out once per statement text.
+    static func rows(of result: Answer, sql: String) throws -> [SQLRow] {
         guard let first = result.rows.first else { return [] }
-        let columns = SQLColumns(first.map(\.columnName))
+        let columns = SQLColumns.of(sql, names: first.map(\.columnName))
         // The client library marks a prepared statement's cells as text, while it asks the server for every column
         // in binary, and the server sends them so.
         let prepared = result.prepared
+        let width = columns.names.count
         return try result.rows.map { row in
-            SQLRow(
-                values: try row.map { try Self.value(of: $0, binary: prepared || $0.format == .binary) },
-                columns: columns)
+            var values: [SQLValue] = []
+            values.reserveCapacity(width)
+            for cell in row { values.append(try Self.value(of: cell, binary: prepared || cell.format == .binary)) }
+            return SQLRow(values: values, columns: columns)
         }
     }
 
@@ -252,15 +255,19 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     /// A cell's value. The common types in binary are read from their bytes as PostgreSQL writes them (big-endian
     /// integers and IEEE doubles, UTF-8 text); others go through the client library's decoding.
     static func value(of cell: PostgresCell, binary: Bool) throws -> SQLValue {
-        guard var bytes = cell.bytes else { return .null }
+        guard let bytes = cell.bytes else { return .null }
         if binary {
+            let start = bytes.readerIndex
             switch cell.dataType {
-            case .int8 where bytes.readableBytes == 8: return .integer(bytes.readInteger(as: Int64.self)!)
-            case .int4 where bytes.readableBytes == 4: return .integer(Int64(bytes.readInteger(as: Int32.self)!))
-            case .int2 where bytes.readableBytes == 2: return .integer(Int64(bytes.readInteger(as: Int16.self)!))
+            case .int8 where bytes.readableBytes == 8: return .integer(bytes.getInteger(at: start, as: Int64.self)!)
+            case .int4 where bytes.readableBytes == 4:
+                return .integer(Int64(bytes.getInteger(at: start, as: Int32.self)!))
+            case .int2 where bytes.readableBytes == 2:
+                return .integer(Int64(bytes.getInteger(at: start, as: Int16.self)!))
             case .float8 where bytes.readableBytes == 8:
-                return .real(Double(bitPattern: bytes.readInteger(as: UInt64.self)!))
-            case .bool where bytes.readableBytes == 1: return .integer(bytes.readInteger(as: UInt8.self)! == 0 ? 0 : 1)
+                return .real(Double(bitPattern: bytes.getInteger(at: start, as: UInt64.self)!))
+            case .bool where bytes.readableBytes == 1:
+                return .integer(bytes.getInteger(at: start, as: UInt8.self)! == 0 ? 0 : 1)
             case .text, .varchar: return .text(String(buffer: bytes))
             case .bytea: return .blob(Data(buffer: bytes))
             default: break
