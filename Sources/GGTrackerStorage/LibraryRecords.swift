@@ -201,58 +201,6 @@ extension LibraryRecords: LibraryStore {
         }
     }
 
-    package func library(
-        of player: PlayerID, status: GameStatus?, sort: LibrarySort, includeMature: Bool, page: Int, pageSize: Int
-    ) async throws -> LibraryPage {
-        var conditions = ["e.player_id = ?"]
-        var arguments: [(any SQLBindable)?] = [player.rawValue]
-        if let status {
-            conditions.append("e.status = ?")
-            arguments.append(status.rawValue)
-        }
-        if !includeMature { conditions.append("g.mature = 0") }
-        let order =
-            switch sort {
-            case .recent: "e.updated_at DESC, g.name"
-            case .score: "e.score IS NULL, e.score DESC, g.name"
-            case .hours: "e.hours IS NULL, e.hours DESC, g.name"
-            case .name: "lower(g.name), g.name, g.release_date"
-            }
-        // The counts and the page are sent together: one round trip on PostgreSQL.
-        let results = try await read { db in
-            try await db.fetchAll(together: [
-                (
-                    """
-                    SELECT e.status, g.mature, count(*) AS n FROM library_entries e JOIN games g ON g.id = e.game_id
-                    WHERE e.player_id = ? GROUP BY e.status, g.mature
-                    """, [player.rawValue]
-                ),
-                (
-                    "\(Self.briefEntrySelect) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ? OFFSET ?",
-                    SQLArguments(arguments + [pageSize, (page - 1) * pageSize])
-                ),
-            ])
-        }
-        var counts: [GameStatus: Int] = [:]
-        var hidden = 0
-        for row in results[0] {
-            let mature: Bool = row[1]
-            let n: Int = row[2]
-            let rawStatus: String = row[0]
-            if mature && !includeMature {
-                if status == nil || status?.rawValue == rawStatus { hidden += n }
-                continue
-            }
-            if let s = GameStatus(rawValue: rawStatus) { counts[s, default: 0] += n }
-        }
-        let total = status.map { counts[$0] ?? 0 } ?? counts.values.reduce(0, +)
-        return LibraryPage(
-            page: Page(
-                items: results[1].map(Self.entry(from:)), page: page, pageCount: Self.pageCount(total, pageSize),
-                total: total),
-            statusCounts: counts, hiddenMature: hidden)
-    }
-
     package func stats(of player: PlayerID) async throws -> PlayerStats {
         try await read { db in
             var stats = PlayerStats()

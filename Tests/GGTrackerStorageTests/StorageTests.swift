@@ -200,6 +200,26 @@ struct StorageTests {
             of: alice.id, status: nil, sort: .score, includeMature: true, page: 1, pageSize: 10)
         #expect(page.page.items.map(\.game.name) == ["Celeste", "Hades"])
         #expect(page.statusCounts == [.completed: 1, .playing: 1])
+        // A mature game is counted apart when mature games are hidden.
+        let rated = #"{"id":1020,"name":"Grand Theft Auto V","age_ratings":[{"organization":1,"rating_category":6}]}"#
+        _ = try await CatalogImporter(database: database).importData(Data(rated.utf8))
+        let gta = try #require(try await database.catalog.game(GameRef(provider: "igdb", id: "1020")))
+        try await database.library.updateEntry(of: alice.id, game: gta) {
+            $0 = LibraryEntry(game: gta, status: .playing, at: now)
+        }
+        let hiding = try await database.library.library(
+            of: alice.id, status: nil, sort: .score, includeMature: false, page: 1, pageSize: 10)
+        #expect(hiding.page.items.map(\.game.name) == ["Celeste", "Hades"])
+        #expect(hiding.statusCounts == [.completed: 1, .playing: 1])
+        #expect(hiding.hiddenMature == 1)
+        // A page with nothing on it still says what the library holds.
+        for (status, number) in [(GameStatus.dropped, 1), (nil, 5)] {
+            let empty = try await database.library.library(
+                of: alice.id, status: status, sort: .score, includeMature: true, page: number, pageSize: 10)
+            #expect(empty.page.items.isEmpty)
+            #expect(empty.statusCounts == [.completed: 1, .playing: 2])
+            #expect(empty.page.total == (status == nil ? 3 : 0))
+        }
         let stats = try await database.library.stats(of: alice.id)
         #expect(stats.scoreCounts == [9: 1, 6: 1])
         #expect(stats.genreCounts.map(\.0).contains("Platform"))
