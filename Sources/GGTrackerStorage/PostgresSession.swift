@@ -220,10 +220,17 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         try Self.rows(of: try await run(sql, arguments), sql: sql)
     }
 
-    /// A statement's rows, their column names worked out once per statement text.
-    static func rows(of result: Answer, sql: String) throws -> [SQLRow] {
+    /// A statement's rows, their column names worked out once per statement text (`sql`; nil for a text that does
+    /// not say what it returns, a cursor's `FETCH`).
+    static func rows(of result: Answer, sql: String?) throws -> [SQLRow] {
         guard let first = result.rows.first else { return [] }
-        let columns = SQLColumns.of(sql, names: first.map(\.columnName))
+        let columns =
+            sql.map { sql in
+                SQLColumns.of(sql, .postgres, names: first.map(\.columnName)) { known in
+                    // The server describes every result: the names are checked, not worked out.
+                    known.names.count == first.count && zip(known.names, first).allSatisfy { $0 == $1.columnName }
+                }
+            } ?? SQLColumns(first.map(\.columnName))
         // The client library marks a prepared statement's cells as text, while it asks the server for every column
         // in binary, and the server sends them so.
         let prepared = result.prepared
@@ -245,7 +252,7 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         let cursor = "ggtracker_rows_\(cursors)"
         try await execute("DECLARE \(cursor) NO SCROLL CURSOR FOR \(sql)", arguments)
         while true {
-            let rows = try await fetchAll("FETCH 1000 FROM \(cursor)", [])
+            let rows = try Self.rows(of: try await run("FETCH 1000 FROM \(cursor)", []), sql: nil)
             for row in rows { try body(row) }
             if rows.count < 1000 { break }
         }

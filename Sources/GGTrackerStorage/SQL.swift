@@ -128,13 +128,22 @@ package final class SQLColumns: Sendable {
         positions[name] ?? positions[name.lowercased()]
     }
 
-    /// The columns of each statement text, worked out once per process rather than for every result.
-    private static let known = Mutex<[String: SQLColumns]>([:])
+    /// The columns of each statement text, worked out once per process rather than for every result; apart for
+    /// each dialect, whose tables may order their columns differently (a copy between them runs both at once).
+    private static let known = Mutex<[SQLDialect: [String: SQLColumns]]>([:])
 
-    static func of(_ sql: String, names: @autoclosure () -> [String]) -> SQLColumns {
-        if let columns = known.withLock({ $0[sql] }) { return columns }
+    /// The columns of `sql`'s results. Only for statements whose text says what they return: not for a cursor's
+    /// `FETCH`, whose text is the same for any query. Columns known that no longer `fit` the result (a `SELECT *`
+    /// of a table another process changed) are worked out anew.
+    static func of(
+        _ sql: String, _ dialect: SQLDialect = .sqlite, names: @autoclosure () -> [String],
+        fit: (SQLColumns) -> Bool = { _ in true }
+    ) -> SQLColumns {
+        if let columns = known.withLock({ $0[dialect]?[sql] }), fit(columns) { return columns }
         let columns = SQLColumns(names())
-        known.withLock { known in
+        known.withLock { all in
+            var known = all[dialect] ?? [:]
+            defer { all[dialect] = known }
             // Statement texts are a fixed set, give or take the few built from a command's options.
             if known.count > 2_000 { known.removeAll() }
             known[sql] = columns
