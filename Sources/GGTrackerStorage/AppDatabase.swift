@@ -148,8 +148,8 @@ package final class AppDatabase: Sendable {
 
     package var isPostgres: Bool { dialect == .postgres }
 
-    /// Statements sent to PostgreSQL and waited for, each a round trip (0 on SQLite): what a command costs in
-    /// network waits, for tests.
+    /// The times a command waited for PostgreSQL (0 on SQLite), each for the statements sent since the wait
+    /// before, for tests.
     package var postgresRoundTrips: Int {
         guard case .postgres(let database) = backend else { return 0 }
         return database.roundTrips.load(ordering: .relaxed)

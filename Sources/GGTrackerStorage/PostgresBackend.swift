@@ -87,8 +87,9 @@ final class PostgresDatabase: Sendable {
     let location: PostgresLocation
     private let client: PostgresClient
     private let running: Task<Void, Never>
-    /// Statements its sessions sent and waited for, each a round trip to the server (a transaction's BEGIN and a
-    /// read's COMMIT are sent without waiting, so they do not count).
+    /// The times its sessions waited for the server: each wait covers the statements sent since the one before
+    /// (a transaction's BEGIN and a read's COMMIT are sent without waiting, so they add none); on the connection
+    /// each statement is still an exchange of its own (`statementsSent`).
     let roundTrips = Atomic<Int>(0)
     /// Statements its sessions sent, waited for or not: each an exchange with the server on its connection.
     let statementsSent = Atomic<Int>(0)
