@@ -325,12 +325,18 @@ extension PostgresSession {
     /// Commits the transaction, waiting for its answer and for every statement sent before it.
     func commit() async throws {
         committing = true
-        guard let database, unprepared.isEmpty else {
-            try await execute("COMMIT", [])
-            return
-        }
-        try await execute("COMMIT AND CHAIN", [])
-        database.chain.chained(connection, answer: connection.eventLoop.makeSucceededVoidFuture(), readOnly: readOnly)
+        try await execute(chains ? "COMMIT AND CHAIN" : "COMMIT", [])
+        if chains { chained(connection.eventLoop.makeSucceededVoidFuture()) }
+    }
+
+    /// Whether the transaction's end begins the connection's next one (see `PostgresChain`): on a connection of the
+    /// pool, unless it ran statements the connection prepares once the transaction is over (a preparation the
+    /// server refuses would abort a transaction begun).
+    private var chains: Bool { database != nil && unprepared.isEmpty }
+
+    /// Notes that the transaction's end, which `answer` confirms, began the connection's next one.
+    private func chained(_ answer: EventLoopFuture<Void>) {
+        database?.chain.chained(connection, answer: answer, readOnly: readOnly)
     }
 
     /// Ends the transaction without keeping anything of it, without waiting for the server's answer (the next
@@ -382,11 +388,7 @@ extension PostgresSession {
     func endRead() {
         guard !connection.isClosed else { return }
         sent()
-        guard let database, unprepared.isEmpty else {
-            _ = connection.query("COMMIT", logger: logger) as EventLoopFuture<PostgresQueryResult>
-            return
-        }
-        let answer = connection.query("COMMIT AND CHAIN", logger: logger).map { _ in }
-        database.chain.chained(connection, answer: answer, readOnly: readOnly)
+        let answer = connection.query(chains ? "COMMIT AND CHAIN" : "COMMIT", logger: logger).map { _ in }
+        if chains { chained(answer) }
     }
 }

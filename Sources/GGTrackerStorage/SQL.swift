@@ -141,12 +141,10 @@ package final class SQLColumns: Sendable {
     ) -> SQLColumns {
         if let columns = known.withLock({ $0[dialect]?[sql] }), fit(columns) { return columns }
         let columns = SQLColumns(names())
-        known.withLock { all in
-            var known = all[dialect] ?? [:]
-            defer { all[dialect] = known }
+        known.withLock { known in
             // Statement texts are a fixed set, give or take the few built from a command's options.
-            if known.count > 2_000 { known.removeAll() }
-            known[sql] = columns
+            if known[dialect, default: [:]].count > 2_000 { known[dialect] = [:] }
+            known[dialect, default: [:]][sql] = columns
         }
         return columns
     }
@@ -248,16 +246,6 @@ package struct SQLPending: Sendable {
 extension SQLSession {
     @discardableResult
     package func execute(_ sql: String) async throws -> Int { try await execute(sql, []) }
-
-    /// Runs several reads sent together, their results in order: on PostgreSQL the statements go out without
-    /// waiting for each answer, so they cost one round trip.
-    package func fetchAll(together statements: [(String, SQLArguments)]) async throws -> [[SQLRow]] {
-        var pending: [SQLPending] = []
-        for (sql, arguments) in statements { pending.append(try await prefetch(sql, arguments)) }
-        var results: [[SQLRow]] = []
-        for statement in pending { results.append(try await statement.rows()) }
-        return results
-    }
 
     /// Runs a statement whose answer is not needed, sent without waiting (see `prefetch`).
     package func send(_ sql: String, _ arguments: SQLArguments) async throws {
