@@ -156,10 +156,16 @@ struct ServerUnderTest {
         process.waitUntilExit()
     }
 
-    /// Resident memory of the server and its child processes (the peer runs worker processes), in MiB.
-    var memory: Double {
-        guard let pid = process?.processIdentifier else { return 0 }
-        return processTree(pid).map { GGTrackerBench.memory(of: $0).rss }.reduce(0, +)
+    /// The server's process and its descendants (the peer runs worker processes). Finding them reads every
+    /// process's `/proc/PID/stat`: a sampler that runs during a measurement finds them once, before it starts.
+    var processes: [Int32] { process.map { processTree($0.processIdentifier) } ?? [] }
+
+    /// Resident memory of the server and its child processes, in MiB.
+    var memory: Double { Self.memory(of: processes) }
+
+    /// Resident memory of the given processes, in MiB.
+    static func memory(of processes: [Int32]) -> Double {
+        processes.map { GGTrackerBench.memory(of: $0).rss }.reduce(0, +)
     }
 
     /// Sends one signed request and returns the body of the answer.

@@ -25,6 +25,9 @@ struct LoadResult: Codable {
     var p50: Double
     var p99: Double
     var p999: Double
+    /// Open loop: how late the generator itself sent (after each request's scheduled time), 99th percentile, ms.
+    /// Latencies count from the scheduled time, so this much of them may be the generator's, not the server's.
+    var lateP99: Double?
 }
 
 struct Load: AsyncParsableCommand {
@@ -102,10 +105,13 @@ struct Load: AsyncParsableCommand {
         let total = min(requests.count, Int(Double(rate) * seconds))
         let clock = ContinuousClock()
         let start = clock.now + .milliseconds(50)
+        var late: [Double] = []
+        late.reserveCapacity(total)
         let outcomes = await withTaskGroup(of: Double?.self) { group in
             for index in 0..<total {
                 let scheduled = start + .nanoseconds(Int64(Double(index) / Double(rate) * 1e9))
                 try? await clock.sleep(until: scheduled)
+                late.append((clock.now - scheduled).seconds * 1000)
                 group.addTask {
                     guard await Self.send(client, requests[index]) else { return nil }
                     return (clock.now - scheduled).seconds * 1000
@@ -118,6 +124,7 @@ struct Load: AsyncParsableCommand {
         return LoadResult(
             requests: latencies.values.count, failures: outcomes.count - latencies.values.count, seconds: elapsed,
             rate: Double(latencies.values.count) / elapsed, p50: latencies.percentile(50),
-            p99: latencies.percentile(99), p999: latencies.percentile(99.9))
+            p99: latencies.percentile(99), p999: latencies.percentile(99.9),
+            lateP99: Samples(values: late).percentile(99))
     }
 }
