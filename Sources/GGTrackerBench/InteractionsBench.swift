@@ -207,6 +207,23 @@ struct Interactions: AsyncParsableCommand {
             }
         }
         let peerOpenRuns = peerServer == nil ? nil : peerOpen
+        // Discord's PING at the same rate: the path every command shares (HTTP, the signature check, JSON in and
+        // out), with no command behind it.
+        let ping = { (id: Int) -> [String: Any] in
+            [
+                "id": String(1_700_000_000_000_000_000 + id), "application_id": "123456789012345678", "type": 1,
+                "token": "bench-ping-\(id)", "version": 1,
+            ]
+        }
+        var pings = OpenLoopSamples()
+        var peerPings = OpenLoopSamples()
+        for run in 1...runs {
+            pings.add(try measure("GGTracker PING at \(rate)/s", ports: ours, rate: rate, run: run, make: ping))
+            if let theirs {
+                peerPings.add(try measure("peer PING at \(rate)/s", ports: theirs, rate: rate, run: run, make: ping))
+            }
+        }
+        let peerPingRuns = peerServer == nil ? nil : peerPings
         sampler.cancel()
         let peaks = peak.withLock { $0 }
         let table = SideBySide(peer: peerServer != nil)
@@ -231,8 +248,16 @@ struct Interactions: AsyncParsableCommand {
             "`/list` at \(rate)/s open loop: p99 ms (median of \(runs))", open.p99.median, peerOpenRuns?.p99.median,
             digits: 3, ratio: .lowerIsBetter, target: "< 1 ms")
         table.row(
-            "the load generator's own lateness in those runs, p99 ms (the highest)", open.late.values.max() ?? .nan,
-            peerOpenRuns?.late.values.max(), digits: 3, ratio: .none, target: "—")
+            "signed PING at \(rate)/s open loop: p50 ms (median of \(runs))", pings.p50.median,
+            peerPingRuns?.p50.median, digits: 3, ratio: .lowerIsBetter, target: "—")
+        table.row(
+            "signed PING at \(rate)/s open loop: p99 ms (median of \(runs))", pings.p99.median,
+            peerPingRuns?.p99.median, digits: 3, ratio: .lowerIsBetter, target: "—")
+        table.row(
+            "the load generator's own lateness in those runs, p99 ms (the highest)",
+            (open.late.values + pings.late.values).max() ?? .nan,
+            peerOpenRuns.map { ($0.late.values + peerPings.late.values).max() ?? .nan }, digits: 3, ratio: .none,
+            target: "—")
         table.row(
             "server memory idle, MB", idle, peerServer == nil ? nil : peerIdle, digits: 0, ratio: .none, target: "—")
         table.row(
