@@ -197,33 +197,28 @@ struct Interactions: AsyncParsableCommand {
         // At a fixed rate, a change's time is mostly its waits on the database (and on SQLite its flush).
         let progressOpen = try measure(
             "GGTracker /progress at \(rate)/s", ports: ours, rate: rate, run: 1, make: progress)
-        // Open loop: runs in turn, as the closed loop; each figure is the median of the runs'.
-        var open = OpenLoopSamples()
-        var peerOpen = OpenLoopSamples()
-        for run in 1...runs {
-            open.add(try measure("GGTracker /list at \(rate)/s", ports: ours, rate: rate, run: run, make: list))
-            if let theirs {
-                peerOpen.add(try measure("peer /list at \(rate)/s", ports: theirs, rate: rate, run: run, make: list))
+        // Open loop: runs in turn, as the closed loop; each figure is the median of the runs'. The peer's samples
+        // are nil without a peer.
+        func openLoops(_ name: String, make: (Int) -> [String: Any]) throws -> (OpenLoopSamples, OpenLoopSamples?) {
+            var mine = OpenLoopSamples()
+            var peers = OpenLoopSamples()
+            for run in 1...runs {
+                mine.add(try measure("GGTracker \(name) at \(rate)/s", ports: ours, rate: rate, run: run, make: make))
+                if let theirs {
+                    peers.add(try measure("peer \(name) at \(rate)/s", ports: theirs, rate: rate, run: run, make: make))
+                }
             }
+            return (mine, theirs == nil ? nil : peers)
         }
-        let peerOpenRuns = peerServer == nil ? nil : peerOpen
+        let (open, peerOpenRuns) = try openLoops("/list", make: list)
         // Discord's PING at the same rate: the path every command shares (HTTP, the signature check, JSON in and
         // out), with no command behind it.
-        let ping = { (id: Int) -> [String: Any] in
+        let (pings, peerPingRuns) = try openLoops("PING") { id in
             [
                 "id": String(1_700_000_000_000_000_000 + id), "application_id": "123456789012345678", "type": 1,
                 "token": "bench-ping-\(id)", "version": 1,
             ]
         }
-        var pings = OpenLoopSamples()
-        var peerPings = OpenLoopSamples()
-        for run in 1...runs {
-            pings.add(try measure("GGTracker PING at \(rate)/s", ports: ours, rate: rate, run: run, make: ping))
-            if let theirs {
-                peerPings.add(try measure("peer PING at \(rate)/s", ports: theirs, rate: rate, run: run, make: ping))
-            }
-        }
-        let peerPingRuns = peerServer == nil ? nil : peerPings
         sampler.cancel()
         let peaks = peak.withLock { $0 }
         let table = SideBySide(peer: peerServer != nil)
@@ -256,7 +251,8 @@ struct Interactions: AsyncParsableCommand {
         table.row(
             "the load generator's own lateness in those runs, p99 ms (the highest)",
             (open.late.values + pings.late.values).max() ?? .nan,
-            peerOpenRuns.map { ($0.late.values + peerPings.late.values).max() ?? .nan }, digits: 3, ratio: .none,
+            peerOpenRuns.map { ($0.late.values + (peerPingRuns?.late.values ?? [])).max() ?? .nan }, digits: 3,
+            ratio: .none,
             target: "—")
         table.row(
             "server memory idle, MB", idle, peerServer == nil ? nil : peerIdle, digits: 0, ratio: .none, target: "—")
