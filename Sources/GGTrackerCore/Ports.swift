@@ -305,8 +305,9 @@ package protocol LibraryStore: Sendable {
     ) async throws -> [UpcomingGame]
     /// Removes the game from the library and the wishlist; says which shelves held it.
     func removeEverywhere(_ player: PlayerID, game: Int64) async throws -> (library: Bool, wishlist: Bool)
-    /// A page of the library with the status counts. Its games carry what a line of the list shows: no summary
-    /// and no facet lists.
+    /// A page of the library with the status counts. Its entries carry what a line of the list shows and no more:
+    /// status, hours, percent, score, favorite mark and dates, and of each game its id, name, release and age
+    /// restriction (no review, note or tags; no summary, facets or cover).
     func library(
         of player: PlayerID, status: GameStatus?, sort: LibrarySort, includeMature: Bool, page: Int, pageSize: Int
     ) async throws -> LibraryPage

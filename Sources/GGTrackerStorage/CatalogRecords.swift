@@ -37,13 +37,6 @@ extension CatalogRecords {
         g.age_rating, g.mature, g.url, g.game_type, g.themes, g.ttb_hastily, g.ttb_normally, g.ttb_completely
         """
 
-    /// `gameColumns` without the summary and the facet lists (each NULL), for lists that show a line per game.
-    package static let briefGameColumns = """
-        g.id, g.provider, g.provider_id, g.slug, g.name, NULL, g.release_date, g.release_year_only, NULL, NULL, NULL,
-        NULL, NULL, NULL, g.critic_rating, g.rating_count, g.cover_image_id, g.age_rating, g.mature, g.url, g.game_type,
-        NULL, NULL, NULL, NULL
-        """
-
     /// How many columns `gameColumns` selects.
     static let gameColumnCount = gameColumns.split(separator: ",").count
 

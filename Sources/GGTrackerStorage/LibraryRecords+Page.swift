@@ -29,16 +29,16 @@ extension LibraryRecords {
         let (rows, groups) = try await read { db -> ([SQLRow], [String]) in
             let carried = db.dialect == .postgres
             let counted =
-                "(SELECT \(db.dialect.commaJoined("c")) FROM (\(countsByGroup)) AS status_groups) AS status_counts,"
+                ", (SELECT \(db.dialect.commaJoined("c")) FROM (\(countsByGroup)) AS status_groups) AS status_counts"
             let rows = try await db.fetchAll(
                 """
-                SELECT e.*, \(carried ? counted : "") \(CatalogRecords.briefGameColumns)
+                SELECT \(Self.listedColumns) \(carried ? counted : "")
                 FROM library_entries e JOIN games g ON g.id = e.game_id
                 WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ? OFFSET ?
                 """,
                 SQLArguments((carried ? [player.rawValue] : []) + arguments + [pageSize, (page - 1) * pageSize]))
             if carried, let first = rows.first {
-                // Between the entry's columns, read from the first, and the game's, read from the last.
+                // After the listed columns, read from the first row.
                 let joined: String? = first["status_counts"]
                 return (rows, joined.map { $0.split(separator: ",").map(String.init) } ?? [])
             }
@@ -60,7 +60,7 @@ extension LibraryRecords {
         let total = status.map { counts[$0] ?? 0 } ?? counts.values.reduce(0, +)
         return LibraryPage(
             page: Page(
-                items: rows.map(Self.entry(from:)), page: page, pageCount: Self.pageCount(total, pageSize),
+                items: rows.map(Self.listedEntry(from:)), page: page, pageCount: Self.pageCount(total, pageSize),
                 total: total),
             statusCounts: counts, hiddenMature: hidden)
     }

@@ -21,9 +21,30 @@ extension LibraryRecords: LibraryStore {
     static let entrySelect =
         "SELECT e.*, \(CatalogRecords.gameColumns) FROM library_entries e JOIN games g ON g.id = e.game_id"
 
-    /// The same with only what a library page's lines show of each game: no summary and no facet lists.
-    static let briefEntrySelect =
-        "SELECT e.*, \(CatalogRecords.briefGameColumns) FROM library_entries e JOIN games g ON g.id = e.game_id"
+    /// What a line of `/list` shows of an entry and its game, read by `listedEntry(from:)`: a library page reads
+    /// these and nothing else (every column is a cell to convert, ten rows a page; on PostgreSQL one to send too).
+    static let listedColumns = """
+        e.status, e.hours, e.percent, e.score, e.favorite, e.added_at, e.updated_at,
+        g.id, g.provider, g.provider_id, g.name, g.release_date, g.release_year_only, g.mature
+        """
+
+    /// Reads an entry from a row that begins with `listedColumns`: its status, hours, percent, score, favorite mark
+    /// and dates, and its game's id, name, release and age restriction; nothing else of either.
+    static func listedEntry(from row: SQLRow) -> LibraryEntry {
+        let id: Int64 = row[7]
+        let provider: String = row[8]
+        let game = Game(
+            id: id, ref: GameRef(provider: provider, id: provider == "local" ? String(id) : row[9]), name: row[10],
+            releaseDate: date(row[11]), releaseYearOnly: row[12], isMature: row[13])
+        var entry = LibraryEntry(
+            game: game, status: GameStatus(rawValue: row[0]) ?? .backlog, at: Date(timeIntervalSince1970: row[5]))
+        entry.hours = row[1]
+        entry.percent = row[2]
+        entry.score = row[3]
+        entry.favorite = row[4]
+        entry.updatedAt = Date(timeIntervalSince1970: row[6])
+        return entry
+    }
 
     /// Reads an entry from a row of `entrySelect`: the entry's columns first, in table order (by position, as
     /// `game(from:)` explains), the game's last.

@@ -225,6 +225,33 @@ struct StorageTests {
         #expect(stats.genreCounts.map(\.0).contains("Platform"))
     }
 
+    /// A page's entries carry what a line of `/list` shows, each in its place, and leave the rest out.
+    @Test(arguments: Backend.all)
+    func libraryPageEntriesCarryWhatALineShows(_ backend: Backend) async throws {
+        let f = try await LibraryFixture(backend)
+        let (database, celeste, now) = (f.database, f.celeste, f.now)
+        let alice = try await database.library.recordPlayer(f.invoker("alice"), at: now)
+        try await database.library.updateEntry(of: alice.id, game: celeste) { entry in
+            var e = LibraryEntry(game: celeste, status: .playing, at: now.addingTimeInterval(-3_600))
+            (e.hours, e.percent, e.score, e.favorite) = (12.5, 40, 7, true)
+            (e.review, e.note, e.tags) = ("Tight.", "Chapter 7 next", ["platformer"])
+            e.updatedAt = now
+            entry = e
+        }
+        let page = try await database.library.library(
+            of: alice.id, status: nil, sort: .recent, includeMature: true, page: 1, pageSize: 10)
+        let entry = try #require(page.page.items.first)
+        #expect(entry.status == .playing)
+        #expect(entry.hours == 12.5 && entry.percent == 40 && entry.score == 7 && entry.favorite)
+        #expect(entry.addedAt == now.addingTimeInterval(-3_600) && entry.updatedAt == now)
+        #expect(entry.game.id == celeste.id && entry.game.ref == celeste.ref)
+        #expect(entry.game.displayName == celeste.displayName && entry.game.isMature == celeste.isMature)
+        #expect(entry.review == nil && entry.note == nil && entry.tags.isEmpty && entry.game.genres.isEmpty)
+        // The whole entry is still there for whoever reads it.
+        let whole = try #require(try await database.library.entry(of: alice.id, game: celeste.id))
+        #expect(whole.note == "Chapter 7 next" && whole.tags == ["platformer"] && whole.review == "Tight.")
+    }
+
     @Test(arguments: Backend.all)
     func deletingAnAccountErasesEverything(_ backend: Backend) async throws {
         let f = try await LibraryFixture(backend)
