@@ -29,10 +29,10 @@ extension LibraryRecords {
         let (rows, groups) = try await read { db -> ([SQLRow], [String]) in
             let carried = db.dialect == .postgres
             let counted =
-                ", (SELECT \(db.dialect.commaJoined("c")) FROM (\(countsByGroup)) AS status_groups) AS status_counts"
+                carried ? ", (SELECT string_agg(c, ',') FROM (\(countsByGroup)) AS status_groups) AS status_counts" : ""
             let rows = try await db.fetchAll(
                 """
-                SELECT \(Self.listedColumns) \(carried ? counted : "")
+                SELECT \(Self.listedColumns) \(counted)
                 FROM library_entries e JOIN games g ON g.id = e.game_id
                 WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ? OFFSET ?
                 """,

@@ -186,11 +186,6 @@ package enum SQLDialect: Sendable {
         self == .sqlite ? "\(column) = ?" : "lower(\(column)) = lower(?)"
     }
 
-    /// The aggregate joining a group's texts with commas.
-    package func commaJoined(_ expression: String) -> String {
-        self == .sqlite ? "group_concat(\(expression), ',')" : "string_agg(\(expression), ',')"
-    }
-
     /// The case-insensitive LIKE.
     package var like: String { self == .sqlite ? "LIKE" : "ILIKE" }
 
