@@ -7,7 +7,9 @@ package struct Bench: AsyncParsableCommand {
 
     package static let configuration = CommandConfiguration(
         abstract: "Measure the bot: signed interactions, latency, catalog search and import.",
-        subcommands: [Interactions.self, CatalogBench.self, SteamImportBench.self, Verify.self, Load.self])
+        subcommands: [
+            Interactions.self, CatalogBench.self, SteamImportBench.self, Verify.self, Load.self, Responder.self,
+        ])
 }
 
 // MARK: - Statistics

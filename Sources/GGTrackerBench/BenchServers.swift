@@ -94,11 +94,20 @@ struct ServerUnderTest {
     var environment: [String: String]
     var log: URL
     var process: Process?
+    /// The arguments that start it serving.
+    var serving = ["serve"]
 
     static func ours(port: Int, database: String, environment: [String: String], log: URL) -> Self {
         ServerUnderTest(
             name: "GGTracker", command: [Pinned.executable], port: port, database: database, readiness: "/readyz",
             environment: environment, log: log)
+    }
+
+    /// `bench responder`: the least an HTTP server can do, on the same port and pinning (the machine's floor).
+    static func bare(port: Int, log: URL) -> Self {
+        ServerUnderTest(
+            name: "bare responder", command: [Pinned.executable], port: port, database: "", readiness: "/",
+            environment: [:], log: log, serving: ["bench", "responder", "--port", "\(port)"])
     }
 
     /// The peer's program: `ggtracker` in its folder.
@@ -135,7 +144,7 @@ struct ServerUnderTest {
     }
 
     mutating func start(cpus: String) async throws {
-        process = try Pinned.spawn(["-c", cpus] + command + ["serve"], environment: fullEnvironment, output: log)
+        process = try Pinned.spawn(["-c", cpus] + command + serving, environment: fullEnvironment, output: log)
         for _ in 0..<1200 {
             if let process, !process.isRunning {
                 let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""

@@ -198,22 +198,35 @@ struct Interactions: AsyncParsableCommand {
         let progressOpen = try measure(
             "GGTracker /progress at \(rate)/s", ports: ours, rate: rate, run: 1, make: progress)
         // Open loop: runs in turn, as the closed loop; each figure is the median of the runs'. The peer's samples
-        // are nil without a peer.
-        func openLoops(_ name: String, make: (Int) -> [String: Any]) throws -> (OpenLoopSamples, OpenLoopSamples?) {
+        // are nil without a peer; the floor's without `floor` (the port of a bare responder, run in turn too).
+        func openLoops(
+            _ name: String, floor: Int? = nil, make: (Int) -> [String: Any]
+        ) throws -> (OpenLoopSamples, OpenLoopSamples?, OpenLoopSamples?) {
             var mine = OpenLoopSamples()
             var peers = OpenLoopSamples()
+            var bare = OpenLoopSamples()
             for run in 1...runs {
                 mine.add(try measure("GGTracker \(name) at \(rate)/s", ports: ours, rate: rate, run: run, make: make))
                 if let theirs {
                     peers.add(try measure("peer \(name) at \(rate)/s", ports: theirs, rate: rate, run: run, make: make))
                 }
+                if let floor {
+                    bare.add(
+                        try measure(
+                            "bare responder \(name) at \(rate)/s", ports: [floor], rate: rate, run: run, make: make))
+                }
             }
-            return (mine, theirs == nil ? nil : peers)
+            return (mine, theirs == nil ? nil : peers, floor == nil ? nil : bare)
         }
-        let (open, peerOpenRuns) = try openLoops("/list", make: list)
+        let (open, peerOpenRuns, _) = try openLoops("/list", make: list)
         // Discord's PING at the same rate: the path every command shares (HTTP, the signature check, JSON in and
-        // out), with no command behind it.
-        let (pings, peerPingRuns) = try openLoops("PING") { id in
+        // out), with no command behind it; and the same requests answered by a bare responder on the same core,
+        // which reads nothing but where each request ends: the latency this machine and the load generator add to
+        // any server.
+        var responder = ServerUnderTest.bare(port: port + 150, log: directory.appendingPathComponent("bare.log"))
+        try await responder.start(cpus: cpus)
+        defer { responder.stop() }
+        let (pings, peerPingRuns, floorRuns) = try openLoops("PING", floor: responder.port) { id in
             [
                 "id": String(1_700_000_000_000_000_000 + id), "application_id": "123456789012345678", "type": 1,
                 "token": "bench-ping-\(id)", "version": 1,
@@ -248,9 +261,17 @@ struct Interactions: AsyncParsableCommand {
         table.row(
             "signed PING at \(rate)/s open loop: p99 ms (median of \(runs))", pings.p99.median,
             peerPingRuns?.p99.median, digits: 3, ratio: .lowerIsBetter, target: "—")
+        if let floorRuns {
+            table.row(
+                "the machine's floor: a bare responder's answer to the same PINGs, p50 ms (median of \(runs))",
+                floorRuns.p50.median, nil, digits: 3, ratio: .none, target: "—")
+            table.row(
+                "the machine's floor: a bare responder's answer to the same PINGs, p99 ms (median of \(runs))",
+                floorRuns.p99.median, nil, digits: 3, ratio: .none, target: "—")
+        }
         table.row(
             "the load generator's own lateness in those runs, p99 ms (the highest)",
-            (open.late.values + pings.late.values).max() ?? .nan,
+            (open.late.values + pings.late.values + (floorRuns?.late.values ?? [])).max() ?? .nan,
             peerOpenRuns.map { ($0.late.values + (peerPingRuns?.late.values ?? [])).max() ?? .nan }, digits: 3,
             ratio: .none,
             target: "—")
