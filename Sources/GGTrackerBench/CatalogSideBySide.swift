@@ -27,15 +27,19 @@ struct CatalogSideBySide {
         var peer = ServerUnderTest.peer(
             folder: peerFolder, port: port + 1, database: directory.appendingPathComponent("peer.sqlite").path,
             environment: environment, log: directory.appendingPathComponent("peer.log"))
+        // The same requests answered by a bare responder on the same core: what the exchange alone takes.
+        var bare = ServerUnderTest.bare(port: port + 2, log: directory.appendingPathComponent("bare.log"))
         defer {
             ours.stop()
             peer.stop()
+            bare.stop()
         }
         let ourImport = try ours.importCatalog(plain, cpus: cpus, quiet: true)
         let peerImport = try peer.importCatalog(plain, cpus: cpus, quiet: true)
         say("  import: GGTracker \(format(ourImport)) s, peer \(format(peerImport)) s (each a new process, pinned)")
         try await ours.start(cpus: cpus)
         try await peer.start(cpus: cpus)
+        try await bare.start(cpus: cpus)
         let idle = [ours.memory, peer.memory]
 
         var samples: [String: Samples] = [:]
@@ -65,8 +69,8 @@ struct CatalogSideBySide {
         var firstResults: [String: [String]] = [:]
         var peaks = idle
         for round in 0..<repeats {
-            // Servers in turn, query by query, so that drift touches both alike.
-            for server in [ours, peer] {
+            // Servers in turn, query by query, so that drift touches them alike.
+            for server in [ours, peer, bare] {
                 for query in queries {
                     sequence += 1
                     _ = try await time(server, "search", search(query, id: sequence))
@@ -111,6 +115,14 @@ struct CatalogSideBySide {
                 "\(label): p99 ms", mine.percentile(99), theirs.percentile(99), digits: 3, ratio: .lowerIsBetter,
                 target: "≤ 0.3× the peer")
         }
+        let floor = Samples(
+            values: ["search", "typo", "autocomplete"].flatMap { samples["\(bare.name) \($0)"]?.values ?? [] })
+        table.row(
+            "the machine's floor: a bare responder's answer to the same requests, p50 ms", floor.median, nil,
+            digits: 3, ratio: .none, target: "—")
+        table.row(
+            "the machine's floor: a bare responder's answer to the same requests, p99 ms", floor.percentile(99), nil,
+            digits: 3, ratio: .none, target: "—")
         table.row(
             "typo queries whose first result is the game meant (of \(CatalogBench.typos.count))",
             Double(found["GGTracker"] ?? 0), Double(found["peer"] ?? 0), digits: 0, ratio: .none, target: "all")
