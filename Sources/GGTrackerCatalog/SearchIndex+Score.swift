@@ -112,33 +112,47 @@ extension SearchIndex {
     /// Ranks a candidate: words matched exactly beat prefixes, which beat typo corrections; an exact name and
     /// a name that starts with the query win; extra words in the name cost a little, more for an add-on,
     /// edition, bundle or port; popularity breaks ties. `name` is the name's words as term ids of the query's
-    /// term list; names have a few words, so they are searched in place.
+    /// term list; names have a few words, so they are searched in place. It runs for up to 300 candidates a
+    /// search: the name words a match used are kept on the stack, not in an array of their own.
     func score(name: ArraySlice<Int32>, popularity: Double, secondary: Bool, query: TermQuery) -> Match {
+        // Each query word uses at most two of the name's words.
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * query.counted.count + 1) { used in
+            score(name: name, popularity: popularity, secondary: secondary, query: query, used: used)
+        }
+    }
+
+    private func score(
+        name: ArraySlice<Int32>, popularity: Double, secondary: Bool, query: TermQuery,
+        used: UnsafeMutableBufferPointer<Int32>
+    ) -> Match {
         var exact = 0.0
         var prefix = 0.0
         var typo = 0.0
         var matchedAll = true
         var missing = 0
-        var used: [Int32] = []
-        used.reserveCapacity(2 * query.counted.count)
+        var usedCount = 0
+        func use(_ term: Int32) {
+            used[usedCount] = term
+            usedCount += 1
+        }
         for word in query.counted {
             if word.exact.map(name.contains) == true || word.twin.map(name.contains) == true {
                 exact += 1
-                if let term = word.exact { used.append(term) }
-                if let twin = word.twin { used.append(twin) }
+                if let term = word.exact { use(term) }
+                if let twin = word.twin { use(twin) }
             } else if let match = name.first(where: word.prefix.contains) {
                 prefix += 1
-                used.append(match)
+                use(match)
             } else if let joined = query.joined(word, in: name) {
                 exact += 1
-                used.append(name[joined])
-                used.append(name[joined + 1])
+                use(name[joined])
+                use(name[joined + 1])
             } else if let position = word.corrections.firstIndex(where: { $0.map(name.contains) == true }),
                 let fix = word.corrections[position]
             {
                 // Corrections come closest and most used first: the likeliest reading earns the most.
                 typo += position == 0 ? 1 : 0.75
-                used.append(fix)
+                use(fix)
                 matchedAll = false
             } else {
                 matchedAll = false
@@ -155,7 +169,7 @@ extension SearchIndex {
         for term in name where !query.isStopWord(term) {
             if length < core.count && startsWithQuery && query.key(of: term) != core[length] { startsWithQuery = false }
             length += 1
-            if !used.contains(term) { extra += 1 }
+            if !used[..<usedCount].contains(term) { extra += 1 }
         }
         startsWithQuery = startsWithQuery && length >= core.count
         let exactName = !core.isEmpty && startsWithQuery && length == core.count
