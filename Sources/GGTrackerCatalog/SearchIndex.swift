@@ -182,7 +182,8 @@ package struct SearchIndex: Sendable {
         .filter(\.coversQuery).sorted { ($0.score, -$0.game.id) > ($1.score, -$1.game.id) }
     }
 
-    /// Name-prefix suggestions for autocomplete: every word as typed, the last one as a prefix.
+    /// Name-prefix suggestions for autocomplete: every word as typed, the last one as a prefix. Games found by
+    /// prefix carry only what a suggestion shows (`CatalogRecords.suggestionColumns`).
     package func autocomplete(_ text: String, includeMature: Bool, limit: Int) async throws -> [Game] {
         let words = TextNormalizer.words(text).prefix(8)
         guard !words.isEmpty else {
@@ -209,7 +210,7 @@ package struct SearchIndex: Sendable {
             return (candidate.id, score)
         }
         let ids = ranked.sorted { $0.1 > $1.1 }.prefix(limit).map(\.0)
-        let games = try await self.games(Array(ids))
+        let games = try await self.games(Array(ids), suggestionsOnly: true)
         let results = ids.compactMap { games[$0] }
         if results.isEmpty {
             return try await search(text, filter: CatalogFilter(includeMature: includeMature), limit: limit).map(\.game)
@@ -217,10 +218,11 @@ package struct SearchIndex: Sendable {
         return Array(results)
     }
 
-    /// Full games by id, in one query; with them, the catalog's generation, which starts a rebuild of the name
-    /// index when another process changed the catalog since it was built.
-    func games(_ ids: [Int64]) async throws -> [Int64: Game] {
-        let (games, generation) = try await database.catalog.gamesAndGeneration(ids)
+    /// Games by id, in one query (in full, or with `suggestionsOnly` what a suggestion shows); with them, the
+    /// catalog's generation, which starts a rebuild of the name index when another process changed the catalog
+    /// since it was built.
+    func games(_ ids: [Int64], suggestionsOnly: Bool = false) async throws -> [Int64: Game] {
+        let (games, generation) = try await database.catalog.gamesAndGeneration(ids, suggestionsOnly: suggestionsOnly)
         names.refresh(unlessBuiltFrom: generation, database, then: reloadVocabulary)
         return games
     }

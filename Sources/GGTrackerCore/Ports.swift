@@ -145,7 +145,8 @@ package protocol GameCatalog: Sendable {
     /// Ranks the given games (a player's shelves) against the query the way a search would, best first; only
     /// games that match every word of the query (typo corrections included) are returned.
     func rank(_ query: String, among games: [Game]) -> [SearchHit]
-    /// Fast name-prefix suggestions for autocomplete; never waits on a provider.
+    /// Fast name-prefix suggestions for autocomplete; never waits on a provider. A suggestion may carry only
+    /// what one shows: the game's name, release, platforms and reference (its summary and other lists empty).
     func autocomplete(_ text: String, includeMature: Bool, limit: Int) async throws -> [Game]
     func game(_ ref: GameRef) async throws -> Game?
     /// The game with every field its card shows, asking the provider when its search left some out.

@@ -86,27 +86,51 @@ extension CatalogRecords {
         return try await read { db in try await Self.games(ids, in: db) }
     }
 
-    /// Full games by id and, in the same transaction, the catalog's generation: a search reads the games it shows
-    /// and checks its in-memory index against the catalog in one go.
-    package func gamesAndGeneration(_ ids: [Int64]) async throws -> (games: [Int64: Game], generation: Int) {
+    /// Games by id and, in the same transaction, the catalog's generation: a search reads the games it shows and
+    /// checks its in-memory index against the catalog in one go. With `suggestionsOnly`, each game carries only
+    /// what an autocomplete suggestion shows (`suggestionColumns`).
+    package func gamesAndGeneration(
+        _ ids: [Int64], suggestionsOnly: Bool = false
+    ) async throws -> (games: [Int64: Game], generation: Int) {
         try await read { db in
             let generation = try await db.prefetch(
                 "SELECT value FROM catalog_meta WHERE key = ?", [Self.generationKey])
-            let games = ids.isEmpty ? [:] : try await Self.games(ids, in: db)
+            let games = ids.isEmpty ? [:] : try await Self.games(ids, in: db, suggestionsOnly: suggestionsOnly)
             return (games, (try await generation.value() as String?).flatMap(Int.init) ?? 0)
         }
     }
 
-    static func games(_ ids: [Int64], in db: any SQLSession) async throws -> [Int64: Game] {
+    static func games(
+        _ ids: [Int64], in db: any SQLSession, suggestionsOnly: Bool = false
+    ) async throws -> [Int64: Game] {
         let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        let columns = suggestionsOnly ? suggestionColumns : gameColumns
         let rows = try await db.fetchAll(
-            "SELECT \(gameColumns) FROM games g WHERE g.id IN (\(placeholders))", SQLArguments(ids))
+            "SELECT \(columns) FROM games g WHERE g.id IN (\(placeholders))", SQLArguments(ids))
         var games: [Int64: Game] = [:]
         for row in rows {
-            let game = Self.game(from: row)
+            let game = suggestionsOnly ? Self.suggestion(from: row) : Self.game(from: row)
             games[game.id] = game
         }
         return games
+    }
+
+    /// What an autocomplete suggestion shows of a game: its name, release and platforms, and the reference the
+    /// option takes. The summary and the other lists of a full game are most of what reading one costs, and an
+    /// autocomplete reads 25 games a keystroke.
+    static let suggestionColumns = """
+        g.id, g.provider, g.provider_id, g.name, g.release_date, g.release_year_only, g.platforms, g.mature
+        """
+
+    /// A game read with `suggestionColumns`: everything else is left empty.
+    static func suggestion(from row: SQLRow) -> Game {
+        let id: Int64 = row[0]
+        let provider: String = row[1]
+        let ref =
+            provider == "local" ? GameRef(provider: provider, id: String(id)) : GameRef(provider: provider, id: row[2])
+        return Game(
+            id: id, ref: ref, name: row[3], releaseDate: (row[4] as Double?).map(Date.init(timeIntervalSince1970:)),
+            releaseYearOnly: row[5], platforms: NameList.decode(row[6]), isMature: row[7])
     }
 
     /// Which of these games pass the filter.

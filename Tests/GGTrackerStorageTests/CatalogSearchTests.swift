@@ -119,6 +119,25 @@ struct CatalogSearchTests {
         #expect(games.count <= 25)
     }
 
+    @Test(arguments: Backend.all)
+    func autocompleteSuggestionsCarryWhatAChoiceShows(_ backend: Backend) async throws {
+        let catalog = await LoadedBundledCatalog.on(backend)
+        let suggested = try #require(try await catalog.autocomplete("hollow kn", includeMature: true, limit: 25).first)
+        let full = try #require(
+            try await catalog.search("hollow knight", filter: CatalogFilter(), limit: 10).first {
+                $0.game.id == suggested.id
+            }?.game)
+        // The name, release, platforms and reference a choice shows, as the full game has them…
+        #expect(suggested.ref == full.ref)
+        #expect(suggested.displayName == full.displayName && suggested.displayName == "Hollow Knight (2017)")
+        #expect(suggested.releaseYearOnly == full.releaseYearOnly)
+        #expect(suggested.platforms == full.platforms && suggested.platforms.count > 1)
+        #expect(suggested.isMature == full.isMature)
+        // …and nothing a choice does not show.
+        #expect(full.summary != nil && suggested.summary == nil)
+        #expect(!full.genres.isEmpty && suggested.genres.isEmpty)
+    }
+
     /// Words longer than any known word (up to 40 bytes) once crashed the typo correction, and the server with it.
     @Test(arguments: [41, 42, 43, 60, 500])
     func aWordLongerThanAnyKnownFindsNothingAndStillAnswers(_ length: Int) async throws {
