@@ -30,6 +30,9 @@ package struct AppConfig: Sendable {
     package var slackSigningSecret: String?
     /// Where a Slack `response_url` may point: anything else in a (signed) press is not posted to.
     package var slackResponseBase = "https://hooks.slack.com/"
+    /// How long posting a button's result to its `response_url` may take (in the background, after the press is
+    /// acknowledged).
+    package var slackResponseTimeout: Duration = .seconds(10)
     package var igdbClientID: String?
     package var igdbClientSecret: String?
     package var igdbAPIBase = "https://api.igdb.com/v4"

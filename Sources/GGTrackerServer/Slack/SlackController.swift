@@ -186,7 +186,7 @@ package struct SlackController: Sendable {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(data: message))
-        let response = try await httpClient.execute(request, timeout: .seconds(10))
+        let response = try await httpClient.execute(request, timeout: .init(config.slackResponseTimeout))
         _ = try await response.body.collect(upTo: 1 << 16)
     }
 }
