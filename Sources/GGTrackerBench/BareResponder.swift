@@ -85,7 +85,7 @@ struct BareResponder {
         let length =
             head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
             .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
-        let end = headEnd + 4 + length
+        let end = headEnd + 4 + max(0, length)
         return buffer.count >= end ? end : nil
     }
 }

@@ -124,10 +124,7 @@ extension CatalogRecords {
 
     /// A game read with `suggestionColumns`: everything else is left empty.
     static func suggestion(from row: SQLRow) -> Game {
-        let id: Int64 = row[0]
-        let provider: String = row[1]
-        let ref =
-            provider == "local" ? GameRef(provider: provider, id: String(id)) : GameRef(provider: provider, id: row[2])
+        let (id, ref) = reference(in: row, at: 0)
         return Game(
             id: id, ref: ref, name: row[3], releaseDate: (row[4] as Double?).map(Date.init(timeIntervalSince1970:)),
             releaseYearOnly: row[5], platforms: NameList.decode(row[6]), isMature: row[7])

@@ -37,6 +37,14 @@ extension CatalogRecords {
         g.age_rating, g.mature, g.url, g.game_type, g.themes, g.ttb_hastily, g.ttb_normally, g.ttb_completely
         """
 
+    /// A game's row id and reference, from its `g.id, g.provider, g.provider_id` columns starting at `index`. Local
+    /// games (no provider id) are referenced by their row id.
+    static func reference(in row: SQLRow, at index: Int) -> (id: Int64, ref: GameRef) {
+        let id: Int64 = row[index]
+        let provider: String = row[index + 1]
+        return (id, GameRef(provider: provider, id: provider == "local" ? String(id) : row[index + 2]))
+    }
+
     /// How many columns `gameColumns` selects.
     static let gameColumnCount = gameColumns.split(separator: ",").count
 
@@ -44,12 +52,7 @@ extension CatalogRecords {
     /// by name with a case-insensitive scan of the row, which costs more than the rest of a `/list` together.
     package static func game(from row: SQLRow) -> Game {
         let base = row.count - gameColumnCount
-        let id: Int64 = row[base]
-        let provider: String = row[base + 1]
-        // Local games (no provider id) are referenced by their row id.
-        let ref =
-            provider == "local"
-            ? GameRef(provider: provider, id: String(id)) : GameRef(provider: provider, id: row[base + 2])
+        let (id, ref) = reference(in: row, at: base)
         var game = Game(
             id: id, ref: ref, name: row[base + 4],
             slug: row[base + 3], summary: row[base + 5],

@@ -31,10 +31,9 @@ extension LibraryRecords: LibraryStore {
     /// Reads an entry from a row that begins with `listedColumns`: its status, hours, percent, score, favorite mark
     /// and dates, and its game's id, name, release and age restriction; nothing else of either.
     static func listedEntry(from row: SQLRow) -> LibraryEntry {
-        let id: Int64 = row[7]
-        let provider: String = row[8]
+        let (id, ref) = CatalogRecords.reference(in: row, at: 7)
         let game = Game(
-            id: id, ref: GameRef(provider: provider, id: provider == "local" ? String(id) : row[9]), name: row[10],
+            id: id, ref: ref, name: row[10],
             releaseDate: date(row[11]), releaseYearOnly: row[12], isMature: row[13])
         var entry = LibraryEntry(
             game: game, status: GameStatus(rawValue: row[0]) ?? .backlog, at: Date(timeIntervalSince1970: row[5]))
