@@ -22,6 +22,11 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         var isStalePreparedStatement: Bool {
             state == "26000" || (state == "0A000" && message.contains("cached plan"))
         }
+
+        /// The server's farewell as it ends the connection (an administrator's `pg_terminate_backend`, a shutdown,
+        /// a session timeout: SQL state class 57P) or a connection failure it reports (class 08): it may come as the
+        /// answer to a statement, and means the connection is gone rather than the statement refused.
+        var endsConnection: Bool { state.hasPrefix("57P") || state.hasPrefix("08") }
     }
 
     /// The connection broke (the server went away, or closed it): what the transaction had not committed is gone.
@@ -135,9 +140,8 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         let statement = statements.statement(sql, arguments)
         if let named = statement.prepared, !counting {
             if let prepared = prepared[named.id] {
-                return prepared.execute(PostgresStatements.data(arguments)).map {
-                    Answer(rows: $0, changes: 0, prepared: true)
-                }
+                let data = PostgresStatements.data(arguments)
+                return whileOpen { prepared.execute(data) }.map { Answer(rows: $0, changes: 0, prepared: true) }
             }
             if !unprepared.contains(where: { $0.id == named.id }) {
                 unprepared.append(named)
@@ -151,9 +155,29 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
 
     /// Sends a statement as written.
     private func send(_ numbered: String, _ arguments: SQLArguments) -> EventLoopFuture<Answer> {
-        connection.query(PostgresQuery(unsafeSQL: numbered, binds: Self.bindings(arguments)), logger: logger).map {
+        query(PostgresQuery(unsafeSQL: numbered, binds: Self.bindings(arguments))).map {
             Answer(rows: $0.rows, changes: $0.metadata.rows ?? 0)
         }
+    }
+
+    /// Sends a statement as written, unless the connection is closed (see `whileOpen(_:)`).
+    private func query(_ query: PostgresQuery) -> EventLoopFuture<PostgresQueryResult> {
+        whileOpen { [connection, logger] in connection.query(query, logger: logger) }
+    }
+
+    /// Hands a statement to the connection on its event loop, or fails it at once when the connection is closed
+    /// there. The client library drops, unanswered, a statement written to a connection that is already closed, and
+    /// its answer would be waited for without end; the pool can lend a connection the server has just ended (an
+    /// administrator, a restart) before it notices. On the event loop the check and the write are one step: a
+    /// connection that closes after the write fails the statement itself.
+    private func whileOpen<T>(_ send: @escaping @Sendable () -> EventLoopFuture<T>) -> EventLoopFuture<T> {
+        let connection = connection
+        @Sendable func checked() -> EventLoopFuture<T> {
+            guard connection.isClosed else { return send() }
+            return connection.eventLoop.makeFailedFuture(
+                PostgresUnavailable(description: "the connection to the database was lost"))
+        }
+        return connection.eventLoop.inEventLoop ? checked() : connection.eventLoop.flatSubmit(checked)
     }
 
     /// A statement's answer. While it is unsettled, this waits for it and every statement sent before and since:
@@ -193,8 +217,8 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     /// What a statement's error means: the server refused it (the connection is sound), or the connection broke
     /// (however the client library words it).
     func failure(_ error: any Error) -> any Error {
-        Self.serverError(error)
-            ?? ConnectionLost(error: PostgresUnavailable(description: Self.describe(error)), committing: committing)
+        if let refused = Self.serverError(error), !refused.endsConnection { return refused }
+        return ConnectionLost(error: PostgresUnavailable(description: Self.describe(error)), committing: committing)
     }
 
     /// What the server answered, when an error is the server's answer to a statement; nil when the connection
@@ -220,29 +244,6 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         try Self.rows(of: try await run(sql, arguments), sql: sql)
     }
 
-    /// A statement's rows, their column names worked out once per statement text (`sql`; nil for a text that does
-    /// not say what it returns, a cursor's `FETCH`).
-    static func rows(of result: Answer, sql: String?) throws -> [SQLRow] {
-        guard let first = result.rows.first else { return [] }
-        let columns =
-            sql.map { sql in
-                SQLColumns.of(sql, .postgres, names: first.map(\.columnName)) { known in
-                    // The server describes every result: the names are checked, not worked out.
-                    known.names.count == first.count && zip(known.names, first).allSatisfy { $0 == $1.columnName }
-                }
-            } ?? SQLColumns(first.map(\.columnName))
-        // The client library marks a prepared statement's cells as text, while it asks the server for every column
-        // in binary, and the server sends them so.
-        let prepared = result.prepared
-        let width = columns.names.count
-        return try result.rows.map { row in
-            var values: [SQLValue] = []
-            values.reserveCapacity(width)
-            for cell in row { values.append(try Self.value(of: cell, binary: prepared || cell.format == .binary)) }
-            return SQLRow(values: values, columns: columns)
-        }
-    }
-
     private var cursors = 0
 
     /// Reads through a cursor, a thousand rows at a time, so a large result is never held whole. Sessions are
@@ -257,39 +258,6 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
             if rows.count < 1000 { break }
         }
         try await execute("CLOSE \(cursor)", [])
-    }
-
-    /// A cell's value. The common types in binary are read from their bytes as PostgreSQL writes them (big-endian
-    /// integers and IEEE doubles, UTF-8 text); others go through the client library's decoding.
-    static func value(of cell: PostgresCell, binary: Bool) throws -> SQLValue {
-        guard let bytes = cell.bytes else { return .null }
-        if binary {
-            let start = bytes.readerIndex
-            switch cell.dataType {
-            case .int8 where bytes.readableBytes == 8: return .integer(bytes.getInteger(at: start, as: Int64.self)!)
-            case .int4 where bytes.readableBytes == 4:
-                return .integer(Int64(bytes.getInteger(at: start, as: Int32.self)!))
-            case .int2 where bytes.readableBytes == 2:
-                return .integer(Int64(bytes.getInteger(at: start, as: Int16.self)!))
-            case .float8 where bytes.readableBytes == 8:
-                return .real(Double(bitPattern: bytes.getInteger(at: start, as: UInt64.self)!))
-            case .bool where bytes.readableBytes == 1:
-                return .integer(bytes.getInteger(at: start, as: UInt8.self)! == 0 ? 0 : 1)
-            case .text, .varchar: return .text(String(buffer: bytes))
-            case .bytea: return .blob(Data(buffer: bytes))
-            default: break
-            }
-        }
-        var cell = cell
-        if binary { cell.format = .binary }
-        switch cell.dataType {
-        case .int2, .int4, .int8, .oid: return .integer(try cell.decode(Int64.self))
-        case .float4, .float8: return .real(try cell.decode(Double.self))
-        case .numeric: return .real(NSDecimalNumber(decimal: try cell.decode(Decimal.self)).doubleValue)
-        case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
-        case .bytea: return .blob(Data(buffer: try cell.decode(ByteBuffer.self)))
-        default: return .text(try cell.decode(String.self))
-        }
     }
 }
 
@@ -345,7 +313,7 @@ extension PostgresSession {
         dropHeldBack()
         if !connection.isClosed {
             sent()
-            _ = connection.query("ROLLBACK", logger: logger) as EventLoopFuture<PostgresQueryResult>
+            _ = query("ROLLBACK")
         }
     }
 
@@ -360,19 +328,15 @@ extension PostgresSession {
             }
             sent()
             beginning = chained.answer.and(
-                connection.query(
-                    PostgresQuery(
-                        unsafeSQL: readOnly ? "SET TRANSACTION READ ONLY" : "SET TRANSACTION READ WRITE"),
-                    logger: logger)
+                query(PostgresQuery(unsafeSQL: readOnly ? "SET TRANSACTION READ ONLY" : "SET TRANSACTION READ WRITE"))
             ).map { _ in }
             return
         }
         sent()
-        beginning = connection.query(
+        beginning = query(
             PostgresQuery(
                 unsafeSQL: readOnly
-                    ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN ISOLATION LEVEL REPEATABLE READ"),
-            logger: logger
+                    ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN ISOLATION LEVEL REPEATABLE READ")
         ).map { _ in }
     }
 
@@ -388,7 +352,7 @@ extension PostgresSession {
     func endRead() {
         guard !connection.isClosed else { return }
         sent()
-        let answer = connection.query(chains ? "COMMIT AND CHAIN" : "COMMIT", logger: logger).map { _ in }
+        let answer = query(chains ? "COMMIT AND CHAIN" : "COMMIT").map { _ in }
         if chains { chained(answer) }
     }
 }

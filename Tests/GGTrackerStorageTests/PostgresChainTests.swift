@@ -1,5 +1,6 @@
 import Foundation
 import GGTrackerCore
+import Synchronization
 import Testing
 
 @testable import GGTrackerStorage
@@ -83,5 +84,101 @@ struct PostgresChainTests {
         try await insert(database)
         #expect(try await rows(other) == 2)
         #expect(try await rows(database) == 2)
+    }
+}
+
+/// A connection of the pool can be closed by the server (an administrator, a restart) while it rests between
+/// borrowers, and be lent once more before the pool notices: a statement sent on it fails, so the transaction runs
+/// again on a new connection, instead of waiting for an answer that never comes.
+extension PostgresChainTests {
+    /// What `body` gives, or nil when it has not finished within `limit`: it is then left running, so a wait
+    /// without end fails the test rather than holding up the run.
+    func outcome<T: Sendable>(
+        within limit: Duration, _ body: @escaping @Sendable () async throws -> T
+    ) async -> Result<T, any Error>? {
+        await withCheckedContinuation { continuation in
+            let waiting = Mutex<CheckedContinuation<Result<T, any Error>?, Never>?>(continuation)
+            @Sendable func finish(_ result: Result<T, any Error>?) {
+                waiting.withLock { $0.take() }?.resume(returning: result)
+            }
+            Task {
+                do { finish(.success(try await body())) } catch { finish(.failure(error)) }
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                finish(nil)
+            }
+        }
+    }
+
+    @Test func aStatementOnAConnectionAlreadyClosedFailsAtOnce() async throws {
+        guard let (database, other) = try await databases() else { return }
+        guard case .postgres(let postgres) = database.backend else {
+            Issue.record("the database is not on PostgreSQL")
+            return
+        }
+        try await makeTable(other)
+        let (session, lease) = try await postgres.leaseSession()
+        try await session.connection.close()
+        let sent = await outcome(within: .seconds(20)) {
+            try await session.transaction(readOnly: false) { db in
+                try await db.execute("INSERT INTO chain_probe VALUES (1)", [])
+            }
+        }
+        postgres.giveBack(session, lease)
+        switch sent {
+        case nil: Issue.record("a statement on a closed connection was never answered")
+        case .success: Issue.record("a statement on a closed connection succeeded")
+        case .failure(let error):
+            #expect(error is PostgresSession.ConnectionLost, "\(error)")
+        }
+        // The database lends a new connection for the next transaction, which changes what it says.
+        let inserted = await outcome(within: .seconds(20)) { try await self.insert(database) }
+        #expect(inserted != nil)
+        #expect(try await rows(other) == 1)
+    }
+
+    @Test func aWriteAfterTheServerEndedTheRestingConnectionRunsOnANewOne() async throws {
+        guard let (database, other) = try await databases() else { return }
+        try await makeTable(other)
+        try await insert(other)
+        let pid = try await database.read { db in try await db.values("SELECT pg_backend_pid()") as [Int] }.first ?? 0
+        #expect(try await warm(database) == 2)
+        let ended = try await other.read { db in
+            try await db.values("SELECT count(pg_terminate_backend(CAST(? AS integer)))", [pid]) as [Int]
+        }
+        #expect(ended == [1])
+        let inserted = await outcome(within: .seconds(20)) { try await self.insert(database) }
+        #expect(inserted != nil, "the write was never answered")
+        try inserted?.get()
+        #expect(try await rows(database) == 2)
+        #expect(try await rows(other) == 2)
+    }
+}
+
+extension PostgresChainTests {
+    @Test func aTransactionWhoseConnectionTheServerEndsMidStatementRunsAgainOnANewOne() async throws {
+        guard let (database, other) = try await databases() else { return }
+        try await makeTable(other)
+        let attempts = Atomic<Int>(0)
+        let written = await outcome(within: .seconds(30)) {
+            try await database.write { db in
+                try await db.execute("INSERT INTO chain_probe VALUES (1)", [])
+                guard attempts.add(1, ordering: .relaxed).newValue == 1 else { return }
+                // The first attempt's connection is ended by the server while its statement runs.
+                let pid: Int = try await db.value("SELECT pg_backend_pid()") ?? 0
+                Task {
+                    try await Task.sleep(for: .milliseconds(300))
+                    _ = try await other.read { db in
+                        try await db.values("SELECT pg_terminate_backend(CAST(? AS integer))", [pid]) as [Bool]
+                    }
+                }
+                try await db.execute("SELECT pg_sleep(10)", [])
+            }
+        }
+        #expect(written != nil, "the write was never answered")
+        try written?.get()
+        #expect(attempts.load(ordering: .relaxed) == 2)
+        #expect(try await rows(other) == 1)
     }
 }
