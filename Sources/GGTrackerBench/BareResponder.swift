@@ -25,6 +25,11 @@ struct BareResponder {
         "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{\"type\":1}".utf8)
 
     func serve() throws {
+        // A process inherits the signal mask of the thread that started it, which may block SIGTERM: unblocked, so
+        // the bench's `terminate()` ends the responder.
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var one: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))

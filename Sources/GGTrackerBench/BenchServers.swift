@@ -159,9 +159,13 @@ struct ServerUnderTest {
         throw BenchFailure("\(name) did not answer \(readiness) within 2 minutes")
     }
 
+    /// Ends the server: SIGTERM, and SIGKILL when it is still running 10 seconds later.
     func stop() {
         guard let process else { return }
         process.terminate()
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 
