@@ -149,15 +149,17 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
             status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
     }
     router.get("/readyz") { _, context in
-        // Ready: the database answers and its schema is this version's.
-        let ready: Bool
-        do { ready = try await services.database.isReady() } catch {
+        // Ready: the database answers, takes a write, and its schema is this version's.
+        let unready: String?
+        do {
+            unready = try await services.database.isReady() ? nil : "not every migration of this version has run"
+        } catch {
             context.logger.error("database not reachable", metadata: ["error": "\(error)"])
-            ready = false
+            unready = "database unavailable"
         }
         return Response(
-            status: ready ? .ok : .serviceUnavailable, headers: [.contentType: "text/plain"],
-            body: .init(byteBuffer: ByteBuffer(string: ready ? "ready\n" : "not ready: database unavailable\n")))
+            status: unready == nil ? .ok : .serviceUnavailable, headers: [.contentType: "text/plain"],
+            body: .init(byteBuffer: ByteBuffer(string: unready.map { "not ready: \($0)\n" } ?? "ready\n")))
     }
     router.get("/metrics") { _, _ in
         let status = try await services.catalog.status()

@@ -242,8 +242,11 @@ struct OperationsEndpointTests {
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v4%'")
         }
         try await harness.withClient { client in
-            let ready = try await client.client.execute(uri: "/readyz", method: .get) { $0.status }
-            #expect(ready == .serviceUnavailable)
+            let (status, body) = try await client.client.execute(uri: "/readyz", method: .get) {
+                ($0.status, String(buffer: $0.body))
+            }
+            #expect(status == .serviceUnavailable)
+            #expect(body == "not ready: not every migration of this version has run\n")
         }
     }
 
