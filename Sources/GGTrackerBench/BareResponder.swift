@@ -15,6 +15,10 @@ struct Responder: ParsableCommand {
     @Option(help: "The port to listen on (127.0.0.1).")
     var port: Int
 
+    func validate() throws {
+        guard (1...65_535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
+    }
+
     func run() throws { try BareResponder(port: port).serve() }
 }
 

@@ -71,12 +71,14 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         return binds
     }
 
+    static let lostConnection = "the connection to the database was lost"
+
     static func describe(_ error: any Error) -> String {
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] { return message }
             switch error.code {
             case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown:
-                return "the connection to the database was lost"
+                return lostConnection
             default: return "\(error.code)"
             }
         }
@@ -174,8 +176,7 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         let connection = connection
         @Sendable func checked() -> EventLoopFuture<T> {
             guard connection.isClosed else { return send() }
-            return connection.eventLoop.makeFailedFuture(
-                PostgresUnavailable(description: "the connection to the database was lost"))
+            return connection.eventLoop.makeFailedFuture(PostgresUnavailable(description: Self.lostConnection))
         }
         return connection.eventLoop.inEventLoop ? checked() : connection.eventLoop.flatSubmit(checked)
     }

@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
 import Testing
 
 /// The bench's command line refuses what it cannot measure before it starts anything.
@@ -36,5 +38,39 @@ struct BenchCommandTests {
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
         let lines = try String(contentsOf: target, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 2 && lines[0].hasPrefix("zelda\t") && lines[1].hasPrefix("hollow knigt\t"))
+    }
+
+    @Test(arguments: ["-1", "65536", "70000"])
+    func theBareResponderRefusesAPortOutOfRange(_ port: String) throws {
+        let (status, output) = try ServerProcess.command(["bench", "responder", "--port=\(port)"])
+        #expect(status == 64, "a usage error: \(output)")
+        #expect(output.contains("--port must be between 1 and 65535"), "\(output)")
+    }
+
+    /// The bare responder answers each request with its fixed 10 bytes, and ends when the bench stops it.
+    @Test func theBareResponderAnswersAndEndsOnSIGTERM() async throws {
+        let port = 18_100 + Int.random(in: 0..<800)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ServerProcess.binary)
+        process.arguments = ["bench", "responder", "--port", "\(port)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        var answer: String?
+        for _ in 0..<100 where answer == nil {
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/discord/interactions")
+            request.method = .POST
+            request.body = .bytes(ByteBuffer(string: "{}"))
+            if let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(2)) {
+                answer = String(buffer: try await response.body.collect(upTo: 1024))
+            } else {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        #expect(answer == #"{"type":1}"#)
+        process.terminate()
+        for _ in 0..<100 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning, "still running 5 s after SIGTERM")
     }
 }

@@ -21,6 +21,16 @@ struct MigrationTests {
         }
     }
 
+    /// A PostgreSQL schema that lost the table of its migrations (emptied, or a new database at the same address)
+    /// is not ready: the check says so instead of failing as if the database did not answer.
+    @Test func aPostgresSchemaWithoutItsMigrationsTableIsNotReady() async throws {
+        guard Backend.all.contains(.postgres) else { return }
+        let database = try await Backend.postgres.open()
+        #expect(try await database.isReady())
+        try await database.write { db in try await db.execute("DROP TABLE ggtracker_migrations", []) }
+        #expect(try await database.isReady() == false)
+    }
+
     @Test func bothDatabasesEndWithTheSameTablesAndColumns() async throws {
         guard Backend.all.contains(.postgres) else { return }
         let sqlite = try await Self.columns(try Backend.sqlite.open())

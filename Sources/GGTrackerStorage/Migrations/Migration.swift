@@ -63,6 +63,9 @@ extension Migration {
 
     /// Whether PostgreSQL has run every step.
     static func postgresIsComplete(_ db: any SQLSession) async throws -> Bool {
+        // A schema without the table (emptied, or a new database at the same address) has run none.
+        let table: String? = try await db.value("SELECT CAST(to_regclass('ggtracker_migrations') AS text)")
+        guard table != nil else { return false }
         let applied = Set(try await db.values("SELECT identifier FROM ggtracker_migrations") as [String])
         return all.allSatisfy { applied.contains($0.identifier) }
     }
