@@ -5,7 +5,7 @@ import Testing
 
 @testable import GGTrackerServer
 
-/// The deadlines of requests in flight, kept in one table checked by a repeating timer.
+/// The deadlines of requests in flight, kept in one table with one timer armed for the earliest.
 @Suite("Request deadlines")
 struct DeadlinesTests {
     final class Times: Sendable {
@@ -23,7 +23,7 @@ struct DeadlinesTests {
     }
 
     @Test func aDeadlineFiresOnceItPassesAndNotBefore() async throws {
-        let deadlines = Deadlines(tick: .milliseconds(10))
+        let deadlines = Deadlines()
         let times = Times()
         let start = ContinuousClock.now
         _ = deadlines.after(.milliseconds(150)) { times.mark("late") }
@@ -38,7 +38,7 @@ struct DeadlinesTests {
     }
 
     @Test func aCancelledDeadlineNeverFires() async throws {
-        let deadlines = Deadlines(tick: .milliseconds(10))
+        let deadlines = Deadlines()
         let times = Times()
         let token = deadlines.after(.milliseconds(40)) { times.mark("cancelled") }
         _ = deadlines.after(.milliseconds(40)) { times.mark("kept") }
@@ -51,18 +51,39 @@ struct DeadlinesTests {
         #expect(times.at("cancelled") == nil)
     }
 
-    @Test func theTimerStopsWhenIdleAndStartsAgain() async throws {
-        let deadlines = Deadlines(tick: .milliseconds(10))
+    @Test func theTimerIsOffOnceNothingIsPendingAndArmedAgainByTheNextDeadline() async throws {
+        let deadlines = Deadlines()
         let times = Times()
         _ = deadlines.after(.milliseconds(20)) { times.mark("first") }
-        #expect(deadlines.isTicking)
-        // A second with nothing pending stops the timer; a new deadline starts it again.
-        try await eventually { times.at("first") != nil && !deadlines.isTicking }
+        #expect(deadlines.isArmed)
+        try await eventually { times.at("first") != nil && !deadlines.isArmed }
         #expect(times.at("first") != nil)
-        #expect(!deadlines.isTicking)
+        #expect(!deadlines.isArmed)
+        #expect(deadlines.timerEvents == 1)
         _ = deadlines.after(.milliseconds(20)) { times.mark("second") }
-        #expect(deadlines.isTicking)
+        #expect(deadlines.isArmed)
         try await eventually { times.at("second") != nil }
         #expect(times.at("second") != nil)
+    }
+
+    /// A server with requests coming and going is woken once per deadline's length, not while it rests: the
+    /// deadlines cancelled before they pass leave the timer armed for the first of them, which then finds nothing.
+    @Test func cancelledDeadlinesCostOneTimerEventAndAKeptOneStillFires() async throws {
+        let deadlines = Deadlines()
+        let times = Times()
+        let start = ContinuousClock.now
+        for _ in 0..<50 {
+            deadlines.cancel(deadlines.after(.milliseconds(30)) { times.mark("cancelled") })
+        }
+        _ = deadlines.after(.milliseconds(200)) { times.mark("kept") }
+        try await eventually { times.at("kept") != nil }
+        let kept = try #require(times.at("kept"), "a 200 ms deadline never fired")
+        #expect(kept - start >= .milliseconds(200))
+        #expect(times.at("cancelled") == nil)
+        // The 30 ms timer found nothing due and waited for the kept one: two events in all.
+        #expect(deadlines.timerEvents == 2)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(!deadlines.isArmed)
+        #expect(deadlines.timerEvents == 2)
     }
 }
