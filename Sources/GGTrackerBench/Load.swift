@@ -53,7 +53,18 @@ struct Load: AsyncParsableCommand {
             rate > 0
             ? try await openLoop(client, prepared) : try await closedLoop(client, prepared)
         try await client.shutdown()
+        guard result.requests > 0 else { throw NoneAnswered(failures: result.failures) }
         say(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
+    }
+
+    /// Not one request was answered: there is no latency to give.
+    struct NoneAnswered: Error, CustomStringConvertible {
+        var failures: Int
+        var description: String {
+            "none of the \(failures) requests sent was answered 200 OK: check that the server is up, that it has the "
+                + "public key that signed them, and that they were signed less than 5 minutes ago (the server refuses "
+                + "older timestamps)"
+        }
     }
 
     static func send(_ client: HTTPClient, _ request: HTTPClientRequest) async -> Bool {

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+@preconcurrency import Crypto
 import Foundation
 import NIOCore
 import Testing
@@ -38,6 +39,33 @@ struct BenchCommandTests {
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
         let lines = try String(contentsOf: target, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 2 && lines[0].hasPrefix("zelda\t") && lines[1].hasPrefix("hollow knigt\t"))
+    }
+
+    /// A load whose requests are all refused (signed 10 minutes ago: the server refuses such a timestamp) says so
+    /// instead of giving latencies.
+    @Test func aLoadWithNoAnswerSaysSo() async throws {
+        let folder = URL(fileURLWithPath: Scratch.path("load"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let key = Curve25519.Signing.PrivateKey()
+        let publicKey = key.publicKey.rawRepresentation.map { String(format: "%02x", $0) }.joined()
+        let port = 19_000 + Int.random(in: 0..<900)
+        let server = try ServerProcess(
+            database: folder.appendingPathComponent("ggtracker.sqlite").path, port: port, publicKey: publicKey,
+            log: folder.appendingPathComponent("server.log"))
+        defer { server.kill(SIGKILL) }
+        try await server.waitUntilReady(HTTPClient.shared)
+        let body = #"{"id":"1","application_id":"1","type":1,"token":"t","version":1}"#
+        let timestamp = String(Int(Date().timeIntervalSince1970) - 600)
+        let signature = try key.signature(for: Data((timestamp + body).utf8)).map { String(format: "%02x", $0) }
+        let request = ["body": body, "signature": signature.joined(), "timestamp": timestamp]
+        let file = folder.appendingPathComponent("requests.json")
+        try JSONSerialization.data(withJSONObject: [request, request]).write(to: file)
+        let (status, output) = try ServerProcess.command([
+            "bench", "load", "--port", "\(port)", "--file", file.path, "--seconds", "1",
+        ])
+        #expect(status != 0, "\(output)")
+        #expect(output.contains("none of the 2 requests sent was answered 200 OK"), "\(output)")
+        #expect(!output.contains("nan"), "\(output)")
     }
 
     @Test(arguments: ["-1", "65536", "70000"])
