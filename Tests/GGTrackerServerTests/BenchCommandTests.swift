@@ -48,7 +48,7 @@ struct BenchCommandTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let key = Curve25519.Signing.PrivateKey()
         let publicKey = key.publicKey.rawRepresentation.map { String(format: "%02x", $0) }.joined()
-        let port = 19_000 + Int.random(in: 0..<900)
+        let port = 21_000 + Int.random(in: 0..<900)
         let server = try ServerProcess(
             database: folder.appendingPathComponent("ggtracker.sqlite").path, port: port, publicKey: publicKey,
             log: folder.appendingPathComponent("server.log"))

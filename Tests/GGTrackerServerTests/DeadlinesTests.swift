@@ -80,10 +80,12 @@ struct DeadlinesTests {
         let kept = try #require(times.at("kept"), "a 200 ms deadline never fired")
         #expect(kept - start >= .milliseconds(200))
         #expect(times.at("cancelled") == nil)
-        // The 30 ms timer found nothing due and waited for the kept one: two events in all.
-        #expect(deadlines.timerEvents == 2)
+        // The 30 ms timer found nothing due and waited for the kept one: two events in all (one when a loaded
+        // machine ran the first after the kept deadline had passed too), where a 10 ms tick would have made twenty.
+        let events = deadlines.timerEvents
+        #expect((1...2).contains(events))
         try await Task.sleep(for: .milliseconds(100))
         #expect(!deadlines.isArmed)
-        #expect(deadlines.timerEvents == 2)
+        #expect(deadlines.timerEvents == events)
     }
 }
