@@ -130,3 +130,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// An async function of no particular isolation runs on its caller's executor (the event loop serving the request),
+// rather than switching to the generic executor as it is called and back as it returns: each such switch is a job
+// queued on the event loop.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+}

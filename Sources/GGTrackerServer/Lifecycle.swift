@@ -14,8 +14,9 @@ struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
         path.hasPrefix("/_matrix/") || path.hasPrefix("/transactions/") ? 8 << 20 : 1 << 20
     }
 
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    // Hummingbird's middleware protocol asks for a function that runs apart from its caller.
+    @concurrent func handle(
+        _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
     )
         async throws -> Response
     {

@@ -26,8 +26,9 @@ struct SignedBody<Context: RequestContext>: RouterMiddleware {
     let metrics: RequestMetrics
     let isSigned: @Sendable (Request, ByteBuffer) async throws -> Bool
 
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    // Hummingbird's middleware protocol asks for a function that runs apart from its caller.
+    @concurrent func handle(
+        _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
     ) async throws -> Response {
         if let unavailable { return DiscordInteractionController.plain(.serviceUnavailable, unavailable + "\n") }
         let body = try await request.collectBody(budget: budget)
@@ -66,8 +67,8 @@ extension SignedBody {
 struct MatrixAuthorization<Context: RequestContext>: RouterMiddleware {
     let matrix: MatrixController
 
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    @concurrent func handle(
+        _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
     ) async throws -> Response {
         if let refusal = matrix.authorize(request) { return refusal }
         return try await next(request, context)

@@ -10,8 +10,9 @@ extension CatalogRecords {
     /// (which the loader's own ids satisfy) are not looked up row by row. `batches` is called until it returns nil.
     /// Returns what it stored, or nil, without calling `batches`, when the catalog is not empty: then games must
     /// be upserted.
-    /// `alone`: no other program is meant to use the database meanwhile (an import from the command line).
-    package func loadIntoEmptyCatalog(
+    /// `alone`: no other program is meant to use the database meanwhile (an import from the command line). Runs
+    /// apart from its caller: the batches it is lent go to the write's transaction.
+    @concurrent package func loadIntoEmptyCatalog(
         alone: Bool = false, _ batches: () throws -> [CatalogRecord]?
     ) async throws -> UpsertCounts? {
         if isPostgres {

@@ -28,7 +28,7 @@ extension SocialRecords {
     package func createExportLink(
         _ token: String, for player: PlayerID, format: LibraryExport.Format, at now: Date, expiresAt: Date
     ) async throws {
-        try await effect { db in
+        _ = try await effect { db in
             try await db.execute(
                 "INSERT INTO export_links (token, player_id, format, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
                 [token, player.rawValue, format.rawValue, now.timeIntervalSince1970, expiresAt.timeIntervalSince1970])

@@ -172,7 +172,7 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     /// its answer would be waited for without end; the pool can lend a connection the server has just ended (an
     /// administrator, a restart) before it notices. On the event loop the check and the write are one step: a
     /// connection that closes after the write fails the statement itself.
-    private func whileOpen<T>(_ send: @escaping @Sendable () -> EventLoopFuture<T>) -> EventLoopFuture<T> {
+    private func whileOpen<T: Sendable>(_ send: @escaping @Sendable () -> EventLoopFuture<T>) -> EventLoopFuture<T> {
         let connection = connection
         @Sendable func checked() -> EventLoopFuture<T> {
             guard connection.isClosed else { return send() }
