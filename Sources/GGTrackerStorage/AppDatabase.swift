@@ -162,6 +162,9 @@ package final class AppDatabase: Sendable {
         return database.statementsSent.load(ordering: .relaxed)
     }
 
+    /// Read connections of a SQLite file opened for the threads that read (see `SQLiteReaders`), for tests.
+    package var sqliteReadConnections: Int { executor.readers?.count ?? 0 }
+
     /// Commits made on SQLite (0 on PostgreSQL): writes that arrived together share one, for tests.
     package var sqliteCommits: Int { executor.sqliteCommits }
 
@@ -220,6 +223,7 @@ extension AppDatabase {
     package func close() throws {
         switch backend {
         case .sqlite(let writer):
+            try executor.readers?.close()
             try checkpoint()
             try writer.close()
         case .postgres(let database): database.close()

@@ -16,16 +16,24 @@ package final class DatabaseExecutor: Sendable {
 
     /// One command's reads on PostgreSQL, in one transaction (see `scoped(idle:)`).
     private let reads: PostgresReadScope?
+    /// A SQLite file's read connections, one per thread (see `SQLiteReaders`).
+    let readers: SQLiteReaders?
 
     init(_ backend: Backend) {
         self.backend = backend
         if case .sqlite(let writer) = backend { commits = GroupCommit(writer) } else { commits = nil }
         reads = nil
+        if case .sqlite(let writer) = backend, let pool = writer as? DatabasePool {
+            readers = SQLiteReaders(path: pool.path, limit: pool.configuration.maximumReaderCount)
+        } else {
+            readers = nil
+        }
     }
 
     private init(sharing executor: DatabaseExecutor, reads: PostgresReadScope) {
         backend = executor.backend
         commits = executor.commits
+        readers = executor.readers
         self.reads = reads
     }
 
@@ -79,7 +87,13 @@ package final class DatabaseExecutor: Sendable {
     /// handing each one to another thread and back costs more than the read itself.
     package func read<T>(_ body: (any SQLSession) async throws -> T) async throws -> T {
         switch backend {
-        case .sqlite(let writer): return try Self.read(writer, body)
+        case .sqlite(let writer):
+            guard let readers else { return try Self.read(writer, body) }
+            return try readers.read { db in
+                try Self.read(db, body)
+            } otherwise: {
+                try Self.read(writer, body)
+            }
         case .postgres(let database):
             if let reads { return try await reads.read(body) }
             return try await database.transaction(readOnly: true, body)
@@ -90,18 +104,20 @@ package final class DatabaseExecutor: Sendable {
     /// `BEGIN` and `COMMIT` anew and adds savepoint and isolation bookkeeping on every call, a few percent of a
     /// `/list`'s CPU.
     private static func read<T>(_ writer: any DatabaseWriter, _ body: (any SQLSession) async throws -> T) throws -> T {
-        try writer.unsafeRead { db in
-            try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
-            let result: T
-            do {
-                result = try SQLiteTransaction.run { try await body(SQLiteSession(db)) }
-            } catch {
-                try? db.cachedStatement(sql: "ROLLBACK").execute()
-                throw error
-            }
-            try db.cachedStatement(sql: "COMMIT").execute()
-            return result
+        try writer.unsafeRead { db in try read(db, body) }
+    }
+
+    private static func read<T>(_ db: Database, _ body: (any SQLSession) async throws -> T) throws -> T {
+        try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
+        let result: T
+        do {
+            result = try SQLiteTransaction.run { try await body(SQLiteSession(db)) }
+        } catch {
+            try? db.cachedStatement(sql: "ROLLBACK").execute()
+            throw error
         }
+        try db.cachedStatement(sql: "COMMIT").execute()
+        return result
     }
 
     /// One write transaction, committed (and on SQLite flushed to disk) before it returns. On SQLite, writes that

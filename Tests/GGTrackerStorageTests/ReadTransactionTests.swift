@@ -30,6 +30,16 @@ struct ReadTransactionTests {
         try other.close()
     }
 
+    /// Creates a table with two rows from a connection of its own.
+    func createTableLater() throws {
+        let other = try DatabaseQueue(path: path)
+        try other.write { db in
+            try db.execute(sql: "CREATE TABLE later (id INTEGER PRIMARY KEY)")
+            try db.execute(sql: "INSERT INTO later (id) VALUES (1), (2)")
+        }
+        try other.close()
+    }
+
     func players() async throws -> Int {
         try await database.read { db in try await db.value("SELECT COUNT(*) FROM players") ?? -1 }
     }
@@ -62,5 +72,40 @@ struct ReadTransactionTests {
         // Had a failed read left its transaction open, this read would still see the snapshot without Bob.
         try commitPlayer("bob")
         for _ in 0..<4 { #expect(try await players() == 2) }
+    }
+
+    /// Reads on one thread go to that thread's own connection, one at a time: a read made inside another gets a
+    /// connection of the pool, and both see the database.
+    @Test func aReadInsideAReadHasAConnectionOfItsOwn() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try commitPlayer("ann")
+        let (outer, inner) = try await database.read { db -> (Int, Int) in
+            let inner = try await players()
+            let outer: Int = try await db.value("SELECT COUNT(*) FROM players") ?? -1
+            return (outer, inner)
+        }
+        #expect(outer == 1 && inner == 1)
+        for _ in 0..<20 { #expect(try await players() == 1) }
+        let opened = database.sqliteReadConnections
+        #expect(opened >= 1 && opened <= ProcessInfo.processInfo.activeProcessorCount + 1)
+    }
+
+    /// A table another connection creates after a read (a newer version's migration) is seen by the next read on
+    /// the same connection.
+    @Test func aReadSeesATableCreatedSinceTheLastOne() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try await players() == 0)
+        try createTableLater()
+        let rows: Int? = try await database.read { db in try await db.value("SELECT COUNT(*) FROM later") }
+        #expect(rows == 2)
+    }
+
+    /// Once the database is closed, a read fails rather than using a connection left open.
+    @Test func aReadAfterCloseFails() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try await players() == 0)
+        try database.close()
+        #expect(database.sqliteReadConnections == 0)
+        await #expect(throws: (any Error).self) { _ = try await players() }
     }
 }
