@@ -108,4 +108,37 @@ struct ReadTransactionTests {
         #expect(database.sqliteReadConnections == 0)
         await #expect(throws: (any Error).self) { _ = try await players() }
     }
+
+    /// Reads from many tasks at once, while players are added one commit at a time, never see fewer players
+    /// than a read of theirs that ended before, and the threads' connections stay within their number.
+    @Test func readsAtOnceFromManyTasksSeeEveryCommit() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = database
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for i in 0..<40 {
+                    try await database.write { db in
+                        try await db.execute(
+                            "INSERT INTO players (id, display_name, created_at, last_seen_at) VALUES (?, ?, 0, 0)",
+                            ["p\(i)", "p\(i)"])
+                    }
+                }
+            }
+            for _ in 0..<6 {
+                group.addTask {
+                    var seen = 0
+                    for _ in 0..<150 {
+                        let count: Int = try await database.read { db in
+                            try await db.value("SELECT COUNT(*) FROM players") ?? -1
+                        }
+                        #expect(count >= seen && count <= 40, "saw \(count) players after \(seen)")
+                        seen = count
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await players() == 40)
+        #expect(database.sqliteReadConnections <= ProcessInfo.processInfo.activeProcessorCount + 1)
+    }
 }
