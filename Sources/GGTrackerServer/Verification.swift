@@ -67,6 +67,7 @@ extension SignedBody {
 struct MatrixAuthorization<Context: RequestContext>: RouterMiddleware {
     let matrix: MatrixController
 
+    // Hummingbird's middleware protocol asks for a function that runs apart from its caller.
     @concurrent func handle(
         _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
     ) async throws -> Response {

@@ -24,7 +24,7 @@ package final class DatabaseExecutor: Sendable {
         if case .sqlite(let writer) = backend { commits = GroupCommit(writer) } else { commits = nil }
         reads = nil
         if case .sqlite(let writer) = backend, let pool = writer as? DatabasePool {
-            readers = SQLiteReaders(path: pool.path, limit: pool.configuration.maximumReaderCount)
+            readers = SQLiteReaders(pool)
         } else {
             readers = nil
         }

@@ -24,13 +24,18 @@ final class SQLiteReaders: Sendable {
     }
 
     private let path: String
+    private let configuration: Configuration
     private let limit: Int
     private let state = Mutex(State())
 
-    /// Connections to the file at `path`, at most `limit` of them.
-    init(path: String, limit: Int) {
-        self.path = path
-        self.limit = limit
+    /// Connections to the file of `pool`, with its settings but read-only, at most as many as its readers.
+    init(_ pool: DatabasePool) {
+        path = pool.path
+        var configuration = pool.configuration
+        configuration.readonly = true
+        configuration.label = "ggtracker.reader"
+        self.configuration = configuration
+        limit = pool.configuration.maximumReaderCount
     }
 
     /// How many connections are open, for tests.
@@ -39,9 +44,7 @@ final class SQLiteReaders: Sendable {
     /// Runs `body` on the calling thread's connection, opened at its first read; `otherwise` when the thread has
     /// none to lend (the limit reached, a read already running on it, the connections closed).
     func read<T>(_ body: (Database) throws -> T, otherwise: () throws -> T) throws -> T {
-        guard let reader = try reader(for: UInt(pthread_self())), !reader.busy else {
-            return try otherwise()
-        }
+        guard let reader = try reader(for: UInt(pthread_self())), !reader.busy else { return try otherwise() }
         reader.busy = true
         defer { reader.busy = false }
         return try reader.queue.inDatabase(body)
@@ -57,38 +60,16 @@ final class SQLiteReaders: Sendable {
         for reader in readers { try reader.queue.close() }
     }
 
-    private enum Found {
-        case reader(Reader)
-        case open
-        case none
-    }
-
+    /// The thread's connection, opened now if it has none and the limit allows (under the lock: it happens at most
+    /// `limit` times).
     private func reader(for thread: UInt) throws -> Reader? {
-        let found = state.withLock { state -> Found in
-            if state.closed { return .none }
-            if let reader = state.readers[thread] { return .reader(reader) }
-            return state.readers.count < limit ? .open : .none
-        }
-        switch found {
-        case .reader(let reader): return reader
-        case .none: return nil
-        case .open: break
-        }
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(5)
-        configuration.label = "ggtracker.reader"
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -1000") }
-        let reader = Reader(try DatabaseQueue(path: path, configuration: configuration))
-        let kept = state.withLock { state in
-            guard !state.closed, state.readers[thread] == nil, state.readers.count < limit else { return false }
+        try state.withLock { state -> Reader? in
+            guard !state.closed else { return nil }
+            if let reader = state.readers[thread] { return reader }
+            guard state.readers.count < limit else { return nil }
+            let reader = Reader(try DatabaseQueue(path: path, configuration: configuration))
             state.readers[thread] = reader
-            return true
+            return reader
         }
-        guard kept else {
-            try reader.queue.close()
-            return nil
-        }
-        return reader
     }
 }
