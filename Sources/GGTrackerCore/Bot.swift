@@ -90,7 +90,8 @@ package struct GGTrackerBot: Sendable {
         }
         do {
             let command = try BotCommand(invocation)
-            var context = try await makeContext(invocation: invocation, invoker: invoker)
+            var context = try await makeContext(
+                invocation: invocation, invoker: invoker, listing: command.listing(by: invoker))
             context.progress = progress
             return try await handle(command, context)
         } catch let error as UsageError {
@@ -118,11 +119,16 @@ package struct GGTrackerBot: Sendable {
         /// Where a long command reports the answer so far; nil where the platform cannot show it.
         var progress: (@Sendable (Reply) -> Void)? = nil
 
+        /// The page of the caller's library the command lists, when it was read with the caller.
+        var listed: LibraryPage? = nil
+
         /// Mature games show in age-restricted channels, or everywhere when the server's age gate is off.
-        var showsMature: Bool { invoker.channelIsAgeRestricted || settings.ageGate == .off }
+        var showsMature: Bool { settings.showsMature(to: invoker) }
     }
 
-    func makeContext(invocation: CommandInvocation, invoker: Invoker) async throws -> Context {
+    func makeContext(
+        invocation: CommandInvocation, invoker: Invoker, listing: LibraryListing? = nil
+    ) async throws -> Context {
         let now = now()
         // A title given by its catalog id (a button's, an autocomplete choice's) is read with the caller.
         let named: GameRef? =
@@ -131,10 +137,10 @@ package struct GGTrackerBot: Sendable {
             } else {
                 nil
             }
-        let caller = try await store.library.caller(invoker, at: now, naming: named)
+        let caller = try await store.library.caller(invoker, at: now, naming: named, listing: listing)
         return Context(
             invoker: invoker, invocation: invocation, settings: caller.settings, player: caller.player, now: now,
-            namedGame: caller.namedGame)
+            namedGame: caller.namedGame, listed: caller.listed)
     }
 
     func handle(_ command: BotCommand, _ c: Context) async throws -> Reply {

@@ -349,6 +349,10 @@ package struct CommunitySettings: Hashable, Sendable {
         self.announceChannel = announceChannel
         self.ageGate = ageGate
     }
+
+    /// Whether mature games show where `invoker` writes: in age-restricted channels, or everywhere when the age
+    /// gate is off.
+    package func showsMature(to invoker: Invoker) -> Bool { invoker.channelIsAgeRestricted || ageGate == .off }
 }
 
 /// How a library list is ordered.

@@ -169,20 +169,6 @@ package protocol GameCatalog: Sendable {
     ) async throws -> Bool
 }
 
-/// A library page with the counts shown in its footer.
-package struct LibraryPage: Sendable {
-    package var page: Page<LibraryEntry>
-    package var statusCounts: [GameStatus: Int]
-    /// Entries left out because they are mature games and the channel may not show them.
-    package var hiddenMature: Int
-
-    package init(page: Page<LibraryEntry>, statusCounts: [GameStatus: Int], hiddenMature: Int) {
-        self.page = page
-        self.statusCounts = statusCounts
-        self.hiddenMature = hiddenMature
-    }
-}
-
 /// Numbers about one library, for `/stats` and `/profile`.
 package struct PlayerStats: Hashable, Sendable {
     package var statusCounts: [GameStatus: Int] = [:]
@@ -239,6 +225,11 @@ package struct EntryChange: Sendable {
 }
 
 extension LibraryStore {
+    /// The caller, and the game the command names by its id.
+    package func caller(_ invoker: Invoker, at now: Date, naming named: GameRef?) async throws -> Caller {
+        try await caller(invoker, at: now, naming: named, listing: nil)
+    }
+
     /// A change outside any server (tools and tests).
     @discardableResult
     package func updateEntry(
@@ -257,27 +248,16 @@ package enum WishlistAddResult: Sendable {
     case added, alreadyWishlisted, inLibrary(GameStatus)
 }
 
-/// Who runs a command, from where, and the game it names by id when that was read with them.
-package struct Caller: Sendable {
-    package var player: Player
-    package var settings: CommunitySettings
-    /// The catalog's game with the id the command names; nil when none was asked for, or it was not read here
-    /// (the command then resolves its title as usual).
-    package var namedGame: Game?
-
-    package init(player: Player, settings: CommunitySettings, namedGame: Game? = nil) {
-        self.player = player
-        self.settings = settings
-        self.namedGame = namedGame
-    }
-}
-
 /// Persistent state the features read and write. Every write is one transaction.
 package protocol LibraryStore: Sendable {
     /// What every command starts from, in one transaction: the invoker recorded as a player with their server
     /// membership, the settings of the server they write from, and the catalog's game the command names by its
-    /// id (`named`), read in the same round trip when it can be.
-    func caller(_ invoker: Invoker, at now: Date, naming named: GameRef?) async throws -> Caller
+    /// id (`named`), read in the same round trip when it can be, and the page of the caller's library the command
+    /// lists (`listing`), read with them when it can be.
+    func caller(
+        _ invoker: Invoker, at now: Date, naming named: GameRef?, listing: LibraryListing?
+    ) async throws
+        -> Caller
     func player(_ id: PlayerID) async throws -> Player?
     /// Whether the player has used the bot in this server (Discord guild, Matrix room, Slack workspace).
     func isMember(_ player: PlayerID, of community: String) async throws -> Bool

@@ -100,6 +100,15 @@ package final class DatabaseExecutor: Sendable {
         }
     }
 
+    /// A read of one statement, which sees one snapshot without a transaction around it. On PostgreSQL, unless the
+    /// command's transaction is open (it then reads there), it runs apart from it, as a statement of its own on a
+    /// connection of the pool that rests outside any transaction: one exchange with the server, where a transaction
+    /// adds one for its end. SQLite reads as `read` does.
+    package func readStatement<T>(_ body: (any SQLSession) async throws -> T) async throws -> T {
+        guard case .postgres(let database) = backend, reads?.isOpen != true else { return try await read(body) }
+        return try await database.transaction(readOnly: true, alone: true, body)
+    }
+
     /// A read transaction begun and ended with statements prepared once per connection. GRDB's `read` parses its
     /// `BEGIN` and `COMMIT` anew and adds savepoint and isolation bookkeeping on every call, a few percent of a
     /// `/list`'s CPU.

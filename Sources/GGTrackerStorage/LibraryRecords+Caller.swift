@@ -12,11 +12,19 @@ extension LibraryRecords {
 
     /// The player and their server's settings in one transaction: a read while the player was recorded in the
     /// last ten minutes with this name on this server, else a write that records them. On behalf of a delivery
-    /// already answered, throws `DeliveryAnswered` with that answer. The game named by `named` is read with them
-    /// on the read.
-    package func caller(_ invoker: Invoker, at now: Date, naming named: GameRef?) async throws -> Caller {
+    /// already answered, throws `DeliveryAnswered` with that answer. The game named by `named`, and the page of the
+    /// player's library `listing` asks for, are read with them on the read.
+    package func caller(
+        _ invoker: Invoker, at now: Date, naming named: GameRef?, listing: LibraryListing?
+    ) async throws -> Caller {
         let key = "\(invoker.player.rawValue)\u{1F}\(invoker.community)\u{1F}\(invoker.displayName)"
-        if recentlySeen.isFresh(key, at: now) {
+        if recentlySeen.isFresh(key, at: now), let listing, named == nil, isPostgres {
+            // On PostgreSQL the caller and the page are one statement (see `callerListing`).
+            if let found = try await callerListing(invoker, listing) {
+                try answeredBefore(found.answered)
+                return found.caller
+            }
+        } else if recentlySeen.isFresh(key, at: now) {
             // The player and their server's settings in one statement: one round trip on PostgreSQL.
             let found = try await read { db -> (Caller, Data?)? in
                 var game: SQLPending?
@@ -41,8 +49,15 @@ extension LibraryRecords {
                     announceChannel: row["announce_channel"], ageGate: gate.flatMap(AgeGate.init) ?? .strict)
                 let namedGame = try await game?.rows().first.map(CatalogRecords.game(from:))
                 if let own, let namedGame { try await own.remember(for: invoker.player, game: namedGame.id, in: db) }
+                let player = Self.player(from: row)
+                // On SQLite the page is read in the same transaction.
+                var listed: LibraryPage?
+                if let listing {
+                    listed = try await Self.library(
+                        of: player.id, listing, includeMature: settings.showsMature(to: invoker), in: db)
+                }
                 return (
-                    Caller(player: Self.player(from: row), settings: settings, namedGame: namedGame),
+                    Caller(player: player, settings: settings, namedGame: namedGame, listed: listed),
                     row["answered"]
                 )
             }

@@ -173,14 +173,18 @@ final class PostgresDatabase: Sendable {
     /// closed before anything was committed is let go and the transaction runs again on another. Serializable
     /// isolation was tried and dropped: every write claims its delivery in one small table, whose few index pages
     /// made nearly every pair of concurrent writes a conflict.
+    ///
+    /// With `alone`, the body is one read statement, which needs no transaction: on a connection resting outside
+    /// one it is sent as it is, and a transaction a connection rests in is ended after it without a next one (see
+    /// `PostgresSession.transaction`).
     nonisolated(nonsending) func transaction<T>(
-        readOnly: Bool, _ body: (any SQLSession) async throws -> T
+        readOnly: Bool, alone: Bool = false, _ body: (any SQLSession) async throws -> T
     ) async throws -> T {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try await leasedTransaction(readOnly: readOnly, body)
+                return try await leasedTransaction(readOnly: readOnly, alone: alone, body)
             } catch let error as PostgresSession.ServerError
                 where PostgresSession.retriable.contains(error.state) && attempt < 40
             {
@@ -200,11 +204,11 @@ final class PostgresDatabase: Sendable {
 
     /// One attempt of a transaction, on a connection of the pool.
     private nonisolated(nonsending) func leasedTransaction<T>(
-        readOnly: Bool, _ body: (any SQLSession) async throws -> T
+        readOnly: Bool, alone: Bool, _ body: (any SQLSession) async throws -> T
     ) async throws -> T {
         let (session, lease) = try await leaseSession()
         defer { giveBack(session, lease) }
-        return try await session.transaction(readOnly: readOnly, body)
+        return try await session.transaction(readOnly: readOnly, alone: alone, body)
     }
 
     /// A session on a connection of the pool, with the statements the connection has prepared. The wait for the

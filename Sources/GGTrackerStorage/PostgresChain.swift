@@ -33,6 +33,11 @@ final class PostgresChain: Sendable {
         }
     }
 
+    /// Whether `connection` rests in a transaction chained to its last.
+    func rests(_ connection: PostgresConnection) -> Bool {
+        begun.withLock { $0[connection.id] != nil }
+    }
+
     /// The transaction `connection` rests in, if one was chained to the last; the borrower takes it over.
     func take(_ connection: PostgresConnection) -> Begun? {
         begun.withLock { $0.removeValue(forKey: connection.id) }

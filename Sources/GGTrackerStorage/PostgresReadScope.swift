@@ -51,6 +51,9 @@ final class PostgresReadScope: Sendable {
     /// Whether a change is held, uncommitted, for the command's answer.
     var holdsChange: Bool { state.withLock { $0.held != nil } }
 
+    /// Whether the command's transaction is open (or a read of it runs).
+    var isOpen: Bool { state.withLock { $0.open != nil || $0.busy || $0.held != nil } }
+
     nonisolated(nonsending) func read<T>(_ body: (any SQLSession) async throws -> T) async throws -> T {
         let (free, taken, held) = try state.withLock { state -> (Bool, Open?, DeliveryClaim?) in
             if let lost = state.lost { throw lost }

@@ -50,6 +50,8 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     private var beginning: EventLoopFuture<Void>?
     /// Whether the transaction was begun read-only.
     private var readOnly = false
+    /// Whether the transaction's end leaves the connection outside a transaction, whatever `chains` says.
+    var endsChain = false
 
     init(_ connection: PostgresConnection, logger: Logger, database: PostgresDatabase? = nil) {
         self.connection = connection
@@ -267,9 +269,20 @@ extension PostgresSession {
     static let retriable: Set<String> = ["40001", "40P01"]
 
     /// Runs `body` in one transaction, rolled back when anything fails.
+    /// With `alone` (a body of one read statement, which sees one snapshot on its own), on a connection resting
+    /// outside a transaction the statement is sent as it is, and the connection stays outside; a transaction the
+    /// connection rests in is ended after it without a next one, so that the next such read finds it outside.
     nonisolated(nonsending) func transaction<T>(
-        readOnly: Bool, _ body: (any SQLSession) async throws -> T
+        readOnly: Bool, alone: Bool = false, _ body: (any SQLSession) async throws -> T
     ) async throws -> T {
+        if alone {
+            endsChain = true
+            if database?.chain.rests(connection) != true {
+                let result = try await body(self)
+                try await settle()
+                return result
+            }
+        }
         // BEGIN is sent without waiting for its answer: the connection runs statements in order, so the body's
         // first statement follows it, and its answer is checked before the commit. A read's COMMIT is not waited
         // for either (the next borrower's statements queue behind it); a write's is, since the caller replies
@@ -301,7 +314,7 @@ extension PostgresSession {
     /// Whether the transaction's end begins the connection's next one (see `PostgresChain`): on a connection of the
     /// pool, unless it ran statements the connection prepares once the transaction is over (a preparation the
     /// server refuses would abort a transaction begun).
-    private var chains: Bool { database != nil && unprepared.isEmpty }
+    private var chains: Bool { database != nil && unprepared.isEmpty && !endsChain }
 
     /// Notes that the transaction's end, which `answer` confirms, began the connection's next one.
     private func chained(_ answer: EventLoopFuture<Void>) {

@@ -20,7 +20,7 @@ extension GGTrackerBot {
         switch option {
         case "title":
             let settings = try await store.library.settings(of: invoker.community)
-            let showsMature = invoker.channelIsAgeRestricted || settings.ageGate == .off
+            let showsMature = settings.showsMature(to: invoker)
             let games = try await catalog.autocomplete(text, includeMature: showsMature, limit: Self.maxChoices)
             return games.map { game in
                 Choice(

@@ -68,10 +68,14 @@ struct ShelfFeatures: Sendable {
     func list(user: UserMention?, status: GameStatus?, sort: LibrarySort, page: Int, _ c: Context) async throws -> Reply
     {
         let player = try await bot.targetPlayer(user, c)
-        let result = try await bot.store.library.library(
-            of: player.id, status: status, sort: sort, includeMature: c.showsMature, page: page,
-            pageSize: GGTrackerBot.pageSize
-        )
+        let result: LibraryPage
+        if player.id == c.player.id, let listed = c.listed {
+            result = listed
+        } else {
+            result = try await bot.store.library.library(
+                of: player.id, status: status, sort: sort, includeMature: c.showsMature, page: page,
+                pageSize: GGTrackerBot.pageSize)
+        }
         let name = player.shownName
         guard !result.page.items.isEmpty else {
             if page > 1 { return .notice("There is no page \(page).") }
@@ -172,5 +176,14 @@ extension ShelfFeatures {
             text:
                 "Your export (\(format.rawValue.uppercased())) is ready: \(url)\nIt holds your library, wishlist, scores, hours, reviews, tags and notes. The link is yours alone: it works for one download and expires \(relative: expires)."
         )
+    }
+}
+
+extension BotCommand {
+    /// The page of the invoker's own library the command lists, for the store to read with the caller.
+    func listing(by invoker: Invoker) -> LibraryListing? {
+        guard case .library(.list(let user, let status, let sort, let page)) = self else { return nil }
+        if let user, PlayerID(platform: invoker.platform, userID: user.id) != invoker.player { return nil }
+        return LibraryListing(status: status, sort: sort, page: page, pageSize: GGTrackerBot.pageSize)
     }
 }
