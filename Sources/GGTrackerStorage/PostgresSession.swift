@@ -51,7 +51,7 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     /// Whether the transaction was begun read-only.
     private var readOnly = false
     /// Whether the transaction's end leaves the connection outside a transaction, whatever `chains` says.
-    var endsChain = false
+    private var endsChain = false
 
     init(_ connection: PostgresConnection, logger: Logger, database: PostgresDatabase? = nil) {
         self.connection = connection
@@ -269,6 +269,7 @@ extension PostgresSession {
     static let retriable: Set<String> = ["40001", "40P01"]
 
     /// Runs `body` in one transaction, rolled back when anything fails.
+    ///
     /// With `alone` (a body of one read statement, which sees one snapshot on its own), on a connection resting
     /// outside a transaction the statement is sent as it is, and the connection stays outside; a transaction the
     /// connection rests in is ended after it without a next one, so that the next such read finds it outside.

@@ -161,19 +161,30 @@ extension PostgresChainTests {
         guard let (database, other) = try await databases() else { return }
         try await makeTable(other)
         let attempts = Atomic<Int>(0)
-        let written = await outcome(within: .seconds(30)) {
+        let written = await outcome(within: .seconds(60)) {
             try await database.write { db in
                 try await db.execute("INSERT INTO chain_probe VALUES (1)", [])
                 guard attempts.add(1, ordering: .relaxed).newValue == 1 else { return }
-                // The first attempt's connection is ended by the server while its statement runs.
+                // The first attempt's connection is ended by the server while its statement runs: once the server
+                // shows it running (on a loaded machine a fixed delay could end it during the commit instead).
                 let pid: Int = try await db.value("SELECT pg_backend_pid()") ?? 0
                 Task {
-                    try await Task.sleep(for: .milliseconds(300))
+                    while true {
+                        try await Task.sleep(for: .milliseconds(50))
+                        let running: [Int] = try await other.read { db in
+                            try await db.values(
+                                """
+                                SELECT count(*) FROM pg_stat_activity
+                                WHERE pid = CAST(? AS integer) AND state = 'active' AND query LIKE '%pg_sleep%'
+                                """, [pid])
+                        }
+                        if running.first == 1 { break }
+                    }
                     _ = try await other.read { db in
                         try await db.values("SELECT pg_terminate_backend(CAST(? AS integer))", [pid]) as [Bool]
                     }
                 }
-                try await db.execute("SELECT pg_sleep(10)", [])
+                try await db.execute("SELECT pg_sleep(30)", [])
             }
         }
         #expect(written != nil, "the write was never answered")
