@@ -127,7 +127,7 @@ package struct GGTrackerBot: Sendable {
     }
 
     func makeContext(
-        invocation: CommandInvocation, invoker: Invoker, listing: LibraryListing? = nil
+        invocation: CommandInvocation, invoker: Invoker, listing: LibraryListing?
     ) async throws -> Context {
         let now = now()
         // A title given by its catalog id (a button's, an autocomplete choice's) is read with the caller.
@@ -244,7 +244,7 @@ package struct GGTrackerBot: Sendable {
     /// the bot: someone who never did here is refused with a friendly notice, as is someone unknown.
     func targetPlayer(_ user: UserMention?, _ c: Context) async throws -> Player {
         guard let user else { return c.player }
-        let id = PlayerID(platform: c.invoker.platform, userID: user.id)
+        let id = c.invoker.player(named: user)
         if id == c.player.id { return c.player }
         if let player = try await store.library.player(id),
             try await store.library.isMember(id, of: c.invoker.community)

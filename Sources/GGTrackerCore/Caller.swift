@@ -22,7 +22,7 @@ package struct Caller: Sendable {
 }
 
 /// A page of the caller's own library that a command lists, for the store to read with the caller.
-package struct LibraryListing: Sendable, Equatable {
+package struct LibraryListing: Sendable {
     package var status: GameStatus?
     package var sort: LibrarySort
     package var page: Int

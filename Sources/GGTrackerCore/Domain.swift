@@ -239,6 +239,9 @@ package struct Invoker: Sendable {
         self.channelIsAgeRestricted = channelIsAgeRestricted
         self.isAdmin = isAdmin
     }
+
+    /// The player a `user` option names, on the invoker's platform.
+    package func player(named user: UserMention) -> PlayerID { PlayerID(platform: platform, userID: user.id) }
 }
 
 /// A user named in a command option (a mention or a plain id).

@@ -118,15 +118,13 @@ extension LibraryRecords {
             mature: ("(g.mature = 0 OR ? = 1 OR c.age_gate = 'off')", [invoker.channelIsAgeRestricted ? 1 : 0]),
             carriesCounts: true, positioned: true)
         let arguments: [(any SQLBindable)?] = [invoker.community, claim?.id] + pageArguments + [player.rawValue]
-        let rows = try await executor.readStatement { db in
-            try await db.fetchAll(
-                """
-                SELECT p.*, c.age_gate, c.announce_channel, d.response AS answered, l.* FROM players p
-                LEFT JOIN communities c ON c.id = ? LEFT JOIN processed_interactions d ON d.id = ?
-                LEFT JOIN LATERAL (\(page)) AS l ON true
-                WHERE p.id = ? ORDER BY l.position
-                """, SQLArguments(arguments))
-        }
+        let sql = """
+            SELECT p.*, c.age_gate, c.announce_channel, d.response AS answered, l.* FROM players p
+            LEFT JOIN communities c ON c.id = ? LEFT JOIN processed_interactions d ON d.id = ?
+            LEFT JOIN LATERAL (\(page)) AS l ON true
+            WHERE p.id = ? ORDER BY l.position
+            """
+        let rows = try await executor.readStatement { db in try await db.fetchAll(sql, SQLArguments(arguments)) }
         guard let first = rows.first else { return nil }
         let gate: String? = first["age_gate"]
         let settings = CommunitySettings(
@@ -134,7 +132,10 @@ extension LibraryRecords {
         var caller = Caller(player: Self.player(from: first), settings: settings)
         // The page's columns follow the caller's; a page with nothing on it is one row of nulls.
         let start = first.columns.position(of: "answered")! + 1
-        let columns = SQLColumns(Array(first.columns.names[start...]))
+        // The page's own columns, worked out once per statement text.
+        let columns = SQLColumns.of(
+            "page of: " + sql, .postgres, names: Array(first.columns.names[start...]),
+            fit: { $0.names.count == first.count - start })
         let listed = rows.compactMap { row -> SQLRow? in
             guard row.values[start] != .null else { return nil }
             return SQLRow(values: Array(row.values[start...]), columns: columns)

@@ -183,7 +183,7 @@ extension BotCommand {
     /// The page of the invoker's own library the command lists, for the store to read with the caller.
     func listing(by invoker: Invoker) -> LibraryListing? {
         guard case .library(.list(let user, let status, let sort, let page)) = self else { return nil }
-        if let user, PlayerID(platform: invoker.platform, userID: user.id) != invoker.player { return nil }
+        if let user, invoker.player(named: user) != invoker.player { return nil }
         return LibraryListing(status: status, sort: sort, page: page, pageSize: GGTrackerBot.pageSize)
     }
 }
