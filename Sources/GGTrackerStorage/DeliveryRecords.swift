@@ -1,6 +1,7 @@
 import Foundation
 import GGTrackerCore
 import GRDB
+import Synchronization
 
 /// The delivery (a Discord interaction, a Matrix event, a Slack request) whose command is being run.
 /// A write made on its behalf claims its id in the same transaction as the change, so a retry of a
@@ -13,9 +14,17 @@ package struct DeliveryClaim: Sendable {
 
     package init(id: String) {
         self.id = id
-        // Not `UUID()`, which opens and reads a device file each time.
-        self.attempt = randomHex(bytes: 16)
+        self.attempt = Self.nextAttempt()
     }
+
+    /// An attempt's id: a random part drawn once for the process, which no other process (another replica, this
+    /// one restarted) shares, and the count of this process's attempts. Random bytes drawn for each attempt were two
+    /// calls to the system per request, for the reads that never claim anything as much as for the writes.
+    static func nextAttempt() -> String {
+        processPart + String(attempts.wrappingAdd(1, ordering: .relaxed).newValue, radix: 16)
+    }
+    private static let processPart = randomHex(bytes: 12) + "-"
+    private static let attempts = Atomic<UInt64>(0)
 
     /// Whether a write was made on behalf of this delivery (its id is claimed in the database).
     package var changedSomething: Bool { wrote.isRaised }
