@@ -83,7 +83,9 @@ struct Interactions: AsyncParsableCommand {
         if let peer {
             var server = ServerUnderTest.peer(
                 folder: peer, port: port + 100, database: directory.appendingPathComponent("peer.sqlite").path,
-                environment: ["DISCORD_PUBLIC_KEY": signer.publicKeyHex],
+                // The same settings as ours (a server that ignores those it does not know is unchanged): another build
+                // of GGTracker as the peer runs without rate limits too.
+                environment: environment,
                 log: directory.appendingPathComponent("peer.log"))
             let plain = directory.appendingPathComponent("catalog.jsonl").path
             _ = try CatalogSideBySide.writeIGDBShape(from: BundledCatalog.path ?? "", to: plain)
@@ -183,6 +185,33 @@ struct Interactions: AsyncParsableCommand {
                 peerListRates.add(try measure("peer /list", ports: theirs, rate: 0, run: run, make: list).rate)
             }
         }
+        // Both servers under the same closed loop at once, on the same core: each one's CPU time per `/list` in the
+        // same seconds, which a change in the machine's speed moves alike (see `PairedLoad`).
+        var pairedOurs = Samples()
+        var pairedTheirs = Samples()
+        if let theirs {
+            for run in 1...runs {
+                let requests = try (0..<Int(10_000 * seconds)).map { _ in
+                    sequence += 1
+                    return try signer.sign(list(sequence))
+                }
+                let file = directory.appendingPathComponent("paired.json")
+                try JSONEncoder().encode(requests).write(to: file)
+                defer { try? FileManager.default.removeItem(at: file) }
+                let loads = [ours, theirs].map { ports in
+                    [
+                        "-c", "\(clientCore)", me, "bench", "load", "--file", file.path, "--seconds", "\(seconds)",
+                        "--connections", "\(connections)",
+                    ] + ports.flatMap { ["--port", "\($0)"] }
+                }
+                let shares = try PairedLoad.run(loads, watching: watched, in: directory)
+                pairedOurs.add(shares[0].microsecondsPerRequest)
+                pairedTheirs.add(shares[1].microsecondsPerRequest)
+                say(
+                    "  both at once run \(run): GGTracker \(shares[0].result.requests) answered, \(format(shares[0].microsecondsPerRequest, 0)) µs of CPU each; peer \(shares[1].result.requests) answered, \(format(shares[1].microsecondsPerRequest, 0)) µs each; \(shares[0].result.failures + shares[1].result.failures) failed"
+                )
+            }
+        }
         let progress = { (id: Int) in
             Signer.interaction(
                 id: id, user: user, name: "progress",
@@ -242,6 +271,11 @@ struct Interactions: AsyncParsableCommand {
         table.row(
             "the same as a fraction of the Ed25519 ceiling (\(format(ceiling, 0))/s)", listRates.median / ceiling,
             peerListRates.median / ceiling, digits: 2, ratio: .none, target: "≥ 0.45")
+        if peerServer != nil {
+            table.row(
+                "server CPU per `/list`, µs: both loaded at once on the same core (median of \(runs))",
+                pairedOurs.median, pairedTheirs.median, digits: 0, ratio: .lowerIsBetter, target: "≤ 0.5× the peer")
+        }
         table.row(
             "signed `/progress`/s, one core (median of \(runs); a write flushed before the reply)",
             progressRates.median, nil, digits: 0, ratio: .none, target: "—")
