@@ -20,7 +20,7 @@ enum Pinned {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         if let output {
-            FileManager.default.createFile(atPath: output.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
             let handle = try FileHandle(forWritingTo: output)
             process.standardOutput = handle
             process.standardError = handle
@@ -45,7 +45,7 @@ enum Pinned {
         let process = Process()
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent("ggtracker-bench-\(UUID()).err")
         if quiet {
-            FileManager.default.createFile(atPath: errors.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
             process.standardError = try FileHandle(forWritingTo: errors)
         }
         defer { try? FileManager.default.removeItem(at: errors) }

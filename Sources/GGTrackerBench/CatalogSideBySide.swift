@@ -160,7 +160,7 @@ struct CatalogSideBySide {
     static func writeIGDBShape(from path: String, to output: String) throws -> Int {
         let pipe = Pipe()
         let process = try shell("gzip -dcf \"$0\"", [path], output: pipe)
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         let sink = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         defer { try? sink.close() }
         var count = 0
