@@ -190,16 +190,21 @@ struct ServerUnderTest {
     }
 }
 
+/// The fields of `/proc/PID/stat` after the command's name (which may hold spaces and parentheses): the state
+/// (field 3 of the file) first, the parent (4) next, …, utime (14) at index 11, stime (15) at index 12.
+func statFields(of pid: Int32) -> [Substring]? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return nil }
+    return stat[stat.index(after: close)...].split(separator: " ")
+}
+
 /// The process and its descendants, from `/proc/*/stat`.
 func processTree(_ root: Int32) -> [Int32] {
     let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
     var parents: [Int32: Int32] = [:]
     for pid in pids {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { continue }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        if fields.count > 1, let parent = Int32(fields[1]) { parents[pid] = parent }
+        if let fields = statFields(of: pid), fields.count > 1, let parent = Int32(fields[1]) { parents[pid] = parent }
     }
     var tree = [root]
     var index = 0

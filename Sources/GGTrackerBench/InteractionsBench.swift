@@ -149,11 +149,8 @@ struct Interactions: AsyncParsableCommand {
         }
         let ours = servers.map(\.port)
         let theirs = peerServer.map { [$0.port] }
-        func measure(
-            _ name: String, ports: [Int], rate: Int, run: Int, make: (Int) -> [String: Any]
-        ) throws
-            -> LoadResult
-        {
+        // A run's signed requests, new ids each, in a file for `bench load`: as many as the run can take.
+        func requestFile(rate: Int, make: (Int) -> [String: Any]) throws -> URL {
             let count = rate > 0 ? Int(Double(rate) * seconds) + 10 : Int(10_000 * seconds)
             let requests = try (0..<count).map { _ in
                 sequence += 1
@@ -161,14 +158,24 @@ struct Interactions: AsyncParsableCommand {
             }
             let file = directory.appendingPathComponent("requests.json")
             try JSONEncoder().encode(requests).write(to: file)
+            return file
+        }
+        // `taskset` arguments of a `bench load` of `file` against `ports`, on the load generator's core.
+        func loadArguments(_ file: URL, ports: [Int], rate: Int) -> [String] {
+            [
+                "-c", "\(clientCore)", me, "bench", "load", "--file", file.path, "--seconds", "\(seconds)",
+                "--connections", "\(connections)",
+            ] + ports.flatMap { ["--port", "\($0)"] } + (rate > 0 ? ["--rate", "\(rate)"] : [])
+        }
+        func measure(
+            _ name: String, ports: [Int], rate: Int, run: Int, make: (Int) -> [String: Any]
+        ) throws
+            -> LoadResult
+        {
+            let file = try requestFile(rate: rate, make: make)
             defer { try? FileManager.default.removeItem(at: file) }
-            var arguments =
-                [
-                    "-c", "\(clientCore)", me, "bench", "load", "--file", file.path, "--seconds", "\(seconds)",
-                    "--connections", "\(connections)",
-                ] + ports.flatMap { ["--port", "\($0)"] }
-            if rate > 0 { arguments += ["--rate", "\(rate)"] }
-            let result = try JSONDecoder().decode(LoadResult.self, from: Data(try Pinned.capture(arguments).utf8))
+            let result = try JSONDecoder().decode(
+                LoadResult.self, from: Data(try Pinned.capture(loadArguments(file, ports: ports, rate: rate)).utf8))
             say(
                 "  \(name) run \(run): \(result.requests) answered, \(result.failures) failed, \(format(result.rate, 0))/s, p50 \(format(result.p50, 3)) ms, p99 \(format(result.p99, 3)) ms, p99.9 \(format(result.p999, 3)) ms"
                     + (result.lateP99.map { ", sent late p99 \(format($0, 3)) ms" } ?? "")
@@ -191,19 +198,9 @@ struct Interactions: AsyncParsableCommand {
         var pairedTheirs = Samples()
         if let theirs {
             for run in 1...runs {
-                let requests = try (0..<Int(10_000 * seconds)).map { _ in
-                    sequence += 1
-                    return try signer.sign(list(sequence))
-                }
-                let file = directory.appendingPathComponent("paired.json")
-                try JSONEncoder().encode(requests).write(to: file)
+                let file = try requestFile(rate: 0, make: list)
                 defer { try? FileManager.default.removeItem(at: file) }
-                let loads = [ours, theirs].map { ports in
-                    [
-                        "-c", "\(clientCore)", me, "bench", "load", "--file", file.path, "--seconds", "\(seconds)",
-                        "--connections", "\(connections)",
-                    ] + ports.flatMap { ["--port", "\($0)"] }
-                }
+                let loads = [ours, theirs].map { loadArguments(file, ports: $0, rate: 0) }
                 let shares = try PairedLoad.run(loads, watching: watched, in: directory)
                 pairedOurs.add(shares[0].microsecondsPerRequest)
                 pairedTheirs.add(shares[1].microsecondsPerRequest)
@@ -274,7 +271,10 @@ struct Interactions: AsyncParsableCommand {
         if peerServer != nil {
             table.row(
                 "server CPU per `/list`, µs: both loaded at once on the same core (median of \(runs))",
-                pairedOurs.median, pairedTheirs.median, digits: 0, ratio: .lowerIsBetter, target: "≤ 0.5× the peer")
+                pairedOurs.median, pairedTheirs.median, digits: 0, ratio: .lowerIsBetter,
+                // Sharing a core costs two programs differently: against another program this reads lower than
+                // the rates' ratio, which stays the target's measure (see the README).
+                target: "—")
         }
         table.row(
             "signed `/progress`/s, one core (median of \(runs); a write flushed before the reply)",

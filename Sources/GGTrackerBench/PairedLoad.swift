@@ -40,14 +40,9 @@ enum PairedLoad {
     static func cpuSeconds(of processes: [Int32]) -> Double {
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
         return processes.reduce(0) { total, pid in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
+            guard let fields = statFields(of: pid), fields.count > 12, let user = Double(fields[11]),
+                let system = Double(fields[12])
             else { return total }
-            // After the command's closing parenthesis: the state (field 3), …, utime (field 14), stime (field 15).
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
-                return total
-            }
             return total + (user + system) / ticks
         }
     }

@@ -1,5 +1,5 @@
 /// `bytes` random bytes from the system's secure generator, as twice as many lowercase hex digits: share-link
-/// tokens, generated homeserver tokens, keys of long button commands, a delivery attempt's id.
+/// tokens, generated homeserver tokens, keys of long button commands, the process's part of delivery attempts' ids.
 package func randomHex(bytes: Int) -> String {
     var generator = SystemRandomNumberGenerator()
     var digits: [UInt8] = []
