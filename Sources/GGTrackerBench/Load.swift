@@ -1,20 +1,28 @@
 import ArgumentParser
-import AsyncHTTPClient
 import Foundation
 import NIOCore
-import Synchronization
+import NIOHTTP1
+import NIOPosix
 
 // MARK: - Load generator
-
-final class Counter: Sendable {
-    let value = Atomic<Int>(0)
-}
 
 /// One pre-signed request: body, signature and timestamp.
 struct SignedRequest: Codable {
     var body: String
     var signature: String
     var timestamp: String
+
+    /// The request as the load generator sends it.
+    var prepared: LoadRun.Prepared {
+        let body = ByteBuffer(string: body)
+        let head = HTTPRequestHead(
+            version: .http1_1, method: .POST, uri: "/discord/interactions",
+            headers: [
+                "Host": "127.0.0.1", "Content-Type": "application/json", "X-Signature-Ed25519": signature,
+                "X-Signature-Timestamp": timestamp, "Content-Length": "\(body.readableBytes)",
+            ])
+        return LoadRun.Prepared(head: head, body: body)
+    }
 }
 
 struct LoadResult: Codable {
@@ -44,17 +52,45 @@ struct Load: AsyncParsableCommand {
     func run() async throws {
         let requests = try JSONDecoder().decode(
             [SignedRequest].self, from: Data(contentsOf: URL(fileURLWithPath: file)))
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(connections, 64)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let urls = port.map { "http://127.0.0.1:\($0)/discord/interactions" }
-        let prepared = requests.dropFirst(offset).enumerated().map { index, r in r.http(url: urls[index % urls.count]) }
-        let result =
-            rate > 0
-            ? try await openLoop(client, prepared) : try await closedLoop(client, prepared)
-        try await client.shutdown()
+        let prepared = requests.dropFirst(offset).map(\.prepared)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let result: LoadResult
+        do {
+            result = try await measure(prepared, on: group.next())
+            try await group.shutdownGracefully()
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
         guard result.requests > 0 else { throw NoneAnswered(failures: result.failures) }
         say(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
+    }
+
+    /// Runs the closed or the open loop and sums it up. The connections are open before the clock starts.
+    func measure(_ requests: [LoadRun.Prepared], on loop: any EventLoop) async throws -> LoadResult {
+        let total = rate > 0 ? min(requests.count, Int(Double(rate) * seconds)) : requests.count
+        let mode: LoadRun.Mode =
+            rate > 0 ? .open(rate: rate, total: total) : .closed(duration: .nanoseconds(Int64(seconds * 1e9)))
+        let summary = try await loop.flatSubmit {
+            let run = LoadRun(loop: loop, requests: requests, ports: port, mode: mode)
+            let bound = NIOLoopBound(run, eventLoop: loop)
+            return run.start(connections: connections).map {
+                let run = bound.value
+                return (
+                    run.latencies, run.failures, run.late, run.next,
+                    Double((NIODeadline.now() - run.began).nanoseconds) / 1e9
+                )
+            }
+        }.get()
+        let (latencies, failures, late, sent, elapsed) = summary
+        if rate == 0, sent >= requests.count {
+            FileHandle.standardError.write(Data("warning: ran out of pre-signed requests\n".utf8))
+        }
+        let samples = Samples(values: latencies)
+        return LoadResult(
+            requests: latencies.count, failures: failures, seconds: elapsed, rate: Double(latencies.count) / elapsed,
+            p50: samples.percentile(50), p99: samples.percentile(99), p999: samples.percentile(99.9),
+            lateP99: rate > 0 ? Samples(values: late).percentile(99) : nil)
     }
 
     /// Not one request was answered: there is no latency to give.
@@ -65,77 +101,5 @@ struct Load: AsyncParsableCommand {
                 + "public key that signed them, and that they were signed less than 5 minutes ago (the server refuses "
                 + "older timestamps)"
         }
-    }
-
-    static func send(_ client: HTTPClient, _ request: HTTPClientRequest) async -> Bool {
-        guard let response = try? await client.execute(request, timeout: .seconds(30)) else { return false }
-        let ok = response.status == .ok
-        _ = try? await response.body.collect(upTo: 1 << 20)
-        return ok
-    }
-
-    func closedLoop(_ client: HTTPClient, _ requests: [HTTPClientRequest]) async throws -> LoadResult {
-        let next = Counter()
-        let clock = ContinuousClock()
-        let start = clock.now
-        let deadline = start + .milliseconds(Int(seconds * 1000))
-        let outcomes = await withTaskGroup(of: ([Double], Int).self) { group in
-            for _ in 0..<connections {
-                group.addTask {
-                    var latencies: [Double] = []
-                    var failures = 0
-                    while clock.now < deadline {
-                        let index = next.value.add(1, ordering: .relaxed).oldValue
-                        guard index < requests.count else { break }
-                        let sent = clock.now
-                        if await Self.send(client, requests[index]) {
-                            latencies.append((clock.now - sent).seconds * 1000)
-                        } else {
-                            failures += 1
-                        }
-                    }
-                    return (latencies, failures)
-                }
-            }
-            return await group.reduce(into: [([Double], Int)]()) { $0.append($1) }
-        }
-        let elapsed = (clock.now - start).seconds
-        let latencies = Samples(values: outcomes.flatMap(\.0))
-        if next.value.load(ordering: .relaxed) >= requests.count {
-            FileHandle.standardError.write(Data("warning: ran out of pre-signed requests\n".utf8))
-        }
-        return LoadResult(
-            requests: latencies.values.count, failures: outcomes.map(\.1).reduce(0, +), seconds: elapsed,
-            rate: Double(latencies.values.count) / elapsed, p50: latencies.percentile(50),
-            p99: latencies.percentile(99), p999: latencies.percentile(99.9))
-    }
-
-    /// Sends at a fixed rate whatever the answers, and counts each latency from the request's scheduled time,
-    /// so a stall shows as the queue behind it.
-    func openLoop(_ client: HTTPClient, _ requests: [HTTPClientRequest]) async throws -> LoadResult {
-        let total = min(requests.count, Int(Double(rate) * seconds))
-        let clock = ContinuousClock()
-        let start = clock.now + .milliseconds(50)
-        var late: [Double] = []
-        late.reserveCapacity(total)
-        let outcomes = await withTaskGroup(of: Double?.self) { group in
-            for index in 0..<total {
-                let scheduled = start + .nanoseconds(Int64(Double(index) / Double(rate) * 1e9))
-                try? await clock.sleep(until: scheduled)
-                late.append((clock.now - scheduled).seconds * 1000)
-                group.addTask {
-                    guard await Self.send(client, requests[index]) else { return nil }
-                    return (clock.now - scheduled).seconds * 1000
-                }
-            }
-            return await group.reduce(into: [Double?]()) { $0.append($1) }
-        }
-        let elapsed = (clock.now - start).seconds
-        let latencies = Samples(values: outcomes.compactMap { $0 })
-        return LoadResult(
-            requests: latencies.values.count, failures: outcomes.count - latencies.values.count, seconds: elapsed,
-            rate: Double(latencies.values.count) / elapsed, p50: latencies.percentile(50),
-            p99: latencies.percentile(99), p999: latencies.percentile(99.9),
-            lateP99: Samples(values: late).percentile(99))
     }
 }

@@ -41,9 +41,10 @@ struct BenchCommandTests {
         #expect(lines.count == 2 && lines[0].hasPrefix("zelda\t") && lines[1].hasPrefix("hollow knigt\t"))
     }
 
-    /// A load whose requests are all refused (signed 10 minutes ago: the server refuses such a timestamp) says so
-    /// instead of giving latencies.
-    @Test func aLoadWithNoAnswerSaysSo() async throws {
+    /// A server in a folder of its own, with the key that signs for it, answering on its port.
+    static func startServer() async throws -> (
+        folder: URL, key: Curve25519.Signing.PrivateKey, port: Int, server: ServerProcess
+    ) {
         let folder = URL(fileURLWithPath: Scratch.path("load"))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let key = Curve25519.Signing.PrivateKey()
@@ -52,8 +53,20 @@ struct BenchCommandTests {
         let server = try ServerProcess(
             database: folder.appendingPathComponent("ggtracker.sqlite").path, port: port, publicKey: publicKey,
             log: folder.appendingPathComponent("server.log"))
+        do {
+            try await server.waitUntilReady(HTTPClient.shared)
+        } catch {
+            server.kill(SIGKILL)
+            throw error
+        }
+        return (folder, key, port, server)
+    }
+
+    /// A load whose requests are all refused (signed 10 minutes ago: the server refuses such a timestamp) says so
+    /// instead of giving latencies.
+    @Test func aLoadWithNoAnswerSaysSo() async throws {
+        let (folder, key, port, server) = try await Self.startServer()
         defer { server.kill(SIGKILL) }
-        try await server.waitUntilReady(HTTPClient.shared)
         let body = #"{"id":"1","application_id":"1","type":1,"token":"t","version":1}"#
         let timestamp = String(Int(Date().timeIntervalSince1970) - 600)
         let signature = try key.signature(for: Data((timestamp + body).utf8)).map { String(format: "%02x", $0) }
@@ -66,6 +79,36 @@ struct BenchCommandTests {
         #expect(status != 0, "\(output)")
         #expect(output.contains("none of the 2 requests sent was answered 200 OK"), "\(output)")
         #expect(!output.contains("nan"), "\(output)")
+    }
+
+    /// The load generator sends each request once, in a closed loop until they run out and in an open loop at its
+    /// rate, and counts the ones the server refused apart from the ones it answered.
+    @Test func aLoadSendsEachRequestOnceAndCountsTheRefused() async throws {
+        let (folder, key, port, server) = try await Self.startServer()
+        defer { server.kill(SIGKILL) }
+        // 40 pings signed now, then 10 signed 10 minutes ago, which the server refuses.
+        let requests = try (0..<50).map { index in
+            let body = #"{"id":"\#(index + 1)","application_id":"1","type":1,"token":"t","version":1}"#
+            let timestamp = String(Int(Date().timeIntervalSince1970) - (index < 40 ? 0 : 600))
+            let signature = try key.signature(for: Data((timestamp + body).utf8)).map { String(format: "%02x", $0) }
+            return ["body": body, "signature": signature.joined(), "timestamp": timestamp]
+        }
+        let file = folder.appendingPathComponent("requests.json")
+        try JSONSerialization.data(withJSONObject: requests).write(to: file)
+        func load(_ options: [String]) throws -> [String: Any] {
+            let (status, output) = try ServerProcess.command(
+                ["bench", "load", "--port", "\(port)", "--file", file.path] + options)
+            #expect(status == 0, "\(output)")
+            let json = try #require(output.split(separator: "\n").last { $0.hasPrefix("{") })
+            return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        }
+        let closed = try load(["--connections", "4", "--seconds", "10"])
+        #expect(closed["requests"] as? Int == 40 && closed["failures"] as? Int == 10, "\(closed)")
+        #expect((closed["p50"] as? Double ?? 0) > 0)
+        // 20 a second for half a second: the first 10 requests, each due 50 ms after the one before.
+        let open = try load(["--rate", "20", "--seconds", "0.5"])
+        #expect(open["requests"] as? Int == 10 && open["failures"] as? Int == 0, "\(open)")
+        #expect(open["lateP99"] is Double && (open["seconds"] as? Double ?? 0) >= 0.45, "\(open)")
     }
 
     @Test(arguments: ["-1", "65536", "70000"])
