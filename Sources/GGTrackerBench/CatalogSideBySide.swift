@@ -1,6 +1,7 @@
-import AsyncHTTPClient
 import Foundation
 import GGTrackerCatalog
+import NIOCore
+import NIOPosix
 
 /// `bench catalog --peer`: the same catalog file imported by both programs, then the same signed searches and
 /// autocompletions sent to both servers on the same core, one at a time, each timed from the client.
@@ -44,13 +45,19 @@ struct CatalogSideBySide {
 
         var samples: [String: Samples] = [:]
         var sequence = 0
+        // One kept-alive connection to each server, timed on its event loop (see `TimedExchange`).
+        let loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        var exchanges: [String: TimedExchange] = [:]
+        for server in [ours, peer, bare] {
+            exchanges[server.name] = try await TimedExchange.connect(port: server.port, on: loops.next())
+        }
         func time(_ server: ServerUnderTest, _ kinds: String..., object: [String: Any]) async throws -> Data {
             let request = try signer.sign(object)
-            let start = ContinuousClock.now
-            let answer = try await server.send(request)
-            let milliseconds = (ContinuousClock.now - start).seconds * 1000
-            for kind in kinds { samples["\(server.name) \(kind)", default: Samples()].add(milliseconds) }
-            return answer
+            guard let exchange = exchanges[server.name] else { throw BenchFailure("no connection to \(server.name)") }
+            let answer = try await exchange.send(request.prepared)
+            guard answer.status == .ok else { throw BenchFailure("\(server.name) answered \(answer.status.code)") }
+            for kind in kinds { samples["\(server.name) \(kind)", default: Samples()].add(answer.milliseconds) }
+            return Data(buffer: answer.body)
         }
         func search(_ query: String, id: Int) -> [String: Any] {
             Signer.interaction(
@@ -90,6 +97,8 @@ struct CatalogSideBySide {
             }
             peaks = zip(peaks, [ours.memory, peer.memory]).map { max($0, $1) }
         }
+        for exchange in exchanges.values { await exchange.close() }
+        try await loops.shutdownGracefully()
         var found: [String: Int] = [:]
         for (index, (query, meant)) in CatalogBench.typos.enumerated() {
             let mine = firstResults["GGTracker"]?[index] ?? "nothing"

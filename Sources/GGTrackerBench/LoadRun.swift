@@ -10,7 +10,7 @@ import NIOPosix
 /// Everything here is touched on the run's event loop only.
 final class LoadRun {
     /// One request as it goes on the wire.
-    struct Prepared {
+    struct Prepared: Sendable {
         var head: HTTPRequestHead
         var body: ByteBuffer
     }
