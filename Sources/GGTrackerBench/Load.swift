@@ -48,6 +48,8 @@ struct Load: AsyncParsableCommand {
     @Option(help: "Open loop: requests per second (0: closed loop).") var rate = 0
     @Option var seconds = 10.0
     @Option(help: "Use requests from this index on.") var offset = 0
+    @Option(help: "Write each answered request's time since the load began and its latency, in ms, one per line.")
+    var latenciesOut: String?
 
     func run() async throws {
         let requests = try JSONDecoder().decode(
@@ -77,12 +79,16 @@ struct Load: AsyncParsableCommand {
             return run.start(connections: connections).map {
                 let run = bound.value
                 return (
-                    run.latencies, run.failures, run.late, run.next,
+                    run.latencies, run.answeredAt, run.failures, run.late, run.next,
                     Double((NIODeadline.now() - run.began).nanoseconds) / 1e9
                 )
             }
         }.get()
-        let (latencies, failures, late, sent, elapsed) = summary
+        let (latencies, answeredAt, failures, late, sent, elapsed) = summary
+        if let latenciesOut {
+            let lines = zip(answeredAt, latencies).map { "\(format($0, 3)) \(format($1, 3))\n" }.joined()
+            try Data(lines.utf8).write(to: URL(fileURLWithPath: latenciesOut))
+        }
         if rate == 0, sent >= requests.count {
             FileHandle.standardError.write(Data("warning: ran out of pre-signed requests\n".utf8))
         }

@@ -28,6 +28,8 @@ final class LoadRun {
     let mode: Mode
     private let done: EventLoopPromise<Void>
     private(set) var latencies: [Double] = []
+    /// When each of `latencies` was answered, in milliseconds since the load began.
+    private(set) var answeredAt: [Double] = []
     private(set) var late: [Double] = []
     private(set) var failures = 0
     /// The next request not yet sent.
@@ -141,7 +143,12 @@ final class LoadRun {
 
     /// A connection's request was answered (`ok`: 200) or lost, `milliseconds` after it was due.
     func answered(_ connection: LoadConnection, ok: Bool, milliseconds: Double) {
-        if ok { latencies.append(milliseconds) } else { failures += 1 }
+        if ok {
+            latencies.append(milliseconds)
+            answeredAt.append(Double((NIODeadline.now() - began).nanoseconds) / 1e6)
+        } else {
+            failures += 1
+        }
         switch mode {
         case .closed:
             sendNext(on: connection)

@@ -106,9 +106,15 @@ struct BenchCommandTests {
         #expect(closed["requests"] as? Int == 40 && closed["failures"] as? Int == 10, "\(closed)")
         #expect((closed["p50"] as? Double ?? 0) > 0)
         // 20 a second for half a second: the first 10 requests, each due 50 ms after the one before.
-        let open = try load(["--rate", "20", "--seconds", "0.5"])
+        let trace = folder.appendingPathComponent("latencies.txt")
+        let open = try load(["--rate", "20", "--seconds", "0.5", "--latencies-out", trace.path])
         #expect(open["requests"] as? Int == 10 && open["failures"] as? Int == 0, "\(open)")
         #expect(open["lateP99"] is Double && (open["seconds"] as? Double ?? 0) >= 0.45, "\(open)")
+        // Each answer's time since the start and its latency: the last answered after the last was due (450 ms).
+        let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+        let times = lines.compactMap { $0.split(separator: " ").first.flatMap { Double($0) } }
+        #expect(lines.count == 10 && times.count == 10, "\(lines)")
+        #expect(times == times.sorted() && (times.last ?? 0) >= 450, "\(times)")
     }
 
     @Test(arguments: ["-1", "65536", "70000"])
