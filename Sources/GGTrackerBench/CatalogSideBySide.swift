@@ -17,14 +17,17 @@ struct CatalogSideBySide {
         let converted = try Self.writeIGDBShape(from: file, to: plain)
         say("\(converted) games written as IGDB /v4/games objects (JSON Lines) for both programs")
         let signer = Signer()
-        let environment = ["DISCORD_PUBLIC_KEY": signer.publicKeyHex]
+        // The peer gets the same settings, so that another build of GGTracker can be the peer: with its flood
+        // limits on, most of its searches would be refusals, answered quickly.
+        let environment = [
+            "DISCORD_PUBLIC_KEY": signer.publicKeyHex, "GGTRACKER_CATALOG": "offline", "GGTRACKER_USER_RATE": "0",
+            "GGTRACKER_SERVER_RATE": "0",
+        ]
         let port = 18_500 + Int(getpid() % 100)
         let cpus = "\(serverCore)"
         var ours = ServerUnderTest.ours(
             port: port, database: directory.appendingPathComponent("ours.sqlite").path,
-            environment: environment.merging([
-                "GGTRACKER_CATALOG": "offline", "GGTRACKER_USER_RATE": "0", "GGTRACKER_SERVER_RATE": "0",
-            ]) { $1 }, log: directory.appendingPathComponent("ours.log"))
+            environment: environment, log: directory.appendingPathComponent("ours.log"))
         var peer = ServerUnderTest.peer(
             folder: peerFolder, port: port + 1, database: directory.appendingPathComponent("peer.sqlite").path,
             environment: environment, log: directory.appendingPathComponent("peer.log"))
@@ -73,6 +76,8 @@ struct CatalogSideBySide {
         let prefixes = (queries + CatalogBench.typos.map(\.0)).flatMap { query in
             (2...query.count).map { String(query.prefix($0)) }
         }
+        /// Ordinary searches answered without a game, by server: a refusal (a flood limit) is quick to answer.
+        var empty: [String: Int] = [:]
         /// The first result of each typo query, by server, from the first round.
         var firstResults: [String: [String]] = [:]
         var peaks = idle
@@ -83,7 +88,8 @@ struct CatalogSideBySide {
                     sequence += 1
                     // The first search of a server's turn reaches it after it sat idle through the others' turns.
                     let turn = index == 0 ? "search at rest" : "search back to back"
-                    _ = try await time(server, "search", turn, object: search(query, id: sequence))
+                    let answer = try await time(server, "search", turn, object: search(query, id: sequence))
+                    if Self.firstResult(in: answer) == "nothing" { empty[server.name, default: 0] += 1 }
                 }
                 for (query, _) in CatalogBench.typos {
                     sequence += 1
@@ -96,6 +102,11 @@ struct CatalogSideBySide {
                 }
             }
             peaks = zip(peaks, [ours.memory, peer.memory]).map { max($0, $1) }
+        }
+        for server in [ours, peer] where empty[server.name, default: 0] > 0 {
+            say(
+                "  warning: \(server.name) answered \(empty[server.name] ?? 0) of its \(repeats * queries.count) searches without a game"
+            )
         }
         for exchange in exchanges.values { await exchange.close() }
         try await loops.shutdownGracefully()
