@@ -58,6 +58,7 @@ final class LoadRun {
     func start(connections: Int) -> EventLoopFuture<Void> {
         let bound = NIOLoopBound(self, eventLoop: loop)
         let ports = ports
+        expected = connections
         let opened = (0..<connections).map { number in
             ClientBootstrap(group: loop)
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -71,7 +72,6 @@ final class LoadRun {
                 .connect(host: "127.0.0.1", port: ports[number % ports.count])
                 .map { _ in }
         }
-        expected = connections
         // A connection is active only after its connect succeeded: the run begins with the last to become active.
         return EventLoopFuture.andAllSucceed(opened, on: loop).flatMap { bound.value.done.futureResult }
     }
