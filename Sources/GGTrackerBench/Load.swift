@@ -44,9 +44,13 @@ struct Load: AsyncParsableCommand {
     @Option(help: "A server's port; repeated, requests go to each in turn (replicas behind a balancer).")
     var port: [Int]
     @Option(help: "JSON file of pre-signed requests.") var file: String
-    @Option(help: "Closed loop: requests in flight at once.") var connections = 32
+    @Option(
+        help:
+            "Kept-alive connections: in a closed loop, the requests in flight at once; in an open loop, those the requests are sent on (one due while all are busy waits for the first free)."
+    )
+    var connections = 32
     @Option(help: "Open loop: requests per second (0: closed loop).") var rate = 0
-    @Option var seconds = 10.0
+    @Option(help: "How long the load runs (an open loop sends rate × seconds requests).") var seconds = 10.0
     @Option(help: "Use requests from this index on.") var offset = 0
     @Option(help: "Write each answered request's time since the load began and its latency, in ms, one per line.")
     var latenciesOut: String?
