@@ -76,8 +76,9 @@ struct CatalogSideBySide {
         let prefixes = (queries + CatalogBench.typos.map(\.0)).flatMap { query in
             (2...query.count).map { String(query.prefix($0)) }
         }
-        /// Ordinary searches answered without a game, by server: a refusal (a flood limit) is quick to answer.
-        var empty: [String: Int] = [:]
+        /// Ordinary searches answered without a game, by server: such an answer (no match, or a refusal by a flood
+        /// limit) is quick, and pulls that server's figures down.
+        var empty: [String: [String]] = [:]
         /// The first result of each typo query, by server, from the first round.
         var firstResults: [String: [String]] = [:]
         var peaks = idle
@@ -89,7 +90,7 @@ struct CatalogSideBySide {
                     // The first search of a server's turn reaches it after it sat idle through the others' turns.
                     let turn = index == 0 ? "search at rest" : "search back to back"
                     let answer = try await time(server, "search", turn, object: search(query, id: sequence))
-                    if Self.firstResult(in: answer) == "nothing" { empty[server.name, default: 0] += 1 }
+                    if Self.firstResult(in: answer) == "nothing" { empty[server.name, default: []].append(query) }
                 }
                 for (query, _) in CatalogBench.typos {
                     sequence += 1
@@ -103,9 +104,11 @@ struct CatalogSideBySide {
             }
             peaks = zip(peaks, [ours.memory, peer.memory]).map { max($0, $1) }
         }
-        for server in [ours, peer] where empty[server.name, default: 0] > 0 {
+        for server in [ours, peer] {
+            guard let missed = empty[server.name] else { continue }
+            let named = Set(missed).sorted().map { "“\($0)”" }.joined(separator: ", ")
             say(
-                "  warning: \(server.name) answered \(empty[server.name] ?? 0) of its \(repeats * queries.count) searches without a game"
+                "  warning: \(server.name) found no game for \(named) (\(missed.count) of its \(repeats * queries.count) searches)"
             )
         }
         for exchange in exchanges.values { await exchange.close() }

@@ -55,6 +55,23 @@ struct Load: AsyncParsableCommand {
     @Option(help: "Write each answered request's time since the load began and its latency, in ms, one per line.")
     var latenciesOut: String?
 
+    func validate() throws {
+        guard !port.isEmpty, port.allSatisfy({ (1...65_535).contains($0) }) else {
+            throw ValidationError("--port must be given, each between 1 and 65535")
+        }
+        guard connections >= 1 else { throw ValidationError("--connections must be at least 1") }
+        guard rate >= 0 else { throw ValidationError("--rate must be 0 (closed loop) or more") }
+        guard seconds > 0 else { throw ValidationError("--seconds must be more than 0") }
+        guard offset >= 0 else { throw ValidationError("--offset must be 0 or more") }
+        if let latenciesOut {
+            let folder = URL(fileURLWithPath: latenciesOut).deletingLastPathComponent().path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
+                FileManager.default.isWritableFile(atPath: folder)
+            else { throw ValidationError("--latencies-out: \(folder) is not a folder this program can write in") }
+        }
+    }
+
     func run() async throws {
         let requests = try JSONDecoder().decode(
             [SignedRequest].self, from: Data(contentsOf: URL(fileURLWithPath: file)))
@@ -84,7 +101,7 @@ struct Load: AsyncParsableCommand {
                 let run = bound.value
                 return (
                     run.latencies, run.answeredAt, run.failures, run.late, run.next,
-                    Double((NIODeadline.now() - run.began).nanoseconds) / 1e9
+                    (NIODeadline.now() - run.began).milliseconds / 1000
                 )
             }
         }.get()

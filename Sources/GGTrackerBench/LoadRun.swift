@@ -118,7 +118,7 @@ final class LoadRun {
         while next < total {
             let due = Self.due(next, start: start, rate: rate)
             guard due <= now else { break }
-            late.append(Double((now - due).nanoseconds) / 1e6)
+            late.append((now - due).milliseconds)
             let port = next % ports.count
             if let connection = idle[port].popLast() {
                 connection.send(requests[next], timedFrom: due)
@@ -145,7 +145,7 @@ final class LoadRun {
     func answered(_ connection: LoadConnection, ok: Bool, milliseconds: Double) {
         if ok {
             latencies.append(milliseconds)
-            answeredAt.append(Double((NIODeadline.now() - began).nanoseconds) / 1e6)
+            answeredAt.append((NIODeadline.now() - began).milliseconds)
         } else {
             failures += 1
         }
@@ -198,6 +198,20 @@ extension LoadRun.Mode {
     }
 }
 
+extension LoadRun.Prepared {
+    /// Writes the request's head, body and end through `context` (a handler just after NIO's request encoder);
+    /// `promise` completes with the end's write.
+    func write(to context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
+        context.write(NIOAny(HTTPClientRequestPart.head(head)), promise: nil)
+        context.write(NIOAny(HTTPClientRequestPart.body(.byteBuffer(body))), promise: nil)
+        context.write(NIOAny(HTTPClientRequestPart.end(nil)), promise: promise)
+    }
+}
+
+extension TimeAmount {
+    var milliseconds: Double { Double(nanoseconds) / 1e6 }
+}
+
 /// One keep-alive connection of a load run: one request outstanding at a time.
 final class LoadConnection: ChannelInboundHandler {
     typealias InboundIn = HTTPClientResponsePart
@@ -228,9 +242,8 @@ final class LoadConnection: ChannelInboundHandler {
     func send(_ request: LoadRun.Prepared, timedFrom: NIODeadline) {
         guard let context else { return }
         self.timedFrom = timedFrom
-        context.write(wrapOutboundOut(.head(request.head)), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(request.body))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        request.write(to: context, promise: nil)
+        context.flush()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -240,7 +253,7 @@ final class LoadConnection: ChannelInboundHandler {
         case .end:
             guard let from = timedFrom else { return }
             timedFrom = nil
-            run.answered(self, ok: status == .ok, milliseconds: Double((NIODeadline.now() - from).nanoseconds) / 1e6)
+            run.answered(self, ok: status == .ok, milliseconds: (NIODeadline.now() - from).milliseconds)
         }
     }
 

@@ -29,6 +29,8 @@ final class TimedExchange: Sendable {
     }
 
     func send(_ request: LoadRun.Prepared) async throws -> Answer {
+        // A write to a closed connection would never reach the handler that answers it.
+        guard channel.isActive else { throw ChannelError.ioOnClosedChannel }
         let answer = channel.eventLoop.makePromise(of: Answer.self)
         channel.writeAndFlush(ExchangeHandler.Outbound(request: request, answer: answer), promise: nil)
         return try await answer.futureResult.get()
@@ -59,9 +61,7 @@ private final class ExchangeHandler: ChannelDuplexHandler {
         }
         body.clear()
         pending = (outbound.answer, .now())
-        context.write(wrapOutboundOut(.head(outbound.request.head)), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(outbound.request.body))), promise: nil)
-        context.write(wrapOutboundOut(.end(nil)), promise: promise)
+        outbound.request.write(to: context, promise: promise)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -71,7 +71,7 @@ private final class ExchangeHandler: ChannelDuplexHandler {
         case .end:
             guard let (answer, sent) = pending else { return }
             pending = nil
-            let milliseconds = Double((NIODeadline.now() - sent).nanoseconds) / 1e6
+            let milliseconds = (NIODeadline.now() - sent).milliseconds
             answer.succeed(.init(status: status, body: body, milliseconds: milliseconds))
         }
     }

@@ -43,8 +43,7 @@ package actor RateLimiter {
             try await waitForStart()
         } catch {
             // Cancelled, or the shared count could not be read: the in-flight place is given back.
-            inFlight -= 1
-            resumeOne()
+            leaveFlight()
             throw error
         }
     }
@@ -88,11 +87,12 @@ package actor RateLimiter {
         answered.append(clock.now)
         for waiter in answerWaiters { waiter.resume() }
         answerWaiters.removeAll()
-        inFlight -= 1
-        resumeOne()
+        leaveFlight()
     }
 
-    private func resumeOne() {
+    /// Gives an in-flight place back, to the first call waiting for one.
+    private func leaveFlight() {
+        inFlight -= 1
         if !waiters.isEmpty { waiters.removeFirst().resume() }
     }
 }

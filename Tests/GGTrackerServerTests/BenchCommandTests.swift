@@ -117,6 +117,24 @@ struct BenchCommandTests {
         #expect(times == times.sorted() && (times.last ?? 0) >= 450, "\(times)")
     }
 
+    /// A load it cannot run is refused before anything is read or sent (a run with no connection would wait for
+    /// ever; one whose latencies cannot be written would lose them after the whole run).
+    @Test(arguments: [
+        (["--connections", "0"], "--connections must be at least 1"),
+        (["--seconds", "0"], "--seconds must be more than 0"),
+        (["--rate=-5"], "--rate must be 0 (closed loop) or more"),
+        (["--port", "70000"], "--port must be given, each between 1 and 65535"),
+        (["--latencies-out", "/no/such/folder/latencies.txt"], "--latencies-out: /no/such/folder is not a folder"),
+    ])
+    func aLoadItCannotRunIsRefusedFirst(_ options: [String], _ message: String) throws {
+        let arguments = ["bench", "load", "--file", "/no/such/requests.json"]
+        let (status, output) = try ServerProcess.command(
+            arguments + (options.first == "--port" ? options : ["--port", "18999"] + options))
+        #expect(status == 64, "a usage error: \(output)")
+        #expect(output.contains(message), "\(output)")
+        #expect(!output.contains("requests.json"), "refused before the file is read: \(output)")
+    }
+
     @Test(arguments: ["-1", "65536", "70000"])
     func theBareResponderRefusesAPortOutOfRange(_ port: String) throws {
         let (status, output) = try ServerProcess.command(["bench", "responder", "--port=\(port)"])
