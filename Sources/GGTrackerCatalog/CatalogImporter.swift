@@ -307,7 +307,7 @@ final class ParallelBatches<Work: Sendable>: @unchecked Sendable {
     private let source: () throws -> Work?
 
     init(
-        workers: Int = ProcessInfo.processInfo.activeProcessorCount, source: @escaping () throws -> Work?,
+        workers: Int = Processors.usable, source: @escaping () throws -> Work?,
         parse: @escaping @Sendable (Work) -> Batch
     ) {
         self.source = source

@@ -125,7 +125,7 @@ package final class AppDatabase: Sendable {
         config.busyMode = .timeout(5)
         // Reads run on the calling thread and the server runs about one task per core, so more readers than cores
         // would only hold more page caches in memory.
-        config.maximumReaderCount = ProcessInfo.processInfo.activeProcessorCount + 1
+        config.maximumReaderCount = Processors.usable + 1
         config.prepareDatabase { db in
             // 1 MB of page cache a connection: the pages a command reads are few, and the catalog is searched in
             // memory.

@@ -31,7 +31,7 @@ struct GGTrackerCommand: AsyncParsableCommand {
         do {
             // A process pinned to fewer CPUs than the machine has (`taskset`, a container's cpuset) runs as many
             // event loops as it may use: more would only take turns on the same cores, handing work between them.
-            let allowed = allowedCPUs()
+            let allowed = Processors.allowed()
             if allowed > 0, allowed < System.coreCount { NIOSingletons.groupLoopCountSuggestion = allowed }
             var command = try parseAsRoot()
             if command is Serve {
@@ -45,18 +45,6 @@ struct GGTrackerCommand: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
-    }
-}
-
-/// How many CPUs this process may run on (its affinity mask, `Cpus_allowed` in `/proc/self/status`); 0 when that
-/// cannot be read.
-func allowedCPUs() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") })
-    else { return 0 }
-    // Hexadecimal words separated by commas: "00000000,00000003".
-    return line.dropFirst("Cpus_allowed:".count).reduce(0) { count, character in
-        count + (character.hexDigitValue?.nonzeroBitCount ?? 0)
     }
 }
 
