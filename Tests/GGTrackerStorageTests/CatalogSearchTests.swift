@@ -194,6 +194,16 @@ struct TextNormalizerTests {
         #expect(TextNormalizer.words("Pokémon") == ["pokemon"])
     }
 
+    @Test func keywordsAreTheWordsTwinsAndJoinedPairs() {
+        #expect(TextNormalizer.keywords(for: "Final Fantasy VII") == "7 finalfantasy fantasyvii")
+        #expect(TextNormalizer.keywords(for: "Half-Life 2") == "ii halflife life2")
+        #expect(TextNormalizer.keywords(for: "Pokémon Red & Blue") == "pokemonred redand andblue")
+        #expect(
+            TextNormalizer.keywords(for: "Agent 007 vs. 99999999999999999999")
+                == "vii agent007 007vs vs99999999999999999999")
+        #expect(TextNormalizer.keywords(for: "Tetris").isEmpty)
+    }
+
     @Test func typoDistanceAgreesWithTheTextbookDefinition() {
         /// Optimal string alignment distance, the whole table, no cut-off.
         func reference(_ a: [UInt8], _ b: [UInt8]) -> Int {
