@@ -130,10 +130,12 @@ package final class AppDatabase: Sendable {
             // 1 MB of page cache a connection: the pages a command reads are few, and the catalog is searched in
             // memory.
             try db.execute(sql: "PRAGMA cache_size = -1000")
-            try db.execute(sql: "PRAGMA synchronous = FULL")
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
         let pool = try DatabasePool(path: path, configuration: config)
+        // Set on the writer once the pool is open: the pool turns WAL mode on after the connection's own set-up, and
+        // with it `synchronous = NORMAL`, under which a commit reaches the disk only at the next checkpoint.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         return try AppDatabase(pool)
     }
 
