@@ -31,8 +31,7 @@ struct GGTrackerCommand: AsyncParsableCommand {
         do {
             // A process pinned to fewer CPUs than the machine has (`taskset`, a container's cpuset) runs as many
             // event loops as it may use: more would only take turns on the same cores, handing work between them.
-            let allowed = Processors.allowed()
-            if allowed > 0, allowed < System.coreCount { NIOSingletons.groupLoopCountSuggestion = allowed }
+            if Processors.usable < System.coreCount { NIOSingletons.groupLoopCountSuggestion = Processors.usable }
             var command = try parseAsRoot()
             if command is Serve {
                 NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()

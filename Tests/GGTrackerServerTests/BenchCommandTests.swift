@@ -123,6 +123,7 @@ struct BenchCommandTests {
         (["--connections", "0"], "--connections must be at least 1"),
         (["--seconds", "0"], "--seconds must be more than 0"),
         (["--rate=-5"], "--rate must be 0 (closed loop) or more"),
+        (["--offset=-1"], "--offset must be 0 or more"),
         (["--port", "70000"], "--port must be given, each between 1 and 65535"),
         (["--latencies-out", "/no/such/folder/latencies.txt"], "--latencies-out: /no/such/folder is not a folder"),
     ])
