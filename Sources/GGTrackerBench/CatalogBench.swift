@@ -16,7 +16,7 @@ struct CatalogBench: AsyncParsableCommand {
         abstract: "Import rate of a catalog file, then search and autocomplete latency over it.")
     @Option(help: "The catalog file (IGDB-shaped JSON Lines, gzip or not).")
     var file = "../shared/data/igdb_unifidb_games.jsonl.gz"
-    @Option(help: "Import runs, each into an empty database.") var runs = 3
+    @Option(help: "Import runs, each into an empty database (with --peer: each program's, in turns).") var runs = 3
     @Option(help: "Times each query is run.") var repeats = 30
     @Option(help: "Search this existing catalog database instead of importing (to profile searches).")
     var database: String?
@@ -47,7 +47,11 @@ struct CatalogBench: AsyncParsableCommand {
         ("super maro odyssey", "Super Mario Odyssey"), ("half lfe 2", "Half-Life 2"),
     ]
 
-    func validate() throws { try ServerUnderTest.validatePeer(peer) }
+    func validate() throws {
+        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+        guard repeats >= 1 else { throw ValidationError("--repeats must be at least 1") }
+        try ServerUnderTest.validatePeer(peer)
+    }
 
     func run() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ggtracker-bench-\(getpid())")
@@ -56,7 +60,8 @@ struct CatalogBench: AsyncParsableCommand {
         if let peer {
             try Pinned.moveHarness(to: "\(clientCore)")
             return try await CatalogSideBySide(
-                file: file, peerFolder: peer, repeats: repeats, serverCore: serverCore, directory: directory
+                file: file, peerFolder: peer, runs: runs, repeats: repeats, serverCore: serverCore,
+                directory: directory
             ).run()
         }
         var rates = Samples()

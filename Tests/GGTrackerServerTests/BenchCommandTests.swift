@@ -20,6 +20,45 @@ struct BenchCommandTests {
         #expect(!output.contains("games written"))
     }
 
+    @Test(arguments: [["--runs", "0"], ["--repeats", "0"]])
+    func aCatalogRunOfNothingIsRefused(_ option: [String]) throws {
+        let (status, output) = try ServerProcess.command(["bench", "catalog"] + option)
+        #expect(status == 64, "a usage error")
+        #expect(output.contains("\(option[0]) must be at least 1"), "\(output)")
+        #expect(!output.contains("games written"))
+    }
+
+    /// Another GGTracker as the peer: each program imports the file three times, in turns, then both answer the
+    /// same signed searches; the table puts them side by side.
+    @Test func theCatalogSideBySideImportsInTurnsThenSearchesBoth() throws {
+        let folder = URL(fileURLWithPath: Scratch.path("peer"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let program = folder.appendingPathComponent("ggtracker")
+        try "#!/bin/sh\nexec \"\(ServerProcess.binary)\" \"$@\"\n".write(
+            to: program, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
+        let (status, output) = try ServerProcess.command([
+            "bench", "catalog", "--peer", folder.path, "--file", TestHarness.fixturePath, "--runs", "3",
+            "--repeats", "1", "--server-core", "0", "--client-core", "0",
+        ])
+        #expect(status == 0, "\(output)")
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(
+            lines.contains { $0.hasSuffix("games written as IGDB /v4/games objects (JSON Lines) for both programs") })
+        // Three imports each, and their median.
+        for name in ["GGTracker", "peer"] {
+            let line = lines.first { $0.hasPrefix("  import: \(name) ") } ?? ""
+            let times = line.dropFirst("  import: \(name) ".count).split(separator: " s, median ").first ?? ""
+            #expect(times.split(separator: ", ").count == 3, "\(line)")
+        }
+        let row = lines.first { $0.hasPrefix("| import, games/s (the whole `catalog import` process, median of 3") }
+        #expect(row?.contains("×") == true, "\(output)")
+        // Both answered the searches: a latency for each.
+        let search = lines.first { $0.hasPrefix("| `/search`, ordinary queries: p50 ms |") } ?? ""
+        let cells = search.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(cells.count >= 3 && Double(cells[1]) != nil && Double(cells[2]) != nil, "\(search)")
+    }
+
     /// Ranking results go into the file named, in place: a link is followed, not replaced by a new file (so
     /// `--results-out /dev/null` leaves the device alone).
     @Test func rankingResultsAreWrittenInPlace() throws {
