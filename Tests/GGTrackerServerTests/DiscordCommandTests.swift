@@ -208,9 +208,15 @@ struct DiscordCommandTests {
             let shown = try await client.send(I.command("wishlist", [I.sub("show")]))
             DiscordChecks.check(shown)
             #expect(shown.text.contains("Hollow Knight: Silksong"))
+            // A page past the end says where the list ends.
+            let past = try await client.send(I.command("wishlist", [I.sub("show", [I.option("page", 4)])]))
+            #expect(past.ephemeral && past.content == "There is no page 4: the list has 1 page (1 game).")
             _ = try await client.send(I.command("add", [I.option("title", "Hollow Knight: Silksong")]))
             let after = try await client.send(I.command("wishlist", [I.sub("show")]))
             #expect(after.content.contains("wishlist is empty"))
+            // An empty list says it is empty, whichever page is asked for.
+            let emptyPast = try await client.send(I.command("wishlist", [I.sub("show", [I.option("page", 2)])]))
+            #expect(emptyPast.content.contains("wishlist is empty"), "\(emptyPast.content)")
         }
     }
 

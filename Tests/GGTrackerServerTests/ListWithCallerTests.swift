@@ -62,7 +62,9 @@ struct ListWithCallerTests {
         #expect(sqlite[0].contains("Your library has no games yet") && sqlite[1] == sqlite[0], "\(sqlite[0])")
         #expect(sqlite[2].contains("12 games"), "\(sqlite[2])")
         #expect(sqlite[2].contains("1 age-restricted hidden") && sqlite[2].contains("page 1/2"), "\(sqlite[2])")
-        #expect(sqlite[3].contains("page 2/2") && sqlite[4].contains("There is no page 3"), "\(sqlite[3])")
+        #expect(
+            sqlite[3].contains("page 2/2")
+                && sqlite[4].contains("There is no page 3: the list has 2 pages (12 games)."), "\(sqlite[3])")
         #expect(sqlite[5].contains("by hours") && sqlite[6].contains("completed"), "\(sqlite[5])")
         #expect(sqlite[7].contains("no games with status backlog"), "\(sqlite[7])")
         #expect(!sqlite[8].contains("hidden") && sqlite[8].contains("13 games"), "\(sqlite[8])")

@@ -124,7 +124,7 @@ struct CatalogFeatures: Sendable {
         var scope = [genre, platform, year.map(String.init)].compactMap { $0 }.joined(separator: " · ")
         if scope.isEmpty { scope = "all games" }
         guard !result.items.isEmpty else {
-            if page > 1 { return .notice("There is no page \(page).") }
+            if let past = bot.pastTheLastPage(result) { return past }
             let anyScores = try await bot.catalog.top(filter: CatalogFilter(), minimumRatings: 1, page: 1, pageSize: 1)
             if anyScores.total == 0 {
                 return .notice(
@@ -153,7 +153,7 @@ struct CatalogFeatures: Sendable {
         let result = try await bot.catalog.browse(
             kind, name: name, includeMature: c.showsMature, page: page, pageSize: GGTrackerBot.pageSize)
         guard !result.items.isEmpty else {
-            if page > 1 { return .notice("There is no page \(page).") }
+            if let past = bot.pastTheLastPage(result) { return past }
             if try await bot.catalog.facetNames(kind, matching: "", limit: 1).isEmpty {
                 return .notice(
                     "This catalog has no \(kind.rawValue) data, so games cannot be browsed by \(kind.rawValue): the bundled offline catalog and Giant Bomb do not provide it; with IGDB as the catalog provider they do."

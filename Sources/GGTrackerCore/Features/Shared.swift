@@ -31,6 +31,15 @@ extension GGTrackerBot {
         ]
     }
 
+    /// The answer to a page past the end of a list that has games: where the list ends. Nil for any other page,
+    /// and for an empty list (whose own message says so).
+    func pastTheLastPage<T>(_ page: Page<T>) -> Reply? {
+        guard page.page > 1, page.items.isEmpty, page.total > 0 else { return nil }
+        return .notice(
+            "There is no page \(page.page): the list has \(Format.count(page.pageCount, "page")) (\(Format.count(page.total, "game")))."
+        )
+    }
+
     /// The same cards for the server's announce channel, when one is set.
     func announcement(_ cards: [Card], _ c: Context) -> Announcement? {
         c.settings.announceChannel.map { Announcement(channel: $0, cards: cards) }

@@ -47,7 +47,7 @@ struct ShelfFeatures: Sendable {
             of: player.id, includeMature: c.showsMature, page: page, pageSize: GGTrackerBot.pageSize)
         let owner = player.id == c.player.id ? "Your" : "\(player.shownName)'s"
         guard !result.items.isEmpty else {
-            if page > 1 { return .notice("There is no page \(page).") }
+            if let past = bot.pastTheLastPage(result) { return past }
             return .notice("\(owner) wishlist is empty. Add games with \(code: "/wishlist add").")
         }
         let lines = result.items.map { item in
@@ -78,7 +78,7 @@ struct ShelfFeatures: Sendable {
         }
         let name = player.shownName
         guard !result.page.items.isEmpty else {
-            if page > 1 { return .notice("There is no page \(page).") }
+            if let past = bot.pastTheLastPage(result.page) { return past }
             let scope = status.map { " with status \($0.rawValue)" } ?? ""
             let hidden = result.hiddenMature > 0 ? " (\(result.hiddenMature) age-restricted hidden here)" : ""
             return .notice(
