@@ -222,10 +222,10 @@ package enum Format {
     }
 
     package static func hours(_ hours: Double) -> String {
-        if hours == hours.rounded() { return "\(Int(hours)) h" }
+        if hours == hours.rounded() { return "\(number(Int(hours))) h" }
         // One decimal, rounded half away from zero.
         let tenths = Int((abs(hours) * 10).rounded())
-        return "\(hours < 0 ? "-" : "")\(tenths / 10).\(tenths % 10) h"
+        return "\(hours < 0 ? "-" : "")\(number(tenths / 10)).\(tenths % 10) h"
     }
 
     /// "about 12 h to beat (rushed 8 h, everything 30 h)": hours to the nearest half; nil when nothing is known.
@@ -268,9 +268,20 @@ package enum Format {
         return out + "…"
     }
 
-    /// "1 review", "3 reviews".
+    /// "1 review", "3 reviews", "8,067 games".
     package static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
-        "\(n) \(n == 1 ? noun : plural ?? noun + "s")"
+        "\(number(n)) \(n == 1 ? noun : plural ?? noun + "s")"
+    }
+
+    /// A whole number with its thousands set apart: "35,435", "-1,200", "999".
+    package static func number(_ n: Int) -> String {
+        let digits = Array(String(n.magnitude))
+        var out = n < 0 ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return out
     }
 
     /// A horizontal bar of `width` cells for `value` out of `total`.

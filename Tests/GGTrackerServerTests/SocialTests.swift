@@ -187,6 +187,7 @@ struct SocialTests {
                 #expect(response.status == .ok)
                 let html = String(buffer: response.body)
                 #expect(html.contains("Alice's games"))
+                #expect(html.contains("<p class=\"summary\">2 games · "), "\(html.prefix(1200))")
                 let year = Calendar.utcYear(of: Date())
                 #expect(html.contains("<a href=\"/u/\(token)/recap/\(year)\">\(year) in review</a>"))
                 #expect(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; more"))

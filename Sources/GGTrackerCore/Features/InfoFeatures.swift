@@ -77,7 +77,7 @@ struct InfoFeatures: Sendable {
                     title: "Catalog",
                     fields: [
                         .init("Provider", status.provider),
-                        .init("Games", "\(status.games)"),
+                        .init("Games", Format.number(status.games)),
                         .init("Last refresh", status.lastRefresh.map { Format.date($0) } ?? "never"),
                         .init(
                             "Refresh",

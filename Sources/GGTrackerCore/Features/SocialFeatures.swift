@@ -77,7 +77,7 @@ struct SocialFeatures: Sendable {
         guard !rows.isEmpty else {
             return .notice("Nobody here has \(metric.label) in \(period.label) yet.")
         }
-        func value(_ v: Double) -> String { metric == .hours ? Format.hours(v) : String(Int(v)) }
+        func value(_ v: Double) -> String { metric == .hours ? Format.hours(v) : Format.number(Int(v)) }
         var lines = rows.prefix(10).map { row -> RichText in
             let medal: RichText = row.rank <= 3 ? RichText(["🥇", "🥈", "🥉"][row.rank - 1]) : "\(code: "\(row.rank).")"
             let me = row.player.id == c.player.id ? " ← you" : ""

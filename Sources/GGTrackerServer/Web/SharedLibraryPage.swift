@@ -13,7 +13,7 @@ enum SharedLibraryPage {
             \(player.avatarURL.map { "<img class=\"avatar\" src=\"\(escape($0))\" alt=\"\" width=\"64\" height=\"64\">" } ?? "")
             <div><h1>\(name)'s games</h1>
             \(player.bio.map { "<p class=\"bio\">\(escape($0))</p>" } ?? "")
-            <p class="summary">\(entries.count) games · \(escape(Format.hours(entries.compactMap(\.hours).reduce(0, +)))) played</p>
+            <p class="summary">\(Format.count(entries.count, "game")) · \(escape(Format.hours(entries.compactMap(\.hours).reduce(0, +)))) played</p>
             <nav><a href="/u/\(token)/recap/\(Calendar.utcYear(of: now))">\(Calendar.utcYear(of: now)) in review</a></nav></div>
             </header>
             """
