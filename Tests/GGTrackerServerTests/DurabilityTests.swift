@@ -39,7 +39,7 @@ final class ServerProcess: @unchecked Sendable {
         environment.merge(extra) { $1 }
         process.environment = environment
         if !FileManager.default.fileExists(atPath: log.path) {
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         }
         let handle = try FileHandle(forWritingTo: log)
         handle.seekToEndOfFile()

@@ -56,7 +56,7 @@ struct GameNightTests {
     @Test func threePlayersFromTheFirstPressToTheRerollAcrossARestart() async throws {
         let path = Scratch.path("gamenight.sqlite")
         let clock = Mutex(Date())
-        var buttons: [String: String] = [:]
+        let buttons: [String: String]
         do {
             let harness = try await TestHarness(databasePath: path, now: { clock.withLock { $0 } })
             try await Self.withGames(harness)
@@ -74,7 +74,10 @@ struct GameNightTests {
                     ), "\(description)")
                 #expect(start.buttons.map(\.label) == ["I'm in", "Leave", "Pick a game"])
                 var ids: [String: String] = [:]
-                for label in ["I'm in", "Leave", "Pick a game"] { ids[label] = try #require(start.button(label)) }
+                for label in ["I'm in", "Leave", "Pick a game"] {
+                    let id: String = try #require(start.button(label))
+                    ids[label] = id
+                }
 
                 let alone = try await client.send(I.button(ids["Pick a game"]!))
                 #expect(alone.ephemeral && alone.text.contains("Picking needs at least 2 players"), "\(alone.text)")

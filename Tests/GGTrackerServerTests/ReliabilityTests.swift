@@ -128,9 +128,8 @@ struct LimitsTests {
     @Test func aUserFloodingCommandsIsAskedToSlowDownAndNothingChanges() async throws {
         // The bot's clock stands still, so however slowly a loaded machine sends the four, none is refilled.
         let instant = Date()
-        let harness = try await TestHarness(now: { instant }) {
-            $0.limits = .init(userPerMinute: 3, serverPerMinute: 0)
-        }
+        let harness = try await TestHarness(
+            configure: { $0.limits = .init(userPerMinute: 3, serverPerMinute: 0) }, now: { instant })
         try await harness.withClient { client in
             for title in ["Hades", "Celeste", "Undertale"] {
                 let answer = try await client.send(I.command("add", [I.option("title", title)]))
@@ -152,9 +151,8 @@ struct LimitsTests {
 
     @Test func aRetryWhileOverTheRateGetsItsAnswerNotASlowDown() async throws {
         let instant = Date()
-        let harness = try await TestHarness(now: { instant }) {
-            $0.limits = .init(userPerMinute: 2, serverPerMinute: 0)
-        }
+        let harness = try await TestHarness(
+            configure: { $0.limits = .init(userPerMinute: 2, serverPerMinute: 0) }, now: { instant })
         try await harness.withClient { client in
             _ = try await client.send(I.command("add", [I.option("title", "Hades")]))
             let first = try await client.send(I.command("add", [I.option("title", "Celeste")], id: "retried-add"))

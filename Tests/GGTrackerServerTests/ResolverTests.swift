@@ -90,7 +90,7 @@ struct ResolverCase: CustomTestStringConvertible, Sendable {
 
     var command: String
     var title: String
-    var extra: [String: Any] = [:]
+    var extra: [String: any Sendable] = [:]
     var shelves: [String] = []
     var ageRestricted = false
     var answer: Answer
@@ -99,7 +99,7 @@ struct ResolverCase: CustomTestStringConvertible, Sendable {
         "/\(command) title:\(title)\(shelves.isEmpty ? "" : " owning \(shelves)")\(ageRestricted ? " (age-restricted)" : "")"
     }
 
-    nonisolated(unsafe) static let all: [ResolverCase] = [
+    static let all: [ResolverCase] = [
         .init(
             command: "add", title: "hollow night", extra: ["status": "playing"], answer: .game("Hollow Knight (2017)")),
         .init(command: "game", title: "Grand Theft Auto V", answer: .restricted(["Grand Theft Auto V (2013)"])),

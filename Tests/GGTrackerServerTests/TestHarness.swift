@@ -26,7 +26,7 @@ struct TestHarness {
 
     init(
         databasePath: String? = nil, adminIDs: Set<String> = [], emptyCatalog: Bool = false,
-        now: @escaping @Sendable () -> Date = Date.init, configure: (inout AppConfig) -> Void = { _ in }
+        configure: (inout AppConfig) -> Void = { _ in }, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws {
         var config = AppConfig()
         config.discordPublicKey = key.publicKey

@@ -30,7 +30,7 @@ struct BackupTests {
             for n in 0..<200 {
                 let player = try await live.library.recordPlayer(
                     Invoker(platform: .discord, userID: "p\(n)", displayName: "p\(n)", community: "discord:1"), at: now)
-                try await live.library.updateEntry(of: player.id, game: celeste, community: "discord:1", at: now) {
+                _ = try await live.library.updateEntry(of: player.id, game: celeste, community: "discord:1", at: now) {
                     $0 = LibraryEntry(game: celeste, status: .playing, at: now)
                 }
             }
@@ -62,7 +62,7 @@ struct BackupTests {
         let (database, celeste) = try await seeded("live.sqlite")
         let alice = try await database.library.recordPlayer(
             Invoker(platform: .discord, userID: "alice", displayName: "alice", community: "discord:1"), at: Date())
-        try await database.library.updateEntry(of: alice.id, game: celeste, community: "discord:1", at: Date()) {
+        _ = try await database.library.updateEntry(of: alice.id, game: celeste, community: "discord:1", at: Date()) {
             $0 = LibraryEntry(game: celeste, status: .playing, at: Date())
         }
         try "not a database".write(toFile: path("junk.sqlite"), atomically: true, encoding: .utf8)

@@ -14,7 +14,7 @@ struct CopyTests {
         let bob = try await source.library.recordPlayer(f.invoker("bob"), at: f.now)
         let now = f.now
         let celeste = f.celeste
-        try await source.library.updateEntry(of: alice.id, game: celeste, community: "discord:1", at: now) {
+        _ = try await source.library.updateEntry(of: alice.id, game: celeste, community: "discord:1", at: now) {
             var entry = LibraryEntry(game: celeste, status: .completed, at: now)
             entry.hours = 31.5
             entry.tags = ["speedrun", "pixel \"art\""]

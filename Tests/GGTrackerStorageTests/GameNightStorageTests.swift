@@ -11,7 +11,7 @@ struct GameNightStorageTests {
         let (database, now) = (f.database, f.now)
         let alice = try await database.library.recordPlayer(f.invoker("alice"), at: now)
         let bob = try await database.library.recordPlayer(f.invoker("bob"), at: now)
-        try await database.library.updateEntry(of: alice.id, game: f.celeste, community: "discord:1", at: now) {
+        _ = try await database.library.updateEntry(of: alice.id, game: f.celeste, community: "discord:1", at: now) {
             $0 = LibraryEntry(game: f.celeste, status: .completed, at: now)
         }
         _ = try await database.library.addToWishlist(bob.id, game: f.hades, community: "discord:1", at: now)

@@ -17,7 +17,7 @@ struct PostgresHeldChangeTests {
         }
         let f = try await LibraryFixture(.postgres)
         let alice = try await f.database.library.recordPlayer(f.invoker("alice"), at: f.now)
-        try await f.database.library.updateEntry(of: alice.id, game: f.hades, community: "discord:1", at: f.now) {
+        _ = try await f.database.library.updateEntry(of: alice.id, game: f.hades, community: "discord:1", at: f.now) {
             $0 = LibraryEntry(game: f.hades, status: .playing, at: f.now)
         }
         return (f, alice)
@@ -33,7 +33,7 @@ struct PostgresHeldChangeTests {
     }
 
     func setHours(_ hours: Double, _ database: AppDatabase, _ f: LibraryFixture, _ player: Player) async throws {
-        try await database.library.updateEntry(of: player.id, game: f.hades, community: "discord:1", at: f.now) {
+        _ = try await database.library.updateEntry(of: player.id, game: f.hades, community: "discord:1", at: f.now) {
             $0?.hours = hours
         }
     }

@@ -18,7 +18,7 @@ struct RecapStorageTests {
         func change(
             _ player: Player, _ game: Game, at date: Date, _ edit: @escaping @Sendable (inout LibraryEntry) -> Void
         ) async throws {
-            try await database.library.updateEntry(of: player.id, game: game, community: "discord:1", at: date) {
+            _ = try await database.library.updateEntry(of: player.id, game: game, community: "discord:1", at: date) {
                 var entry = $0 ?? LibraryEntry(game: game, status: .backlog, at: date)
                 edit(&entry)
                 $0 = entry

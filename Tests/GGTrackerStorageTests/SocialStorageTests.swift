@@ -111,7 +111,7 @@ struct SocialStorageTests {
         #expect(added)
         #expect(try await database.deliveries.deliverySeen("interaction-1"))
         // The same delivery again (another attempt, perhaps on another replica) changes nothing.
-        try await database.social.removeFriend(alice.id, bob.id)
+        _ = try await database.social.removeFriend(alice.id, bob.id)
         await #expect(throws: DeliveryAlreadyApplied.self) {
             try await database.claiming(DeliveryClaim(id: "interaction-1")).social.addFriend(
                 alice.id, bob.id, at: f.now)
@@ -145,7 +145,9 @@ struct SocialStorageTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<24 {
                 group.addTask {
-                    try await database.library.updateEntry(of: alice.id, game: game, community: "discord:1", at: now) {
+                    _ = try await database.library.updateEntry(
+                        of: alice.id, game: game, community: "discord:1", at: now
+                    ) {
                         let hours = $0?.hours ?? 0
                         $0?.hours = hours + 1
                     }

@@ -146,7 +146,7 @@ struct StorageTests {
     @Test(arguments: Backend.all)
     func addingAGameTakesItOffTheWishlist(_ backend: Backend) async throws {
         let f = try await LibraryFixture(backend)
-        let (database, celeste, hades, now) = (f.database, f.celeste, f.hades, f.now)
+        let (database, hades, now) = (f.database, f.hades, f.now)
         let alice = try await database.library.recordPlayer(f.invoker("alice"), at: now)
         guard case .added = try await database.library.addToWishlist(alice.id, game: hades, at: now) else {
             Issue.record("not added")
@@ -167,7 +167,7 @@ struct StorageTests {
     @Test(arguments: Backend.all)
     func ownersAreScopedToTheServer(_ backend: Backend) async throws {
         let f = try await LibraryFixture(backend)
-        let (database, celeste, hades, now) = (f.database, f.celeste, f.hades, f.now)
+        let (database, celeste, now) = (f.database, f.celeste, f.now)
         let alice = try await database.library.recordPlayer(f.invoker("alice", community: "discord:1"), at: now)
         let bob = try await database.library.recordPlayer(f.invoker("bob", community: "discord:2"), at: now)
         for player in [alice, bob] {
