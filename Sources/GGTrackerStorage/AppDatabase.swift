@@ -99,7 +99,7 @@ package final class AppDatabase: Sendable {
     /// - `journal_mode = WAL`: readers never wait for the writer, and a commit appends to the log;
     /// - `synchronous = FULL`: each commit is flushed to disk (fsync of the log) before it returns, so a write
     ///   the bot has acknowledged survives the process being killed and the machine losing power;
-    /// - one reader connection per core (and one more),
+    /// - one reader connection per CPU the process may use (and one more),
     /// - a busy timeout of 5 s, so a command waits for a long catalog write rather than failing;
     /// - SQLite's automatic checkpoint (every 1000 pages of log), plus a truncating checkpoint every hour and
     ///   at shutdown, so the log stays small.
