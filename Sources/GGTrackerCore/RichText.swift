@@ -138,19 +138,19 @@ package struct RichText: Hashable, Sendable, ExpressibleByStringInterpolation, C
             })
     }
 
-    /// "in 3 days", "5 minutes ago".
+    /// "in 3 days", "5 minutes ago": rounded to the nearest unit, so a link made to last 15 minutes says "in 15
+    /// minutes" when it is given, not "in 14 minutes".
     package static func relative(_ date: Date, now: Date) -> String {
         let seconds = date.timeIntervalSince(now)
         let magnitude = abs(seconds)
-        let (n, unit): (Int, String) =
-            switch magnitude {
-            case ..<60: (Int(magnitude), "second")
-            case ..<3600: (Int(magnitude / 60), "minute")
-            case ..<86_400: (Int(magnitude / 3600), "hour")
-            case ..<(86_400 * 60): (Int(magnitude / 86_400), "day")
-            case ..<(86_400 * 730): (Int(magnitude / (86_400 * 30)), "month")
-            default: (Int(magnitude / (86_400 * 365)), "year")
-            }
+        /// The amount in the largest unit below its limit once rounded: 59.6 seconds is "1 minute".
+        let units: [(length: Double, limit: Int, name: String)] = [
+            (1, 60, "second"), (60, 60, "minute"), (3600, 24, "hour"), (86_400, 60, "day"),
+            (86_400 * 30, 24, "month"),
+        ]
+        let (n, unit) =
+            units.lazy.map { (Int((magnitude / $0.length).rounded()), $0.limit, $0.name) }
+            .first { $0.0 < $0.1 }.map { ($0.0, $0.2) } ?? (Int((magnitude / (86_400 * 365)).rounded()), "year")
         let amount = Format.count(n, unit)
         return seconds >= 0 ? "in \(amount)" : "\(amount) ago"
     }

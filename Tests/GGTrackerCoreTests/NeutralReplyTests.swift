@@ -50,6 +50,21 @@ struct NeutralReplyTests {
         #expect(joined.spans == [.plain("a, "), .bold("b"), .plain(", c")])
     }
 
+    @Test func relativeMomentsRoundToTheNearestUnit() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        func said(_ seconds: TimeInterval) -> String { RichText.relative(now.addingTimeInterval(seconds), now: now) }
+        // A link made to last 15 minutes, read a moment later; a game night of 12 hours just posted.
+        #expect(said(15 * 60 - 0.3) == "in 15 minutes")
+        #expect(said(12 * 3600 - 2) == "in 12 hours")
+        #expect(said(59.4) == "in 59 seconds")
+        #expect(said(59.6) == "in 1 minute")
+        #expect(said(-90) == "2 minutes ago")
+        #expect(said(-(23 * 3600 + 40 * 60)) == "1 day ago")
+        #expect(said(30 * 86_400) == "in 30 days")
+        #expect(said(400 * 86_400) == "in 13 months")
+        #expect(said(-800 * 86_400) == "2 years ago")
+    }
+
     @Test func aButtonsCommandLineReadsBackTheSameUserAndChannel() throws {
         let invocation = CommandInvocation(path: ["list"], options: ["user": .user(UserMention(id: "123456"))])
         #expect(invocation.commandLine == "/list user:@123456")
