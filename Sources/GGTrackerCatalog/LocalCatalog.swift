@@ -203,6 +203,10 @@ package struct LocalCatalog: GameCatalog {
             kind, name: name, includeMature: includeMature, page: page, pageSize: pageSize)
     }
 
+    package func facetNames(_ kind: FacetKind) async throws -> [String] {
+        try await database.catalog.facetNames(kind)
+    }
+
     package func facetNames(_ kind: FacetKind, matching text: String, limit: Int) async throws -> [String] {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let names = try await database.catalog.facetNames(kind, containing: trimmed, limit: limit)

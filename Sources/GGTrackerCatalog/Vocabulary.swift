@@ -1,4 +1,5 @@
 import Foundation
+import GGTrackerCore
 
 /// The words of every catalog name, kept in memory to correct typos in queries ("zeldda" → "zelda").
 package final class Vocabulary: @unchecked Sendable {

@@ -158,6 +158,8 @@ package protocol GameCatalog: Sendable {
     ) async throws -> Page<Game>
     /// Facet names (genres, platforms…) starting with or containing `text`, most used first.
     func facetNames(_ kind: FacetKind, matching text: String, limit: Int) async throws -> [String]
+    /// Every genre, platform, mode or engine name some game of the catalog has.
+    func facetNames(_ kind: FacetKind) async throws -> [String]
     func status() async throws -> CatalogStatus
     /// Refreshes and waits for the result (the terminal).
     func refresh(full: Bool) async throws -> RefreshSummary

@@ -54,6 +54,17 @@ extension CatalogRecords {
         }
     }
 
+    /// Every name of one kind that some game has, in alphabetical order.
+    package func facetNames(_ kind: FacetKind) async throws -> [String] {
+        try await read { db in
+            try await db.values(
+                """
+                SELECT f.name FROM facets f
+                WHERE f.kind = ? AND EXISTS (SELECT 1 FROM game_facets gf WHERE gf.facet_id = f.id) ORDER BY f.name
+                """, [kind.rawValue])
+        }
+    }
+
     /// The most popular games, for an autocomplete with nothing typed yet.
     package func popular(includeMature: Bool, limit: Int) async throws -> [Game] {
         try await read { db in

@@ -46,8 +46,35 @@ extension DiscordCommandTests {
             let browse = try await client.send(I.command("browse", [I.sub("genre", [I.option("name", "Platform")])]))
             DiscordChecks.check(browse)
             #expect(browse.text.contains("Genre: Platform") && browse.text.contains("Celeste"))
-            let none = try await client.send(I.command("browse", [I.sub("genre", [I.option("name", "Platformer")])]))
-            #expect(none.ephemeral && none.content.contains("Did you mean: Platform"))
+            let none = try await client.send(I.command("browse", [I.sub("genre", [I.option("name", "Platfromer")])]))
+            #expect(none.ephemeral && none.content.contains("Did you mean: Platform?"), "\(none.content)")
+        }
+    }
+
+    /// Matrix and Slack have no autocomplete: a genre or platform typed as people say it finds the catalog's own.
+    @Test func filtersTypedAsPeopleSayThemFindTheCatalogsNames() async throws {
+        try await harness.withClient { client in
+            let rpg = try await client.send(I.command("top", [I.option("genre", "rpg")]))
+            #expect(!rpg.ephemeral && rpg.text.contains("Top rated: Role-playing (RPG)"), "\(rpg.text)")
+            let ps4 = try await client.send(I.command("browse", [I.sub("platform", [I.option("name", "ps4")])]))
+            #expect(
+                ps4.text.contains("Platform: PlayStation 4") && ps4.text.contains("Red Dead Redemption 2"),
+                "\(ps4.text)")
+            let coop = try await client.send(I.command("browse", [I.sub("mode", [I.option("name", "co-op")])]))
+            #expect(coop.text.contains("Mode: Co-operative") && coop.text.contains("Portal 2"), "\(coop.text)")
+            let zelda = try await client.send(
+                I.command("search", [I.option("query", "zelda breath"), I.option("platform", "switch")]))
+            #expect(zelda.text.contains("Breath of the Wild"), "\(zelda.text)")
+            // Several platforms fit: the reply asks, with a button for each, and a button runs the command again.
+            let ask = try await client.send(I.command("top", [I.option("platform", "nintendo")]))
+            #expect(ask.ephemeral && ask.content.contains("More than one platform matches “nintendo”"))
+            let switchButton = try #require(ask.buttons.first { $0.label == "Nintendo Switch" }, "\(ask.buttons)")
+            let picked = try await client.send(I.button(switchButton.customID))
+            #expect(picked.text.contains("Top rated: Nintendo Switch"), "\(picked.text)")
+            // Nothing fits: said so, privately, with the most common names to pick from.
+            let unknown = try await client.send(I.command("top", [I.option("platform", "playstation 9")]))
+            #expect(unknown.ephemeral && unknown.content.contains("No platform is called “playstation 9”"))
+            #expect(unknown.buttons.contains { $0.label == "PlayStation 4" }, "\(unknown.buttons)")
         }
     }
 

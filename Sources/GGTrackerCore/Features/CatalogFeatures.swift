@@ -6,7 +6,13 @@ struct CatalogFeatures: Sendable {
     let bot: GGTrackerBot
 
     /// `/search`: up to ten matches as cards with covers, and menus to add, wishlist or open one.
-    func search(query: String, platform: String?, genre: String?, _ c: Context) async throws -> Reply {
+    func search(
+        query: String, platform typedPlatform: String?, genre typedGenre: String?, _ c: Context
+    )
+        async throws -> Reply
+    {
+        let platform = try await facet(.platform, typedPlatform, option: "platform", c)
+        let genre = try await facet(.genre, typedGenre, option: "genre", c)
         let filter = CatalogFilter(platform: platform, genre: genre, includeMature: c.showsMature)
         let lookup = try await bot.catalog.lookup(query, filter: filter, limit: 10)
         let hits = lookup.hits
@@ -117,7 +123,13 @@ struct CatalogFeatures: Sendable {
     }
 
     /// `/top`: the best-rated games, ten per page.
-    func top(genre: String?, platform: String?, year: Int?, page: Int, _ c: Context) async throws -> Reply {
+    func top(
+        genre typedGenre: String?, platform typedPlatform: String?, year: Int?, page: Int, _ c: Context
+    )
+        async throws -> Reply
+    {
+        let genre = try await facet(.genre, typedGenre, option: "genre", c)
+        let platform = try await facet(.platform, typedPlatform, option: "platform", c)
         let filter = CatalogFilter(platform: platform, genre: genre, year: year, includeMature: c.showsMature)
         let result = try await bot.catalog.top(
             filter: filter, minimumRatings: 5, page: page, pageSize: GGTrackerBot.pageSize)
@@ -149,19 +161,15 @@ struct CatalogFeatures: Sendable {
     }
 
     /// `/browse genre|platform|mode|engine`: games with that facet, most notable first.
-    func browse(_ kind: FacetKind, name: String, page: Int, _ c: Context) async throws -> Reply {
+    func browse(_ kind: FacetKind, name typed: String, page: Int, _ c: Context) async throws -> Reply {
+        let name = try await facet(kind, named: typed, option: "name", c)
         let result = try await bot.catalog.browse(
             kind, name: name, includeMature: c.showsMature, page: page, pageSize: GGTrackerBot.pageSize)
         guard !result.items.isEmpty else {
             if let past = bot.pastTheLastPage(result) { return past }
-            if try await bot.catalog.facetNames(kind, matching: "", limit: 1).isEmpty {
-                return .notice(
-                    "This catalog has no \(kind.rawValue) data, so games cannot be browsed by \(kind.rawValue): the bundled offline catalog and Giant Bomb do not provide it; with IGDB as the catalog provider they do."
-                )
-            }
-            let near = try await bot.catalog.facetNames(kind, matching: name, limit: 5)
-            let hint = near.isEmpty ? "" : " Did you mean: \(near.joined(separator: ", "))?"
-            return .notice("No games with the \(kind.rawValue) “\(name)”.\(hint)")
+            return .notice(
+                "The games with the \(kind.rawValue) “\(name)” are age-restricted: they are shown in age-restricted channels only."
+            )
         }
         let lines = result.items.map { game in
             "• \(game.displayName)" + (game.criticScore.map { " — critics \($0.score)" } ?? "")

@@ -1,0 +1,125 @@
+import Foundation
+
+/// Which of the catalog's genre, platform, mode or engine names a typed name means: "rpg" is "Role-playing
+/// (RPG)", "ps4" "PlayStation 4", "switch" "Nintendo Switch", "coop" "Co-operative". Discord's autocomplete hands
+/// over the catalog's own spelling; Matrix and Slack, which have none, hand over what the person typed.
+package enum FacetName: Equatable, Sendable {
+    /// The catalog's name for it.
+    case found(String)
+    /// Several names fit as well as each other, the likeliest first.
+    case several([String])
+    /// Nothing fits.
+    case unknown
+
+    /// The name among `names` (every name of one kind in the catalog) that `typed` means.
+    package static func resolve(_ typed: String, among names: [String]) -> FacetName {
+        let text = typed.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return .unknown }
+        if let same = names.first(where: { $0.caseInsensitiveCompare(text) == .orderedSame }) { return .found(same) }
+        let words = Self.words(text)
+        let compact = words.joined()
+        guard !compact.isEmpty else { return .unknown }
+        let known = names.map { (name: $0, words: Self.words($0)) }
+        /// How far each name is from what was typed under a rule, nil where the rule does not accept it; the first
+        /// rule that accepts any name decides.
+        let rules: [((name: String, words: [String])) -> Int?] = [
+            // The same letters and digits: "role playing rpg", "xbox series xs", "point and click".
+            { $0.words.joined() == compact ? 0 : nil },
+            // A part of the name on its own or a usual short name: "(RPG)", "PC (…)", "…/Genesis", "ps4".
+            { Self.aliases(of: $0.name).contains(compact) ? 0 : nil },
+            // A plural or a longer form of the name, or its start: "sports", "platformer", "coop", "multi".
+            { candidate in
+                Self.forms(of: candidate).contains { form in
+                    (compact.count >= 4 && compact.hasPrefix(form) && compact.count - form.count <= 3
+                        && compact.dropFirst(form.count).allSatisfy(\.isLetter))
+                        || (compact.count >= 3 && form.hasPrefix(compact))
+                } ? 0 : nil
+            },
+            // Every typed word is a word of the name: "switch", "mega drive", "card game".
+            { candidate in words.allSatisfy { candidate.words.contains($0) } ? 0 : nil },
+            // A typo in the letters, the numbers as typed: one edit in 4 to 7 letters, two in more ("playstaton").
+            { candidate in
+                let limit = compact.count >= 8 ? 2 : compact.count >= 4 ? 1 : 0
+                return limit > 0 ? Self.distance(compact, to: candidate, limit: limit) : nil
+            },
+        ]
+        for rule in rules {
+            let fitting = known.compactMap { candidate in rule(candidate).map { (candidate, $0) } }
+            guard !fitting.isEmpty else { continue }
+            // The nearest, then the fewest words besides the typed ones: "switch" is "Nintendo Switch" before
+            // "Nintendo Switch 2".
+            let ranked = fitting.map { candidate, distance in
+                (name: candidate.name, distance: distance, words: candidate.words.count)
+            }
+            .sorted { ($0.distance, $0.words, $0.name) < ($1.distance, $1.words, $1.name) }
+            if ranked.count == 1 || (ranked[0].distance, ranked[0].words) != (ranked[1].distance, ranked[1].words) {
+                return .found(ranked[0].name)
+            }
+            return .several(ranked.map(\.name))
+        }
+        return .unknown
+    }
+
+    /// The names nearest to what was typed when none fits, for "did you mean": one edit in up to 4 letters, two
+    /// in up to 7, three in more, the numbers as typed; nearest first.
+    package static func closest(to typed: String, among names: [String], limit: Int) -> [String] {
+        let compact = words(typed).joined()
+        let allowed = compact.count >= 8 ? 3 : compact.count >= 5 ? 2 : 1
+        guard compact.count >= 3 else { return [] }
+        let near = names.compactMap { name in
+            distance(compact, to: (name, words(name)), limit: allowed).map { (name: name, distance: $0) }
+        }
+        return near.sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }.prefix(limit).map(\.name)
+    }
+
+    /// The fewest edits from `compact` to the name or one of its other names, when the numbers in both are the
+    /// same ("ps3" is not a typo of "ps4") and it is at most `limit`.
+    static func distance(_ compact: String, to candidate: (name: String, words: [String]), limit: Int) -> Int? {
+        let typed = Array(compact.utf8)
+        let numbers = compact.filter(\.isNumber)
+        return forms(of: candidate).filter { $0.filter(\.isNumber) == numbers }
+            .compactMap { boundedLevenshtein(typed, Array($0.utf8), limit: limit) }.min()
+    }
+
+    /// A name's letters and digits and those of its other names.
+    static func forms(of candidate: (name: String, words: [String])) -> [String] {
+        [candidate.words.joined()] + aliases(of: candidate.name)
+    }
+
+    /// Lower case, accents off, split at anything that is not a letter or a digit.
+    static func words(_ text: String) -> [String] {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            .split { !$0.isLetter && !$0.isNumber }.map(String.init)
+    }
+
+    /// What else a name is called, each as its letters and digits: the words in brackets and those before them,
+    /// each part between slashes, and the short names people use for the catalog's platforms and genres.
+    static func aliases(of name: String) -> Set<String> {
+        var parts = name.split(separator: "/").map(String.init)
+        if let open = name.firstIndex(of: "("), let close = name[open...].firstIndex(of: ")") {
+            parts += [String(name[..<open]), String(name[name.index(after: open)..<close])]
+        }
+        return Set(parts.map { words($0).joined() } + (shortNames[name] ?? []))
+    }
+
+    /// Short names of the catalog's names (IGDB's spelling, and Giant Bomb's where it differs), as letters and
+    /// digits; a short name whose name the catalog does not have is never used.
+    static let shortNames: [String: [String]] = [
+        "PlayStation": ["ps1", "psx", "psone"], "PlayStation 2": ["ps2"], "PlayStation 3": ["ps3"],
+        "PlayStation 4": ["ps4"], "PlayStation 5": ["ps5"], "PlayStation Portable": ["psp"],
+        "PlayStation Vita": ["vita", "psvita", "psv"], "PlayStation VR": ["psvr"], "PlayStation VR2": ["psvr2"],
+        "Nintendo Switch": ["switch", "ns"], "Nintendo Switch 2": ["switch2"], "Nintendo 64": ["n64"],
+        "Nintendo Entertainment System": ["nes"], "Super Nintendo Entertainment System": ["snes"],
+        "Nintendo GameCube": ["gc", "gcn", "ngc"], "GameCube": ["gc", "gcn", "ngc"], "Game Boy": ["gb"],
+        "Game Boy Color": ["gbc"], "Game Boy Advance": ["gba"], "Nintendo DS": ["ds", "nds"],
+        "Nintendo 3DS": ["3ds"], "Family Computer": ["famicom", "fc"], "Super Famicom": ["sfc"],
+        "Xbox One": ["xone", "xb1", "xbone", "xbox1"], "Xbox 360": ["x360"],
+        "Xbox Series X|S": ["xsx", "xss", "seriesx"],
+        "PC (Microsoft Windows)": ["windows", "win", "pc"], "PC": ["windows", "win"],
+        "Mac": ["macos", "osx", "macintosh"], "Sega Mega Drive/Genesis": ["megadrive", "md"],
+        "Genesis": ["megadrive", "md"], "Sega Master System/Mark III": ["sms", "mastersystem"],
+        "Sega Game Gear": ["gg", "gamegear"], "Dreamcast": ["dc"], "TurboGrafx-16/PC Engine": ["tg16", "pce"],
+        "Commodore C64/128/MAX": ["c64"], "Shooter": ["fps", "shooting"], "Simulator": ["simulation", "sim"],
+        "Music": ["rhythm"], "Visual Novel": ["vn"], "Single player": ["solo"],
+    ]
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+extension CatalogFeatures {
+    /// The catalog's name for a genre, platform, mode or engine typed in option `option`, if one was.
+    func facet(_ kind: FacetKind, _ typed: String?, option: String, _ c: Context) async throws -> String? {
+        guard let typed else { return nil }
+        return try await facet(kind, named: typed, option: option, c)
+    }
+
+    /// The catalog's name for a genre, platform, mode or engine typed in option `option` ("rpg" → "Role-playing
+    /// (RPG)"). When several fit, the reply asks which one with a button for each; when none does, it says so with
+    /// the closest names. Either way the command stops there, changing nothing.
+    func facet(_ kind: FacetKind, named typed: String, option: String, _ c: Context) async throws -> String {
+        let names = try await bot.catalog.facetNames(kind)
+        let shown = Format.truncate(typed.trimmingCharacters(in: .whitespaces), 100)
+        func ask(_ message: RichText, _ choices: [String]) -> ReplyError {
+            let buttons = choices.prefix(5).map { name in
+                Action(Format.truncate(name, 80), bot.rerun(c, [option: .string(name)]))
+            }
+            return ReplyError(Reply(visibility: .invokerOnly, text: message, actions: [Array(buttons)]))
+        }
+        switch FacetName.resolve(typed, among: names) {
+        case .found(let name):
+            return name
+        case .several(let choices):
+            let more = choices.count > 5 ? " and \(choices.count - 5) more" : ""
+            throw ask(
+                "More than one \(kind.rawValue) matches “\(shown)”: \(choices.prefix(5).joined(separator: ", "))\(more). Which one do you mean?",
+                choices)
+        case .unknown:
+            guard !names.isEmpty else {
+                throw ReplyError.notice(
+                    "This catalog has no \(kind.rawValue) data, so games cannot be found by \(kind.rawValue): the bundled offline catalog and Giant Bomb do not provide it; with IGDB as the catalog provider they do."
+                )
+            }
+            var near = FacetName.closest(to: typed, among: names, limit: 5)
+            if near.isEmpty { near = try await bot.catalog.facetNames(kind, matching: typed, limit: 5) }
+            let message: RichText = "No \(kind.rawValue) is called “\(shown)”."
+            guard near.isEmpty else { throw ask(message + " Did you mean: \(near.joined(separator: ", "))?", near) }
+            let common = try await bot.catalog.facetNames(kind, matching: "", limit: 5)
+            throw ask(message + " The most common: \(common.joined(separator: ", ")).", common)
+        }
+    }
+}
