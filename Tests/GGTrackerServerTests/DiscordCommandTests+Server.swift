@@ -168,6 +168,10 @@ extension DiscordCommandTests {
                 I.autocomplete("browse", [I.sub("genre", [I.option("name", "plat", focused: true)])]))
             let names = (genres.data["choices"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
             #expect(names.contains("Platform"))
+            // A short name no catalog name contains still suggests the name it stands for.
+            let platforms = try await client.send(I.autocomplete("top", [I.option("platform", "ps4", focused: true)]))
+            let suggested = (platforms.data["choices"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
+            #expect(suggested.first == "PlayStation 4", "\(suggested)")
         }
     }
 

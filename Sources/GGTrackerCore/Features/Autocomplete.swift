@@ -41,7 +41,20 @@ extension GGTrackerBot {
             let kind: FacetKind? =
                 option == "name" ? path.dropFirst().first.flatMap(FacetKind.init) : FacetKind(rawValue: option)
             guard let kind else { return [] }
-            return try await catalog.facetNames(kind, matching: text, limit: Self.maxChoices).map {
+            // What the text means as people say it ("ps4", "rpg") first, then the names containing it.
+            var names: [String] = []
+            if !text.trimmingCharacters(in: .whitespaces).isEmpty {
+                switch FacetName.resolve(text, among: try await catalog.facetNames(kind)) {
+                case .found(let name): names = [name]
+                case .several(let fitting): names = fitting
+                case .unknown: break
+                }
+            }
+            for name in try await catalog.facetNames(kind, matching: text, limit: Self.maxChoices)
+            where !names.contains(name) {
+                names.append(name)
+            }
+            return names.prefix(Self.maxChoices).map {
                 Choice(name: Format.truncate($0, 100), value: Format.truncate($0, 100))
             }
         default:
