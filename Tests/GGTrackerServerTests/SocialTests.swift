@@ -43,6 +43,9 @@ struct SocialTests {
                     ]))
             DiscordChecks.check(created)
             #expect(created.text.contains("Alice started a challenge: Spring Cleaning"))
+            // Its creator takes part from the start, and the card says so.
+            #expect(created.text.contains("Alice") && created.text.contains("0/2"), "\(created.text)")
+            #expect(created.text.contains("1 participant") && !created.text.contains("0 participants"))
             let joined = try await client.send(
                 I.command("challenge", [I.sub("join", [I.option("name", "spring cleaning")])], as: .bob))
             #expect(joined.text.contains("Bob joined"))

@@ -19,9 +19,12 @@ struct ChallengeFeatures: Sendable {
             return .notice(
                 "This server already has a challenge named “\(name)”. Names are unique per server.")
         case .created(let challenge):
+            // The creator takes part from the start: the card lists them.
+            let standings = try await bot.store.social.standings(challenge)
             return Reply(
                 cards: [
-                    challengeCard(challenge, standings: [], c, headline: "\(c.player.shownName) started a challenge")
+                    challengeCard(
+                        challenge, standings: standings, c, headline: "\(c.player.shownName) started a challenge")
                 ],
                 actions: [
                     [Action("Join", .run(.challenge, "join", ["name": .string(challenge.name)]), style: .primary)]
