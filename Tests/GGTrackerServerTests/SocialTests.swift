@@ -77,6 +77,7 @@ struct SocialTests {
             #expect(compare.text.contains("**67 %** over 2 games you both rated"))
             #expect(compare.text.contains("Biggest disagreement") && compare.text.contains("Hades (2020)"))
             #expect(compare.text.contains("Alice finished what Bob wants") && compare.text.contains("Stardew Valley"))
+            #expect(compare.text.contains("3 games and 2 games · "), "\(compare.text)")
 
             let board = try await client.send(I.command("leaderboard", [I.option("metric", "completed")], as: .carol))
             DiscordChecks.check(board)

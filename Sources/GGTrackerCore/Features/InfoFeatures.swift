@@ -53,7 +53,7 @@ struct InfoFeatures: Sendable {
         var fields: [Card.Field] = [
             .init("Version", bot.info.version),
             .init("Made by", bot.info.creators),
-            .init("Catalog", "\(status.provider) · \(status.games) games"),
+            .init("Catalog", "\(status.provider) · \(Format.count(status.games, "game"))"),
             .init("Data", status.attribution, inline: false),
         ]
         if let homepage = bot.info.homepage { fields.append(.init("Home", homepage)) }

@@ -64,7 +64,7 @@ struct SocialFeatures: Sendable {
                 Card(
                     title: "\(left.shownName) vs \(right.shownName)", fields: fields,
                     footer:
-                        "\(comparison.leftCount) and \(comparison.rightCount) games · /help command:compare explains the score",
+                        "\(Format.count(comparison.leftCount, "game")) and \(Format.count(comparison.rightCount, "game")) · /help command:compare explains the score",
                     color: Palette.profile)
             ])
     }
