@@ -89,8 +89,34 @@ package enum TextCommandParser {
     }
 
     /// Splits the text after the command into positional text and `name:value` / `--name value` segments.
-    /// A greedy option (free text such as a review) takes the rest of the line.
+    /// A greedy option (free text such as a review) takes the rest of the line, but for other options written as
+    /// one word each at its very end (`text:Great spoiler:true`, `--text Great --spoiler`).
     private static func split(_ text: String, spec: CommandSpec) -> (positional: String?, named: [(String, String)]) {
+        var (positional, named) = splitGreedy(text, spec: spec)
+        guard let (greedyName, value) = named.last, spec.option(greedyName)?.greedy == true else {
+            return (positional, named)
+        }
+        var rest = " " + value
+        var trailing: [(String, String)] = []
+        while let space = rest.lastIndex(where: \.isWhitespace) {
+            let word = rest[rest.index(after: space)...]
+            let dashed = word.hasPrefix("--")
+            let body = dashed ? word.dropFirst(2) : word
+            guard let separator = body.firstIndex(of: dashed ? "=" : ":") ?? (dashed ? body.endIndex : nil) else {
+                break
+            }
+            let name = String(body[..<separator]).lowercased()
+            guard name != greedyName, let option = spec.option(name), !option.greedy else { break }
+            trailing.insert((name, String(body[separator...].dropFirst())), at: 0)
+            rest = String(rest[..<space])
+        }
+        named[named.count - 1].1 = clean(rest[...]) ?? ""
+        return (positional, named + trailing)
+    }
+
+    private static func splitGreedy(
+        _ text: String, spec: CommandSpec
+    ) -> (positional: String?, named: [(String, String)]) {
         let names = Set(spec.options.map(\.name))
         var markers: [(range: Range<String.Index>, name: String)] = []
         var index = text.startIndex

@@ -33,6 +33,26 @@ struct TextCommandParserTests {
                     "title": .string("igdb:1942"), "text": .string("Great game, status: perfect"),
                 ]
             ),
+            // Free text runs to the end of the line, but for other options written last, one word each.
+            (
+                "/review title:Celeste text:The summit is ||Madeline's mom|| spoiler:true", ["review"],
+                [
+                    "title": .string("Celeste"), "text": .string("The summit is ||Madeline's mom||"),
+                    "spoiler": .boolean(true),
+                ]
+            ),
+            (
+                "!gg review Celeste --text \"Great climb\" --spoiler", ["review"],
+                ["title": .string("Celeste"), "text": .string("Great climb"), "spoiler": .boolean(true)]
+            ),
+            (
+                "/review title:Hades text:I'd give it score:10 http://x.test/a", ["review"],
+                ["title": .string("Hades"), "text": .string("I'd give it score:10 http://x.test/a")]
+            ),
+            (
+                "/profile set bio:Metroidvanias forever nickname:Ada", ["profile", "set"],
+                ["bio": .string("Metroidvanias forever"), "nickname": .string("Ada")]
+            ),
             ("/admin catalog refresh mode:full", ["admin", "catalog", "refresh"], ["mode": .string("full")]),
             (
                 "/admin settings announce_channel:#42 age_gate:off", ["admin", "settings"],
