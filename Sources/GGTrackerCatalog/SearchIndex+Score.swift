@@ -8,12 +8,13 @@ extension SearchIndex {
         var matchedAll: Bool
         var exactName: Bool
         var coversQuery: Bool
+        var onlyCorrected: Bool
         var popularity: Double
 
         func hit(_ game: Game) -> SearchHit {
             SearchHit(
                 game: game, score: score, matchedAllWords: matchedAll, exactName: exactName, coversQuery: coversQuery,
-                popularity: popularity)
+                onlyCorrected: onlyCorrected, popularity: popularity)
         }
     }
 
@@ -180,7 +181,8 @@ extension SearchIndex {
         score += 2.5 * popularity
         return Match(
             score: score, matchedAll: matchedAll && !query.counted.isEmpty, exactName: exactName,
-            coversQuery: missing == 0 && !query.counted.isEmpty, popularity: popularity)
+            coversQuery: missing == 0 && !query.counted.isEmpty, onlyCorrected: exact == 0 && prefix == 0 && typo > 0,
+            popularity: popularity)
     }
 }
 

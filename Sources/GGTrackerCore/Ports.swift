@@ -29,16 +29,19 @@ package struct SearchHit: Hashable, Sendable {
     package var exactName: Bool
     /// Every word of the query matched a word of the name, typo corrections included.
     package var coversQuery: Bool
+    /// No word of the query matched as typed: every one that matched is a typo correction ("botw" → "bot").
+    package var onlyCorrected: Bool
 
     package init(
         game: Game, score: Double, matchedAllWords: Bool, exactName: Bool, coversQuery: Bool? = nil,
-        popularity: Double = 0
+        onlyCorrected: Bool = false, popularity: Double = 0
     ) {
         self.game = game
         self.score = score
         self.matchedAllWords = matchedAllWords
         self.exactName = exactName
         self.coversQuery = coversQuery ?? matchedAllWords
+        self.onlyCorrected = onlyCorrected
         self.popularity = popularity
     }
 }

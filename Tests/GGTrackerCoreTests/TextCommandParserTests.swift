@@ -257,6 +257,21 @@ struct PickTests {
         #expect(TitlePick.fromCatalog([]) == .none(suggestions: []))
     }
 
+    @Test func aNameMatchedOnlyThroughCorrectionsIsOfferedNotTaken() {
+        let guess = [hit(1, "Astro Bot", score: 40, all: false, covers: true), hit(2, "Bot Vice", score: 20)]
+        let onlyCorrected = guess.enumerated().map { index, hit in
+            var hit = hit
+            hit.onlyCorrected = index == 0
+            return hit
+        }
+        guard case .none(let offered) = TitlePick.fromCatalog(onlyCorrected) else {
+            Issue.record("a guess should be offered")
+            return
+        }
+        #expect(offered.map(\.id) == [1, 2])
+        #expect(TitlePick.fromCatalog(onlyCorrected, acceptingGuesses: true) == .one(guess[0].game))
+    }
+
     @Test func theCallersShelvesDecideWhenOneGameMatches() {
         #expect(TitlePick.fromShelves([]) == nil)
         #expect(TitlePick.fromShelves([hit(1, "Portal", score: 40)]) == .one(hit(1, "Portal", score: 0).game))

@@ -107,6 +107,8 @@ struct ResolverCase: CustomTestStringConvertible, Sendable {
             command: "game", title: "Grand Theft Auto V", ageRestricted: true,
             answer: .game("Grand Theft Auto V (2013)")),
         .init(command: "game", title: "gta v", answer: .nothing),
+        // A name matched only through typo corrections is shown by /game (below) but only offered by a change.
+        .init(command: "add", title: "skyrm", ageRestricted: true, answer: .nothing),
         .init(command: "game", title: "skyrm", answer: .restricted(["The Elder Scrolls V: Skyrim (2011)"])),
         .init(
             command: "game", title: "skyrm", ageRestricted: true, answer: .game("The Elder Scrolls V: Skyrim (2011)")),

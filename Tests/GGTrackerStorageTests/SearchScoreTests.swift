@@ -63,6 +63,7 @@ struct SearchScoreTests {
                     nameWords: TextNormalizer.words(name), popularity: 0, secondary: false, query: words)
                 #expect(ours.score == expected.score, "\(text) / \(name)")
                 #expect(ours.exactName == expected.exactName, "\(text) / \(name)")
+                #expect(ours.onlyCorrected == expected.onlyCorrected, "\(text) / \(name)")
             }
         }
     }
@@ -116,6 +117,7 @@ enum WordRules {
         score += 2.5 * popularity
         return SearchIndex.Match(
             score: score, matchedAll: matchedAll && !counted.isEmpty, exactName: exactName,
-            coversQuery: missing == 0 && !counted.isEmpty, popularity: popularity)
+            coversQuery: missing == 0 && !counted.isEmpty, onlyCorrected: exact == 0 && prefix == 0 && typo > 0,
+            popularity: popularity)
     }
 }

@@ -54,7 +54,7 @@ struct CatalogFeatures: Sendable {
 
     /// `/game`: the details card, with who on this server has it and their average score.
     func gameDetails(_ title: TitleQuery, _ c: Context) async throws -> Reply {
-        let game = try await bot.catalog.details(of: try await bot.resolve(title, c))
+        let game = try await bot.catalog.details(of: try await bot.resolve(title, c, showsOnly: true))
         let owners = try await bot.store.library.owners(of: game.id, in: c.invoker.community)
         var fields: [Card.Field] = []
         if let date = game.releaseDate {

@@ -16,7 +16,11 @@ extension GGTrackerBot {
     /// clearly ahead (main games rank before add-ons, editions and bundles); otherwise a question or "no game
     /// matches" with suggestions. Free text is resolved over the whole catalog and the age gate applied to the
     /// answer, so a game the channel may not show is refused by name and never swapped for another one.
-    func resolve(_ title: TitleQuery, _ c: Context, scope: TitleScope = .catalog) async throws -> Game {
+    /// `showsOnly` is for commands that only show the game (`/game`, another member's review): a name matched
+    /// only through typo corrections is taken there; a command that changes something offers it instead.
+    func resolve(
+        _ title: TitleQuery, _ c: Context, scope: TitleScope = .catalog, showsOnly: Bool = false
+    ) async throws -> Game {
         switch title {
         case .ref(let ref):
             if let game = c.namedGame, game.ref == ref { return try visible(game, c) }
@@ -30,7 +34,7 @@ extension GGTrackerBot {
                 if let pick = TitlePick.fromShelves(shelf) { return try gated(pick, text, c) }
             }
             let lookup = try await catalog.lookup(text, filter: CatalogFilter(includeMature: true), limit: 10)
-            let pick = TitlePick.fromCatalog(lookup.hits)
+            let pick = TitlePick.fromCatalog(lookup.hits, acceptingGuesses: showsOnly)
             // Nothing found locally while the provider could not be asked: say that, not "no game matches".
             if case .none(let suggestions) = pick, suggestions.isEmpty, let problem = lookup.providerProblem {
                 throw ReplyError.notice(problem)

@@ -61,7 +61,7 @@ extension LibraryFeatures {
     /// asked to read it).
     func showReview(_ title: TitleQuery, by user: UserMention, _ c: Context) async throws -> Reply {
         let author = try await bot.targetPlayer(user, c)
-        let game = try await bot.resolve(title, c)
+        let game = try await bot.resolve(title, c, showsOnly: true)
         guard let entry = try await bot.store.library.entry(of: author.id, game: game.id), let review = entry.review
         else {
             return .notice("\(author.shownName) has not reviewed \(bold: game.displayName).")

@@ -21,7 +21,7 @@ enum TitlePick: Equatable {
     /// widely rated when it has about ten times the ratings of the next, else a question; otherwise the search's
     /// first result wins when it matches every word (typos corrected) and no other such match is close; a close one
     /// asks; matches that miss a word are only suggestions.
-    static func fromCatalog(_ hits: [SearchHit]) -> TitlePick {
+    static func fromCatalog(_ hits: [SearchHit], acceptingGuesses: Bool = false) -> TitlePick {
         guard let best = hits.first else { return .none(suggestions: []) }
         let exact = hits.filter(\.exactName)
         if !exact.isEmpty {
@@ -32,7 +32,11 @@ enum TitlePick: Equatable {
             }
             return .ambiguous(pool.prefix(5).map(\.game))
         }
-        guard best.coversQuery else { return .none(suggestions: Array(hits.prefix(3).map(\.game))) }
+        // A name that matches only through typo corrections is a guess ("botw" is not "Astro Bot"): offered, not
+        // taken, unless the command only shows the game.
+        guard best.coversQuery, acceptingGuesses || !best.onlyCorrected else {
+            return .none(suggestions: Array(hits.prefix(3).map(\.game)))
+        }
         let close = hits.dropFirst().filter { $0.coversQuery && $0.score >= best.score * 0.9 }
         return close.isEmpty ? .one(best.game) : .ambiguous(([best] + close).prefix(5).map(\.game))
     }
