@@ -147,9 +147,18 @@ extension CommandInvocation {
         }
         for option in spec.options where option.required && options[option.name] == nil {
             throw UsageError(
-                "\(code: "\(prefix)") needs \(code: "\(option.name)"): \(option.summary.lowercased()).", usage: usage())
+                "\(code: "\(prefix)") needs \(code: "\(option.name)"): \(Self.midSentence(option.summary)).",
+                usage: usage())
         }
         return spec
+    }
+
+    /// A summary written to start a sentence, continuing one: its first letter in lower case unless the first
+    /// word is an abbreviation ("The CSV file" → "the CSV file", "IGDB id" stays).
+    static func midSentence(_ summary: String) -> String {
+        let first = summary.prefix { !$0.isWhitespace }
+        guard let head = first.first, first.dropFirst().allSatisfy({ !$0.isUppercase }) else { return summary }
+        return head.lowercased() + summary.dropFirst()
     }
 }
 

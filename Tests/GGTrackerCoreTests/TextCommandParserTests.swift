@@ -78,6 +78,7 @@ struct TextCommandParserTests {
         ("/rate title:Celeste score:11", "`score` must be between 1 and 10."),
         ("/rate title:Celeste score:nine", "`score` must be a whole number"),
         ("/rate title:Celeste", "`/rate` needs `score`"),
+        ("/import file", "`/import file` needs `file`: the CSV file (at most 5 MB)."),
         ("/add title:Celeste status:finished", "`status` must be one of: backlog, playing, paused, completed, dropped"),
         ("/progress title:Celeste", "Give at least one of `status`, `hours` or `percent`."),
         ("/progress title:Celeste hours:-1", "`hours` must be between 0 and 20000."),
