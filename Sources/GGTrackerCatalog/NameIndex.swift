@@ -71,6 +71,10 @@ package final class NameIndex: Sendable {
         }
     }
 
+    /// Games at least this popular (about a hundred ratings) are also found by their initials
+    /// (`TextNormalizer.acronyms`): people abbreviate the games everyone knows, and only those.
+    static let acronymPopularity = 4.0
+
     /// FNV-1a over the words joined by spaces, folded to 32 bits.
     static func hash(_ words: some Sequence<String>) -> UInt32 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -109,6 +113,9 @@ package final class NameIndex: Sendable {
             nameStart.append(Int32(nameWords.count))
             var extra = Set<Int32>()
             for keyword in (row.keywords ?? "").split(separator: " ") { extra.insert(id(String(keyword))) }
+            if (row.popularity ?? 0) >= Self.acronymPopularity {
+                for acronym in TextNormalizer.acronyms(of: row.name) { extra.insert(id(acronym)) }
+            }
             keywordTerms += extra.subtracting(ids)
             keywordStart.append(Int32(keywordTerms.count))
             snapshot.exactNames.append((Self.hash(TextNormalizer.canonicalCore(name)), Int32(snapshot.ids.count)))

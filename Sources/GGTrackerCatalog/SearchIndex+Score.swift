@@ -48,6 +48,8 @@ extension SearchIndex {
             /// The terms starting with the word (itself included).
             var prefix: Range<Int32>
             var bytes: [UInt8]
+            /// A number, which matches only whole.
+            var isNumber: Bool
             /// The typo corrections, closest first; nil for one that is not a term.
             var corrections: [Int32?]
         }
@@ -69,6 +71,7 @@ extension SearchIndex {
                 return Word(
                     exact: terms.id(of: bytes), twin: word.twin.flatMap { terms.id(of: Array($0.utf8)) },
                     prefix: Int32(terms.lowerBound(bytes))..<Int32(terms.end(ofPrefix: bytes)), bytes: bytes,
+                    isNumber: word.text.allSatisfy(\.isNumber),
                     corrections: word.corrections.map { terms.id(of: Array($0.utf8)) })
             }
             romanTerms = []
@@ -113,17 +116,23 @@ extension SearchIndex {
     /// Ranks a candidate: words matched exactly beat prefixes, which beat typo corrections; an exact name and
     /// a name that starts with the query win; extra words in the name cost a little, more for an add-on,
     /// edition, bundle or port; popularity breaks ties. `name` is the name's words as term ids of the query's
-    /// term list; names have a few words, so they are searched in place. It runs for up to 300 candidates a
-    /// search: the name words a match used are kept on the stack, not in an array of their own.
-    func score(name: ArraySlice<Int32>, popularity: Double, secondary: Bool, query: TermQuery) -> Match {
+    /// term list; names have a few words, so they are searched in place. A word that no name word matches may
+    /// match one of the game's `keywords` (its initials, "rdr" of "Red Dead Redemption 2", or joined words) as
+    /// typed or as its start. It runs for up to 300 candidates a search: the name words a match used are kept on
+    /// the stack, not in an array of their own.
+    func score(
+        name: ArraySlice<Int32>, keywords: ArraySlice<Int32> = [], popularity: Double, secondary: Bool,
+        query: TermQuery
+    ) -> Match {
         // Each query word uses at most two of the name's words.
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * query.counted.count + 1) { used in
-            score(name: name, popularity: popularity, secondary: secondary, query: query, used: used)
+            score(
+                name: name, keywords: keywords, popularity: popularity, secondary: secondary, query: query, used: used)
         }
     }
 
     private func score(
-        name: ArraySlice<Int32>, popularity: Double, secondary: Bool, query: TermQuery,
+        name: ArraySlice<Int32>, keywords: ArraySlice<Int32>, popularity: Double, secondary: Bool, query: TermQuery,
         used: UnsafeMutableBufferPointer<Int32>
     ) -> Match {
         var exact = 0.0
@@ -148,6 +157,10 @@ extension SearchIndex {
                 exact += 1
                 use(name[joined])
                 use(name[joined + 1])
+            } else if word.exact.map(keywords.contains) == true {
+                exact += 1
+            } else if !word.isNumber && word.bytes.count >= 2 && keywords.contains(where: word.prefix.contains) {
+                prefix += 1
             } else if let position = word.corrections.firstIndex(where: { $0.map(name.contains) == true }),
                 let fix = word.corrections[position]
             {

@@ -145,6 +145,8 @@ package struct SearchIndex: Sendable {
                 index.ids[Int(rank)],
                 score(
                     name: index.nameWords[Int(index.nameStart[Int(rank)])..<Int(index.nameStart[Int(rank) + 1])],
+                    keywords: index.keywordTerms[
+                        Int(index.keywordStart[Int(rank)])..<Int(index.keywordStart[Int(rank) + 1])],
                     popularity: Double(index.popularity[Int(rank)]), secondary: index.secondary[Int(rank)],
                     query: rankedQuery)
             )

@@ -131,3 +131,35 @@ package enum TextNormalizer {
         return String(decoding: out, as: UTF8.self)
     }
 }
+
+extension TextNormalizer {
+    /// The initials people type for a well-known game ("rdr2", "botw", "ff7", "kotor", "gta5"), as search words:
+    /// for each part of the name between colons or dashes, the initials of each run of words between numbers —
+    /// three or more letters, or two right before a number ("ff" of "Final Fantasy VII", which "ff7" is split into
+    /// with its "7"). Runs of one word give none; a roman numeral counts as a number.
+    package static func acronyms(of name: String) -> [String] {
+        var found: [String] = []
+        for part in name.split(whereSeparator: { ":–—|/".contains($0) }).flatMap({ $0.components(separatedBy: " - ") })
+        {
+            var run = ""
+            var runWords = 0
+            func close(beforeNumber: Bool) {
+                if runWords >= 2, run.count >= 3 || (beforeNumber && run.count == 2), !found.contains(run) {
+                    found.append(run)
+                }
+                run = ""
+                runWords = 0
+            }
+            for word in words(part) {
+                if word.first!.isNumber || romanValue(word) != nil {
+                    close(beforeNumber: true)
+                } else {
+                    run.append(word.first!)
+                    runWords += 1
+                }
+            }
+            close(beforeNumber: false)
+        }
+        return found
+    }
+}

@@ -59,6 +59,12 @@ enum ResolverCatalog {
         game(20115, "BioShock Infinite: Clash in the Clouds", 2013, type: "DLC"),
         game(10047, "BioShock Infinite: Burial at Sea - Episode 1", 2013, type: "DLC"),
         game(26226, "Celeste", 2018, type: "Main Game", ratings: 1200),
+        game(7346, "The Legend of Zelda: Breath of the Wild", 2017, type: "Main Game", ratings: 3300),
+        game(102_129, "Astro Bot: Rescue Mission", 2018, type: "Main Game", ratings: 60),
+        game(25076, "Red Dead Redemption 2", 2018, type: "Main Game", esrb: M, ratings: 3900),
+        game(300_003, "Rare Dog Runner 2", 2019, type: "Main Game"),
+        game(11133, "Dark Souls III", 2016, type: "Main Game", esrb: M, ratings: 2800),
+        game(5503, "Dead Space 3", 2013, type: "Main Game", esrb: M, ratings: 900),
     ]
 
     /// A harness whose catalog is exactly these games.
@@ -106,7 +112,15 @@ struct ResolverCase: CustomTestStringConvertible, Sendable {
         .init(
             command: "game", title: "Grand Theft Auto V", ageRestricted: true,
             answer: .game("Grand Theft Auto V (2013)")),
-        .init(command: "game", title: "gta v", answer: .nothing),
+        // Initials of a well-known game, as people type them; an obscure game with the same initials is not one.
+        .init(command: "add", title: "botw", answer: .game("The Legend of Zelda: Breath of the Wild (2017)")),
+        .init(command: "add", title: "rdr2", ageRestricted: true, answer: .game("Red Dead Redemption 2 (2018)")),
+        .init(
+            command: "add", title: "ds3", ageRestricted: true,
+            answer: .asks(["Dark Souls III (2016)", "Dead Space 3 (2013)"])
+        ),
+        .init(command: "add", title: "astro bot", answer: .game("Astro Bot: Rescue Mission (2018)")),
+        .init(command: "game", title: "gta v", answer: .restricted(["Grand Theft Auto V (2013)"])),
         // A name matched only through typo corrections is shown by /game (below) but only offered by a change.
         .init(command: "add", title: "skyrm", ageRestricted: true, answer: .nothing),
         .init(command: "game", title: "skyrm", answer: .restricted(["The Elder Scrolls V: Skyrim (2011)"])),

@@ -41,6 +41,13 @@ struct CatalogSearchTests {
             ("final fantasy 7", "Final Fantasy VII"),
             ("baldurs gate 3", "Baldur's Gate III"),
             ("super mario odyssey", "Super Mario Odyssey"),
+            // Initials of well-known games.
+            ("rdr2", "Red Dead Redemption 2"),
+            ("botw", "The Legend of Zelda: Breath of the Wild"),
+            ("totk", "The Legend of Zelda: Tears of the Kingdom"),
+            ("bg3", "Baldur's Gate III"),
+            ("kotor", "Star Wars: Knights of the Old Republic"),
+            ("ac valhalla", "Assassin's Creed Valhalla"),
         ] as [(String, String)], Backend.all)
     func findsTheIntendedGame(_ intended: (query: String, expected: String), on backend: Backend) async throws {
         let (query, expected) = intended

@@ -12,6 +12,7 @@ struct SearchScoreTests {
         "final fantasy 7", "final fantasy vii", "fnal fantasy vii", "baldurs gate iii", "baldurs gate 3", "of the",
         "the", "star wars ii", "star wars 2", "vii", "7", "2", "mario kart 8", "super maro odyssey", "half lfe 2",
         "grand theft auto san andreas", "call of duty", "portl 2", "sonic", "re", "a", "dark souls", "mincraft",
+        "rdr2", "botw", "ff7", "gta", "ac valhalla", "kotor", "hollowkn", "ds 3",
     ]
 
     /// Every query against a spread of the bundled catalog's names: the same score, and the same verdicts (all
@@ -30,12 +31,17 @@ struct SearchScoreTests {
                 let name = index.nameWords[Int(index.nameStart[Int(rank)])..<Int(index.nameStart[Int(rank) + 1])]
                 let popularity = Double(index.popularity[Int(rank)])
                 let secondary = index.secondary[Int(rank)]
-                let ours = search.score(name: name, popularity: popularity, secondary: secondary, query: byTerms)
+                let keywords = index.keywordTerms[
+                    Int(index.keywordStart[Int(rank)])..<Int(index.keywordStart[Int(rank) + 1])]
+                let ours = search.score(
+                    name: name, keywords: keywords, popularity: popularity, secondary: secondary, query: byTerms)
                 let expected = WordRules.score(
-                    nameWords: index.nameWords(rank), popularity: popularity, secondary: secondary, query: words)
+                    nameWords: index.nameWords(rank), keywords: keywords.map { index.terms.word(Int($0)) },
+                    popularity: popularity, secondary: secondary, query: words)
                 compared += 1
                 if ours.score != expected.score || ours.matchedAll != expected.matchedAll
                     || ours.exactName != expected.exactName || ours.coversQuery != expected.coversQuery
+                    || ours.onlyCorrected != expected.onlyCorrected
                 {
                     differing.append("\(text) / \(index.nameWords(rank)): \(ours.score) vs \(expected.score)")
                 }
@@ -72,7 +78,8 @@ struct SearchScoreTests {
 /// The ranking rules applied to a name's words as text, the way they are stated.
 enum WordRules {
     static func score(
-        nameWords: [String], popularity: Double, secondary: Bool, query words: [SearchIndex.QueryWord]
+        nameWords: [String], keywords: [String] = [], popularity: Double, secondary: Bool,
+        query words: [SearchIndex.QueryWord]
     ) -> SearchIndex.Match {
         var exact = 0.0
         var prefix = 0.0
@@ -95,6 +102,13 @@ enum WordRules {
                 exact += 1
                 used.append(nameWords[joined])
                 used.append(nameWords[joined + 1])
+            } else if keywords.contains(word.text) {
+                // The game's initials or another of its keywords, as typed or as its start.
+                exact += 1
+            } else if !word.text.allSatisfy(\.isNumber) && word.text.utf8.count >= 2
+                && keywords.contains(where: { $0.hasPrefix(word.text) })
+            {
+                prefix += 1
             } else if let position = word.corrections.firstIndex(where: nameWords.contains) {
                 typo += position == 0 ? 1 : 0.75
                 used.append(word.corrections[position])
