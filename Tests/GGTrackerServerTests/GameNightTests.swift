@@ -151,6 +151,10 @@ struct GameNightTests {
             #expect(none.ephemeral && none.text.contains("There is no game night in this channel"))
             let first = try await client.send(I.command("gamenight"))
             let oldJoin = try #require(first.button("I'm in"))
+            // A night that is not this channel's is named as such, while the channel has one.
+            let unknown = try await client.send(
+                I.command("gamenight", [I.option("action", "join"), I.option("night", 999)]))
+            #expect(unknown.ephemeral && unknown.text.contains("There is no game night 999 in this channel"))
             let second = try await client.send(I.command("gamenight", [I.option("mode", "coop")], as: .bob))
             #expect((second.embeds.first?["description"] as? String)?.hasPrefix("Looking for co-op games") == true)
             let stale = try await client.send(I.button(oldJoin, as: .bob))

@@ -47,7 +47,8 @@ struct GameNightFeatures: Sendable {
             let night = try await bot.store.social.gameNight(
                 id: id, in: c.invoker.community, channel: Self.channel(c))
         else {
-            throw ReplyError.notice("There is no game night in this channel. Start one with \(code: "/gamenight").")
+            let which = id.map { "game night \($0)" } ?? "game night"
+            throw ReplyError.notice("There is no \(which) in this channel. Start one with \(code: "/gamenight").")
         }
         guard !night.isClosed else {
             throw ReplyError.notice(
