@@ -65,6 +65,29 @@ struct DiscordCommandTests {
         #expect(entry?.hours == 12.5)
     }
 
+    /// Adding a game already there changes nothing; its button makes the change asked for, or offers the next step.
+    @Test func addingAGameAlreadyThereOffersTheChangeAskedFor() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(
+                I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")]))
+            let again = try await client.send(I.command("add", [I.option("title", "Celeste")]))
+            #expect(again.ephemeral && again.content.contains("already in your library (✅ Completed)"))
+            #expect(again.buttons.map(\.label) == ["Write a review"], "\(again.buttons)")
+            let replay = try await client.send(
+                I.command("add", [I.option("title", "Celeste"), I.option("status", "playing"), I.option("hours", 3.0)]))
+            let button = try #require(replay.buttons.first, "\(replay.content)")
+            #expect(button.label == "Set to Playing · 3 h")
+            #expect(
+                try await database.library.library(
+                    of: PlayerID("discord:111111111111111111"), status: nil, sort: .recent, includeMature: true,
+                    page: 1,
+                    pageSize: 10
+                ).page.items.map(\.status) == [.completed])
+            let changed = try await client.send(I.button(button.customID))
+            #expect(changed.text.contains("Playing") && changed.text.contains("3 h"), "\(changed.text)")
+        }
+    }
+
     @Test func unknownGameGetsSuggestionsPrivatelyAndNothingIsStored() async throws {
         try await harness.withClient { client in
             let answer = try await client.send(I.command("add", [I.option("title", "Zzyzx Qwerty Plumbus")]))

@@ -28,17 +28,33 @@ struct LibraryFeatures: Sendable {
         let now = c.now
         let existing = try await bot.store.library.entry(of: c.player.id, game: game.id)
         if let existing {
+            // The button makes the change the caller asked for, else offers the next step for the entry.
+            var change: [String: OptionValue] = ["title": .game(game.ref)]
+            var asked: [String] = []
+            if c.invocation.options["status"] != nil && status != existing.status {
+                change["status"] = .status(status)
+                asked.append(status.label)
+            }
+            if let hours, hours != existing.hours {
+                change["hours"] = .number(hours)
+                asked.append(Format.hours(hours))
+            }
+            let button: Action? =
+                if !asked.isEmpty {
+                    Action("Set to \(asked.joined(separator: " · "))", .run(.progress, change), style: .primary)
+                } else if existing.status != .completed {
+                    Action(
+                        "Mark completed", .run(.progress, ["title": .game(game.ref), "status": .status(.completed)]))
+                } else if existing.review == nil {
+                    Action("Write a review", .run(.review, ["title": .game(game.ref)]))
+                } else {
+                    nil
+                }
             return Reply(
                 visibility: .invokerOnly,
                 text:
                     "\(bold: game.displayName) is already in your library (\(existing.status.emoji) \(existing.status.label)). Use \(code: "/progress") to change it.",
-                actions: [
-                    [
-                        Action(
-                            "Mark completed",
-                            .run(.progress, ["title": .game(game.ref), "status": .status(.completed)]))
-                    ]
-                ])
+                actions: button.map { [[$0]] } ?? [])
         }
         let change = try await bot.store.library.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
