@@ -45,7 +45,8 @@ extension SearchIndex {
             /// The word and its numeral twin, when they are terms.
             var exact: Int32?
             var twin: Int32?
-            /// The terms starting with the word (itself included).
+            /// The terms starting with the word (itself included); none for a number or a roman numeral, which
+            /// match only whole ("gta vi" is not Vice City).
             var prefix: Range<Int32>
             var bytes: [UInt8]
             /// A number, which matches only whole.
@@ -70,8 +71,8 @@ extension SearchIndex {
                 let bytes = Array(word.text.utf8)
                 return Word(
                     exact: terms.id(of: bytes), twin: word.twin.flatMap { terms.id(of: Array($0.utf8)) },
-                    prefix: Int32(terms.lowerBound(bytes))..<Int32(terms.end(ofPrefix: bytes)), bytes: bytes,
-                    isNumber: word.text.allSatisfy(\.isNumber),
+                    prefix: word.isWhole ? 0..<0 : Int32(terms.lowerBound(bytes))..<Int32(terms.end(ofPrefix: bytes)),
+                    bytes: bytes, isNumber: word.text.allSatisfy(\.isNumber),
                     corrections: word.corrections.map { terms.id(of: Array($0.utf8)) })
             }
             romanTerms = []

@@ -37,9 +37,8 @@ package struct SearchIndex: Sendable {
 
     /// The term ranges one query word matches: as a prefix (numbers whole), its numeral twin, its corrections.
     func ranges(_ word: QueryWord, in index: NameIndex.Snapshot) -> [Range<Int32>] {
-        let isNumber = word.text.allSatisfy(\.isNumber)
         var ranges = [
-            word.text.count >= 2 && !isNumber ? index.range(prefix: word.text) : index.range(exact: word.text)
+            word.text.count >= 2 && !word.isWhole ? index.range(prefix: word.text) : index.range(exact: word.text)
         ]
         if let twin = word.twin { ranges.append(index.range(exact: twin)) }
         ranges += word.corrections.map { index.range(exact: $0) }
@@ -71,6 +70,9 @@ package struct SearchIndex: Sendable {
         var twin: String?
         var corrections: [String]
         var isStopWord: Bool
+
+        /// A number or a roman numeral (one with a twin): it matches only whole, never as a prefix.
+        var isWhole: Bool { twin != nil || text.allSatisfy(\.isNumber) }
     }
 
     func queryWords(_ query: String) -> [QueryWord] {

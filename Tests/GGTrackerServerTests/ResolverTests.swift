@@ -65,6 +65,7 @@ enum ResolverCatalog {
         game(300_003, "Rare Dog Runner 2", 2019, type: "Main Game"),
         game(11133, "Dark Souls III", 2016, type: "Main Game", esrb: M, ratings: 2800),
         game(5503, "Dead Space 3", 2013, type: "Main Game", esrb: M, ratings: 900),
+        game(733, "Grand Theft Auto: Vice City", 2002, type: "Main Game", esrb: M, ratings: 3000),
     ]
 
     /// A harness whose catalog is exactly these games.
@@ -120,6 +121,11 @@ struct ResolverCase: CustomTestStringConvertible, Sendable {
             answer: .asks(["Dark Souls III (2016)", "Dead Space 3 (2013)"])
         ),
         .init(command: "add", title: "astro bot", answer: .game("Astro Bot: Rescue Mission (2018)")),
+        // A numeral matches only whole: "vi" is not the start of "Vice".
+        .init(command: "game", title: "gta vi", ageRestricted: true, answer: .nothing),
+        .init(
+            command: "game", title: "gta vice", ageRestricted: true, answer: .game("Grand Theft Auto: Vice City (2002)")
+        ),
         .init(command: "game", title: "gta v", answer: .restricted(["Grand Theft Auto V (2013)"])),
         // A name matched only through typo corrections is shown by /game (below) but only offered by a change.
         .init(command: "add", title: "skyrm", ageRestricted: true, answer: .nothing),

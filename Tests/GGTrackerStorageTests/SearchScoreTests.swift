@@ -12,7 +12,7 @@ struct SearchScoreTests {
         "final fantasy 7", "final fantasy vii", "fnal fantasy vii", "baldurs gate iii", "baldurs gate 3", "of the",
         "the", "star wars ii", "star wars 2", "vii", "7", "2", "mario kart 8", "super maro odyssey", "half lfe 2",
         "grand theft auto san andreas", "call of duty", "portl 2", "sonic", "re", "a", "dark souls", "mincraft",
-        "rdr2", "botw", "ff7", "gta", "ac valhalla", "kotor", "hollowkn", "ds 3",
+        "rdr2", "botw", "ff7", "gta", "ac valhalla", "kotor", "hollowkn", "ds 3", "gta vi", "cyberpunk 2",
     ]
 
     /// Every query against a spread of the bundled catalog's names: the same score, and the same verdicts (all
@@ -93,7 +93,7 @@ enum WordRules {
                 exact += 1
                 used.append(word.text)
                 if let twin = word.twin { used.append(twin) }
-            } else if let match = nameWords.first(where: { $0.hasPrefix(word.text) }) {
+            } else if !word.isWhole, let match = nameWords.first(where: { $0.hasPrefix(word.text) }) {
                 prefix += 1
                 used.append(match)
             } else if let joined = nameWords.indices.dropLast().first(where: {
@@ -105,7 +105,7 @@ enum WordRules {
             } else if keywords.contains(word.text) {
                 // The game's initials or another of its keywords, as typed or as its start.
                 exact += 1
-            } else if !word.text.allSatisfy(\.isNumber) && word.text.utf8.count >= 2
+            } else if !word.isWhole && word.text.utf8.count >= 2
                 && keywords.contains(where: { $0.hasPrefix(word.text) })
             {
                 prefix += 1
