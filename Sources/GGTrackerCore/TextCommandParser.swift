@@ -98,17 +98,35 @@ package enum TextCommandParser {
         }
         var rest = " " + value
         var trailing: [(String, String)] = []
-        while let space = rest.lastIndex(where: \.isWhitespace) {
-            let word = rest[rest.index(after: space)...]
+        /// The option a trailing `name:value`, `--name` or `--name=value` word sets, with its value.
+        func option(in word: Substring) -> (name: String, value: String)? {
             let dashed = word.hasPrefix("--")
             let body = dashed ? word.dropFirst(2) : word
             guard let separator = body.firstIndex(of: dashed ? "=" : ":") ?? (dashed ? body.endIndex : nil) else {
-                break
+                return nil
             }
             let name = String(body[..<separator]).lowercased()
-            guard name != greedyName, let option = spec.option(name), !option.greedy else { break }
-            trailing.insert((name, String(body[separator...].dropFirst())), at: 0)
-            rest = String(rest[..<space])
+            guard name != greedyName, let option = spec.option(name), !option.greedy else { return nil }
+            return (name, String(body[separator...].dropFirst()))
+        }
+        while let space = rest.lastIndex(where: \.isWhitespace) {
+            let word = rest[rest.index(after: space)...]
+            if let found = option(in: word) {
+                trailing.insert(found, at: 0)
+                rest = String(rest[..<space])
+                continue
+            }
+            // `--name value` with a value the option takes from a short list: `--spoiler false`, `--status playing`.
+            let before = rest[..<space]
+            guard let previous = before.lastIndex(where: \.isWhitespace),
+                let flag = option(in: before[before.index(after: previous)...]), flag.value.isEmpty,
+                before[before.index(after: previous)...].hasPrefix("--"), let flagged = spec.option(flag.name),
+                flagged.kind == .boolean
+                    ? ["true", "false", "yes", "no"].contains(word.lowercased())
+                    : flagged.choices.contains(word.lowercased())
+            else { break }
+            trailing.insert((flag.name, String(word)), at: 0)
+            rest = String(before[..<previous])
         }
         named[named.count - 1].1 = clean(rest[...]) ?? ""
         return (positional, named + trailing)

@@ -46,6 +46,14 @@ struct TextCommandParserTests {
                 ["title": .string("Celeste"), "text": .string("Great climb"), "spoiler": .boolean(true)]
             ),
             (
+                "!gg review Celeste --text Great climb --spoiler false", ["review"],
+                ["title": .string("Celeste"), "text": .string("Great climb"), "spoiler": .boolean(false)]
+            ),
+            (
+                "!gg review Celeste --text It was --spoiler-free true", ["review"],
+                ["title": .string("Celeste"), "text": .string("It was --spoiler-free true")]
+            ),
+            (
                 "/review title:Hades text:I'd give it score:10 http://x.test/a", ["review"],
                 ["title": .string("Hades"), "text": .string("I'd give it score:10 http://x.test/a")]
             ),
