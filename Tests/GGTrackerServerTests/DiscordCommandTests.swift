@@ -252,7 +252,7 @@ struct DiscordCommandTests {
             #expect(off.ephemeral && off.content.contains("no longer a favorite"))
             let tagged = try await client.send(
                 I.command("tag", [I.option("title", "Hades"), I.option("tags", "Roguelike, couch")]))
-            #expect(tagged.content.contains("`roguelike`") && tagged.content.contains("`couch`"))
+            #expect(tagged.content.contains("`roguelike`, `couch`"), "\(tagged.content)")
             let removed = try await client.send(
                 I.command("tag", [I.option("title", "Hades"), I.option("tags", "-couch")]))
             #expect(!removed.content.contains("`couch`"))

@@ -40,7 +40,7 @@ struct YourCopyTests {
             let copy = owned.embeds[1]
             #expect(copy["title"] as? String == "Alice's copy")
             let shown = owned.text
-            for fact in ["🎮 Playing", "12.5 h", "★★★★☆ 8/10", "`hard` `pixel`", "Chapter 7 next", "Added"] {
+            for fact in ["🎮 Playing", "12.5 h", "★★★★☆ 8/10", "`hard`, `pixel`", "Chapter 7 next", "Added"] {
                 #expect(shown.contains(fact), "\(fact) missing from \(shown)")
             }
             #expect(owned.buttons.map(\.label) == ["Mark completed"])

@@ -231,7 +231,7 @@ struct LibraryFeatures: Sendable {
         let tags = saved?.tags ?? []
         return .notice(
             "Tags on \(bold: game.displayName): "
-                + (tags.isEmpty ? "none" : tags.map { "\(code: "\($0)")" }.joined(separator: " ")))
+                + (tags.isEmpty ? "none" : tags.map { "\(code: "\($0)")" }.joined(separator: ", ")))
     }
 
     /// `/note`: a note on an entry; without text it shows the note privately, `clear:true` deletes it.

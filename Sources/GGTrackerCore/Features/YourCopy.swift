@@ -23,7 +23,7 @@ extension GGTrackerBot {
         if entry.favorite { facts.append("⭐ favorite") }
         var fields: [Card.Field] = []
         if !entry.tags.isEmpty {
-            fields.append(.init("Tags", entry.tags.prefix(50).map { RichText([.code($0)]) }.joined(separator: " ")))
+            fields.append(.init("Tags", entry.tags.prefix(50).map { RichText([.code($0)]) }.joined(separator: ", ")))
         }
         fields.append(.init("Added", Format.date(entry.addedAt)))
         if entry.status == .completed, let finished = entry.finishedAt {
