@@ -65,6 +65,8 @@ extension DiscordCommandTests {
             let zelda = try await client.send(
                 I.command("search", [I.option("query", "zelda breath"), I.option("platform", "switch")]))
             #expect(zelda.text.contains("Breath of the Wild"), "\(zelda.text)")
+            // The reply names the filter as the catalog does.
+            #expect(zelda.content.contains("for “zelda breath” · Nintendo Switch"), "\(zelda.content)")
             // Several platforms fit: the reply asks, with a button for each, and a button runs the command again.
             let ask = try await client.send(I.command("top", [I.option("platform", "nintendo")]))
             #expect(ask.ephemeral && ask.content.contains("More than one platform matches “nintendo”"))

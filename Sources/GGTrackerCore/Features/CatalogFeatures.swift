@@ -42,7 +42,9 @@ struct CatalogFeatures: Sendable {
                 })
         }
         let count =
-            "\(hits.count) game\(hits.count == 1 ? "" : "s") for “\(Format.truncate(query, 100))”"
+            ([Format.count(hits.count, "game") + " for “\(Format.truncate(query, 100))”"]
+            + [platform, genre].compactMap { $0 })
+            .joined(separator: " · ")
         return Reply(
             text: RichText([count, lookup.providerProblem].compactMap { $0 }.joined(separator: "\n")),
             cards: cards,
