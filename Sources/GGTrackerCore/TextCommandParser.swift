@@ -89,8 +89,8 @@ package enum TextCommandParser {
     }
 
     /// Splits the text after the command into positional text and `name:value` / `--name value` segments.
-    /// A greedy option (free text such as a review) takes the rest of the line, but for other options written as
-    /// one word each at its very end (`text:Great spoiler:true`, `--text Great --spoiler`).
+    /// A greedy option (free text such as a review) takes the rest of the line, but for other options written at
+    /// its very end (`text:Great spoiler:true`, `--text Great --spoiler`, `--text Great --spoiler false`).
     private static func split(_ text: String, spec: CommandSpec) -> (positional: String?, named: [(String, String)]) {
         var (positional, named) = splitGreedy(text, spec: spec)
         guard let (greedyName, value) = named.last, spec.option(greedyName)?.greedy == true else {
