@@ -49,8 +49,6 @@ extension SearchIndex {
             /// match only whole ("gta vi" is not Vice City).
             var prefix: Range<Int32>
             var bytes: [UInt8]
-            /// A number, which matches only whole.
-            var isNumber: Bool
             /// The typo corrections, closest first; nil for one that is not a term.
             var corrections: [Int32?]
         }
@@ -72,7 +70,7 @@ extension SearchIndex {
                 return Word(
                     exact: terms.id(of: bytes), twin: word.twin.flatMap { terms.id(of: Array($0.utf8)) },
                     prefix: word.isWhole ? 0..<0 : Int32(terms.lowerBound(bytes))..<Int32(terms.end(ofPrefix: bytes)),
-                    bytes: bytes, isNumber: word.text.allSatisfy(\.isNumber),
+                    bytes: bytes,
                     corrections: word.corrections.map { terms.id(of: Array($0.utf8)) })
             }
             romanTerms = []
@@ -160,7 +158,7 @@ extension SearchIndex {
                 use(name[joined + 1])
             } else if word.exact.map(keywords.contains) == true {
                 exact += 1
-            } else if !word.isNumber && word.bytes.count >= 2 && keywords.contains(where: word.prefix.contains) {
+            } else if word.bytes.count >= 2 && keywords.contains(where: word.prefix.contains) {
                 prefix += 1
             } else if let position = word.corrections.firstIndex(where: { $0.map(name.contains) == true }),
                 let fix = word.corrections[position]

@@ -11,6 +11,34 @@ package enum FacetName: Equatable, Sendable {
     /// Nothing fits.
     case unknown
 
+    /// A catalog name with what the rules compare, worked out once.
+    struct Candidate {
+        var name: String
+        var words: [String]
+        /// Its letters and digits.
+        var compact: String
+        /// What else it is called (`aliases(of:)`).
+        var aliases: Set<String>
+        /// The compact name and its aliases.
+        var forms: [String] { [compact] + aliases }
+
+        init(_ name: String) {
+            self.name = name
+            words = FacetName.words(name)
+            compact = words.joined()
+            aliases = FacetName.aliases(of: name)
+        }
+
+        /// The fewest edits from `typed` (letters and digits) to one of its forms with the same numbers ("ps3" is
+        /// not a typo of "ps4"), when at most `limit`.
+        func distance(from typed: String, limit: Int) -> Int? {
+            let bytes = Array(typed.utf8)
+            let numbers = typed.filter(\.isNumber)
+            return forms.filter { $0.filter(\.isNumber) == numbers }
+                .compactMap { boundedLevenshtein(bytes, Array($0.utf8), limit: limit) }.min()
+        }
+    }
+
     /// The name among `names` (every name of one kind in the catalog) that `typed` means.
     package static func resolve(_ typed: String, among names: [String]) -> FacetName {
         let text = typed.trimmingCharacters(in: .whitespaces)
@@ -19,17 +47,17 @@ package enum FacetName: Equatable, Sendable {
         let words = Self.words(text)
         let compact = words.joined()
         guard !compact.isEmpty else { return .unknown }
-        let known = names.map { (name: $0, words: Self.words($0)) }
+        let known = names.map(Candidate.init)
         /// How far each name is from what was typed under a rule, nil where the rule does not accept it; the first
         /// rule that accepts any name decides.
-        let rules: [((name: String, words: [String])) -> Int?] = [
+        let rules: [(Candidate) -> Int?] = [
             // The same letters and digits: "role playing rpg", "xbox series xs", "point and click".
-            { $0.words.joined() == compact ? 0 : nil },
+            { $0.compact == compact ? 0 : nil },
             // A part of the name on its own or a usual short name: "(RPG)", "PC (…)", "…/Genesis", "ps4".
-            { Self.aliases(of: $0.name).contains(compact) ? 0 : nil },
+            { $0.aliases.contains(compact) ? 0 : nil },
             // A plural or a longer form of the name, or its start: "sports", "platformer", "coop", "multi".
             { candidate in
-                Self.forms(of: candidate).contains { form in
+                candidate.forms.contains { form in
                     (compact.count >= 4 && compact.hasPrefix(form) && compact.count - form.count <= 3
                         && compact.dropFirst(form.count).allSatisfy(\.isLetter))
                         || (compact.count >= 3 && form.hasPrefix(compact))
@@ -40,7 +68,7 @@ package enum FacetName: Equatable, Sendable {
             // A typo in the letters, the numbers as typed: one edit in 4 to 7 letters, two in more ("playstaton").
             { candidate in
                 let limit = compact.count >= 8 ? 2 : compact.count >= 4 ? 1 : 0
-                return limit > 0 ? Self.distance(compact, to: candidate, limit: limit) : nil
+                return limit > 0 ? candidate.distance(from: compact, limit: limit) : nil
             },
         ]
         for rule in rules {
@@ -67,23 +95,9 @@ package enum FacetName: Equatable, Sendable {
         let allowed = compact.count >= 8 ? 3 : compact.count >= 5 ? 2 : 1
         guard compact.count >= 3 else { return [] }
         let near = names.compactMap { name in
-            distance(compact, to: (name, words(name)), limit: allowed).map { (name: name, distance: $0) }
+            Candidate(name).distance(from: compact, limit: allowed).map { (name: name, distance: $0) }
         }
         return near.sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }.prefix(limit).map(\.name)
-    }
-
-    /// The fewest edits from `compact` to the name or one of its other names, when the numbers in both are the
-    /// same ("ps3" is not a typo of "ps4") and it is at most `limit`.
-    static func distance(_ compact: String, to candidate: (name: String, words: [String]), limit: Int) -> Int? {
-        let typed = Array(compact.utf8)
-        let numbers = compact.filter(\.isNumber)
-        return forms(of: candidate).filter { $0.filter(\.isNumber) == numbers }
-            .compactMap { boundedLevenshtein(typed, Array($0.utf8), limit: limit) }.min()
-    }
-
-    /// A name's letters and digits and those of its other names.
-    static func forms(of candidate: (name: String, words: [String])) -> [String] {
-        [candidate.words.joined()] + aliases(of: candidate.name)
     }
 
     /// Lower case, accents off, split at anything that is not a letter or a digit.

@@ -143,14 +143,16 @@ package struct RichText: Hashable, Sendable, ExpressibleByStringInterpolation, C
     package static func relative(_ date: Date, now: Date) -> String {
         let seconds = date.timeIntervalSince(now)
         let magnitude = abs(seconds)
-        /// The amount in the largest unit below its limit once rounded: 59.6 seconds is "1 minute".
+        // The smallest unit whose rounded amount stays below its limit: 59.6 seconds is "1 minute".
         let units: [(length: Double, limit: Int, name: String)] = [
             (1, 60, "second"), (60, 60, "minute"), (3600, 24, "hour"), (86_400, 60, "day"),
-            (86_400 * 30, 24, "month"),
+            (86_400 * 30, 24, "month"), (86_400 * 365, .max, "year"),
         ]
-        let (n, unit) =
-            units.lazy.map { (Int((magnitude / $0.length).rounded()), $0.limit, $0.name) }
-            .first { $0.0 < $0.1 }.map { ($0.0, $0.2) } ?? (Int((magnitude / (86_400 * 365)).rounded()), "year")
+        var (n, unit) = (0, "second")
+        for candidate in units {
+            (n, unit) = (Int((magnitude / candidate.length).rounded()), candidate.name)
+            if n < candidate.limit { break }
+        }
         let amount = Format.count(n, unit)
         return seconds >= 0 ? "in \(amount)" : "\(amount) ago"
     }

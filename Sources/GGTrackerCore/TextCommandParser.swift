@@ -122,7 +122,7 @@ package enum TextCommandParser {
                 let flag = option(in: before[before.index(after: previous)...]), flag.value.isEmpty,
                 before[before.index(after: previous)...].hasPrefix("--"), let flagged = spec.option(flag.name),
                 flagged.kind == .boolean
-                    ? ["true", "false", "yes", "no"].contains(word.lowercased())
+                    ? (try? Self.value(String(word), for: flagged, usage: "")) != nil
                     : flagged.choices.contains(word.lowercased())
             else { break }
             trailing.insert((flag.name, String(word)), at: 0)

@@ -50,6 +50,10 @@ struct TextCommandParserTests {
                 ["title": .string("Celeste"), "text": .string("Great climb"), "spoiler": .boolean(false)]
             ),
             (
+                "!gg review Celeste --text Chapter 7 --spoiler on", ["review"],
+                ["title": .string("Celeste"), "text": .string("Chapter 7"), "spoiler": .boolean(true)]
+            ),
+            (
                 "!gg review Celeste --text It was --spoiler-free true", ["review"],
                 ["title": .string("Celeste"), "text": .string("It was --spoiler-free true")]
             ),
