@@ -176,8 +176,8 @@ package enum CommandName: String, CaseIterable, Sendable {
                 ],
                 examples: ["/compare user:@bob"],
                 details: """
-                    Compatibility is 100 % × (1 − the average gap between your scores ÷ 9), over the games you both rated: \
-                    100 % when every score agrees, 0 % when every one is as far apart as 1 and 10.
+                    Compatibility is 100% × (1 − the average gap between your scores ÷ 9), over the games you both rated: \
+                    100% when every score agrees, 0% when every one is as far apart as 1 and 10.
                     """)
         case .leaderboard:
             return CommandSpec(

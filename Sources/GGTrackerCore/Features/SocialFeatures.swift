@@ -26,7 +26,7 @@ struct SocialFeatures: Sendable {
             fields.append(
                 .init(
                     "Compatibility",
-                    "\(bold: "\(compatibility) %") over \(rated.count) game\(rated.count == 1 ? "" : "s") you both rated",
+                    "\(bold: "\(compatibility)%") over \(rated.count) game\(rated.count == 1 ? "" : "s") you both rated",
                     inline: false))
         } else {
             fields.append(
@@ -64,7 +64,7 @@ struct SocialFeatures: Sendable {
                 Card(
                     title: "\(left.shownName) vs \(right.shownName)", fields: fields,
                     footer:
-                        "\(Format.count(comparison.leftCount, "game")) and \(Format.count(comparison.rightCount, "game")) · /help command:compare explains the score",
+                        "\(l) \(Format.count(comparison.leftCount, "game")) · \(r) \(Format.count(comparison.rightCount, "game")) · /help command:compare explains the score",
                     color: Palette.profile)
             ])
     }
@@ -134,19 +134,20 @@ struct SocialFeatures: Sendable {
     /// `/activity`: the server's recent events, friends' first.
     func activity(user: UserMention?, _ c: Context) async throws -> Reply {
         let player = try await user.asyncMap { try await bot.targetPlayer($0, c) }
+        // Enough events for 15 lines when several of them tell one game's news together.
         let events = try await bot.store.social.activity(
-            in: c.invoker.community, of: player?.id, friendsOf: c.player.id, limit: 15)
+            in: c.invoker.community, of: player?.id, friendsOf: c.player.id, limit: 60)
         guard !events.isEmpty else {
             return .notice(
                 player.map { "\($0.shownName) has no news here yet." } ?? "No news in this server yet.")
         }
-        let lines = events.compactMap { event -> RichText? in
-            if let game = event.game, game.isMature && !c.showsMature { return nil }
-            var line: RichText = "\(event.kind.emoji) \(bold: event.player.shownName) \(event.kind.verb)"
-            if let game = event.game { line += RichText(" " + game.displayName) }
-            if let challenge = event.detail { line += RichText(" “\(challenge)”") }
-            if event.kind == .rated, let score = event.amount { line += RichText(" " + Format.stars(Int(score))) }
-            return line + " · \(relative: event.at)"
+        let shown = events.filter { event in event.game.map { !$0.isMature || c.showsMature } ?? true }
+        let lines = ActivityLine.lines(shown).prefix(15).map { item -> RichText in
+            var line: RichText = "\(item.emoji) \(bold: item.player.shownName) \(item.verbs)"
+            if let game = item.game { line += RichText(" " + game.displayName) }
+            if let challenge = item.detail { line += RichText(" “\(challenge)”") }
+            if let score = item.score { line += RichText(" " + Format.stars(score)) }
+            return line + " · \(relative: item.at)"
         }
         return Reply(
             cards: [
