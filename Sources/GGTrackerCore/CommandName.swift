@@ -65,7 +65,9 @@ package enum CommandName: String, CaseIterable, Sendable {
                 ],
                 examples: [
                     "/progress title:Hollow Knight hours:30 percent:65", "/progress title:Hades status:completed",
-                ])
+                ],
+                details:
+                    "Without a status, hours or a percent move a backlog game to playing, and 100% marks it completed.")
         case .rate:
             return CommandSpec(
                 name: "rate", summary: "Score a game from 1 to 10",

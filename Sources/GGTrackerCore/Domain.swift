@@ -293,6 +293,14 @@ package struct LibraryEntry: Hashable, Sendable {
         }
         status = newStatus
     }
+
+    /// The status that progress given without one means: 100% is completed, and hours or a percent on a backlog
+    /// game mean it was started. Nil when the status stays.
+    package func statusImplied(hours newHours: Double?, percent newPercent: Int?) -> GameStatus? {
+        if newPercent == 100, status != .completed { return .completed }
+        let played = (newHours ?? 0) > (hours ?? 0) || (newPercent ?? 0) > (percent ?? 0)
+        return status == .backlog && played ? .playing : nil
+    }
 }
 
 /// A game on a player's wishlist shelf.

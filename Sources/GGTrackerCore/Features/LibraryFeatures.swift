@@ -9,7 +9,7 @@ struct LibraryFeatures: Sendable {
     func entryCard(_ headline: String, _ entry: LibraryEntry, _ c: Context, extra: String? = nil) -> Card {
         var facts = ["\(entry.status.emoji) \(entry.status.label)"]
         if let hours = entry.hours { facts.append(Format.hours(hours)) }
-        if let percent = entry.percent { facts.append("\(percent)%") }
+        if let percent = entry.percent, entry.status != .completed { facts.append("\(percent)%") }
         if let score = entry.score { facts.append("\(Format.stars(score)) \(score)/10") }
         if entry.favorite { facts.append("⭐ favorite") }
         var description = facts.joined(separator: " · ")
@@ -108,7 +108,9 @@ struct LibraryFeatures: Sendable {
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
             guard var current = entry else { throw ReplyError(notInLibrary) }
-            if let status { current.setStatus(status, at: now) }
+            if let next = status ?? current.statusImplied(hours: hours, percent: percent) {
+                current.setStatus(next, at: now)
+            }
             if let hours { current.hours = hours }
             if let percent { current.percent = percent }
             current.updatedAt = now
@@ -116,8 +118,8 @@ struct LibraryFeatures: Sendable {
         }
         guard let saved = change.after else { throw ReplyError(notInLibrary) }
         let headline: String
-        if let status, status != change.before?.status {
-            switch status {
+        if saved.status != change.before?.status {
+            switch saved.status {
             case .completed: headline = "\(c.player.shownName) completed \(game.displayName) 🎉"
             case .playing: headline = "\(c.player.shownName) is playing \(game.displayName)"
             case .dropped: headline = "\(c.player.shownName) dropped \(game.displayName)"
@@ -131,8 +133,15 @@ struct LibraryFeatures: Sendable {
         if saved.status == .completed {
             actions.append(Action("Write a review", .run(.review, ["title": .game(game.ref)]), style: .primary))
         }
+        // A status nobody asked for is explained.
+        let implied: String? =
+            status == nil && saved.status != change.before?.status
+            ? (saved.status == .completed
+                ? "Marked completed at 100%."
+                : "Moved from the backlog to playing, now that you have started.") : nil
         return announcing(
-            Reply(cards: [entryCard(headline, saved, c)], actions: actions.isEmpty ? [] : [actions]), change, c)
+            Reply(cards: [entryCard(headline, saved, c, extra: implied)], actions: actions.isEmpty ? [] : [actions]),
+            change, c)
     }
 
     /// `/rate`: a score 1–10; a game not yet in the library is added as completed, and the reply says so.

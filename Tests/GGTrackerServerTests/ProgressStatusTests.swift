@@ -1,0 +1,72 @@
+import Foundation
+import GGTrackerCore
+import GGTrackerStorage
+import GRDB
+import Testing
+
+@testable import GGTrackerServer
+
+/// `/progress` without a status: hours or a percent on a backlog game start it, 100% completes it, and the card
+/// says why the status moved.
+@Suite("Progress that implies a status")
+struct ProgressStatusTests {
+    let harness: TestHarness
+    init() async throws { harness = try await TestHarness() }
+
+    func stored() async throws -> (status: String, hours: Double?, percent: Int?)? {
+        try await harness.services.database.reader.read { db in
+            try Row.fetchOne(db, sql: "SELECT status, hours, percent FROM library_entries").map {
+                ($0["status"], $0["hours"], $0["percent"])
+            }
+        }
+    }
+
+    func progress(_ client: TestHarness.Client, _ options: [[String: Any]]) async throws -> TestHarness.Client.Answer {
+        let answer = try await client.send(I.command("progress", [I.option("title", "Celeste")] + options))
+        DiscordChecks.check(answer)
+        return answer
+    }
+
+    @Test func hoursStartABacklogGameAndAHundredPercentCompletesIt() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Celeste")]))
+            // No time played yet: still on the backlog.
+            let none = try await progress(client, [I.option("hours", 0.0)])
+            #expect(none.text.contains("updated Celeste (2018)") && none.text.contains("📚 Backlog"))
+            #expect(try await stored()?.status == "backlog")
+
+            let started = try await progress(client, [I.option("hours", 3.0)])
+            #expect(started.text.contains("is playing Celeste (2018)"), "\(started.text)")
+            #expect(started.text.contains("🎮 Playing · 3 h"))
+            #expect(started.text.contains("Moved from the backlog to playing"))
+            #expect(try await stored()?.status == "playing")
+
+            let more = try await progress(client, [I.option("percent", 60)])
+            #expect(more.text.contains("updated Celeste (2018)") && !more.text.contains("Moved"))
+
+            let done = try await progress(client, [I.option("percent", 100)])
+            #expect(done.text.contains("completed Celeste (2018) 🎉"), "\(done.text)")
+            #expect(done.text.contains("Marked completed at 100%") && done.text.contains("✅ Completed · 3 h"))
+            #expect(!done.text.contains("100%\n") && done.buttons.map(\.label) == ["Write a review"])
+            let row = try await stored()
+            #expect(row?.status == "completed" && row?.percent == 100 && row?.hours == 3)
+
+            // The feed tells the completion, as if it had been asked for.
+            let feed = try await client.send(I.command("activity"))
+            #expect(feed.text.contains("completed Celeste (2018)"), "\(feed.text)")
+        }
+    }
+
+    @Test func aStatusGivenIsTheStatusKept() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Celeste")]))
+            let paused = try await progress(client, [I.option("status", "paused"), I.option("hours", 2.0)])
+            #expect(paused.text.contains("paused Celeste (2018)") && !paused.text.contains("Moved"))
+            #expect(try await stored()?.status == "paused")
+            let dropped = try await progress(client, [I.option("status", "dropped"), I.option("percent", 100)])
+            #expect(dropped.text.contains("dropped Celeste (2018)") && !dropped.text.contains("Marked"))
+            let row = try await stored()
+            #expect(row?.status == "dropped" && row?.percent == 100)
+        }
+    }
+}
