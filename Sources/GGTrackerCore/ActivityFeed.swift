@@ -56,9 +56,7 @@ package struct ActivityLine: Hashable, Sendable {
         var told = Self.order.filter(kinds.contains)
         if told.contains(.started) || told.contains(.completed) { told.removeAll { $0 == .added } }
         if told.contains(.completed) { told.removeAll { $0 == .started } }
-        let words = told.map(\.verb)
-        guard let last = words.last else { return "" }
-        return words.count == 1 ? last : words.dropLast().joined(separator: ", ") + " and " + last
+        return Format.sentence(told.map(\.verb))
     }
 
     /// The emoji of the most telling event.

@@ -273,6 +273,12 @@ package enum Format {
         "\(number(n)) \(n == 1 ? noun : plural ?? noun + "s")"
     }
 
+    /// Names as a sentence says them: "alice", "alice and bob", "alice, bob and carol".
+    package static func sentence(_ items: [String]) -> String {
+        guard let last = items.last else { return "" }
+        return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
+    }
+
     /// A whole number with its thousands set apart: "35,435", "-1,200", "999".
     package static func number(_ n: Int) -> String {
         let digits = Array(String(n.magnitude))

@@ -70,3 +70,13 @@ struct ActivityFeedTests {
         #expect(told(lines) == ["✅ bob completed and rated Hades"])
     }
 }
+
+@Suite("Names in a sentence")
+struct SentenceTests {
+    @Test func namesAreJoinedAsASentenceSaysThem() {
+        #expect(Format.sentence([]) == "")
+        #expect(Format.sentence(["alice"]) == "alice")
+        #expect(Format.sentence(["alice", "bob"]) == "alice and bob")
+        #expect(Format.sentence(["alice", "bob", "carol"]) == "alice, bob and carol")
+    }
+}

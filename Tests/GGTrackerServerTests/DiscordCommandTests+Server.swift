@@ -91,7 +91,7 @@ extension DiscordCommandTests {
             let set = try await client.send(
                 I.command(
                     "profile", [I.sub("set", [I.option("nickname", "Ada"), I.option("bio", "Metroidvanias <3")])]))
-            #expect(set.ephemeral && set.content.contains("Updated your nickname, bio"))
+            #expect(set.ephemeral && set.content.contains("Updated your nickname and bio"))
             let shown = try await client.send(I.command("profile", [I.sub("show")]))
             DiscordChecks.check(shown)
             #expect(shown.text.contains("Ada") && shown.text.contains("2 games") && shown.text.contains("20 h"))

@@ -110,7 +110,7 @@ struct GameNightTests {
             #expect(duo.name == "1. Duo Quest")
             #expect(
                 duo.value == """
-                    Owned by Alice, Bob
+                    Owned by Alice and Bob
                     Wished for by Carol
                     Already completed or dropped by Bob
                     Multiplayer, Co-operative · about 8 h to beat

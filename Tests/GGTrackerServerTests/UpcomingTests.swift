@@ -63,7 +63,7 @@ struct UpcomingTests {
                 card["description"] as? String == """
                     • **Ashen Year** — some time in \(year) — wanted by Alice
                     • **Moonlit Harbor** — <t:1893456000:R> (Jan 1, 2030) — wanted by Bob
-                    • **Starfall Odyssey** — <t:4102444800:R> (Jan 1, 2100) — wanted by Alice, Bob
+                    • **Starfall Odyssey** — <t:4102444800:R> (Jan 1, 2100) — wanted by Alice and Bob
                     """)
             #expect((card["footer"] as? [String: Any])?["text"] as? String == "3 games")
             #expect(!all.text.contains("Celeste") && !all.text.contains("Carol"))

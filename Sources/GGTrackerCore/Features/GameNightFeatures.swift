@@ -137,7 +137,7 @@ struct GameNightFeatures: Sendable {
 
     /// Who owns it, who wants it, who finished it, its modes and how long it takes.
     static func reasons(_ proposal: GameProposal) -> RichText {
-        func names(_ players: [Player]) -> String { players.map(\.shownName).joined(separator: ", ") }
+        func names(_ players: [Player]) -> String { Format.sentence(players.map(\.shownName)) }
         var lines: [String] = []
         if !proposal.owners.isEmpty { lines.append("Owned by \(names(proposal.owners))") }
         if !proposal.wishers.isEmpty { lines.append("Wished for by \(names(proposal.wishers))") }

@@ -55,7 +55,7 @@ struct PlayerFeatures: Sendable {
         if avatar != nil { changed.append("avatar") }
         if bio != nil { changed.append("bio") }
         return Reply(
-            visibility: .invokerOnly, text: "Updated your \(changed.joined(separator: ", ")).",
+            visibility: .invokerOnly, text: "Updated your \(Format.sentence(changed)).",
             cards: [
                 Card(
                     title: player.shownName, description: player.bio.map { RichText($0) },

@@ -146,7 +146,7 @@ extension ShelfFeatures {
                     ? RichText("some time in \(Format.date(date, yearOnly: true))")
                     : "\(relative: date) (\(Format.date(date)))"
             }
-            line += RichText(" — wanted by " + upcoming.wantedBy.map { $0.shownName }.joined(separator: ", "))
+            line += RichText(" — wanted by " + Format.sentence(upcoming.wantedBy.map { $0.shownName }))
             lines.append(line)
         }
         return Reply(
