@@ -67,16 +67,7 @@ struct PostgresHeldChangeDeliveryTests {
     /// Starts a one-game challenge that Alice is in.
     func challenge(_ name: String, _ client: TestHarness.Client) async throws {
         let created = try await client.send(
-            I.command(
-                "challenge",
-                [
-                    I.sub(
-                        "create",
-                        [
-                            I.option("name", name), I.option("goal", 1), I.option("unit", "games_completed"),
-                            I.option("ends", "2099-05-31"),
-                        ])
-                ]))
+            I.createChallenge(name, goal: 1, unit: "games_completed", ends: "2099-05-31"))
         #expect(created.text.contains("started a challenge: \(name)"), "\(created.text)")
         _ = try await client.send(I.command("challenge", [I.sub("join", [I.option("name", name)])]))
     }

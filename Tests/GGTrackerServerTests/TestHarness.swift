@@ -198,6 +198,19 @@ enum Interaction {
         ["name": name, "type": group ? 2 : 1, "options": options]
     }
 
+    /// `/challenge create` with its four options.
+    static func createChallenge(
+        _ name: String, goal: Double, unit: String = "custom", ends: String = "2099-01-01", as person: Person = .alice
+    ) -> [String: Any] {
+        command(
+            "challenge",
+            [
+                sub(
+                    "create",
+                    [option("name", name), option("goal", goal), option("unit", unit), option("ends", ends)])
+            ], as: person)
+    }
+
     static func command(
         _ name: String, _ options: [[String: Any]] = [], as person: Person = .alice, nsfw: Bool = false,
         id: String? = nil,

@@ -32,12 +32,35 @@ struct ChallengeFeatures: Sendable {
         }
     }
 
+    /// The challenge a typed name means: its exact name, else the one whose name it fits as a genre's does (a
+    /// start, every word, a small typo: "winter" is "Winter Sprint"). Several fits ask with a button each; none
+    /// names the closest. The command stops there, changing nothing.
     func findChallenge(_ name: String, _ c: Context) async throws -> Challenge {
-        guard let challenge = try await bot.store.social.challenge(in: c.invoker.community, named: name) else {
-            throw ReplyError.notice(
-                "No challenge here is named “\(name)”. \(code: "/challenge list") shows them.")
+        if let challenge = try await bot.store.social.challenge(in: c.invoker.community, named: name) {
+            return challenge
         }
-        return challenge
+        let all = try await bot.store.social.challenges(in: c.invoker.community)
+        let names = all.map(\.name)
+        let shown = Format.truncate(name.trimmingCharacters(in: .whitespaces), 100)
+        func ask(_ message: RichText, _ choices: [String]) -> ReplyError {
+            let buttons = choices.prefix(5).map { Action(Format.truncate($0, 80), bot.rerun(c, ["name": .string($0)])) }
+            return ReplyError(Reply(visibility: .invokerOnly, text: message, actions: buttons.isEmpty ? [] : [buttons]))
+        }
+        switch FacetName.resolve(name, among: names) {
+        case .found(let found):
+            if let challenge = all.first(where: { $0.name == found }) { return challenge }
+        case .several(let choices):
+            throw ask(
+                "More than one challenge here fits “\(shown)”: \(Format.sentence(Array(choices.prefix(5)))). Which one?",
+                choices)
+        case .unknown:
+            break
+        }
+        let near = FacetName.closest(to: name, among: names, limit: 3)
+        let hint: RichText =
+            near.isEmpty
+            ? " \(code: "/challenge list") shows them." : " Did you mean \(Format.sentence(near.map { "“\($0)”" }))?"
+        throw ask("No challenge here is named “\(shown)”." + hint, near)
     }
 
     func challengeJoin(name: String, _ c: Context) async throws -> Reply {
