@@ -62,19 +62,18 @@ struct GameNightFeatures: Sendable {
     }
 
     /// The buttons of a night's message: join, leave, and pick (or reroll once picked).
-    func actions(_ night: GameNight, picked: Bool) -> [[Action]] {
+    /// I'm in and Leave, then Pick a game before any pick and Reroll after one, when there is more to show.
+    func actions(_ night: GameNight, picked: Bool, more: Bool = true) -> [[Action]] {
         func run(_ action: GameNightAction) -> CommandInvocation {
             .run(.gamenight, ["action": .string(action.rawValue), "night": .integer(Int(night.id))])
         }
-        return [
-            [
-                Action("I'm in", run(.join), style: .success),
-                Action("Leave", run(.leave)),
-                picked
-                    ? Action("Reroll", run(.reroll), style: .primary)
-                    : Action("Pick a game", run(.pick), style: .primary),
-            ]
-        ]
+        var row = [Action("I'm in", run(.join), style: .success), Action("Leave", run(.leave))]
+        if !picked {
+            row.append(Action("Pick a game", run(.pick), style: .primary))
+        } else if more {
+            row.append(Action("Reroll", run(.reroll), style: .primary))
+        }
+        return [row]
     }
 
     /// "multiplayer games (up to 4 h to beat)".
@@ -105,7 +104,7 @@ struct GameNightFeatures: Sendable {
         let ranked = GameProposal.ranked(
             shelves, players: night.players, mode: night.mode, maxHours: night.maxHours, includeMature: c.showsMature)
         let (first, shown) = GameProposal.round(night.round, of: ranked)
-        let players = night.players.map(\.shownName).joined(separator: ", ")
+        let players = Format.sentence(night.players.map(\.shownName))
         guard !shown.isEmpty else {
             return Reply(
                 delivery: c.invocation.fromComponent ? .updateMessage : .newMessage,
@@ -123,8 +122,12 @@ struct GameNightFeatures: Sendable {
                 "\(first + index + 1). \(proposal.game.displayName)", Self.reasons(proposal), inline: false)
         }
         let last = first + shown.count
-        var footer = "\(first + 1)–\(last) of \(Format.count(ranked.count, "game"))"
-        footer += last < ranked.count ? " · Reroll for the next" : " · Reroll starts over"
+        let more = ranked.count > shown.count
+        let footer =
+            !more
+            ? (ranked.count == 1 ? "The only game that fits" : "Every game that fits")
+            : "\(first + 1)–\(last) of \(Format.count(ranked.count, "game"))"
+                + (last < ranked.count ? " · Reroll for the next" : " · Reroll starts over")
         return Reply(
             delivery: c.invocation.fromComponent ? .updateMessage : .newMessage,
             cards: [
@@ -132,7 +135,7 @@ struct GameNightFeatures: Sendable {
                     title: "🎲 Tonight's picks", description: "For \(players): \(Self.looksFor(night)).",
                     fields: fields, footer: footer, color: Palette.catalog)
             ],
-            actions: actions(night, picked: true))
+            actions: actions(night, picked: true, more: more))
     }
 
     /// Who owns it, who wants it, who finished it, its modes and how long it takes.
