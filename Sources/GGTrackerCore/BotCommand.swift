@@ -70,7 +70,11 @@ package enum BotCommand: Hashable, Sendable {
         case "wishlist show": self = .library(.wishlistShow(user: o.user, page: o.page))
         case "favorite": self = .library(.favorite(o.title))
         case "tag":
-            self = .library(.tag(o.title, changes: try BotCommand.tagChanges(o.string("tags") ?? "", usage: usage())))
+            // Without tags it shows the game's tags.
+            let changes = try o.string("tags").map { text throws(UsageError) in
+                try BotCommand.tagChanges(text, usage: usage())
+            }
+            self = .library(.tag(o.title, changes: changes ?? []))
         case "note":
             let clear = o.bool("clear") ?? false
             if clear, o.string("text") != nil {

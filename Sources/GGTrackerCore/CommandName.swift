@@ -115,10 +115,14 @@ package enum CommandName: String, CaseIterable, Sendable {
                 name: "tag", summary: "Tag a game in your library",
                 options: [
                     .title(),
-                    .string("tags", "Comma-separated; -tag removes one", required: true, maxLength: 1000, greedy: true),
+                    .string("tags", "Comma-separated; -tag removes one", maxLength: 1000, greedy: true),
                 ],
-                examples: ["/tag title:Hades tags:roguelike, couch", "/tag title:Hades tags:-couch"],
-                details: "Up to 20 tags per game, each 1–32 characters, stored lower-case.")
+                examples: [
+                    "/tag title:Hades tags:roguelike, couch", "/tag title:Hades tags:-couch", "/tag title:Hades",
+                ],
+                details:
+                    "Up to 20 tags per game, each 1–32 characters, stored lower-case. Without tags, shows the game's tags."
+            )
         case .note:
             return CommandSpec(
                 name: "note", summary: "Keep a note on a game in your library",

@@ -246,6 +246,8 @@ struct DiscordCommandTests {
     @Test func favoriteTogglesAndTagsAreLimited() async throws {
         try await harness.withClient { client in
             _ = try await client.send(I.command("add", [I.option("title", "Hades")]))
+            let untagged = try await client.send(I.command("tag", [I.option("title", "Hades")]))
+            #expect(untagged.ephemeral && untagged.content.contains("Tags on **Hades (2020)**: none yet"))
             let on = try await client.send(I.command("favorite", [I.option("title", "Hades")]))
             #expect(!on.ephemeral && on.text.contains("favorited Hades"))
             let off = try await client.send(I.command("favorite", [I.option("title", "Hades")]))
@@ -262,6 +264,9 @@ struct DiscordCommandTests {
             let long = try await client.send(
                 I.command("tag", [I.option("title", "Hades"), I.option("tags", String(repeating: "x", count: 33))]))
             #expect(long.content.contains("Tags are 1–32 characters"))
+            // Without tags, the game's tags are shown and nothing changes.
+            let shown = try await client.send(I.command("tag", [I.option("title", "Hades")]))
+            #expect(shown.ephemeral && shown.content == "Tags on **Hades (2020)**: `roguelike`", "\(shown.content)")
         }
         let tags = try await database.reader.read { db in
             try String.fetchOne(db, sql: "SELECT tags FROM library_entries")

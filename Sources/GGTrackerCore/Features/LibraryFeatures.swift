@@ -213,8 +213,19 @@ struct LibraryFeatures: Sendable {
     }
 
     /// `/tag`: adds and removes tags, at most 20 per entry.
+    /// `/tag`: adds and removes tags; with no change it shows the game's tags.
     func tag(_ title: TitleQuery, changes: [TagChange], _ c: Context) async throws -> Reply {
         let game = try await bot.resolve(title, c, scope: .ownShelves)
+        guard !changes.isEmpty else {
+            guard let entry = try await bot.store.library.entry(of: c.player.id, game: game.id) else {
+                throw ReplyError(Self.notInLibrary(game))
+            }
+            return .notice(
+                "Tags on \(bold: game.displayName): "
+                    + (entry.tags.isEmpty
+                        ? "none yet. Add some with \(code: "/tag title:\(game.ref) tags:roguelike, couch")."
+                        : entry.tags.map { "\(code: "\($0)")" }.joined(separator: ", ")))
+        }
         let now = c.now
         let saved = try await bot.store.library.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
