@@ -188,6 +188,9 @@ package enum Period: String, CaseIterable, Sendable {
         case .all: "all time"
         }
     }
+
+    /// The window as a sentence ends: " in the last 7 days", and nothing for all time.
+    package var within: String { self == .all ? "" : " in " + label }
 }
 
 /// One row of a leaderboard; equal values share a rank (1, 2, 2, 4).

@@ -117,6 +117,30 @@ struct SocialTests {
             let text = try #require(board.embeds.first?["description"] as? String)
             #expect(text.contains("🥇 Bob — **1**") && text.contains("🥇 Carol — **1**"))
             #expect(text.contains("You: no games completed in the last 7 days yet."))
+            // Nobody is left out between the two ranked and the caller: no ellipsis; all time says no window.
+            #expect(!text.contains("…"), "\(text)")
+            let all = try await client.send(I.command("leaderboard", [I.option("metric", "reviews")]))
+            #expect(all.ephemeral && all.content == "Nobody here has reviews written yet.", "\(all.content)")
+        }
+    }
+
+    @Test func anEllipsisStandsOnlyForRowsLeftOut() async throws {
+        try await harness.withClient { client in
+            // Twelve players with 12 h down to 1 h: the 11th follows the top 10 directly, the 12th after a gap.
+            let people = (1...12).map { I.Person(id: "6000000000000000\(10 + $0)", name: "p\($0)") }
+            for (index, person) in people.enumerated() {
+                _ = try await client.send(
+                    I.command(
+                        "add", [I.option("title", "Celeste"), I.option("hours", Double(12 - index))], as: person))
+            }
+            func board(_ who: I.Person) async throws -> String {
+                let answer = try await client.send(I.command("leaderboard", [I.option("metric", "hours")], as: who))
+                return try #require(answer.embeds.first?["description"] as? String)
+            }
+            let eleventh = try await board(people[10])
+            #expect(eleventh.hasSuffix("`10.` P10 — **3 h**\n`11.` P11 — **2 h** ← you"), "\(eleventh)")
+            let twelfth = try await board(people[11])
+            #expect(twelfth.hasSuffix("`10.` P10 — **3 h**\n…\n`12.` P12 — **1 h** ← you"), "\(twelfth)")
         }
     }
 

@@ -75,7 +75,7 @@ struct SocialFeatures: Sendable {
             in: c.invoker.community, metric: metric, since: period.start(before: c.now))
         let rows = LeaderboardRow.ranked(values.filter { $0.1 > 0 })
         guard !rows.isEmpty else {
-            return .notice("Nobody here has \(metric.label) in \(period.label) yet.")
+            return .notice("Nobody here has \(metric.label)\(period.within) yet.")
         }
         func value(_ v: Double) -> String { metric == .hours ? Format.hours(v) : Format.number(Int(v)) }
         var lines = rows.prefix(10).map { row -> RichText in
@@ -83,12 +83,13 @@ struct SocialFeatures: Sendable {
             let me = row.player.id == c.player.id ? " ← you" : ""
             return "\(medal) \(row.player.shownName) — \(bold: value(row.value))\(me)"
         }
-        if let mine = rows.first(where: { $0.player.id == c.player.id }),
-            mine.rank > 10 || rows.prefix(10).allSatisfy({ $0.player.id != c.player.id })
-        {
-            lines.append("…\n\(code: "\(mine.rank).") \(mine.player.shownName) — \(bold: value(mine.value)) ← you")
+        if let position = rows.firstIndex(where: { $0.player.id == c.player.id }), position >= 10 {
+            let mine = rows[position]
+            // An ellipsis only where rows are left out between the top 10 and the caller.
+            let gap = position > 10 ? "…\n" : ""
+            lines.append("\(gap)\(code: "\(mine.rank).") \(mine.player.shownName) — \(bold: value(mine.value)) ← you")
         } else if !rows.contains(where: { $0.player.id == c.player.id }) {
-            lines.append("…\nYou: no \(metric.label) in \(period.label) yet.")
+            lines.append((rows.count > 10 ? "…\n" : "") + "You: no \(metric.label)\(period.within) yet.")
         }
         return Reply(
             cards: [
