@@ -12,6 +12,13 @@ struct TextHintTests {
         platform: .matrix, userID: "@alice:localhost", displayName: "alice", community: "!room:localhost",
         channelIsAgeRestricted: true)
 
+    /// The same person on Slack.
+    static var slackUser: Invoker {
+        var invoker = matrixUser
+        invoker.platform = .slack
+        return invoker
+    }
+
     /// Lines a user could take a hint from, after setting up a library with something on every shelf.
     /// (The confirmations come last: their hints remove a game and erase the account.)
     static let starts = [
@@ -70,8 +77,7 @@ struct TextHintTests {
     @Test func slackFormsAndButtonsRun() async throws {
         let harness = try await prepared()
         let bot = harness.services.bot
-        var invoker = Self.matrixUser
-        invoker.platform = .slack
+        let invoker = Self.slackUser
         var checked = 0
         for start in Self.starts {
             let reply = try await bot.respond(toLine: start, from: invoker)
@@ -96,6 +102,42 @@ struct TextHintTests {
             }
         }
         #expect(checked > 20)
+    }
+
+    /// Commands named in a reply's words — usage, examples, "`/challenge list` shows them" — are typed as each
+    /// platform types them, and each example in every command's help runs as written on Matrix.
+    @Test func commandsNamedInWordsAreTypedAsThePlatformDoes() async throws {
+        let harness = try await prepared()
+        let bot = harness.services.bot
+        var ran = 0
+        for command in CommandName.allCases where command != .admin {
+            let reply = try await bot.respond(toLine: "!gg help \(command.rawValue)", from: Self.matrixUser)
+            let body = reply.matrixContent(replyTo: nil).body
+            #expect(body.hasPrefix("!gg \(command.rawValue)\n"), "\(body)")
+            #expect(
+                body.contains("Usage:\n!gg \(command.rawValue) ") || body.contains("Usage: !gg \(command.rawValue)"))
+            let json = String(decoding: try JSONEncoder().encode(reply.slackMessage()), as: UTF8.self)
+            #expect(json.contains("*\\/gg \(command.rawValue)*"), "\(json.prefix(300))")
+            // Code is in backticks in the plain body: every one naming a command is typed for Matrix, and each
+            // example runs as written.
+            func code(_ text: some StringProtocol) -> [String] {
+                text.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+            }
+            #expect(!code(body).contains { $0.hasPrefix("/") }, "\(code(body))")
+            let examples = body.components(separatedBy: "Examples:").dropFirst().first ?? ""
+            for example in code(examples) {
+                let answer = try await bot.respond(toLine: example, from: Self.matrixUser)
+                #expect(!Self.isUsageError(answer), "\(example) → \(answer.text ?? "")")
+                ran += 1
+            }
+        }
+        #expect(ran > 40)
+        // A refusal names the command to use as the reader types it.
+        let refusal = try await bot.respond(toLine: "!gg challenge join name:zzz", from: Self.matrixUser)
+        #expect(refusal.matrixContent(replyTo: nil).body.contains("`!gg challenge list` shows them"))
+        let usage = try await bot.respond(toLine: "/gg rate Celeste", from: Self.slackUser)
+        let text = try #require(usage.slackMessage().text)
+        #expect(text.contains("/gg rate needs score") && text.contains("Usage: /gg rate title:"), "\(text)")
     }
 
     @Test func removingAndErasingCanBeFinishedInText() async throws {

@@ -79,7 +79,7 @@ ask("!gg add Hollow Knight --status playing", ["alice added Hollow Knight (2017)
 ask("!gg rate Celeste --score 9", ["alice rated Celeste (2018)"])
 listing = ask("!gg list", ["alice's library", "Hollow Knight (2017)", "Celeste (2018)"])
 ask("!gg help", ["GGTracker commands"])
-ask("!gg dance", ["Unknown command `dance`"])
+ask("!gg dance", ["Unknown command `dance`", "`!gg help`"])
 # Ordinary chat is not a command and gets no answer; the bot's own notices are ignored.
 call("PUT", f"/_matrix/client/v3/rooms/{quoted}/send/m.room.message/plain-{int(time.time()*1000)}", token,
      {"msgtype": "m.text", "body": "gg everyone"})

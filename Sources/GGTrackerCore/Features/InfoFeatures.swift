@@ -9,7 +9,7 @@ struct InfoFeatures: Sendable {
     func help(_ name: CommandName?, _ c: Context) -> Reply {
         guard let name else {
             let lines = CommandName.allCases.filter { $0 != .admin || c.invoker.isAdmin }.map { command -> RichText in
-                "\(code: "/\(command.rawValue)") — \(command.spec.summary)"
+                "\(code: "/\(command.rawValue)") — " + CommandMentions.prose(command.spec.summary)
             }
             return Reply(
                 visibility: .invokerOnly,
@@ -38,7 +38,8 @@ struct InfoFeatures: Sendable {
             cards: [
                 Card(
                     title: "/\(spec.name)",
-                    description: RichText([spec.summary, spec.details].compactMap { $0 }.joined(separator: "\n\n")),
+                    description: CommandMentions.prose(
+                        [spec.summary, spec.details].compactMap { $0 }.joined(separator: "\n\n")),
                     fields: fields, color: Palette.catalog)
             ])
     }

@@ -4,8 +4,13 @@ import GGTrackerCore
 extension Reply {
     /// Renders as a Matrix `m.notice`: a plain `body` and an `org.matrix.custom.html` `formatted_body`, every user and
     /// catalog string escaped, no `<img>` (covers are linked, since Matrix wants mxc:// media), buttons turned into
-    /// numbered `!gg …` hints, and no mentions. Kept under Matrix's 64 KiB event limit.
+    /// numbered `!gg …` hints, commands named in the words typed as `!gg …` too, and no mentions. Kept under Matrix's
+    /// 64 KiB event limit.
     package func matrixContent(replyTo eventID: String?, privateFor name: String? = nil) -> MatrixMessage {
+        typingCommands(as: "!gg ").matrixRendered(replyTo: eventID, privateFor: name)
+    }
+
+    private func matrixRendered(replyTo eventID: String?, privateFor name: String?) -> MatrixMessage {
         var html: [String] = []
         var plain: [String] = []
         if let name {

@@ -3,9 +3,11 @@ import GGTrackerCore
 
 extension Reply {
     /// Renders as a Slack message: Block Kit sections for cards (with the cover as an accessory image), fields,
-    /// a context line for footers, buttons and selects whose `value` is the command line they run.
-    /// https://api.slack.com/reference/block-kit/blocks
-    package func slackMessage() -> SlackMessage {
+    /// a context line for footers, buttons and selects whose `value` is the command line they run; commands named
+    /// in the words are typed as `/gg …`. https://api.slack.com/reference/block-kit/blocks
+    package func slackMessage() -> SlackMessage { typingCommands(as: "/gg ").slackRendered() }
+
+    private func slackRendered() -> SlackMessage {
         var blocks: [SlackBlock] = []
         func section(_ text: String) -> SlackBlock { .section(text: .mrkdwn(Format.truncate(text, 3000))) }
         if let text { blocks.append(section(text.slackMrkdwn)) }
