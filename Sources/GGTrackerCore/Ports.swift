@@ -221,11 +221,14 @@ package struct EntryChange: Sendable {
     package var after: LibraryEntry?
     /// Names of challenges whose goal this change reached.
     package var medals: [String]
+    /// Whether the game was on the wishlist, which a new entry takes it off.
+    package var leftWishlist: Bool
 
-    package init(before: LibraryEntry?, after: LibraryEntry?, medals: [String] = []) {
+    package init(before: LibraryEntry?, after: LibraryEntry?, medals: [String] = [], leftWishlist: Bool = false) {
         self.before = before
         self.after = after
         self.medals = medals
+        self.leftWishlist = leftWishlist
     }
 }
 

@@ -110,6 +110,8 @@ struct OwnCopy: Sendable {
     var entry: LibraryEntry?
     /// The player's challenges without a medal yet, whatever their dates (`SocialRecords.unfinishedChallenges`).
     var challenges: [SQLRow]
+    /// Whether the game is on the player's wishlist.
+    var wishlisted: Bool
 
     static func key(_ player: PlayerID, _ game: Int64) -> String { "own-copy:\(player.rawValue):\(game)" }
 
@@ -120,34 +122,39 @@ struct OwnCopy: Sendable {
         return db.recall(key(player, game)) as? OwnCopy
     }
 
-    /// The two reads, sent.
+    /// The three reads, sent.
     struct Pending {
         let entry: SQLPending
         let candidates: SQLPending
+        let wished: SQLPending
 
         func remember(for player: PlayerID, game: Int64, in db: any SQLSession) async throws {
             let copy = OwnCopy(
                 entry: try await entry.rows().first.map(LibraryRecords.entry(from:)),
-                challenges: try await candidates.rows())
+                challenges: try await candidates.rows(), wishlisted: !(try await wished.rows().isEmpty))
             // The entry read is of the game the ref names; the ref named the game read with it.
             guard copy.entry == nil || copy.entry?.game.id == game else { return }
             db.remember(OwnCopy.key(player, game), copy)
         }
     }
 
-    /// Sends the reads of the player's entry of the game `ref` names and of their unfinished challenges.
+    /// Sends the reads of the player's entry of the game `ref` names, of their unfinished challenges and of whether
+    /// the game is on their wishlist.
     static func prefetch(of player: PlayerID, _ ref: GameRef, in db: any SQLSession) async throws -> Pending {
-        let entry: SQLPending
+        // The player and the game, as both statements take them.
+        let game: (where: String, arguments: SQLArguments)
         if ref.provider == "local", let id = Int64(ref.id) {
-            entry = try await db.prefetch(
-                "\(LibraryRecords.entrySelect) WHERE e.player_id = ? AND g.id = ? AND g.provider = 'local'",
-                [player.rawValue, id])
+            game = ("g.id = ? AND g.provider = 'local'", [player.rawValue, id])
         } else {
-            entry = try await db.prefetch(
-                "\(LibraryRecords.entrySelect) WHERE e.player_id = ? AND g.provider = ? AND g.provider_id = ?",
-                [player.rawValue, ref.provider, ref.id])
+            game = ("g.provider = ? AND g.provider_id = ?", [player.rawValue, ref.provider, ref.id])
         }
-        return Pending(entry: entry, candidates: try await SocialRecords.unfinishedChallenges(db, player: player))
+        let entry = try await db.prefetch(
+            "\(LibraryRecords.entrySelect) WHERE e.player_id = ? AND \(game.where)", game.arguments)
+        let candidates = try await SocialRecords.unfinishedChallenges(db, player: player)
+        let wished = try await db.prefetch(
+            "SELECT 1 FROM wishlist w JOIN games g ON g.id = w.game_id WHERE w.player_id = ? AND \(game.where)",
+            game.arguments)
+        return Pending(entry: entry, candidates: candidates, wished: wished)
     }
 
     /// The games on the player's shelves, read with the entries themselves and the player's unfinished challenges
@@ -165,8 +172,12 @@ struct OwnCopy: Sendable {
         let challenges = try await SocialRecords.unfinishedChallenges(db, player: player).rows()
         let owned = try await entries.rows().map(LibraryRecords.entry(from:))
         let wishedOnly = try await wished.rows().map(CatalogRecords.game(from:))
-        for entry in owned { db.remember(key(player, entry.game.id), OwnCopy(entry: entry, challenges: challenges)) }
-        for game in wishedOnly { db.remember(key(player, game.id), OwnCopy(entry: nil, challenges: challenges)) }
+        for entry in owned {
+            db.remember(key(player, entry.game.id), OwnCopy(entry: entry, challenges: challenges, wishlisted: false))
+        }
+        for game in wishedOnly {
+            db.remember(key(player, game.id), OwnCopy(entry: nil, challenges: challenges, wishlisted: true))
+        }
         return owned.map(\.game) + wishedOnly
     }
 }

@@ -109,10 +109,17 @@ extension LibraryRecords: LibraryStore {
             var arguments = SQLArguments()
             arguments.values = Self.entryValues(player, entry)
             try await db.send(Self.upsertEntriesSQL(rows: 1), arguments)
+            var leftWishlist = false
             if before == nil {
-                // A game in the library is no longer wished for.
-                try await db.send(
-                    "DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", [player.rawValue, game.id])
+                // A game in the library is no longer wished for; the reply says so when it was. Where the wishlist
+                // was read with the entry, the removal goes out with the commit; else its count says.
+                let sql = "DELETE FROM wishlist WHERE player_id = ? AND game_id = ?"
+                if let known {
+                    leftWishlist = known.wishlisted
+                    try await db.send(sql, [player.rawValue, game.id])
+                } else {
+                    leftWishlist = try await db.execute(sql, [player.rawValue, game.id]) > 0
+                }
             }
             let events = NewEvent.derive(before: before, after: entry)
             for event in events {
@@ -123,7 +130,7 @@ extension LibraryRecords: LibraryStore {
             let medals =
                 events.isEmpty
                 ? [] : try await SocialRecords.awardMedals(db, player: player, at: now, candidates: candidates)
-            return EntryChange(before: before, after: entry, medals: medals)
+            return EntryChange(before: before, after: entry, medals: medals, leftWishlist: leftWishlist)
         }
     }
 

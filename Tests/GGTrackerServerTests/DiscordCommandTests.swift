@@ -161,12 +161,18 @@ struct DiscordCommandTests {
             let answer = try await client.send(I.command("rate", [I.option("title", "Celeste"), I.option("score", 7)]))
             DiscordChecks.check(answer)
             #expect(answer.text.contains("★★★½☆"))
-            #expect(answer.text.contains("Added to Alice's library as completed"))
+            #expect(answer.text.contains("Added to Alice's library as completed."))
+            // A wishlisted game rated is taken off the wishlist, and the card says so.
+            _ = try await client.send(I.command("wishlist", [I.sub("add", [I.option("title", "Hades")])]))
+            let wished = try await client.send(I.command("rate", [I.option("title", "Hades"), I.option("score", 9)]))
+            #expect(wished.text.contains("Added to Alice's library as completed, and taken off the wishlist."))
         }
-        let status = try await database.reader.read { db in
-            try String.fetchOne(db, sql: "SELECT status FROM library_entries")
+        let statuses = try await database.reader.read { db in
+            try String.fetchAll(db, sql: "SELECT status FROM library_entries")
         }
-        #expect(status == "completed")
+        #expect(statuses == ["completed", "completed"])
+        #expect(
+            try await database.reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM wishlist") } == 0)
     }
 
     @Test func reviewOfUnfinishedGameIsRefusedWithHowToComplete() async throws {

@@ -47,9 +47,12 @@ struct PostgresRoundTripTests {
             try await check(
                 I.command("progress", [I.option("title", "igdb:113112"), I.option("hours", 12)]), shows: "12 h",
                 trips: 2)
-            // A game not in the library yet, added by its catalog id: the caller with the game and the entry found
-            // missing; the new entry, off the wishlist, with its event, the answer and the commit.
-            try await check(I.command("add", [I.option("title", "igdb:26226")]), shows: "Celeste", trips: 2)
+            // A wishlisted game not in the library yet, added by its catalog id: the caller with the game, the entry
+            // found missing and the wishlist; the new entry, off the wishlist, with its event, the answer and the
+            // commit.
+            _ = try await client.send(I.command("wishlist", [I.sub("add", [I.option("title", "igdb:26226")])]))
+            try await check(
+                I.command("add", [I.option("title", "igdb:26226")]), shows: "Taken off Alice's wishlist.", trips: 2)
             // A title typed as text (as on Matrix and Slack, which have no autocomplete): the caller; the shelves
             // with the entries on them and the challenges; the change with its answer and the commit.
             try await check(

@@ -26,9 +26,10 @@ struct YourCopyTests {
             #expect(wished.text.contains("On your wishlist"))
             #expect(wished.buttons.map(\.label) == ["Add to library", "Take off wishlist"])
 
-            _ = try await client.send(
+            let added = try await client.send(
                 I.command(
                     "add", [I.option("title", "Celeste"), I.option("status", "playing"), I.option("hours", 12.5)]))
+            #expect(added.text.contains("Taken off Alice's wishlist."), "\(added.text)")
             _ = try await client.send(I.command("rate", [I.option("title", "Celeste"), I.option("score", 8)]))
             _ = try await client.send(
                 I.command("tag", [I.option("title", "Celeste"), I.option("tags", "hard, pixel")]))

@@ -82,7 +82,9 @@ struct LibraryFeatures: Sendable {
             status == .completed
             ? "\(c.player.shownName) completed \(game.displayName) 🎉"
             : "\(c.player.shownName) added \(game.displayName)"
-        return announcing(Reply(cards: [entryCard(headline, saved, c)], actions: [actions]), change, c)
+        let extra = change.leftWishlist ? "Taken off \(invokerName(c))'s wishlist." : nil
+        return announcing(
+            Reply(cards: [entryCard(headline, saved, c, extra: extra)], actions: [actions]), change, c)
     }
 
     /// `/progress`: status, hours and percent of a game already in the library.
@@ -157,7 +159,10 @@ struct LibraryFeatures: Sendable {
             entry = current
         }
         guard let saved = change.after else { throw ReplyError.notice("Nothing was saved.") }
-        let extra = change.before == nil ? "Added to \(invokerName(c))'s library as completed." : nil
+        let extra =
+            change.before == nil
+            ? "Added to \(invokerName(c))'s library as completed"
+                + (change.leftWishlist ? ", and taken off the wishlist." : ".") : nil
         let reply = Reply(
             cards: [
                 entryCard(
