@@ -243,9 +243,18 @@ struct DiscordCommandTests {
             _ = try await client.send(I.command("add", [I.option("title", "Hollow Knight: Silksong")]))
             let after = try await client.send(I.command("wishlist", [I.sub("show")]))
             #expect(after.content.contains("wishlist is empty"))
+            let gone = try await client.send(
+                I.command("wishlist", [I.sub("remove", [I.option("title", "Hollow Knight: Silksong")])]))
+            #expect(
+                gone.ephemeral && gone.content.contains("is not on your wishlist: it is in your library (📚 Backlog)"))
             // An empty list says it is empty, whichever page is asked for.
             let emptyPast = try await client.send(I.command("wishlist", [I.sub("show", [I.option("page", 2)])]))
             #expect(emptyPast.content.contains("wishlist is empty"), "\(emptyPast.content)")
+            // Someone else's empty wishlist is not for the caller to fill.
+            _ = try await client.send(I.command("help", as: .bob))
+            let theirs = try await client.send(
+                I.command("wishlist", [I.sub("show", [I.user("user", .bob)])], as: .alice, resolvedUsers: [.bob]))
+            #expect(theirs.ephemeral && theirs.content == "Bob's wishlist is empty.", "\(theirs.content)")
         }
     }
 

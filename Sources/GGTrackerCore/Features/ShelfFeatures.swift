@@ -33,11 +33,16 @@ struct ShelfFeatures: Sendable {
     /// `/wishlist remove`.
     func wishlistRemove(_ title: TitleQuery, _ c: Context) async throws -> Reply {
         let game = try await bot.resolve(title, c, scope: .ownShelves)
-        let removed = try await bot.store.library.removeFromWishlist(c.player.id, game: game.id)
-        return .notice(
-            removed
-                ? "Took \(bold: game.displayName) off your wishlist."
-                : "\(bold: game.displayName) is not on your wishlist.")
+        guard try await bot.store.library.removeFromWishlist(c.player.id, game: game.id) else {
+            // In the library instead: say where it is, and how to take it out of there.
+            if let entry = try await bot.store.library.entry(of: c.player.id, game: game.id) {
+                return .notice(
+                    "\(bold: game.displayName) is not on your wishlist: it is in your library (\(entry.status.emoji) \(entry.status.label)). \(code: "/remove") takes it out."
+                )
+            }
+            return .notice("\(bold: game.displayName) is not on your wishlist.")
+        }
+        return .notice("Took \(bold: game.displayName) off your wishlist.")
     }
 
     /// `/wishlist show`: ten per page.
@@ -48,7 +53,10 @@ struct ShelfFeatures: Sendable {
         let owner = player.id == c.player.id ? "Your" : "\(player.shownName)'s"
         guard !result.items.isEmpty else {
             if let past = bot.pastTheLastPage(result) { return past }
-            return .notice("\(owner) wishlist is empty. Add games with \(code: "/wishlist add").")
+            return .notice(
+                player.id == c.player.id
+                    ? "Your wishlist is empty. Add games with \(code: "/wishlist add")."
+                    : "\(owner) wishlist is empty.")
         }
         let lines = result.items.map { item in
             "• \(item.game.displayName)"
