@@ -111,7 +111,9 @@ struct RecapTests {
             #expect(Self.field(current, "Best rated") == "Hades · ★★★★☆ 8/10")
 
             let empty = try await client.send(I.command("recap", [I.option("year", lastYear - 1)]))
-            #expect(empty.ephemeral && empty.text.contains("Nothing recorded for you in \(lastYear - 1)"))
+            // A past year cannot fill up any more: no "log a game" hint.
+            #expect(
+                empty.ephemeral && empty.content == "Nothing recorded for you in \(lastYear - 1).", "\(empty.content)")
             let future = try await client.send(I.command("recap", [I.option("year", thisYear + 1)]))
             #expect(future.ephemeral && future.embeds.isEmpty)
             #expect(future.text.contains("\(thisYear + 1) has not happened yet"), "\(future.text)")

@@ -24,6 +24,9 @@ struct WordingTests {
 
     @Test func countsReadAsWordsAndTheReviewGateSaysWhereTheGameStands() async throws {
         try await harness.withClient { client in
+            // Before any game, the caller's own stats say how to start.
+            let none = try await client.send(I.command("stats"))
+            #expect(none.ephemeral && none.content == "Your library has no games yet. Add one with `/add`.")
             _ = try await client.send(
                 I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")]))
             _ = try await client.send(

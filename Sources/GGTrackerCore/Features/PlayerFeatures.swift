@@ -68,7 +68,10 @@ struct PlayerFeatures: Sendable {
         let player = try await bot.targetPlayer(user, c)
         let stats = try await bot.store.library.stats(of: player.id)
         guard stats.libraryCount > 0 else {
-            return .notice("\(player.shownName) has no games in their library yet.")
+            return .notice(
+                player.id == c.player.id
+                    ? "Your library has no games yet. Add one with \(code: "/add")."
+                    : "\(player.shownName) has no games in their library yet.")
         }
         let total = stats.libraryCount
         let statusLines = GameStatus.allCases.map { status in

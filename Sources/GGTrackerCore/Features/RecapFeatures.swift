@@ -21,11 +21,13 @@ package struct RecapFeatures: Sendable {
         var leftOut = 0
         if !c.showsMature { (recap, leftOut) = recap.withoutMature() }
         guard !recap.isEmpty else {
+            // Only this year's recap can still fill up.
             let own = player.id == c.player.id
+            let thisYear = year == Calendar.utcYear(of: c.now)
             return .notice(
-                own
+                own && thisYear
                     ? "Nothing recorded for you in \(year). Log a game with \(code: "/add") or \(code: "/progress") and it counts toward this year's recap."
-                    : "Nothing recorded for \(player.shownName) in \(year).")
+                    : "Nothing recorded for \(own ? "you" : player.shownName) in \(year).")
         }
         let completions = recap.completions
         var fields: [Card.Field] = []
