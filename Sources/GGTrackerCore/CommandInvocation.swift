@@ -146,11 +146,40 @@ extension CommandInvocation {
             try option.check(value, usage: usage)
         }
         for option in spec.options where option.required && options[option.name] == nil {
-            throw UsageError(
-                "\(code: "\(prefix)") needs \(code: "\(option.name)"): \(Self.midSentence(option.summary)).",
-                usage: usage())
+            var message: RichText =
+                "\(code: "\(prefix)") needs \(code: "\(option.name)"): \(Self.midSentence(option.summary))."
+            if let guess = guessing(option, of: spec) { message += " Did you mean \(code: guess.commandLine)?" }
+            throw UsageError(message, usage: usage())
         }
         return spec
+    }
+
+    /// The same command with `missing` taken from the last word of a text option, when that word is a valid value
+    /// for it and the command is then complete: "!gg rate celeste 9" typed without `score:` → `/rate title:celeste
+    /// score:9`. Only offered, never run: "portal 2" may be the game's name.
+    func guessing(_ missing: OptionSpec, of spec: CommandSpec) -> CommandInvocation? {
+        for option in spec.options where option.kind == .string && option.name != missing.name {
+            guard case .string(let text)? = options[option.name] else { continue }
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            guard let space = trimmed.lastIndex(where: \.isWhitespace) else { continue }
+            let rest = trimmed[..<space].trimmingCharacters(in: .whitespaces)
+            let word = String(trimmed[trimmed.index(after: space)...])
+            let value: OptionValue? =
+                switch missing.kind {
+                case .integer: Int(word).map { .integer($0) }
+                case .number: Double(word).map { .number($0) }
+                case .string where missing.choices.contains(word.lowercased()): .string(word.lowercased())
+                default: nil
+                }
+            guard let value, !rest.isEmpty, (try? missing.check(value, usage: { "" })) != nil else { continue }
+            var guess = self
+            guess.options[option.name] = .string(rest)
+            guess.options[missing.name] = value
+            // Only a command that would then be complete.
+            guard spec.options.allSatisfy({ !$0.required || guess.options[$0.name] != nil }) else { return nil }
+            return guess
+        }
+        return nil
     }
 
     /// A summary written to start a sentence, continuing one: its first letter in lower case unless the first

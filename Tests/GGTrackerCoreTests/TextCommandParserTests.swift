@@ -89,7 +89,12 @@ struct TextCommandParserTests {
         ("/dance", "Unknown command `dance`"),
         ("/rate title:Celeste score:11", "`score` must be between 1 and 10."),
         ("/rate title:Celeste score:nine", "`score` must be a whole number"),
-        ("/rate title:Celeste", "`/rate` needs `score`"),
+        ("/rate title:Celeste", "`/rate` needs `score`: 1 to 10; shown as five stars."),
+        // A value written last in the free text, without its name, is offered back as the option, never run.
+        (
+            "!gg rate Celeste 9",
+            "needs `score`: 1 to 10; shown as five stars. Did you mean `/rate title:Celeste score:9`?"
+        ),
         ("/import file", "`/import file` needs `file`: the CSV file (at most 5 MB)."),
         ("/add title:Celeste status:finished", "`status` must be one of: backlog, playing, paused, completed, dropped"),
         ("/progress title:Celeste", "Give at least one of `status`, `hours` or `percent`."),
@@ -298,5 +303,35 @@ struct PickTests {
             ])
         else { Issue.record("expected a question"); return }
         #expect(games.count == 2)
+    }
+}
+
+@Suite("A missing option guessed from the end of the free text")
+struct MissingOptionGuessTests {
+    func message(_ line: String) throws -> String {
+        do {
+            _ = try BotCommand(try TextCommandParser.parse(line))
+            return ""
+        } catch let error as UsageError {
+            return error.message.plainText
+        }
+    }
+
+    @Test(arguments: [
+        ("!gg rate Celeste 9", "Did you mean /rate title:Celeste score:9?"),
+        ("/gg rate hollow knight 10", "Did you mean /rate title:hollow knight score:10?"),
+    ])
+    func aValidLastWordIsOffered(line: String, offered: String) throws {
+        let text = try message(line)
+        #expect(text.contains(offered), "\(text)")
+    }
+
+    @Test(arguments: [
+        // Out of range, no word left for the title, or a command still missing other options: nothing offered.
+        "!gg rate Celeste 11", "!gg rate 9", "!gg rate Celeste", "/gg challenge create Winter 3",
+    ])
+    func nothingIsOfferedThatWouldNotWork(line: String) throws {
+        let text = try message(line)
+        #expect(text.contains("needs") && !text.contains("Did you mean"), "\(text)")
     }
 }

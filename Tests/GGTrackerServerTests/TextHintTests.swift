@@ -132,6 +132,12 @@ struct TextHintTests {
             }
         }
         #expect(ran > 40)
+        // A score written without its name is offered back as a command that works as written, and only offered.
+        let guess = try await bot.respond(toLine: "!gg rate Celeste 9", from: Self.matrixUser)
+        let offered = guess.matrixContent(replyTo: nil).body
+        #expect(offered.contains("Did you mean `!gg rate title:Celeste score:9`?"), "\(offered)")
+        let taken = try await bot.respond(toLine: "!gg rate title:Celeste score:9", from: Self.matrixUser)
+        #expect(taken.cards.first?.title?.contains("rated Celeste (2018)") == true, "\(taken)")
         // A refusal names the command to use as the reader types it.
         let refusal = try await bot.respond(toLine: "!gg challenge join name:zzz", from: Self.matrixUser)
         #expect(refusal.matrixContent(replyTo: nil).body.contains("`!gg challenge list` shows them"))
