@@ -18,9 +18,9 @@ package struct ActivityLine: Hashable, Sendable {
     package static func lines(_ events: [ActivityEvent], window: TimeInterval = 3600) -> [ActivityLine] {
         var lines: [ActivityLine] = []
         for event in events {
+            // A medal names a challenge, not a game: it always has a line of its own.
             if let game = event.game, event.kind != .medal, var last = lines.last, last.player.id == event.player.id,
-                last.game?.id == game.id, last.kinds.last.map({ $0 != .medal }) ?? false,
-                abs(last.earliest.timeIntervalSince(event.at)) <= window
+                last.game?.id == game.id, abs(last.earliest.timeIntervalSince(event.at)) <= window
             {
                 last.add(event)
                 lines[lines.count - 1] = last
@@ -51,7 +51,8 @@ package struct ActivityLine: Hashable, Sendable {
         earliest = min(earliest, event.at)
     }
 
-    /// What happened, most telling first: "completed and rated", "started playing", "won a medal in".
+    /// What happened, in the order things happen to a game: "wishlisted and added", "completed and rated",
+    /// "won a medal in".
     package var verbs: String {
         var told = Self.order.filter(kinds.contains)
         if told.contains(.started) || told.contains(.completed) { told.removeAll { $0 == .added } }

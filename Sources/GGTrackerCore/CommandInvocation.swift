@@ -176,7 +176,7 @@ extension CommandInvocation {
             guess.options[option.name] = .string(rest)
             guess.options[missing.name] = value
             // Only a command that would then be complete.
-            guard spec.options.allSatisfy({ !$0.required || guess.options[$0.name] != nil }) else { return nil }
+            guard spec.options.allSatisfy({ !$0.required || guess.options[$0.name] != nil }) else { continue }
             return guess
         }
         return nil
