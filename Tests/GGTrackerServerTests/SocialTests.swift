@@ -14,6 +14,10 @@ struct SocialTests {
     let harness: TestHarness
     init() async throws { harness = try await TestHarness() }
 
+    static func footer(_ answer: TestHarness.Client.Answer) -> String? {
+        (answer.embeds.first?["footer"] as? [String: Any])?["text"] as? String
+    }
+
     func play(
         _ client: TestHarness.Client, _ who: I.Person, _ title: String, score: Int? = nil, status: String = "completed"
     )
@@ -97,6 +101,13 @@ struct SocialTests {
             // Adding a game as completed and rating it straight after is one line of news, not three.
             #expect(feed.contains("✅ **Carol** completed and rated Celeste (2018) ★★★★★"), "\(feed)")
             #expect(!feed.contains("added Celeste") && !feed.contains("** rated Celeste"), "\(feed)")
+            #expect(Self.footer(activity) == "Friends you follow come first")
+            // Someone who follows nobody is told how; one member's news has no order to explain.
+            let lonely = try await client.send(I.command("activity", as: .bob))
+            #expect(Self.footer(lonely) == "/friend add puts a friend's news first")
+            let carols = try await client.send(
+                I.command("activity", [I.user("user", .carol)], resolvedUsers: [.carol]))
+            #expect(carols.text.contains("Carol's news") && Self.footer(carols) == nil, "\(carols.text)")
         }
     }
 

@@ -150,12 +150,18 @@ struct SocialFeatures: Sendable {
             if let score = item.score { line += RichText(" " + Format.stars(score)) }
             return line + " · \(relative: item.at)"
         }
+        // Which news comes first matters only in the whole server's feed.
+        var footer: String?
+        if player == nil {
+            footer =
+                try await bot.store.social.friends(of: c.player.id).isEmpty
+                ? "/friend add puts a friend's news first" : "Friends you follow come first"
+        }
         return Reply(
             cards: [
                 Card(
                     title: player.map { "\($0.shownName)'s news" } ?? "What's new here",
-                    description: lines.joined(separator: "\n"), footer: "Friends you follow come first",
-                    color: Palette.profile)
+                    description: lines.joined(separator: "\n"), footer: footer, color: Palette.profile)
             ])
     }
 
