@@ -159,15 +159,16 @@ package enum BotCommand: Hashable, Sendable {
                     maxHours: o.number("max_hours"), night: o.int("night").map(Int64.init)))
         case "share": self = .social(.share(revoke: o.bool("revoke") ?? false))
         case "help":
-            let name = o.string("command")
-            guard let command = name.map({ CommandName(rawValue: $0.lowercased().trimmingCharacters(in: ["/"])) })
-            else {
+            // "/help wishlist add" is the help of /wishlist.
+            let name = o.string("command")?.split(separator: " ").first.map(String.init)
+            guard let name else {
                 self = .info(.help(nil))
                 return
             }
-            guard let command else {
+            guard let command = CommandName(rawValue: name.lowercased().trimmingCharacters(in: ["/"])) else {
                 throw UsageError(
-                    "There is no command \(code: "\(name!)"). \(code: "/help") lists them all.", usage: usage())
+                    "There is no command \(code: "\(name)")." + CommandName.suggestion(for: name)
+                        + " \(code: "/help") lists them all.", usage: usage())
             }
             self = .info(.help(command))
         case "about": self = .info(.about)

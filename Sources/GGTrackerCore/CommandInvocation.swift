@@ -112,6 +112,13 @@ package struct UsageError: Error, Equatable, Sendable {
     package init(_ message: String, usage: String? = nil) {
         self.init(RichText(stringLiteral: message), usage: usage)
     }
+
+    /// A command name that is none of ours, with the nearest ones: "Unknown command `lst`. Did you mean `/list`?"
+    static func unknownCommand(_ typed: String) -> UsageError {
+        UsageError(
+            "Unknown command \(code: "\(typed)")." + CommandName.suggestion(for: typed)
+                + " \(code: "/help") lists them all.")
+    }
 }
 
 extension CommandInvocation {
@@ -119,8 +126,7 @@ extension CommandInvocation {
     /// values of the declared kind, within their range, choice and length. Returns the leaf spec.
     package func validated() throws(UsageError) -> CommandSpec {
         guard let first = path.first, let command = CommandName(rawValue: first) else {
-            throw UsageError(
-                "Unknown command \(code: "\(path.first ?? "")"). Try \(code: "/help") for the list of commands.")
+            throw UsageError.unknownCommand(path.first ?? "")
         }
         var spec = command.spec
         var prefix = "/" + first

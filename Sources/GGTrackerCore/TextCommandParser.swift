@@ -16,8 +16,7 @@ package enum TextCommandParser {
                 "Type a command, for example \(code: "/search query:hollow knight"). \(code: "/help") lists them all.")
         }
         guard let command = CommandName(rawValue: commandWord.lowercased()) else {
-            throw UsageError(
-                "Unknown command \(code: "\(commandWord)"). Try \(code: "/help") for the list of commands.")
+            throw UsageError.unknownCommand(commandWord)
         }
         var path = [command.rawValue]
         var spec = command.spec

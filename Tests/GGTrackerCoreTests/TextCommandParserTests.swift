@@ -86,7 +86,12 @@ struct TextCommandParserTests {
     }
 
     @Test(arguments: [
-        ("/dance", "Unknown command `dance`"),
+        ("/dance", "Unknown command `dance`. `/help` lists them all."),
+        // A mistyped command name gets the nearest ones.
+        ("/lst", "Unknown command `lst`. Did you mean `/list`?"),
+        ("!gg serch zelda", "Unknown command `serch`. Did you mean `/search`?"),
+        ("/gg leader", "Did you mean `/leaderboard`?"),
+        ("/help command:revew", "There is no command `revew`. Did you mean `/review`?"),
         ("/rate title:Celeste score:11", "`score` must be between 1 and 10."),
         ("/rate title:Celeste score:nine", "`score` must be a whole number"),
         ("/rate title:Celeste", "`/rate` needs `score`: 1 to 10; shown as five stars."),
@@ -176,6 +181,7 @@ struct TextCommandParserTests {
         ("/account delete", .info(.accountDelete(confirmed: false))),
         ("/admin catalog status", .info(.adminCatalogStatus)),
         ("/help command:review", .info(.help(.review))),
+        ("!gg help wishlist add", .info(.help(.wishlist))),
     ])
     func typesEachCommand(line: String, expected: BotCommand) throws {
         #expect(try BotCommand(try TextCommandParser.parse(line)) == expected)
