@@ -22,7 +22,21 @@ package enum TextCommandParser {
         var spec = command.spec
         while !spec.subcommands.isEmpty {
             var probe = rest
-            guard let word = nextWord(&probe), let sub = spec.subcommand(word.lowercased()) else { break }
+            guard let word = nextWord(&probe) else {
+                // Nothing more: a group that can show something shows it ("!gg wishlist" is its show).
+                guard
+                    let shown = ["show", "list"].compactMap(spec.subcommand).first(where: {
+                        !$0.options.contains(where: \.required)
+                    })
+                else { break }
+                path.append(shown.name)
+                spec = shown
+                continue
+            }
+            guard let sub = spec.subcommand(word.lowercased()) else {
+                try nearSubcommand(word, of: spec, path: path)
+                break
+            }
             path.append(sub.name)
             spec = sub
             rest = probe
@@ -49,6 +63,21 @@ package enum TextCommandParser {
             options[name] = try value(text, for: option, usage: usage)
         }
         return CommandInvocation(path: path, options: options, fromComponent: fromComponent)
+    }
+
+    /// A mistyped subcommand ("!gg wishlist ad …") names the one it is nearest to; any other word is left for
+    /// validation to explain which subcommands exist.
+    private static func nearSubcommand(_ word: String, of spec: CommandSpec, path: [String]) throws(UsageError) {
+        let typed = Array(word.lowercased().utf8)
+        guard typed.count >= 2 else { return }
+        let near = spec.subcommands.filter { sub in
+            boundedLevenshtein(typed, Array(sub.name.utf8), limit: typed.count >= 5 ? 2 : 1) != nil
+        }
+        guard let first = near.first else { return }
+        let group = "/" + path.joined(separator: " ")
+        throw UsageError(
+            "\(code: group) has no subcommand \(code: word). Did you mean \(code: "\(group) \(first.name)")?",
+            usage: spec.usage(prefix: group))
     }
 
     /// Every option name of every command.

@@ -105,7 +105,11 @@ struct TextCommandParserTests {
         ("/progress title:Celeste", "Give at least one of `status`, `hours` or `percent`."),
         ("/progress title:Celeste hours:-1", "`hours` must be between 0 and 20000."),
         ("/progress title:Celeste percent:150", "`percent` must be between 0 and 100."),
-        ("/wishlist", "`/wishlist` needs a subcommand: add, remove, show."),
+        ("/browse", "`/browse` needs a subcommand: genre, platform, mode, engine."),
+        ("/admin", "`/admin` needs a subcommand: catalog, settings."),
+        // A mistyped subcommand is named with the nearest one.
+        ("!gg wishlist ad Hollow Knight", "`/wishlist` has no subcommand `ad`. Did you mean `/wishlist add`?"),
+        ("/gg challenge jion winter", "Did you mean `/challenge join`?"),
         ("/wishlist buy title:x", "`/wishlist` needs a subcommand"),
         ("/tag title:Hades tags:,,", "Give tags separated by commas"),
         ("/remove title:Hades confirm:maybe", "`confirm` must be true or false."),
@@ -182,6 +186,11 @@ struct TextCommandParserTests {
         ("/admin catalog status", .info(.adminCatalogStatus)),
         ("/help command:review", .info(.help(.review))),
         ("!gg help wishlist add", .info(.help(.wishlist))),
+        // A group alone shows what it can without more words.
+        ("!gg wishlist", .library(.wishlistShow(user: nil, page: 1))),
+        ("/gg profile", .social(.profileShow(user: nil))),
+        ("!gg friend", .social(.friendList)),
+        ("!gg challenge", .social(.challengeList)),
     ])
     func typesEachCommand(line: String, expected: BotCommand) throws {
         #expect(try BotCommand(try TextCommandParser.parse(line)) == expected)
