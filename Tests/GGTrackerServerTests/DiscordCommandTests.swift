@@ -317,6 +317,9 @@ struct DiscordCommandTests {
             DiscordChecks.check(done)
             #expect(done.type == 7)
             #expect(done.content.contains("Removed **Hades (2020)**"))
+            // Pressed again, the button finds it gone.
+            let again = try await client.send(I.button(confirm))
+            #expect(again.content == "**Hades (2020)** was already gone.", "\(again.content)")
         }
         #expect(try await entryCount() == 0)
     }
@@ -327,6 +330,10 @@ struct DiscordCommandTests {
             let answer = try await client.send(
                 I.command("remove", [I.option("title", "Hades"), I.option("confirm", true)]))
             #expect(answer.ephemeral && answer.content.contains("Removed **Hades (2020)**"))
+            // Typed again, the game is simply not there.
+            let again = try await client.send(
+                I.command("remove", [I.option("title", "igdb:113112"), I.option("confirm", true)]))
+            #expect(again.content == "**Hades (2020)** is neither in your library nor on your wishlist.")
         }
         #expect(try await entryCount() == 0)
     }

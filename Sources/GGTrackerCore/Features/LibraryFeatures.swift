@@ -296,13 +296,11 @@ struct LibraryFeatures: Sendable {
     /// `/remove`: asks for confirmation with a button, then removes from library and wishlist.
     func remove(_ title: TitleQuery, confirmed: Bool, _ c: Context) async throws -> Reply {
         let game = try await bot.resolve(title, c, scope: .ownShelves)
+        let nowhere: RichText = "\(bold: game.displayName) is neither in your library nor on your wishlist."
         guard confirmed else {
             let entry = try await bot.store.library.entry(of: c.player.id, game: game.id)
             let wishlisted = try await bot.store.library.isWishlisted(c.player.id, game: game.id)
-            guard entry != nil || wishlisted else {
-                return .notice(
-                    "\(bold: game.displayName) is neither in your library nor on your wishlist.")
-            }
+            guard entry != nil || wishlisted else { return .notice(nowhere) }
             let what = entry != nil ? "your library (with its score, review, tags and note)" : "your wishlist"
             return Reply(
                 visibility: .invokerOnly,
@@ -313,7 +311,8 @@ struct LibraryFeatures: Sendable {
         }
         let removed = try await bot.store.library.removeEverywhere(c.player.id, game: game.id)
         guard removed.library || removed.wishlist else {
-            return .notice("\(bold: game.displayName) was already gone.")
+            // A second press of the button finds it gone; a typed confirmation may name a game never there.
+            return .notice(c.invocation.fromComponent ? "\(bold: game.displayName) was already gone." : nowhere)
         }
         return Reply(
             visibility: .invokerOnly, delivery: c.invocation.fromComponent ? .updateMessage : .newMessage,
