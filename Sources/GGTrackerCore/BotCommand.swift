@@ -52,8 +52,16 @@ package enum BotCommand: Hashable, Sendable {
             let hours = o.number("hours")
             let percent = o.int("percent")
             guard status != nil || hours != nil || percent != nil else {
-                throw UsageError(
-                    "Give at least one of \(code: "status"), \(code: "hours") or \(code: "percent").", usage: usage())
+                var message: RichText =
+                    "Give at least one of \(code: "status"), \(code: "hours") or \(code: "percent")."
+                // "!gg progress hades completed": the status written last, without its name, is offered back.
+                if let ending = invocation.optionEndingTheTitle {
+                    var guess = invocation
+                    guess.options["title"] = .string(ending.title)
+                    guess.options[ending.name] = ending.value
+                    message += " Did you mean \(code: guess.commandLine)?"
+                }
+                throw UsageError(message, usage: usage())
             }
             self = .library(.progress(o.title, status: status, hours: hours, percent: percent))
         case "rate": self = .library(.rate(o.title, score: o.int("score")!))

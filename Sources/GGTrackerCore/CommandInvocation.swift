@@ -73,20 +73,23 @@ package struct CommandInvocation: Hashable, Sendable {
         else { return parts[0] }
         for option in spec.options {
             guard let value = options[option.name] else { continue }
-            let text: String =
-                switch value {
-                case .string(let s): s
-                case .integer(let i): String(i)
-                case .number(let d): d == d.rounded() ? String(Int(d)) : String(d)
-                case .boolean(let b): b ? "true" : "false"
-                // Written so the parser reads them back whatever the platform: `@` and `#` before an id.
-                case .user(let u): u.id.hasPrefix("@") ? u.id : "@" + u.id
-                case .channel(let c): "#" + c
-                case .attachment(let a): a.filename
-                }
-            parts.append("\(option.name):\(text)")
+            parts.append("\(option.name):\(Self.text(of: value))")
         }
         return parts.joined(separator: " ")
+    }
+
+    /// A value as typed after its option's name.
+    package static func text(of value: OptionValue) -> String {
+        switch value {
+        case .string(let s): s
+        case .integer(let i): String(i)
+        case .number(let d): d == d.rounded() ? String(Int(d)) : String(d)
+        case .boolean(let b): b ? "true" : "false"
+        // Written so the parser reads them back whatever the platform: `@` and `#` before an id.
+        case .user(let u): u.id.hasPrefix("@") ? u.id : "@" + u.id
+        case .channel(let c): "#" + c
+        case .attachment(let a): a.filename
+        }
     }
 
     static func leaf(of spec: CommandSpec, path: [String]) -> CommandSpec? {
@@ -165,25 +168,45 @@ extension CommandInvocation {
     /// score:9`. Only offered, never run: "portal 2" may be the game's name.
     func guessing(_ missing: OptionSpec, of spec: CommandSpec) -> CommandInvocation? {
         for option in spec.options where option.kind == .string && option.name != missing.name {
-            guard case .string(let text)? = options[option.name] else { continue }
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            guard let space = trimmed.lastIndex(where: \.isWhitespace) else { continue }
-            let rest = trimmed[..<space].trimmingCharacters(in: .whitespaces)
-            let word = String(trimmed[trimmed.index(after: space)...])
-            let value: OptionValue? =
-                switch missing.kind {
-                case .integer: Int(word).map { .integer($0) }
-                case .number: Double(word).map { .number($0) }
-                case .string where missing.choices.contains(word.lowercased()): .string(word.lowercased())
-                default: nil
-                }
-            guard let value, !rest.isEmpty, (try? missing.check(value, usage: { "" })) != nil else { continue }
+            guard case .string(let text)? = options[option.name],
+                let (rest, value) = Self.trailingValue(of: text, for: missing)
+            else { continue }
             var guess = self
             guess.options[option.name] = .string(rest)
             guess.options[missing.name] = value
             // Only a command that would then be complete.
             guard spec.options.allSatisfy({ !$0.required || guess.options[$0.name] != nil }) else { continue }
             return guess
+        }
+        return nil
+    }
+
+    /// The last word of `text` as a valid value of `option` (a number in its range, one of its choices), with the
+    /// words before it: ("celeste", 9) from "celeste 9" for a score. Nil when it is not one, or nothing precedes it.
+    package static func trailingValue(of text: String, for option: OptionSpec) -> (rest: String, value: OptionValue)? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let space = trimmed.lastIndex(where: \.isWhitespace) else { return nil }
+        let rest = trimmed[..<space].trimmingCharacters(in: .whitespaces)
+        let word = String(trimmed[trimmed.index(after: space)...])
+        let value: OptionValue? =
+            switch option.kind {
+            case .integer: Int(word).map { .integer($0) }
+            case .number: Double(word).map { .number($0) }
+            case .string where option.choices.contains(word.lowercased()): .string(word.lowercased())
+            default: nil
+            }
+        guard let value, !rest.isEmpty, (try? option.check(value, usage: { "" })) != nil else { return nil }
+        return (rest, value)
+    }
+
+    /// An option this command has and was not given, which the last word of its title sets: "celeste playing"
+    /// typed as `/add`'s title ends with `status:playing`. Choices only: a number may be part of a name.
+    package var optionEndingTheTitle: (title: String, name: String, value: OptionValue)? {
+        guard case .string(let title)? = options["title"], let command = CommandName(rawValue: path.first ?? ""),
+            let spec = Self.leaf(of: command.spec, path: Array(path.dropFirst()))
+        else { return nil }
+        for option in spec.options where options[option.name] == nil && !option.choices.isEmpty {
+            if let (rest, value) = Self.trailingValue(of: title, for: option) { return (rest, option.name, value) }
         }
         return nil
     }

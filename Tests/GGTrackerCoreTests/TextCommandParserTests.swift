@@ -334,6 +334,7 @@ struct MissingOptionGuessTests {
 
     @Test(arguments: [
         ("!gg rate Celeste 9", "Did you mean /rate title:Celeste score:9?"),
+        ("!gg progress Hades completed", "Did you mean /progress title:Hades status:completed?"),
         ("/gg rate hollow knight 10", "Did you mean /rate title:hollow knight score:10?"),
     ])
     func aValidLastWordIsOffered(line: String, offered: String) throws {

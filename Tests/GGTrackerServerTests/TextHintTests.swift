@@ -146,6 +146,21 @@ struct TextHintTests {
         #expect(text.contains("/gg rate needs score") && text.contains("Usage: /gg rate title:"), "\(text)")
     }
 
+    /// "!gg add Celeste playing": no game has that name, but without its last word, a status, one does. The answer
+    /// offers that game with the status, and adds nothing until the hint is sent.
+    @Test func aStatusWrittenLastInATitleIsOfferedWithTheGame() async throws {
+        let harness = try await TestHarness()
+        let bot = harness.services.bot
+        let asked = try await bot.respond(toLine: "!gg add Celeste playing", from: Self.matrixUser)
+        let body = asked.matrixContent(replyTo: nil).body
+        #expect(body.contains("Did you mean: Celeste (2018) with `status:playing`?"), "\(body)")
+        #expect(body.contains("1. Celeste (2018): reply !gg add title:igdb:26226 status:playing"), "\(body)")
+        let celeste = try #require(try await harness.services.catalog.game(GameRef(provider: "igdb", id: "26226")))
+        #expect(try await harness.services.database.library.entry(of: Self.matrixUser.player, game: celeste.id) == nil)
+        let added = try await bot.respond(toLine: "!gg add title:igdb:26226 status:playing", from: Self.matrixUser)
+        #expect(added.cards.first?.description?.contains("🎮 Playing") == true, "\(added)")
+    }
+
     @Test func removingAndErasingCanBeFinishedInText() async throws {
         let harness = try await prepared()
         let bot = harness.services.bot

@@ -34,10 +34,24 @@ extension GGTrackerBot {
                 if let pick = TitlePick.fromShelves(shelf) { return try gated(pick, text, c) }
             }
             let lookup = try await catalog.lookup(text, filter: CatalogFilter(includeMature: true), limit: 10)
-            let pick = TitlePick.fromCatalog(lookup.hits, acceptingGuesses: showsOnly)
+            var pick = TitlePick.fromCatalog(lookup.hits, acceptingGuesses: showsOnly)
             // Nothing found locally while the provider could not be asked: say that, not "no game matches".
             if case .none(let suggestions) = pick, suggestions.isEmpty, let problem = lookup.providerProblem {
                 throw ReplyError.notice(problem)
+            }
+            // "celeste playing": without its last word, which sets an option, the title may name a game; it is
+            // then the suggestion (never taken: the reply asks).
+            if case .none = pick, let ending = c.invocation.optionEndingTheTitle {
+                let hits = try await catalog.lookup(
+                    ending.title, filter: CatalogFilter(includeMature: true), limit: 10
+                ).hits
+                switch TitlePick.fromCatalog(hits, acceptingGuesses: true) {
+                case .one(let game): pick = .none(suggestions: [game])
+                case .ambiguous(let games),
+                    .none(let games) where !games.isEmpty:
+                    pick = .none(suggestions: Array(games.prefix(5)))
+                default: break
+                }
             }
             return try gated(pick, text, c)
         }
@@ -89,12 +103,16 @@ extension GGTrackerBot {
                         + " The closest ones are age-restricted in this channel; try \(code: "/search") with other words."
                 )
             }
+            // "celeste playing": the last word may be an option the command has, which each button then sets.
+            let ending = c.invocation.optionEndingTheTitle
             message +=
                 " Did you mean: "
-                + suggestions.map { RichText([.bold($0.displayName)]) }.joined(separator: ", ") + "?"
+                + suggestions.map { RichText([.bold($0.displayName)]) }.joined(separator: ", ")
+                + (ending.map { " with \(code: "\($0.name):\(CommandInvocation.text(of: $0.value))")" } ?? "") + "?"
             let buttons = suggestions.map { game in
-                Action(
-                    Format.truncate(game.displayName, 80), rerun(c, ["title": .string(game.ref.description)]))
+                var changes: [String: OptionValue?] = ["title": .string(game.ref.description)]
+                if let ending { changes[ending.name] = ending.value }
+                return Action(Format.truncate(game.displayName, 80), rerun(c, changes))
             }
             throw ReplyError(Reply(visibility: .invokerOnly, text: message, actions: [buttons]))
         }
