@@ -194,7 +194,7 @@ extension AppDatabase {
         switch backend {
         case .sqlite(let writer):
             migrated = try await writer.read { db in try Migration.sqliteMigrator.hasCompletedMigrations(db) }
-        case .postgres: migrated = try await read { db in try await Migration.postgresIsComplete(db) }
+        case .postgres: migrated = try await Migration.postgresIsComplete(executor)
         }
         guard migrated else { return false }
         // A database that answers reads but refuses writes (a full disk, a read-only file) cannot serve commands:

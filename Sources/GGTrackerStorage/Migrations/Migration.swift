@@ -62,11 +62,21 @@ extension Migration {
     }
 
     /// Whether PostgreSQL has run every step.
-    static func postgresIsComplete(_ db: any SQLSession) async throws -> Bool {
-        // A schema without the table (emptied, or a new database at the same address) has run none.
-        let table: String? = try await db.value("SELECT CAST(to_regclass('ggtracker_migrations') AS text)")
+    static func postgresIsComplete(_ executor: DatabaseExecutor) async throws -> Bool {
+        // A schema without the table (emptied, or a new database at the same address) has run none. Each read is a
+        // statement of its own: the table may go between the two (or under a statement the connection prepared
+        // while it was there), and its absence is then the answer, not a failure.
+        let table: String? = try await executor.readStatement { db in
+            try await db.value("SELECT CAST(to_regclass('ggtracker_migrations') AS text)")
+        }
         guard table != nil else { return false }
-        let applied = Set(try await db.values("SELECT identifier FROM ggtracker_migrations") as [String])
-        return all.allSatisfy { applied.contains($0.identifier) }
+        do {
+            let applied = try await executor.readStatement { db in
+                Set(try await db.values("SELECT identifier FROM ggtracker_migrations") as [String])
+            }
+            return all.allSatisfy { applied.contains($0.identifier) }
+        } catch let error as PostgresSession.ServerError where error.state == "42P01" {
+            return false
+        }
     }
 }
