@@ -56,9 +56,7 @@ package enum BotCommand: Hashable, Sendable {
                     "Give at least one of \(code: "status"), \(code: "hours") or \(code: "percent")."
                 // "!gg progress hades completed": the status written last, without its name, is offered back.
                 if let ending = invocation.optionEndingTheTitle {
-                    var guess = invocation
-                    guess.options["title"] = .string(ending.title)
-                    guess.options[ending.name] = ending.value
+                    let guess = invocation.moving("title", to: ending.title, setting: ending.name, ending.value)
                     message += " Did you mean \(code: guess.commandLine)?"
                 }
                 throw UsageError(message, usage: usage())

@@ -171,14 +171,21 @@ extension CommandInvocation {
             guard case .string(let text)? = options[option.name],
                 let (rest, value) = Self.trailingValue(of: text, for: missing)
             else { continue }
-            var guess = self
-            guess.options[option.name] = .string(rest)
-            guess.options[missing.name] = value
+            let guess = moving(option.name, to: rest, setting: missing.name, value)
             // Only a command that would then be complete.
             guard spec.options.allSatisfy({ !$0.required || guess.options[$0.name] != nil }) else { continue }
             return guess
         }
         return nil
+    }
+
+    /// The same command with text option `text` cut to `rest` and `name` set to `value`: the last word of the text
+    /// moved to the option it was meant for, as a guess to offer.
+    func moving(_ text: String, to rest: String, setting name: String, _ value: OptionValue) -> CommandInvocation {
+        var guess = self
+        guess.options[text] = .string(rest)
+        guess.options[name] = value
+        return guess
     }
 
     /// The last word of `text` as a valid value of `option` (a number in its range, one of its choices), with the

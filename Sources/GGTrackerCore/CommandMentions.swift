@@ -105,27 +105,3 @@ extension Reply {
         return reply
     }
 }
-
-extension CommandName {
-    /// The commands a mistyped name may mean, nearest first: one edit in up to 4 letters, two in more, or the start
-    /// of a name ("lst" → list, "serch" → search, "leader" → leaderboard). Admin's is offered only to admins.
-    package static func near(_ typed: String, admin: Bool = false) -> [CommandName] {
-        let word = Array(typed.lowercased().trimmingCharacters(in: ["/", " "]).utf8)
-        guard word.count >= 2 else { return [] }
-        let limit = word.count >= 5 ? 2 : 1
-        let ranked = allCases.filter { admin || $0 != .admin }.compactMap { command -> (CommandName, Int)? in
-            let name = Array(command.rawValue.utf8)
-            if word.count >= 3 && name.starts(with: word) { return (command, 0) }
-            return boundedLevenshtein(word, name, limit: limit).map { (command, $0) }
-        }
-        return ranked.sorted { $0.1 < $1.1 }.prefix(3).map(\.0)
-    }
-
-    /// " Did you mean `/list`?" for a mistyped command, or nothing.
-    static func suggestion(for typed: String, admin: Bool = false) -> RichText {
-        let near = near(typed, admin: admin)
-        guard !near.isEmpty else { return "" }
-        return " Did you mean "
-            + near.map { RichText([.code("/" + $0.rawValue)]) }.joined(separator: RichText(" or ")) + "?"
-    }
-}

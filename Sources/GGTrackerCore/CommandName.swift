@@ -370,3 +370,13 @@ package enum CommandName: String, CaseIterable, Sendable {
         }
     }
 }
+
+extension CommandName {
+    /// " Did you mean `/list`?" for a mistyped command name (`nearestNames`; admin's is never offered), or nothing.
+    static func suggestion(for typed: String) -> RichText {
+        let names = allCases.filter { $0 != .admin }.map(\.rawValue)
+        let near = nearestNames(typed.trimmingCharacters(in: ["/", " "]), among: names)
+        guard !near.isEmpty else { return "" }
+        return " Did you mean " + near.map { RichText([.code("/" + $0)]) }.joined(separator: RichText(" or ")) + "?"
+    }
+}

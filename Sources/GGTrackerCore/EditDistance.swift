@@ -46,3 +46,17 @@ where B.Index == Int {
         return previous[b.count] <= limit ? previous[b.count] : nil
     }
 }
+
+/// The names a mistyped word may mean, nearest first: one edit in up to 4 letters, two in more, or (from 3 letters)
+/// the start of a name. For command and subcommand names: "lst" → list, "serch" → search, "leader" → leaderboard.
+package func nearestNames(_ typed: String, among names: [String], limit count: Int = 3) -> [String] {
+    let word = Array(typed.lowercased().utf8)
+    guard word.count >= 2 else { return [] }
+    let limit = word.count >= 5 ? 2 : 1
+    let ranked = names.compactMap { name -> (String, Int)? in
+        let letters = Array(name.utf8)
+        if word.count >= 3 && letters.starts(with: word) { return (name, 0) }
+        return boundedLevenshtein(word, letters, limit: limit).map { (name, $0) }
+    }
+    return ranked.sorted { $0.1 < $1.1 }.prefix(count).map(\.0)
+}

@@ -68,15 +68,10 @@ package enum TextCommandParser {
     /// A mistyped subcommand ("!gg wishlist ad …") names the one it is nearest to; any other word is left for
     /// validation to explain which subcommands exist.
     private static func nearSubcommand(_ word: String, of spec: CommandSpec, path: [String]) throws(UsageError) {
-        let typed = Array(word.lowercased().utf8)
-        guard typed.count >= 2 else { return }
-        let near = spec.subcommands.filter { sub in
-            boundedLevenshtein(typed, Array(sub.name.utf8), limit: typed.count >= 5 ? 2 : 1) != nil
-        }
-        guard let first = near.first else { return }
+        guard let nearest = nearestNames(word, among: spec.subcommands.map(\.name), limit: 1).first else { return }
         let group = "/" + path.joined(separator: " ")
         throw UsageError(
-            "\(code: group) has no subcommand \(code: word). Did you mean \(code: "\(group) \(first.name)")?",
+            "\(code: group) has no subcommand \(code: word). Did you mean \(code: "\(group) \(nearest)")?",
             usage: spec.usage(prefix: group))
     }
 

@@ -122,39 +122,41 @@ struct OwnCopy: Sendable {
         return db.recall(key(player, game)) as? OwnCopy
     }
 
-    /// The three reads, sent.
+    /// The two reads, sent.
     struct Pending {
         let entry: SQLPending
         let candidates: SQLPending
-        let wished: SQLPending
 
         func remember(for player: PlayerID, game: Int64, in db: any SQLSession) async throws {
+            // The game's row, with the entry's columns empty when it is in no library of the player's.
+            let row = try await entry.rows().first
             let copy = OwnCopy(
-                entry: try await entry.rows().first.map(LibraryRecords.entry(from:)),
-                challenges: try await candidates.rows(), wishlisted: !(try await wished.rows().isEmpty))
+                entry: row.flatMap { ($0[0] as String?) == nil ? nil : LibraryRecords.entry(from: $0) },
+                challenges: try await candidates.rows(), wishlisted: row.map { $0["wished"] } ?? false)
             // The entry read is of the game the ref names; the ref named the game read with it.
             guard copy.entry == nil || copy.entry?.game.id == game else { return }
             db.remember(OwnCopy.key(player, game), copy)
         }
     }
 
-    /// Sends the reads of the player's entry of the game `ref` names, of their unfinished challenges and of whether
-    /// the game is on their wishlist.
+    /// Sends the reads of the player's entry of the game `ref` names, with whether the game is on their wishlist
+    /// (one statement: the game's row, the entry's columns first and empty when there is none, the game's last, as
+    /// `LibraryRecords.entry(from:)` and `CatalogRecords.game(from:)` read them), and of their unfinished challenges.
     static func prefetch(of player: PlayerID, _ ref: GameRef, in db: any SQLSession) async throws -> Pending {
-        // The player and the game, as both statements take them.
         let game: (where: String, arguments: SQLArguments)
         if ref.provider == "local", let id = Int64(ref.id) {
-            game = ("g.id = ? AND g.provider = 'local'", [player.rawValue, id])
+            game = ("g.id = ? AND g.provider = 'local'", [id])
         } else {
-            game = ("g.provider = ? AND g.provider_id = ?", [player.rawValue, ref.provider, ref.id])
+            game = ("g.provider = ? AND g.provider_id = ?", [ref.provider, ref.id])
         }
         let entry = try await db.prefetch(
-            "\(LibraryRecords.entrySelect) WHERE e.player_id = ? AND \(game.where)", game.arguments)
-        let candidates = try await SocialRecords.unfinishedChallenges(db, player: player)
-        let wished = try await db.prefetch(
-            "SELECT 1 FROM wishlist w JOIN games g ON g.id = w.game_id WHERE w.player_id = ? AND \(game.where)",
-            game.arguments)
-        return Pending(entry: entry, candidates: candidates, wished: wished)
+            """
+            SELECT e.*, EXISTS (SELECT 1 FROM wishlist w WHERE w.player_id = ? AND w.game_id = g.id) AS wished,
+                \(CatalogRecords.gameColumns)
+            FROM games g LEFT JOIN library_entries e ON e.game_id = g.id AND e.player_id = ?
+            WHERE \(game.where)
+            """, [player.rawValue, player.rawValue] + game.arguments)
+        return Pending(entry: entry, candidates: try await SocialRecords.unfinishedChallenges(db, player: player))
     }
 
     /// The games on the player's shelves, read with the entries themselves and the player's unfinished challenges
