@@ -57,8 +57,9 @@ extension IGDBGameMapping {
         var releaseDates: Any?
         var timeToBeat: Any?
         var ageRatings: Any?
-        var externalGames: Any?
-        var externalIDs: Any?
+        /// Steam's app ids in `external_games` and in `external_ids`.
+        var externalGames: [Int64] = []
+        var externalIDs: [Int64] = []
 
         struct Company: Equatable {
             /// `company.name`.
@@ -110,8 +111,8 @@ extension IGDBGameMapping {
             case .releaseDates: releaseDates = value
             case .timeToBeat: timeToBeat = value
             case .ageRatings: ageRatings = value
-            case .externalGames: externalGames = value
-            case .externalIDs: externalIDs = value
+            case .externalGames: externalGames = steamAppIDs(value)
+            case .externalIDs: externalIDs = steamAppIDs(value)
             }
         }
     }

@@ -80,29 +80,67 @@ package enum IGDBGameMapping {
         if game.gameType == nil || game.gameType == "Main Game" { popularity += 0.3 }
         var record = CatalogRecord(
             game: game, keywords: TextNormalizer.keywords(for: name), popularity: popularity, updatedAt: updated)
-        record.steamAppIDs = steamAppIDs(fields.externalGames) + steamAppIDs(fields.externalIDs)
+        record.steamAppIDs = fields.externalGames + fields.externalIDs
         return record
     }
 
     /// Steam's app ids among a game's external ids: IGDB's `external_games` (source or legacy category 1 is
     /// Steam) or the flattened `external_ids` of the public dump, whose Steam entries are known by their store
-    /// address (`https://store.steampowered.com/app/570`).
+    /// address (`https://store.steampowered.com/app/570`). None unless the value is an array of objects.
     static func steamAppIDs(_ value: Any?) -> [Int64] {
+        guard let items = value as? [[String: Any]] else { return [] }
         var ids: [Int64] = []
-        for item in value as? [[String: Any]] ?? [] {
-            let source = int(item["external_game_source"]) ?? int(item["category"])
-            let url = item["url"] as? String ?? ""
+        for item in items {
+            let uid = item["uid"]
+            let external = ExternalGame(
+                source: int(item["external_game_source"]), category: int(item["category"]),
+                store: item["store"] as? String, uidText: uid as? String, uidNumber: int(uid),
+                url: item["url"] as? String)
+            if let id = external.steamAppID, !ids.contains(id) { ids.append(id) }
+        }
+        return ids
+    }
+
+    /// What one of a game's external ids says, as read from its object: enough to tell a Steam app id.
+    struct ExternalGame {
+        var source: Int?
+        var category: Int?
+        var store: String?
+        var uidText: String?
+        var uidNumber: Int?
+        var url: String?
+
+        /// The Steam app id it names, if any (a positive one).
+        var steamAppID: Int64? {
             let id: Int64?
-            if source == 1 || item["store"] as? String == "steam" {
-                id = (item["uid"] as? String).flatMap { Int64($0) } ?? int(item["uid"]).map(Int64.init)
-            } else if let range = url.range(of: "store.steampowered.com/app/") {
-                id = Int64(url[range.upperBound...].prefix(while: \.isNumber))
+            if (source ?? category) == 1 || store == "steam" {
+                id = uidText.flatMap { Int64($0) } ?? uidNumber.map(Int64.init)
+            } else if let url, let start = Self.afterSteamStore(in: url) {
+                id = Int64(url[start...].prefix(while: \.isNumber))
             } else {
                 id = nil
             }
-            if let id, id > 0, !ids.contains(id) { ids.append(id) }
+            return id.flatMap { $0 > 0 ? $0 : nil }
         }
-        return ids
+
+        static let steamStore = Array("store.steampowered.com/app/".utf8)
+
+        /// Where the app id starts in a Steam store address, found by its bytes.
+        static func afterSteamStore(in url: String) -> String.Index? {
+            let utf8 = url.utf8
+            var index = utf8.startIndex
+            while let first = utf8[index...].firstIndex(of: steamStore[0]) {
+                var end = first
+                var matched = 0
+                while matched < steamStore.count, end < utf8.endIndex, utf8[end] == steamStore[matched] {
+                    matched += 1
+                    end = utf8.index(after: end)
+                }
+                if matched == steamStore.count { return end }
+                index = utf8.index(after: first)
+            }
+            return nil
+        }
     }
 
     /// The text without surrounding white space; names nearly never have any, and then nothing is copied.

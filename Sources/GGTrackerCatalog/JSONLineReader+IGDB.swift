@@ -86,7 +86,9 @@ struct IGDBFieldsReader {
             case .involvedCompanies: fields.companies = try reader.companies()
             case .cover: fields.coverImageID = try reader.text(in: "image_id")
             case .gameType: fields.gameType = try reader.text(in: "type")
-            case .releaseDates, .timeToBeat, .ageRatings, .externalGames, .externalIDs:
+            case .externalGames: fields.externalGames = try reader.steamAppIDs()
+            case .externalIDs: fields.externalIDs = try reader.steamAppIDs()
+            case .releaseDates, .timeToBeat, .ageRatings:
                 fields.set(key, try reader.cursor.value())
             }
         }
@@ -171,11 +173,63 @@ struct IGDBFieldsReader {
 
     /// `involved_companies`: none unless it is an array of objects.
     mutating func companies() throws(JSONLineReader.Malformed) -> [Fields.Company] {
+        var out: [Fields.Company] = []
+        var company = Fields.Company()
+        let allObjects = try objects { reader, member throws(JSONLineReader.Malformed) in
+            if reader.cursor.key(member, is: "company") {
+                company.name = try reader.text(in: "name")
+            } else if reader.cursor.key(member, is: "developer") {
+                company.developer = try reader.isTrue()
+            } else if reader.cursor.key(member, is: "publisher") {
+                company.publisher = try reader.isTrue()
+            } else {
+                _ = try reader.cursor.value()
+            }
+        } end: {
+            out.append(company)
+            company = Fields.Company()
+        }
+        return allObjects ? out : []
+    }
+
+    /// Steam's app ids as `IGDBGameMapping.steamAppIDs` finds them in the parsed value: none unless it is an array
+    /// of objects.
+    mutating func steamAppIDs() throws(JSONLineReader.Malformed) -> [Int64] {
+        var ids: [Int64] = []
+        var external = IGDBGameMapping.ExternalGame()
+        let allObjects = try objects { reader, member throws(JSONLineReader.Malformed) in
+            if reader.cursor.key(member, is: "external_game_source") {
+                external.source = try reader.integer()
+            } else if reader.cursor.key(member, is: "category") {
+                external.category = try reader.integer()
+            } else if reader.cursor.key(member, is: "store") {
+                external.store = try reader.text()
+            } else if reader.cursor.key(member, is: "url") {
+                external.url = try reader.text()
+            } else if reader.cursor.key(member, is: "uid") {
+                let text = reader.peek == UInt8(ascii: "\"")
+                external.uidText = text ? try reader.cursor.string() : nil
+                external.uidNumber = text ? nil : try reader.integer()
+            } else {
+                _ = try reader.cursor.value()
+            }
+        } end: {
+            if let id = external.steamAppID, !ids.contains(id) { ids.append(id) }
+            external = IGDBGameMapping.ExternalGame()
+        }
+        return allObjects ? ids : []
+    }
+
+    /// Reads an array of objects: each member of each object through `member` (the cursor at its value), then
+    /// `end` after each object. False when the value is not an array, or holds anything but objects (all of it
+    /// read all the same).
+    mutating func objects(
+        member: (inout Self, Key) throws(JSONLineReader.Malformed) -> Void, end: () -> Void
+    ) throws(JSONLineReader.Malformed) -> Bool {
         guard peek == UInt8(ascii: "[") else {
             _ = try cursor.value()
-            return []
+            return false
         }
-        var out: [Fields.Company] = []
         var allObjects = true
         try elements { reader throws(JSONLineReader.Malformed) in
             reader.cursor.skipSpace()
@@ -184,22 +238,13 @@ struct IGDBFieldsReader {
                 allObjects = false
                 return
             }
-            var company = Fields.Company()
-            try reader.members { reader, member throws(JSONLineReader.Malformed) in
+            try reader.members { reader, key throws(JSONLineReader.Malformed) in
                 reader.cursor.skipSpace()
-                if reader.cursor.key(member, is: "company") {
-                    company.name = try reader.text(in: "name")
-                } else if reader.cursor.key(member, is: "developer") {
-                    company.developer = try reader.isTrue()
-                } else if reader.cursor.key(member, is: "publisher") {
-                    company.publisher = try reader.isTrue()
-                } else {
-                    _ = try reader.cursor.value()
-                }
+                try member(&reader, key)
             }
-            out.append(company)
+            end()
         }
-        return allObjects ? out : []
+        return allObjects
     }
 
     /// Whether a number starts here.

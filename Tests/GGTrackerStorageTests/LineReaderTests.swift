@@ -42,6 +42,11 @@ struct LineReaderTests {
         #"{"id":7,"name":"A","time_to_beat":{"normally":3600},"external_games":[{"category":1,"uid":"620"}],"updated_at":17e8}"#,
         #"{"id":-12,"name":"  Spaced  ","aggregated_rating":91.5,"aggregated_rating_count":4,"total_rating_count":12,"ignored":{"a":[true]}}"#,
         #"{"id":123456789012345678901,"name":"Huge"}"#,
+        #"{"id":7,"name":"A","external_ids":[{"store":"store_None","uid":"5","url":"https://store.steampowered.com/app/570/x"},{"uid":"9","url":"https://www.gog.com/en/game/a"},{"store":"steam","uid":"620"},{"url":"https://store.steampowered.com/app/570"}]}"#,
+        #"{"id":7,"name":"A","external_games":[{"external_game_source":1,"uid":440},{"category":1,"uid":"x"},{"category":1,"external_game_source":2,"uid":"7"},{"category":null,"uid":"-4","store":"steam"}]}"#,
+        #"{"id":7,"name":"A","external_ids":[{"url":"store.steampowered.com/app/12"},3],"external_games":{"category":1,"uid":"5"}}"#,
+        #"{"id":7,"name":"A","external_ids":[{"url":"https://store.steampowered.com/app/"},{"url":7,"store":["steam"],"uid":1}],"external_games":[]}"#,
+        #"{"id":7,"name":"A","external_games":[{"category":1,"uid":"11","uid":12}],"external_games":[{"category":1,"uid":"13"}]}"#,
     ])
     func theTypedReaderReadsWhatTheMappingReadsFromAnObject(json: String) throws {
         let line = Data(json.utf8)
