@@ -62,11 +62,8 @@ package enum IGDBGameMapping {
         }
         if let imageID = fields.coverImageID {
             game.coverImageID = imageID
-        } else if let url = fields.coverURL, let file = url.split(separator: "/").last,
-            let imageID = file.split(separator: ".").first, !imageID.isEmpty
-        {
-            // `//images.igdb.com/igdb/image/upload/t_thumb/co20gb.jpg` → `co20gb`
-            game.coverImageID = String(imageID)
+        } else if let url = fields.coverURL {
+            game.coverImageID = coverImageID(url: url)
         }
         let ages = ageRating(fields.ageRatings)
         game.ageRating = ages.label
@@ -99,6 +96,27 @@ package enum IGDBGameMapping {
             if let id = external.steamAppID, !ids.contains(id) { ids.append(id) }
         }
         return ids
+    }
+
+    /// The image id in a cover's address: the last part of its path up to its first dot
+    /// (`//images.igdb.com/igdb/image/upload/t_thumb/co20gb.jpg` → `co20gb`).
+    package static func coverImageID(url: String) -> String? {
+        let bytes = url.utf8
+        // Split by bytes: in ASCII a slash or a dot is always a character of its own.
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            return url.split(separator: "/").last?.split(separator: ".").first.map(String.init)
+        }
+        let slash = UInt8(ascii: "/")
+        let dot = UInt8(ascii: ".")
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == slash { end = bytes.index(before: end) }
+        var start = end
+        while start > bytes.startIndex, bytes[bytes.index(before: start)] != slash {
+            start = bytes.index(before: start)
+        }
+        while start < end, bytes[start] == dot { start = bytes.index(after: start) }
+        let stop = bytes[start..<end].firstIndex(of: dot) ?? end
+        return start < stop ? String(url[start..<stop]) : nil
     }
 
     /// What one of a game's external ids says, as read from its object: enough to tell a Steam app id.

@@ -66,6 +66,15 @@ struct LineReaderTests {
     }
 
     @Test(arguments: [
+        "//images.igdb.com/igdb/image/upload/t_thumb/co20gb.jpg", "co1.png/", "//a/b//", "/x/..jpg", "/x/...", "plain",
+        "", "///", "/a/.b.c", "//i/t/çover.jpg", "//i/t/e\u{301}/co2.jpg", "//i/t/co3.jpg/\u{301}",
+    ])
+    func aCoverAddressGivesTheLastPartOfItsPathUpToItsFirstDot(url: String) {
+        let byCharacters = url.split(separator: "/").last?.split(separator: ".").first.map(String.init)
+        #expect(IGDBGameMapping.coverImageID(url: url) == byCharacters)
+    }
+
+    @Test(arguments: [
         #"{"name":"Caf\u00e9 \"Quoted\" \\ \/ \n\t","id":-0,"x":[1.5e3,-2E-2,true,false,null,{}]}"#,
         #"{"name":"\ud83c\udfae Game","id":9007199254740993,"y":{"z":[[],[{}]]}}"#,
         #" { "name" : "Spaced" , "id" : 12 } "#,
