@@ -132,9 +132,7 @@ package enum BotCommand: Hashable, Sendable {
             }
             let ends = o.string("ends")!
             guard let day = BotCommand.day(ends) else {
-                throw UsageError(
-                    "\(code: "ends") must be a date as YYYY-MM-DD, for example 2030-05-31 (got “\(ends)”).",
-                    usage: usage())
+                throw UsageError(TextShape.day.complaint(name: "ends", text: ends), usage: usage())
             }
             self = .social(
                 .challengeCreate(

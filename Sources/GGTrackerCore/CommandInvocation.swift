@@ -163,17 +163,28 @@ extension CommandInvocation {
         return spec
     }
 
-    /// The same command with `missing` taken from the last word of a text option, when that word is a valid value
-    /// for it and the command is then complete: "!gg rate celeste 9" typed without `score:` → `/rate title:celeste
-    /// score:9`. Only offered, never run: "portal 2" may be the game's name.
+    /// The same command with `missing` (and any other option not given) taken from the last words of a text
+    /// option, when each is a valid value for one and the command is then complete: "!gg rate celeste 9" typed
+    /// without `score:` → `/rate title:celeste score:9`; "!gg challenge create Spring 5 custom 2027-03-01" → each
+    /// value named. The last word goes to the last option it fits. Only offered, never run: "portal 2" may be the
+    /// game's name.
     func guessing(_ missing: OptionSpec, of spec: CommandSpec) -> CommandInvocation? {
         for option in spec.options where option.kind == .string && option.name != missing.name {
-            guard case .string(let text)? = options[option.name],
-                let (rest, value) = Self.trailingValue(of: text, for: missing)
-            else { continue }
-            let guess = moving(option.name, to: rest, setting: missing.name, value)
+            guard case .string(var text)? = options[option.name] else { continue }
+            var guess = self
+            peeling: while true {
+                for target in spec.options.reversed() where guess.options[target.name] == nil {
+                    guard let (rest, value) = Self.trailingValue(of: text, for: target) else { continue }
+                    guess = guess.moving(option.name, to: rest, setting: target.name, value)
+                    text = rest
+                    continue peeling
+                }
+                break
+            }
             // Only a command that would then be complete.
-            guard spec.options.allSatisfy({ !$0.required || guess.options[$0.name] != nil }) else { continue }
+            guard guess.options[missing.name] != nil,
+                spec.options.allSatisfy({ !$0.required || guess.options[$0.name] != nil })
+            else { continue }
             return guess
         }
         return nil
@@ -200,6 +211,7 @@ extension CommandInvocation {
             case .integer: Int(word).map { .integer($0) }
             case .number: Double(word).map { .number($0) }
             case .string where option.choices.contains(word.lowercased()): .string(word.lowercased())
+            case .string where option.shape?.accepts(word) == true: .string(word)
             default: nil
             }
         guard let value, !rest.isEmpty, (try? option.check(value, usage: { "" })) != nil else { return nil }
@@ -244,6 +256,9 @@ extension OptionSpec {
                 throw UsageError(
                     "\(code: "\(name)") contains a NUL character (\\0), which cannot be stored; remove it and try again.",
                     usage: usage())
+            }
+            if let shape, !trimmed.isEmpty, !shape.accepts(trimmed) {
+                throw UsageError(shape.complaint(name: name, text: trimmed), usage: usage())
             }
             if let maxLength, Format.length(text) > maxLength {
                 throw UsageError(

@@ -15,6 +15,22 @@ package enum OptionKind: Sendable {
     }
 }
 
+/// A form free text must take, checked with its option's other rules and shown in its usage.
+package enum TextShape: Sendable {
+    /// A day of the calendar, `YYYY-MM-DD`.
+    case day
+
+    /// How the usage line writes the value.
+    var label: String { "YYYY-MM-DD" }
+
+    func accepts(_ text: String) -> Bool { BotCommand.day(text) != nil }
+
+    /// What is wrong with `text` for option `name`.
+    func complaint(name: String, text: String) -> RichText {
+        "\(code: name) must be a date as YYYY-MM-DD, for example 2030-05-31 (got “\(Format.truncate(text, 40))”)."
+    }
+}
+
 /// One option of a command, declared once and used for registration, parsing, help and validation.
 package struct OptionSpec: Sendable {
     package var name: String
@@ -28,14 +44,16 @@ package struct OptionSpec: Sendable {
     package var maxLength: Int? = nil
     /// Free text that may contain `word:` pairs of its own, so it is never split on option names.
     package var greedy: Bool = false
+    /// The form the text must take, when it has one.
+    package var shape: TextShape? = nil
 
     static func string(
         _ name: String, _ summary: String, required: Bool = false, choices: [String] = [], autocomplete: Bool = false,
-        maxLength: Int? = nil, greedy: Bool = false
+        maxLength: Int? = nil, greedy: Bool = false, shape: TextShape? = nil
     ) -> OptionSpec {
         OptionSpec(
             name: name, summary: summary, kind: .string, required: required, choices: choices,
-            autocomplete: autocomplete, maxLength: maxLength, greedy: greedy)
+            autocomplete: autocomplete, maxLength: maxLength, greedy: greedy, shape: shape)
     }
 
     static func title(_ summary: String = "The game: type to search the catalog") -> OptionSpec {
@@ -89,7 +107,9 @@ package struct CommandSpec: Sendable {
                 .joined(separator: "\n")
         }
         let parts = options.map { option -> String in
-            let value = option.choices.isEmpty ? "<\(option.kind.label)>" : "<\(option.choices.joined(separator: "|"))>"
+            let value =
+                !option.choices.isEmpty
+                ? "<\(option.choices.joined(separator: "|"))>" : "<\(option.shape?.label ?? option.kind.label)>"
             let part = "\(option.name):\(value)"
             return option.required ? part : "[\(part)]"
         }

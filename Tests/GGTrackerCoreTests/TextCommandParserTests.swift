@@ -100,6 +100,17 @@ struct TextCommandParserTests {
             "!gg rate Celeste 9",
             "needs `score`: 1 to 10; shown as five stars. Did you mean `/rate title:Celeste score:9`?"
         ),
+        // Several values typed in order without their names: each goes to the option it fits, the last first.
+        (
+            "!gg challenge create Spring Fling 5 games_completed 2027-03-01",
+            "Did you mean `/challenge create name:Spring Fling goal:5 unit:games_completed ends:2027-03-01`?"
+        ),
+        // A date that is not one is told as a date, not by its length.
+        (
+            "/challenge create name:Odd goal:5 unit:custom ends:next friday",
+            "`ends` must be a date as YYYY-MM-DD, for example 2030-05-31 (got “next friday”)."
+        ),
+        ("/challenge create name:Odd goal:5 unit:custom ends:2027-02-30", "must be a date as YYYY-MM-DD"),
         ("/import file", "`/import file` needs `file`: the CSV file (at most 5 MB)."),
         ("/add title:Celeste status:finished", "`status` must be one of: backlog, playing, paused, completed, dropped"),
         ("/progress title:Celeste", "Give at least one of `status`, `hours` or `percent`."),
@@ -203,6 +214,9 @@ struct TextCommandParserTests {
             #expect(!spec.usage(prefix: "/" + spec.name).isEmpty)
             #expect(Set(spec.options.map(\.name)).count == spec.options.count)
         }
+        // A value with a form shows the form.
+        let create = CommandName.challenge.spec.subcommand("create")!
+        #expect(create.usage(prefix: "/challenge create").hasSuffix(" ends:<YYYY-MM-DD>"))
     }
 }
 
