@@ -141,8 +141,8 @@ package enum BotCommand: Hashable, Sendable {
         case "challenge join": self = .social(.challengeJoin(name: o.string("name")!))
         case "challenge leave": self = .social(.challengeLeave(name: o.string("name")!))
         case "challenge progress":
-            self = .social(.challengeProgress(name: o.string("name")!, amount: o.number("amount")!))
-        case "challenge show": self = .social(.challengeShow(name: o.string("name")!))
+            self = .social(.challengeProgress(name: o.string("name"), amount: o.number("amount")!))
+        case "challenge show": self = .social(.challengeShow(name: o.string("name")))
         case "challenge list": self = .social(.challengeList)
         case "friend add": self = .social(.friendAdd(o.user!))
         case "friend remove": self = .social(.friendRemove(o.user!))
@@ -271,8 +271,9 @@ package enum SocialCommand: Hashable, Sendable {
     case challengeCreate(name: String, goal: Double, unit: ChallengeUnit, endsAt: Date)
     case challengeJoin(name: String)
     case challengeLeave(name: String)
-    case challengeProgress(name: String, amount: Double)
-    case challengeShow(name: String)
+    /// Without a name, the running challenge the caller is in.
+    case challengeProgress(name: String?, amount: Double)
+    case challengeShow(name: String?)
     case challengeList
     case friendAdd(UserMention)
     case friendRemove(UserMention)

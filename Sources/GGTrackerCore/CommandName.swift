@@ -197,6 +197,9 @@ package enum CommandName: String, CaseIterable, Sendable {
         case .challenge:
             let name = OptionSpec.string(
                 "name", "The challenge's name", required: true, autocomplete: true, maxLength: 64)
+            var yours = name
+            yours.required = false
+            yours.summary = "The challenge's name (default: the one you are in)"
             return CommandSpec(
                 name: "challenge", summary: "Group challenges with medals",
                 subcommands: [
@@ -217,12 +220,12 @@ package enum CommandName: String, CaseIterable, Sendable {
                     CommandSpec(
                         name: "progress", summary: "Add progress to a custom challenge",
                         options: [
-                            name,
+                            yours,
                             OptionSpec(
                                 name: "amount", summary: "How much to add", kind: .number, required: true,
                                 minValue: 0.01, maxValue: 1_000_000),
                         ]),
-                    CommandSpec(name: "show", summary: "Standings of a challenge", options: [name]),
+                    CommandSpec(name: "show", summary: "Standings of a challenge", options: [yours]),
                     CommandSpec(name: "list", summary: "This server's challenges"),
                 ],
                 examples: [

@@ -347,7 +347,8 @@ package protocol SocialStore: Sendable {
         createdBy: PlayerID
     ) async throws -> ChallengeCreation
     func challenge(in community: String, named name: String) async throws -> Challenge?
-    func challenges(in community: String) async throws -> [Challenge]
+    /// The server's challenges, latest end first; with `player`, only those they take part in.
+    func challenges(in community: String, joinedBy player: PlayerID?) async throws -> [Challenge]
     /// False when already in.
     func join(_ challenge: Challenge, _ player: PlayerID, at now: Date) async throws -> Bool
     func leave(_ challenge: Challenge, _ player: PlayerID) async throws -> Bool

@@ -190,10 +190,19 @@ extension SocialRecords: SocialStore {
         }
     }
 
-    package func challenges(in community: String) async throws -> [Challenge] {
+    package func challenges(in community: String, joinedBy player: PlayerID?) async throws -> [Challenge] {
         try await read { db in
-            try await db.fetchAll(
-                "SELECT * FROM challenges WHERE community_id = ? ORDER BY ends_at DESC, name", [community]
+            guard let player else {
+                return try await db.fetchAll(
+                    "SELECT * FROM challenges WHERE community_id = ? ORDER BY ends_at DESC, name", [community]
+                )
+                .map(Self.challenge(from:))
+            }
+            return try await db.fetchAll(
+                """
+                SELECT c.* FROM challenges c JOIN challenge_participants p ON p.challenge_id = c.id
+                WHERE c.community_id = ? AND p.player_id = ? ORDER BY c.ends_at DESC, c.name
+                """, [community, player.rawValue]
             )
             .map(Self.challenge(from:))
         }

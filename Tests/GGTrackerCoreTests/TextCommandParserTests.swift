@@ -201,7 +201,7 @@ struct TextCommandParserTests {
         ("!gg wishlist", .library(.wishlistShow(user: nil, page: 1))),
         ("/gg profile", .social(.profileShow(user: nil))),
         ("!gg friend", .social(.friendList)),
-        ("!gg challenge", .social(.challengeList)),
+        ("!gg challenge", .social(.challengeShow(name: nil))),
     ])
     func typesEachCommand(line: String, expected: BotCommand) throws {
         #expect(try BotCommand(try TextCommandParser.parse(line)) == expected)
@@ -337,11 +337,11 @@ struct PickTests {
 
 @Suite("A missing option guessed from the end of the free text")
 struct MissingOptionGuessTests {
-    func message(_ line: String) throws -> String {
+    func message(_ line: String) -> String {
         do {
             _ = try BotCommand(try TextCommandParser.parse(line))
             return ""
-        } catch let error as UsageError {
+        } catch {
             return error.message.plainText
         }
     }
@@ -351,8 +351,8 @@ struct MissingOptionGuessTests {
         ("!gg progress Hades completed", "Did you mean /progress title:Hades status:completed?"),
         ("/gg rate hollow knight 10", "Did you mean /rate title:hollow knight score:10?"),
     ])
-    func aValidLastWordIsOffered(line: String, offered: String) throws {
-        let text = try message(line)
+    func aValidLastWordIsOffered(line: String, offered: String) {
+        let text = message(line)
         #expect(text.contains(offered), "\(text)")
     }
 
@@ -360,8 +360,8 @@ struct MissingOptionGuessTests {
         // Out of range, no word left for the title, or a command still missing other options: nothing offered.
         "!gg rate Celeste 11", "!gg rate 9", "!gg rate Celeste", "/gg challenge create Winter 3",
     ])
-    func nothingIsOfferedThatWouldNotWork(line: String) throws {
-        let text = try message(line)
+    func nothingIsOfferedThatWouldNotWork(line: String) {
+        let text = message(line)
         #expect(text.contains("needs") && !text.contains("Did you mean"), "\(text)")
     }
 }

@@ -48,4 +48,48 @@ struct ChallengeNameTests {
             #expect(try await participants("Winter Sprint") == 2)
         }
     }
+
+    /// Without a name, `show` and `progress` take the running challenge the caller is in; with none or several,
+    /// the caller is told, or asked which one.
+    @Test func withoutANameTheChallengeYouAreInIsMeant() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.createChallenge("Winter Sprint", goal: 3, unit: "games_completed"))
+            _ = try await client.send(I.createChallenge("Reading Month", goal: 10))
+            let progress = { (amount: Double, who: I.Person) in
+                I.command("challenge", [I.sub("progress", [I.option("amount", amount)])], as: who)
+            }
+            let show = { (who: I.Person) in I.command("challenge", [I.sub("show")], as: who) }
+
+            // Alice is in both, one of them custom: progress goes to that one.
+            let added = try await client.send(progress(4, .alice))
+            DiscordChecks.check(added)
+            #expect(added.text.contains("Reading Month") && added.text.contains("4/10"), "\(added.text)")
+            // Shown alone, two running challenges are listed, hers marked, each with a button.
+            let listed = try await client.send(show(.alice))
+            DiscordChecks.check(listed)
+            #expect(listed.text.contains("Winter Sprint") && listed.text.contains("you're in"), "\(listed.text)")
+            #expect(Set(listed.buttons.map(\.label)) == ["Winter Sprint", "Reading Month"])
+
+            // Bob is in none: told so, and nothing is stored.
+            let none = try await client.send(progress(2, .bob))
+            #expect(none.ephemeral && none.content.contains("You are in no running custom challenge here"))
+            _ = try await client.send(challenge("join", "winter sprint", as: .bob))
+            let his = try await client.send(show(.bob))
+            #expect(his.text.contains("Winter Sprint") && his.text.contains("2 participants"), "\(his.text)")
+
+            // In two custom challenges, Bob is asked which, and nothing moves until he picks.
+            _ = try await client.send(I.createChallenge("Marathon", goal: 5, as: .bob))
+            _ = try await client.send(challenge("join", "reading month", as: .bob))
+            let asked = try await client.send(progress(1, .bob))
+            DiscordChecks.check(asked)
+            #expect(asked.ephemeral && asked.content.contains("more than one running custom challenge"))
+            #expect(Set(asked.buttons.map(\.label)) == ["Marathon", "Reading Month"])
+            let social = harness.services.database.social
+            let marathon = try #require(try await social.challenge(in: "discord:900000000000000001", named: "Marathon"))
+            #expect(try await social.standings(marathon).map(\.progress) == [0])
+            let picked = try await client.send(
+                I.button(try #require(asked.buttons.first { $0.label == "Marathon" }).customID, as: .bob))
+            #expect(picked.text.contains("Marathon") && picked.text.contains("1/5"), "\(picked.text)")
+        }
+    }
 }

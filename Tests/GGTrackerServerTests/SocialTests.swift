@@ -178,7 +178,9 @@ struct SocialTests {
                 I.command("challenge", [I.sub("create", [I.option("name", "Marathon")] + options)]))
             #expect(answer.ephemeral && answer.content.contains(message), "\(answer.content)")
         }
-        #expect(try await harness.services.database.social.challenges(in: "discord:900000000000000001").isEmpty)
+        #expect(
+            try await harness.services.database.social.challenges(in: "discord:900000000000000001", joinedBy: nil)
+                .isEmpty)
     }
 
     @Test func duplicateNamesAndProgressWithoutJoiningAreRefused() async throws {

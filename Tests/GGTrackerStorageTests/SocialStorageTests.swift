@@ -45,9 +45,12 @@ struct SocialStorageTests {
             Issue.record("a second challenge of the same name was created")
             return
         }
-        #expect(try await database.social.challenges(in: "discord:1").map(\.name) == ["Spring Clean"])
+        #expect(try await database.social.challenges(in: "discord:1", joinedBy: nil).map(\.name) == ["Spring Clean"])
+        #expect(try await database.social.challenges(in: "discord:1", joinedBy: bob.id).isEmpty)
         #expect(try await database.social.join(challenge, bob.id, at: f.now))
         #expect(try await !database.social.join(challenge, bob.id, at: f.now), "already in")
+        #expect(try await database.social.challenges(in: "discord:1", joinedBy: bob.id).map(\.id) == [challenge.id])
+        #expect(try await database.social.challenges(in: "discord:2", joinedBy: bob.id).isEmpty)
 
         let first = try await complete(f.celeste, for: alice.id, hours: 12.5, in: f, at: f.now.addingTimeInterval(60))
         #expect(first.medals.isEmpty)

@@ -28,7 +28,7 @@ extension GGTrackerBot {
             }
         case "name" where path.first == "challenge":
             let needle = text.lowercased()
-            return try await store.social.challenges(in: invoker.community)
+            return try await store.social.challenges(in: invoker.community, joinedBy: nil)
                 .filter { needle.isEmpty || $0.name.lowercased().contains(needle) }
                 .prefix(Self.maxChoices).map { Choice(name: Format.truncate($0.name, 100), value: $0.name) }
         case "command":

@@ -39,7 +39,7 @@ struct ChallengeFeatures: Sendable {
         if let challenge = try await bot.store.social.challenge(in: c.invoker.community, named: name) {
             return challenge
         }
-        let all = try await bot.store.social.challenges(in: c.invoker.community)
+        let all = try await bot.store.social.challenges(in: c.invoker.community, joinedBy: nil)
         let names = all.map(\.name)
         let shown = Format.truncate(name.trimmingCharacters(in: .whitespaces), 100)
         func ask(_ message: RichText, _ choices: [String]) -> ReplyError {
@@ -66,7 +66,9 @@ struct ChallengeFeatures: Sendable {
     func challengeJoin(name: String, _ c: Context) async throws -> Reply {
         let challenge = try await findChallenge(name, c)
         guard !challenge.isOver(at: c.now) else {
-            return .notice("“\(challenge.name)” is over. \(code: "/challenge show") has its final standing.")
+            return .notice(
+                "“\(challenge.name)” is over. \(code: "/challenge show name:\(challenge.name)") has its final standing."
+            )
         }
         guard try await bot.store.social.join(challenge, c.player.id, at: c.now) else {
             return .notice("You are already in “\(challenge.name)”.")
@@ -85,8 +87,35 @@ struct ChallengeFeatures: Sendable {
         )
     }
 
-    func challengeProgress(name: String, amount: Double, _ c: Context) async throws -> Reply {
-        let challenge = try await findChallenge(name, c)
+    /// The running challenge the caller takes part in (of those that count `custom` progress, when `custom`), for a
+    /// command given no name; when there is none or more than one, the answer to give instead.
+    func yourChallenge(custom: Bool, _ c: Context) async throws -> Result<Challenge, ReplyError> {
+        let yours = try await bot.store.social.challenges(in: c.invoker.community, joinedBy: c.player.id)
+            .filter { !$0.isOver(at: c.now) && (!custom || $0.unit == .custom) }
+        if yours.count == 1 { return .success(yours[0]) }
+        let kind = custom ? "running custom challenge" : "running challenge"
+        guard !yours.isEmpty else {
+            return .failure(
+                ReplyError(
+                    .notice(
+                        "You are in no \(kind) here. \(code: "/challenge list") shows this server's, "
+                            + "\(code: "/challenge join") takes part.")))
+        }
+        let buttons = yours.prefix(5).map {
+            Action(Format.truncate($0.name, 80), bot.rerun(c, ["name": .string($0.name)]))
+        }
+        return .failure(
+            ReplyError(
+                Reply(
+                    visibility: .invokerOnly,
+                    text:
+                        "You are in more than one \(kind): \(Format.sentence(yours.prefix(5).map { "“\($0.name)”" })). Which one?",
+                    actions: [Array(buttons)])))
+    }
+
+    func challengeProgress(name: String?, amount: Double, _ c: Context) async throws -> Reply {
+        let challenge =
+            if let name { try await findChallenge(name, c) } else { try await yourChallenge(custom: true, c).get() }
         guard challenge.unit == .custom else {
             return .notice(
                 "“\(challenge.name)” counts \(challenge.unit.label), which follow your library by themselves."
@@ -112,25 +141,42 @@ struct ChallengeFeatures: Sendable {
         return reply
     }
 
-    func challengeShow(name: String, _ c: Context) async throws -> Reply {
-        let challenge = try await findChallenge(name, c)
+    func challengeShow(name: String?, _ c: Context) async throws -> Reply {
+        let found: Challenge
+        if let name {
+            found = try await findChallenge(name, c)
+        } else {
+            // The one the caller is in, else the list to choose from.
+            guard case .success(let yours) = try await yourChallenge(custom: false, c) else {
+                return try await challengeList(c)
+            }
+            found = yours
+        }
+        let challenge = found
         let standings = try await bot.store.social.standings(challenge)
         return Reply(cards: [challengeCard(challenge, standings: standings, c, headline: nil)])
     }
 
     func challengeList(_ c: Context) async throws -> Reply {
-        let challenges = try await bot.store.social.challenges(in: c.invoker.community)
+        let challenges = try await bot.store.social.challenges(in: c.invoker.community, joinedBy: nil)
         guard !challenges.isEmpty else {
             return .notice("No challenges here yet. Start one with \(code: "/challenge create").")
         }
+        let yours = Set(try await bot.store.social.challenges(in: c.invoker.community, joinedBy: c.player.id).map(\.id))
         let lines = challenges.prefix(20).map { challenge -> RichText in
             let state =
                 challenge.isOver(at: c.now) ? "ended" : "ends \(Format.date(challenge.endsAt.addingTimeInterval(-1)))"
             return
                 "• \(bold: challenge.name) — \(Self.amount(challenge.goal)) \(challenge.unit.label), \(state)"
+                + (yours.contains(challenge.id) ? " · you're in" : "")
+        }
+        // A button for the standings of each running one.
+        let buttons = challenges.filter { !$0.isOver(at: c.now) }.prefix(5).map {
+            Action(Format.truncate($0.name, 80), .run(.challenge, "show", ["name": .string($0.name)]))
         }
         return Reply(
-            cards: [Card(title: "Challenges", description: lines.joined(separator: "\n"), color: Palette.profile)])
+            cards: [Card(title: "Challenges", description: lines.joined(separator: "\n"), color: Palette.profile)],
+            actions: buttons.isEmpty ? [] : [Array(buttons)])
     }
 
     static func amount(_ value: Double) -> String {
