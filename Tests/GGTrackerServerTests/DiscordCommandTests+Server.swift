@@ -177,6 +177,32 @@ extension DiscordCommandTests {
         }
     }
 
+    /// For commands about your copy, your own games come first; `/add` suggests from the catalog alone.
+    @Test func autocompleteOfACommandAboutYourCopyStartsWithYourGames() async throws {
+        try await harness.withClient { client in
+            for title in ["igdb:113112", "igdb:26226"] {  // Hades, Celeste
+                _ = try await client.send(I.command("add", [I.option("title", title)]))
+            }
+            func suggested(_ command: String, _ text: String, as who: I.Person = .alice) async throws -> [String] {
+                let answer = try await client.send(
+                    I.autocomplete(command, [I.option("title", text, focused: true)], as: who))
+                DiscordChecks.check(answer)
+                return (answer.data["choices"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
+            }
+            // Nothing typed yet: her two games, by name, before the catalog's popular ones.
+            #expect(try await suggested("progress", "").prefix(2) == ["igdb:26226", "igdb:113112"])
+            // A start of any word of the name; the catalog's other matches follow, without repeats.
+            let h = try await suggested("rate", "h")
+            #expect(h.first == "igdb:113112" && h.count > 1 && Set(h).count == h.count, "\(h)")
+            #expect(try await suggested("review", "cel").first == "igdb:26226")
+            #expect(try await suggested("note", "des").first != "igdb:113112", "a word's middle is not its start")
+            // Someone else, and a command that adds, get the catalog as it ranks.
+            let catalogOrder = try await suggested("add", "")
+            #expect(try await suggested("progress", "", as: .bob) == catalogOrder)
+            #expect(Array(catalogOrder.prefix(2)) != ["igdb:26226", "igdb:113112"], "\(catalogOrder)")
+        }
+    }
+
     @Test func aRetriedInteractionIsAnsweredAgainButAppliedOnce() async throws {
         let interaction = I.command(
             "add", [I.option("title", "Hades"), I.option("hours", 3.0)], id: "1311111111111111111")

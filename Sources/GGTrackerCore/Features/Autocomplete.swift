@@ -13,6 +13,20 @@ package struct Choice: Equatable, Sendable {
 extension GGTrackerBot {
     package static let maxChoices = 25
 
+    /// Commands about a game on the caller's shelves, whose title suggestions start with the caller's games.
+    static let aboutYourCopy: Set<String> = [
+        "progress", "rate", "review", "favorite", "tag", "note", "remove", "wishlist remove",
+    ]
+
+    /// Whether every word typed starts a word of the name, in any order ("knight hol" starts Hollow Knight's);
+    /// nothing typed matches every name.
+    static func startsWords(of name: String, with text: String) -> Bool {
+        let typed = FacetName.words(text)
+        guard !typed.isEmpty else { return true }
+        let words = FacetName.words(name)
+        return typed.allSatisfy { prefix in words.contains { $0.hasPrefix(prefix) } }
+    }
+
     /// Suggestions for the option being typed, served from the local catalog only.
     package func autocomplete(
         path: [String], option: String, text: String, from invoker: Invoker
@@ -21,7 +35,15 @@ extension GGTrackerBot {
         case "title":
             let settings = try await store.library.settings(of: invoker.community)
             let showsMature = settings.showsMature(to: invoker)
-            let games = try await catalog.autocomplete(text, includeMature: showsMature, limit: Self.maxChoices)
+            var games = try await catalog.autocomplete(text, includeMature: showsMature, limit: Self.maxChoices)
+            if Self.aboutYourCopy.contains(path.joined(separator: " ")) {
+                // The caller's own games first: the ones these commands are about.
+                let own = try await store.library.shelfGames(of: invoker.player)
+                    .filter { (showsMature || !$0.isMature) && Self.startsWords(of: $0.name, with: text) }
+                    .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+                let refs = Set(own.map(\.ref))
+                games = Array((own + games.filter { !refs.contains($0.ref) }).prefix(Self.maxChoices))
+            }
             return games.map { game in
                 Choice(
                     name: Format.truncate(game.displayName + Self.platformHint(game), 100), value: game.ref.description)
