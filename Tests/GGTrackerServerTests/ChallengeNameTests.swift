@@ -92,4 +92,21 @@ struct ChallengeNameTests {
             #expect(picked.text.contains("Marathon") && picked.text.contains("1/5"), "\(picked.text)")
         }
     }
+
+    /// A challenge's name suggestions list the caller's own first, except when joining.
+    @Test func nameSuggestionsStartWithYourChallenges() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.createChallenge("Alpha Cup", goal: 3, as: .bob))
+            _ = try await client.send(I.createChallenge("Zeta Cup", goal: 3))
+            func suggested(_ sub: String, as who: I.Person) async throws -> [String] {
+                let answer = try await client.send(
+                    I.autocomplete("challenge", [I.sub(sub, [I.option("name", "cup", focused: true)])], as: who))
+                DiscordChecks.check(answer)
+                return (answer.data["choices"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
+            }
+            #expect(try await suggested("show", as: .alice) == ["Zeta Cup", "Alpha Cup"])
+            #expect(try await suggested("progress", as: .bob) == ["Alpha Cup", "Zeta Cup"])
+            #expect(try await suggested("join", as: .alice) == ["Alpha Cup", "Zeta Cup"])
+        }
+    }
 }

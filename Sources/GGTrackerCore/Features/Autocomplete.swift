@@ -50,8 +50,13 @@ extension GGTrackerBot {
             }
         case "name" where path.first == "challenge":
             let needle = text.lowercased()
-            return try await store.social.challenges(in: invoker.community, joinedBy: nil)
-                .filter { needle.isEmpty || $0.name.lowercased().contains(needle) }
+            // Except when joining, the caller's own challenges come first.
+            let all = try await store.social.challenges(in: invoker.community, joinedBy: nil)
+            let yours =
+                path.dropFirst().first == "join"
+                ? [] : Set(try await store.social.challenges(in: invoker.community, joinedBy: invoker.player).map(\.id))
+            let fitting = all.filter { needle.isEmpty || $0.name.lowercased().contains(needle) }
+            return (fitting.filter { yours.contains($0.id) } + fitting.filter { !yours.contains($0.id) })
                 .prefix(Self.maxChoices).map { Choice(name: Format.truncate($0.name, 100), value: $0.name) }
         case "command":
             let needle = text.lowercased().trimmingCharacters(in: ["/", " "])
