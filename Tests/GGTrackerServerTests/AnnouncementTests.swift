@@ -120,4 +120,23 @@ struct AnnouncementTests {
             #expect(titles.sorted() == ["Alice completed Celeste (2018) 🎉", "Bob rated Hades (2020) ★★★★½"])
         }
     }
+
+    /// Announcements are posted through Discord alone: elsewhere there is no channel to set, and saying so changes
+    /// nothing.
+    @Test func anAnnounceChannelIsRefusedWhereNothingIsAnnounced() async throws {
+        let harness = try await TestHarness()
+        let admin = Invoker(
+            platform: .matrix, userID: "@ada:example.org", displayName: "Ada", community: "matrix:!room:example.org",
+            isAdmin: true)
+        let refused = try await harness.services.bot.respond(
+            toLine: "/admin settings announce_channel:#news age_gate:off", from: admin)
+        #expect(refused.visibility == .invokerOnly)
+        #expect(refused.plainText().contains("Announcements are posted in a channel of a Discord server"))
+        #expect(refused.plainText().contains("Nothing was changed"))
+        let settings = try await harness.services.database.library.settings(of: admin.community)
+        #expect(settings.announceChannel == nil && settings.ageGate == .strict)
+        // The settings card there shows what can be set.
+        let shown = try await harness.services.bot.respond(toLine: "/admin settings", from: admin)
+        #expect(shown.plainText().contains("Age gate") && !shown.plainText().contains("Announce channel"))
+    }
 }

@@ -169,10 +169,9 @@ struct ImportTests {
         try await withSteam { state, harness, _, _ in
             await state.own(
                 Self.aliceSteam, (0..<40).map { (400_000 + $0, "Unknown \($0)", 0) } + [(620, "Portal 2", 60)])
-            var admin = Self.carol
-            admin.isAdmin = true
-            _ = try await harness.services.bot.respond(
-                toLine: "/admin settings announce_channel:#news", from: admin)
+            // A server whose announce channel is set (an admin sets one on Discord).
+            _ = try await harness.services.database.library.updateSettings(
+                of: Self.carol.community, announceChannel: "news", ageGate: nil)
             let reply = try await harness.services.bot.respond(
                 toLine: "/import steam steam_id:\(Self.aliceSteam)", from: Self.carol)
             #expect(reply.visibility == .invokerOnly)

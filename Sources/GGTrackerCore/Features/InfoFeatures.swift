@@ -137,6 +137,13 @@ struct InfoFeatures: Sendable {
     /// `/admin settings`: shows, or changes, the announce channel and the age gate.
     func adminSettings(announceChannel: String?, ageGate: AgeGate?, _ c: Context) async throws -> Reply {
         var settings = c.settings
+        // Announcements go out through Discord's API alone.
+        let announces = c.invoker.platform == .discord
+        if announceChannel != nil, !announces {
+            throw ReplyError.notice(
+                "Announcements are posted in a channel of a Discord server; here there is none to set: news shows in \(code: "/activity"). Nothing was changed."
+            )
+        }
         if let announceChannel, !c.invoker.platform.isChannelID(announceChannel) {
             throw ReplyError.notice(
                 "\(code: "announce_channel") must be a channel of this server (pick it from the list); “\(Format.truncate(announceChannel, 40))” is not a channel id. Nothing was changed."
@@ -157,7 +164,8 @@ struct InfoFeatures: Sendable {
             cards: [
                 Card(
                     title: "Server settings",
-                    fields: [.init("Announce channel", channel), .init("Age gate", gate, inline: false)],
+                    fields: (announces ? [.init("Announce channel", channel)] : [])
+                        + [.init("Age gate", gate, inline: false)],
                     color: Palette.admin)
             ])
     }
