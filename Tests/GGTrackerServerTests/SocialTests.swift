@@ -82,6 +82,17 @@ struct SocialTests {
             #expect(compare.text.contains("Biggest disagreement") && compare.text.contains("Hades (2020)"))
             #expect(compare.text.contains("Alice finished what Bob wants") && compare.text.contains("Stardew Valley"))
             #expect(compare.text.contains("Alice 3 games · Bob 2 games · "), "\(compare.text)")
+            // Asked by a third member, the pair is not "you".
+            let theirs = try await client.send(
+                I.command(
+                    "compare", [I.user("user", .alice), I.user("with", .bob)], as: .carol,
+                    resolvedUsers: [.alice, .bob]))
+            #expect(theirs.text.contains("**67%** over 2 games both rated"), "\(theirs.text)")
+            // Someone with nothing yet is told how to start.
+            let empty = try await client.send(
+                I.command("compare", [I.user("user", .alice)], as: .admin, resolvedUsers: [.alice]))
+            #expect(empty.ephemeral && empty.content.contains("You have no games in your library yet"))
+            #expect(empty.content.contains("Add one with `/add`"), "\(empty.content)")
 
             let board = try await client.send(I.command("leaderboard", [I.option("metric", "completed")], as: .carol))
             DiscordChecks.check(board)

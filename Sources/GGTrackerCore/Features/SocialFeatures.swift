@@ -16,8 +16,12 @@ struct SocialFeatures: Sendable {
         let comparison = try await bot.store.social.compare(left.id, right.id)
         for (player, count) in [(left, comparison.leftCount), (right, comparison.rightCount)] where count == 0 {
             return .notice(
-                "\(player.shownName) has no games in their library yet, so there is nothing to compare.")
+                player.id == c.player.id
+                    ? "You have no games in your library yet, so there is nothing to compare. Add one with \(code: "/add")."
+                    : "\(player.shownName) has no games in their library yet, so there is nothing to compare.")
         }
+        // Words for the pair: the caller is addressed when they are one of the two.
+        let both = left.id == c.player.id || right.id == c.player.id ? "you both" : "both"
         let l = left.shownName
         let r = right.shownName
         var fields: [Card.Field] = []
@@ -26,7 +30,7 @@ struct SocialFeatures: Sendable {
             fields.append(
                 .init(
                     "Compatibility",
-                    "\(bold: "\(compatibility)%") over \(rated.count) game\(rated.count == 1 ? "" : "s") you both rated",
+                    "\(bold: "\(compatibility)%") over \(rated.count) game\(rated.count == 1 ? "" : "s") \(both) rated",
                     inline: false))
         } else {
             fields.append(
