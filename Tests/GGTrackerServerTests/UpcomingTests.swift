@@ -91,6 +91,14 @@ struct UpcomingTests {
             #expect(empty.ephemeral)
             #expect(empty.text.contains("Nothing on this server's wishlists has a release date ahead"), "\(empty.text)")
             #expect(empty.text.contains("/wishlist add"))
+            // Another member's wishlist is theirs to fill: no hint; one's own is "your wishlist", with it.
+            let hers = try await client.send(
+                I.command("upcoming", [I.user("user", .alice)], as: .bob, resolvedUsers: [.alice]))
+            #expect(hers.text.contains("Nothing on Alice's wishlist has a release date ahead."), "\(hers.text)")
+            #expect(!hers.text.contains("/wishlist add"))
+            let mine = try await client.send(
+                I.command("upcoming", [I.user("user", .alice)], resolvedUsers: [.alice]))
+            #expect(mine.text.contains("Nothing on your wishlist") && mine.text.contains("/wishlist add"))
             let stranger = try await client.send(
                 I.command("upcoming", [I.user("user", Self.carol)], resolvedUsers: [Self.carol]))
             #expect(stranger.ephemeral && stranger.text.contains("hasn't used GGTracker in this server"))

@@ -138,11 +138,15 @@ extension ShelfFeatures {
         let games = try await bot.store.library.upcoming(
             in: c.invoker.community, of: only?.id, after: c.now, includeMature: c.showsMature,
             limit: Self.upcomingLimit)
-        let whose = only.map { "\($0.shownName)'s wishlist" } ?? "this server's wishlists"
+        let yours = only == nil || only?.id == c.player.id
+        let whose =
+            only.map { $0.id == c.player.id ? "your wishlist" : "\($0.shownName)'s wishlist" }
+            ?? "this server's wishlists"
         guard !games.isEmpty else {
-            return .notice(
-                "Nothing on \(whose) has a release date ahead. Wishlist a game that is not out yet with \(code: "/wishlist add")."
-            )
+            // Only a wishlist the caller can fill gets the hint.
+            let hint: RichText =
+                yours ? " Wishlist a game that is not out yet with \(code: "/wishlist add")." : ""
+            return .notice("Nothing on \(whose) has a release date ahead." + hint)
         }
         var lines: [RichText] = []
         for upcoming in games {
