@@ -96,7 +96,11 @@ struct SpoilerReviewTests {
             // Someone without a review of it is told so.
             let none = try await client.send(
                 I.command("review", [I.option("title", "Hades"), I.user("by", .bob)], resolvedUsers: [.bob]))
-            #expect(none.ephemeral && none.text.contains("has not reviewed"), "\(none.text)")
+            #expect(none.ephemeral && none.text.contains("Bob has not reviewed"), "\(none.text)")
+            // Asking for one's own is answered to the caller.
+            let own = try await client.send(
+                I.command("review", [I.option("title", "Hades"), I.user("by", .bob)], as: .bob, resolvedUsers: [.bob]))
+            #expect(own.ephemeral && own.text.contains("You have not reviewed"), "\(own.text)")
         }
     }
 

@@ -64,7 +64,9 @@ extension LibraryFeatures {
         let game = try await bot.resolve(title, c, showsOnly: true)
         guard let entry = try await bot.store.library.entry(of: author.id, game: game.id), let review = entry.review
         else {
-            return .notice("\(author.shownName) has not reviewed \(bold: game.displayName).")
+            return .notice(
+                "\(author.id == c.player.id ? "You have" : "\(author.shownName) has") not reviewed \(bold: game.displayName)."
+            )
         }
         var card = entryCard("\(author.shownName)'s review of \(game.displayName)", entry, c)
         card.description = RichText(Format.truncate(review, 3800)) + "\n\n" + (card.description ?? "")
