@@ -142,7 +142,7 @@ struct TextHintTests {
         let refusal = try await bot.respond(toLine: "!gg challenge join name:zzz", from: Self.matrixUser)
         #expect(refusal.matrixContent(replyTo: nil).body.contains("`!gg challenge list` shows them"))
         let usage = try await bot.respond(toLine: "/gg rate Celeste", from: Self.slackUser)
-        let text = try #require(usage.slackMessage().text)
+        let text = usage.slackMessage().text
         #expect(text.contains("/gg rate needs score") && text.contains("Usage: /gg rate title:"), "\(text)")
     }
 

@@ -142,17 +142,16 @@ struct ChallengeFeatures: Sendable {
     }
 
     func challengeShow(name: String?, _ c: Context) async throws -> Reply {
-        let found: Challenge
+        let challenge: Challenge
         if let name {
-            found = try await findChallenge(name, c)
+            challenge = try await findChallenge(name, c)
         } else {
             // The one the caller is in, else the list to choose from.
             guard case .success(let yours) = try await yourChallenge(custom: false, c) else {
                 return try await challengeList(c)
             }
-            found = yours
+            challenge = yours
         }
-        let challenge = found
         let standings = try await bot.store.social.standings(challenge)
         return Reply(cards: [challengeCard(challenge, standings: standings, c, headline: nil)])
     }
