@@ -208,8 +208,8 @@ extension CommandInvocation {
         let word = String(trimmed[trimmed.index(after: space)...])
         let value: OptionValue? =
             switch option.kind {
-            case .integer: Int(word).map { .integer($0) }
-            case .number: Double(word).map { .number($0) }
+            case .integer: Int(option.withoutUnit(word)).map { .integer($0) }
+            case .number: Double(option.withoutUnit(word)).map { .number($0) }
             case .string where option.choices.contains(word.lowercased()): .string(word.lowercased())
             case .string where option.shape?.accepts(word) == true: .string(word)
             default: nil

@@ -15,7 +15,12 @@ package enum CommandName: String, CaseIterable, Sendable {
     private var declaration: CommandSpec {
         let status = OptionSpec.string("status", "Where you are with it", choices: GameStatus.allCases.map(\.rawValue))
         let hours = OptionSpec(
-            name: "hours", summary: "Hours played in total", kind: .number, minValue: 0, maxValue: 20_000)
+            name: "hours", summary: "Hours played in total", kind: .number, minValue: 0, maxValue: 20_000,
+            units: OptionSpec.hourUnits)
+        var percent = OptionSpec.integer("percent", "Percent complete", min: 0, max: 100)
+        percent.units = ["%"]
+        var score = OptionSpec.integer("score", "1 to 10; shown as five stars", required: true, min: 1, max: 10)
+        score.units = ["/10"]
         switch self {
         case .search:
             return CommandSpec(
@@ -61,7 +66,7 @@ package enum CommandName: String, CaseIterable, Sendable {
             return CommandSpec(
                 name: "progress", summary: "Update status, hours or percent complete",
                 options: [
-                    .title(), status, hours, .integer("percent", "Percent complete", min: 0, max: 100),
+                    .title(), status, hours, percent,
                 ],
                 examples: [
                     "/progress title:Hollow Knight hours:30 percent:65", "/progress title:Hades status:completed",
@@ -72,7 +77,7 @@ package enum CommandName: String, CaseIterable, Sendable {
             return CommandSpec(
                 name: "rate", summary: "Score a game from 1 to 10",
                 options: [
-                    .title(), .integer("score", "1 to 10; shown as five stars", required: true, min: 1, max: 10),
+                    .title(), score,
                 ],
                 examples: ["/rate title:Celeste score:9"],
                 details: "A game not yet in your library is added as completed.")
@@ -314,7 +319,7 @@ package enum CommandName: String, CaseIterable, Sendable {
                         choices: GameNightMode.allCases.map(\.rawValue)),
                     OptionSpec(
                         name: "max_hours", summary: "Only games beaten in about this many hours (when known)",
-                        kind: .number, minValue: 0.5, maxValue: 1000),
+                        kind: .number, minValue: 0.5, maxValue: 1000, units: OptionSpec.hourUnits),
                     .integer("night", "Which game night (the buttons fill this in)", min: 1, max: 2_147_483_647),
                 ],
                 examples: [

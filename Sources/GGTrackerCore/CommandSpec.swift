@@ -46,6 +46,15 @@ package struct OptionSpec: Sendable {
     package var greedy: Bool = false
     /// The form the text must take, when it has one.
     package var shape: TextShape? = nil
+    /// Units a number may be typed with ("12h", "50%", "8/10"), longest first.
+    package var units: [String] = []
+
+    /// Typed text without a unit this option's number may carry: "12 h" → "12".
+    func withoutUnit(_ text: String) -> String {
+        let lowered = text.lowercased()
+        guard let unit = units.first(where: { lowered.hasSuffix($0) && lowered.count > $0.count }) else { return text }
+        return String(text.dropLast(unit.count)).trimmingCharacters(in: .whitespaces)
+    }
 
     static func string(
         _ name: String, _ summary: String, required: Bool = false, choices: [String] = [], autocomplete: Bool = false,
@@ -65,6 +74,8 @@ package struct OptionSpec: Sendable {
             name: name, summary: summary, kind: .integer, required: required, minValue: Double(min),
             maxValue: Double(max))
     }
+
+    static let hourUnits = ["hours", "hour", "hrs", "hr", "h"]
 
     static func page() -> OptionSpec {
         OptionSpec(name: "page", summary: "Page number", kind: .integer, minValue: 1, maxValue: 100_000)

@@ -213,12 +213,14 @@ package enum TextCommandParser {
         case .string:
             return .string(text)
         case .integer:
-            guard let number = Int(text) else {
+            guard let number = Int(option.withoutUnit(text)) else {
                 throw UsageError("\(code: "\(option.name)") must be a whole number (got “\(text)”).", usage: usage)
             }
             return .integer(number)
         case .number:
-            guard let number = Double(text.replacingOccurrences(of: ",", with: ".")), number.isFinite else {
+            guard let number = Double(option.withoutUnit(text).replacingOccurrences(of: ",", with: ".")),
+                number.isFinite
+            else {
                 throw UsageError("\(code: "\(option.name)") must be a number (got “\(text)”).", usage: usage)
             }
             return .number(number)

@@ -94,6 +94,9 @@ struct TextCommandParserTests {
         ("/help command:revew", "There is no command `revew`. Did you mean `/review`?"),
         ("/rate title:Celeste score:11", "`score` must be between 1 and 10."),
         ("/rate title:Celeste score:nine", "`score` must be a whole number"),
+        // A unit the option does not take is refused as before.
+        ("/progress title:Celeste hours:12%", "`hours` must be a number (got “12%”)."),
+        ("/rate title:Celeste score:8/100", "`score` must be a whole number (got “8/100”)."),
         ("/rate title:Celeste", "`/rate` needs `score`: 1 to 10; shown as five stars."),
         // A value written last in the free text, without its name, is offered back as the option, never run.
         (
@@ -182,6 +185,16 @@ struct TextCommandParserTests {
             "/progress title:Hades status:completed",
             .library(.progress(.text("Hades"), status: .completed, hours: nil, percent: nil))
         ),
+        // Numbers typed with their unit, as people write them.
+        (
+            "!gg progress Hades hours:12h percent:50%",
+            .library(.progress(.text("Hades"), status: nil, hours: 12, percent: 50))
+        ),
+        (
+            "!gg progress Hades --hours 3.5 hrs",
+            .library(.progress(.text("Hades"), status: nil, hours: 3.5, percent: nil))
+        ),
+        ("!gg rate Hades score:8/10", .library(.rate(.text("Hades"), score: 8))),
         ("/favorite title:gb:3030-20545", .library(.favorite(.ref(GameRef(provider: "gb", id: "3030-20545"))))),
         ("/note title:Hades", .library(.note(.text("Hades"), text: nil, clear: false))),
         ("/note title:Hades clear:true", .library(.note(.text("Hades"), text: nil, clear: true))),
@@ -350,6 +363,7 @@ struct MissingOptionGuessTests {
         ("!gg rate Celeste 9", "Did you mean /rate title:Celeste score:9?"),
         ("!gg progress Hades completed", "Did you mean /progress title:Hades status:completed?"),
         ("/gg rate hollow knight 10", "Did you mean /rate title:hollow knight score:10?"),
+        ("!gg rate Celeste 9/10", "Did you mean /rate title:Celeste score:9?"),
     ])
     func aValidLastWordIsOffered(line: String, offered: String) {
         let text = message(line)
