@@ -210,7 +210,7 @@ extension CommandInvocation {
             switch option.kind {
             case .integer: Int(option.withoutUnit(word)).map { .integer($0) }
             case .number: Double(option.withoutUnit(word)).map { .number($0) }
-            case .string where option.choices.contains(word.lowercased()): .string(word.lowercased())
+            case .string where !option.choices.isEmpty: option.choice(for: word).map { .string($0) }
             case .string where option.shape?.accepts(word) == true: .string(word)
             default: nil
             }

@@ -13,7 +13,11 @@ package enum CommandName: String, CaseIterable, Sendable {
     private static let specs = all.map(\.declaration)
 
     private var declaration: CommandSpec {
-        let status = OptionSpec.string("status", "Where you are with it", choices: GameStatus.allCases.map(\.rawValue))
+        var status = OptionSpec.string("status", "Where you are with it", choices: GameStatus.allCases.map(\.rawValue))
+        status.choiceSynonyms = [
+            "finished": "completed", "beaten": "completed", "beat": "completed", "done": "completed",
+            "started": "playing", "on hold": "paused", "hold": "paused", "abandoned": "dropped", "quit": "dropped",
+        ]
         let hours = OptionSpec(
             name: "hours", summary: "Hours played in total", kind: .number, minValue: 0, maxValue: 20_000,
             units: OptionSpec.hourUnits)

@@ -46,6 +46,22 @@ package struct OptionSpec: Sendable {
     package var greedy: Bool = false
     /// The form the text must take, when it has one.
     package var shape: TextShape? = nil
+    /// Other words people type for some of the choices ("finished" → completed), in lower case.
+    package var choiceSynonyms: [String: String] = [:]
+
+    /// The choice typed text stands for: the choice itself in any case, a synonym, or the start of only one choice
+    /// (three letters at least; spaces and dashes as underscores): "comp" → completed, "hours" → hours_played.
+    func choice(for text: String) -> String? {
+        let typed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if choices.contains(typed) { return typed }
+        if let synonym = choiceSynonyms[typed] { return synonym }
+        let joined = typed.replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "-", with: "_")
+        if choices.contains(joined) { return joined }
+        guard joined.count >= 3 else { return nil }
+        let starting = choices.filter { $0.hasPrefix(joined) }
+        return starting.count == 1 ? starting[0] : nil
+    }
+
     /// Units a number may be typed with ("12h", "50%", "8/10"), longest first.
     package var units: [String] = []
 

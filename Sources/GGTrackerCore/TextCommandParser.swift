@@ -146,7 +146,7 @@ package enum TextCommandParser {
                 before[before.index(after: previous)...].hasPrefix("--"), let flagged = spec.option(flag.name),
                 flagged.kind == .boolean
                     ? (try? Self.value(String(word), for: flagged, usage: "")) != nil
-                    : flagged.choices.contains(word.lowercased())
+                    : flagged.choice(for: String(word)) != nil
             else { break }
             trailing.insert((flag.name, String(word)), at: 0)
             rest = String(before[..<previous])
@@ -211,7 +211,8 @@ package enum TextCommandParser {
     private static func value(_ text: String, for option: OptionSpec, usage: String) throws(UsageError) -> OptionValue {
         switch option.kind {
         case .string:
-            return .string(text)
+            // A choice as people type it ("comp", "finished"); anything else is refused by the option's check.
+            return .string(option.choices.isEmpty ? text : option.choice(for: text) ?? text)
         case .integer:
             guard let number = Int(option.withoutUnit(text)) else {
                 throw UsageError("\(code: "\(option.name)") must be a whole number (got “\(text)”).", usage: usage)

@@ -94,6 +94,10 @@ struct TextCommandParserTests {
         ("/help command:revew", "There is no command `revew`. Did you mean `/review`?"),
         ("/rate title:Celeste score:11", "`score` must be between 1 and 10."),
         ("/rate title:Celeste score:nine", "`score` must be a whole number"),
+        // Too short to tell, or the start of two choices: refused with the list.
+        ("/progress title:Celeste status:p", "`status` must be one of: backlog, playing, paused, completed, dropped"),
+        ("/list sort:sc", "`sort` must be one of: recent, score, hours, name (got “sc”)."),
+        ("/progress title:Celeste status:pa", "`status` must be one of"),
         // A unit the option does not take is refused as before.
         ("/progress title:Celeste hours:12%", "`hours` must be a number (got “12%”)."),
         ("/rate title:Celeste score:8/100", "`score` must be a whole number (got “8/100”)."),
@@ -115,7 +119,7 @@ struct TextCommandParserTests {
         ),
         ("/challenge create name:Odd goal:5 unit:custom ends:2027-02-30", "must be a date as YYYY-MM-DD"),
         ("/import file", "`/import file` needs `file`: the CSV file (at most 5 MB)."),
-        ("/add title:Celeste status:finished", "`status` must be one of: backlog, playing, paused, completed, dropped"),
+        ("/add title:Celeste status:won", "`status` must be one of: backlog, playing, paused, completed, dropped"),
         ("/progress title:Celeste", "Give at least one of `status`, `hours` or `percent`."),
         ("/progress title:Celeste hours:-1", "`hours` must be between 0 and 20000."),
         ("/progress title:Celeste percent:150", "`percent` must be between 0 and 100."),
@@ -185,6 +189,17 @@ struct TextCommandParserTests {
             "/progress title:Hades status:completed",
             .library(.progress(.text("Hades"), status: .completed, hours: nil, percent: nil))
         ),
+        // A choice typed as people say it: its start, other words for it, spaces for underscores.
+        (
+            "!gg progress Hades status:comp",
+            .library(.progress(.text("Hades"), status: .completed, hours: nil, percent: nil))
+        ),
+        (
+            "!gg progress Hades --status finished",
+            .library(.progress(.text("Hades"), status: .completed, hours: nil, percent: nil))
+        ),
+        ("/gg leaderboard metric:score period:mon", .social(.leaderboard(.scoreCount, .month))),
+        ("!gg leaderboard metric:score count", .social(.leaderboard(.scoreCount, .all))),
         // Numbers typed with their unit, as people write them.
         (
             "!gg progress Hades hours:12h percent:50%",
