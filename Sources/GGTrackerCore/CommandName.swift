@@ -13,11 +13,7 @@ package enum CommandName: String, CaseIterable, Sendable {
     private static let specs = all.map(\.declaration)
 
     private var declaration: CommandSpec {
-        var status = OptionSpec.string("status", "Where you are with it", choices: GameStatus.allCases.map(\.rawValue))
-        status.choiceSynonyms = [
-            "finished": "completed", "beaten": "completed", "beat": "completed", "done": "completed",
-            "started": "playing", "on hold": "paused", "hold": "paused", "abandoned": "dropped", "quit": "dropped",
-        ]
+        let status = OptionSpec.status("Where you are with it")
         let hours = OptionSpec(
             name: "hours", summary: "Hours played in total", kind: .number, minValue: 0, maxValue: 20_000,
             units: OptionSpec.hourUnits)
@@ -152,7 +148,7 @@ package enum CommandName: String, CaseIterable, Sendable {
                 name: "list", summary: "Show a game library",
                 options: [
                     .user("Whose library (default: yours)"),
-                    .string("status", "Only this status", choices: GameStatus.allCases.map(\.rawValue)),
+                    .status("Only this status"),
                     .string("sort", "Order", choices: LibrarySort.allCases.map(\.rawValue)),
                     .page(),
                 ],

@@ -93,6 +93,16 @@ package struct OptionSpec: Sendable {
 
     static let hourUnits = ["hours", "hour", "hrs", "hr", "h"]
 
+    /// A game's status, with the other words people use for each.
+    static func status(_ summary: String) -> OptionSpec {
+        var status = OptionSpec.string("status", summary, choices: GameStatus.allCases.map(\.rawValue))
+        status.choiceSynonyms = [
+            "finished": "completed", "beaten": "completed", "beat": "completed", "done": "completed",
+            "started": "playing", "on hold": "paused", "hold": "paused", "abandoned": "dropped", "quit": "dropped",
+        ]
+        return status
+    }
+
     static func page() -> OptionSpec {
         OptionSpec(name: "page", summary: "Page number", kind: .integer, minValue: 1, maxValue: 100_000)
     }

@@ -53,7 +53,15 @@ package enum TextCommandParser {
             guard let target = spec.options.first(where: \.required) ?? spec.options.first else {
                 throw UsageError("\(code: "/\(path.joined(separator: " "))") takes no options.", usage: usage)
             }
-            options[target.name] = try value(positional, for: target, usage: usage)
+            // A word that is one of another option's choices means that option: "!gg list completed" (a member is
+            // named by a mention).
+            if target.kind == .user,
+                let other = spec.options.first(where: { !$0.choices.isEmpty && $0.choice(for: positional) != nil })
+            {
+                options[other.name] = try value(positional, for: other, usage: usage)
+            } else {
+                options[target.name] = try value(positional, for: target, usage: usage)
+            }
         }
         for (name, text) in segments.named {
             guard let option = spec.option(name) else { continue }

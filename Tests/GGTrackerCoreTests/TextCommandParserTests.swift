@@ -199,6 +199,11 @@ struct TextCommandParserTests {
             .library(.progress(.text("Hades"), status: .completed, hours: nil, percent: nil))
         ),
         ("/gg leaderboard metric:score period:mon", .social(.leaderboard(.scoreCount, .month))),
+        // A word that is one of a choice of the command's, where a member could go, is that choice.
+        ("!gg list completed", .library(.list(user: nil, status: .completed, sort: .recent, page: 1))),
+        ("!gg list status:done", .library(.list(user: nil, status: .completed, sort: .recent, page: 1))),
+        ("!gg list score", .library(.list(user: nil, status: nil, sort: .score, page: 1))),
+        ("!gg list bob", .library(.list(user: UserMention(id: "bob"), status: nil, sort: .recent, page: 1))),
         ("!gg leaderboard metric:score count", .social(.leaderboard(.scoreCount, .all))),
         // Numbers typed with their unit, as people write them.
         (
