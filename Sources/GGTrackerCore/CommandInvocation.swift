@@ -219,12 +219,17 @@ extension CommandInvocation {
     }
 
     /// An option this command has and was not given, which the last word of its title sets: "celeste playing"
-    /// typed as `/add`'s title ends with `status:playing`. Choices only: a number may be part of a name.
+    /// typed as `/add`'s title ends with `status:playing`, "portal 2 50%" as `/progress`'s with `percent:50`.
     package var optionEndingTheTitle: (title: String, name: String, value: OptionValue)? {
         guard case .string(let title)? = options["title"], let command = CommandName(rawValue: path.first ?? ""),
             let spec = Self.leaf(of: command.spec, path: Array(path.dropFirst()))
         else { return nil }
-        for option in spec.options where options[option.name] == nil && !option.choices.isEmpty {
+        let last = String(title.split(whereSeparator: \.isWhitespace).last ?? "")
+        for option in spec.options where options[option.name] == nil {
+            // A choice, or a number written with its unit ("50%", "12h"): a bare number may be part of a name.
+            guard !option.choices.isEmpty || (!option.units.isEmpty && option.withoutUnit(last) != last) else {
+                continue
+            }
             if let (rest, value) = Self.trailingValue(of: title, for: option) { return (rest, option.name, value) }
         }
         return nil

@@ -384,6 +384,8 @@ struct MissingOptionGuessTests {
         ("!gg progress Hades completed", "Did you mean /progress title:Hades status:completed?"),
         ("/gg rate hollow knight 10", "Did you mean /rate title:hollow knight score:10?"),
         ("!gg rate Celeste 9/10", "Did you mean /rate title:Celeste score:9?"),
+        ("!gg progress Portal 2 50%", "Did you mean /progress title:Portal 2 percent:50?"),
+        ("!gg progress Portal 2 12h", "Did you mean /progress title:Portal 2 hours:12?"),
     ])
     func aValidLastWordIsOffered(line: String, offered: String) {
         let text = message(line)
@@ -397,5 +399,11 @@ struct MissingOptionGuessTests {
     func nothingIsOfferedThatWouldNotWork(line: String) {
         let text = message(line)
         #expect(text.contains("needs") && !text.contains("Did you mean"), "\(text)")
+    }
+
+    /// A number without its unit ending a title may be part of the name ("Portal 2"): not offered as a value.
+    @Test func aBareNumberEndingATitleIsNotTakenForAValue() {
+        let text = message("!gg progress Portal 2")
+        #expect(text.contains("Give at least one of") && !text.contains("Did you mean"), "\(text)")
     }
 }
