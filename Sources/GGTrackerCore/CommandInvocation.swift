@@ -226,6 +226,15 @@ extension CommandInvocation {
         else { return nil }
         let last = String(title.split(whereSeparator: \.isWhitespace).last ?? "")
         for option in spec.options where options[option.name] == nil {
+            // A list after the title ("hades roguelike, co-op"): from the word before its first comma on.
+            if option.commaList, let comma = title.firstIndex(of: ",") {
+                let head = title[..<comma]
+                guard let space = head.lastIndex(where: \.isWhitespace) else { continue }
+                let rest = head[..<space].trimmingCharacters(in: .whitespaces)
+                let list = title[space...].trimmingCharacters(in: .whitespaces)
+                if !rest.isEmpty { return (rest, option.name, .string(list)) }
+                continue
+            }
             // A choice, or a number written with its unit ("50%", "12h"): a bare number may be part of a name.
             guard !option.choices.isEmpty || (!option.units.isEmpty && option.withoutUnit(last) != last) else {
                 continue

@@ -120,7 +120,7 @@ package enum CommandName: String, CaseIterable, Sendable {
                 name: "tag", summary: "Tag a game in your library",
                 options: [
                     .title(),
-                    .string("tags", "Comma-separated; -tag removes one", maxLength: 1000, greedy: true),
+                    .tags(),
                 ],
                 examples: [
                     "/tag title:Hades tags:roguelike, couch", "/tag title:Hades tags:-couch", "/tag title:Hades",

@@ -62,6 +62,9 @@ package struct OptionSpec: Sendable {
         return starting.count == 1 ? starting[0] : nil
     }
 
+    /// Text that lists values separated by commas (tags).
+    package var commaList: Bool = false
+
     /// Units a number may be typed with ("12h", "50%", "8/10"), longest first.
     package var units: [String] = []
 
@@ -92,6 +95,13 @@ package struct OptionSpec: Sendable {
     }
 
     static let hourUnits = ["hours", "hour", "hrs", "hr", "h"]
+
+    /// `/tag`'s tags: a list separated by commas, which may hold `word:` pairs of its own.
+    static func tags() -> OptionSpec {
+        var tags = OptionSpec.string("tags", "Comma-separated; -tag removes one", maxLength: 1000, greedy: true)
+        tags.commaList = true
+        return tags
+    }
 
     /// A game's status, with the other words people use for each.
     static func status(_ summary: String) -> OptionSpec {

@@ -161,6 +161,24 @@ struct TextHintTests {
         #expect(added.cards.first?.description?.contains("🎮 Playing") == true, "\(added)")
     }
 
+    /// "!gg tag Hades roguelike, co-op": the tags run into the title; the answer offers the game with the tags from
+    /// the word before the first comma on, and the hint, sent as written, tags it.
+    @Test func tagsWrittenAfterATitleAreOfferedWithTheGame() async throws {
+        let harness = try await prepared()
+        let bot = harness.services.bot
+        let asked = try await bot.respond(toLine: "!gg tag Hades roguelike, co-op", from: Self.matrixUser)
+        let body = asked.matrixContent(replyTo: nil).body
+        #expect(body.contains("Did you mean: Hades (2020) with `tags:roguelike, co-op`?"), "\(body)")
+        let hint = "!gg tag title:igdb:113112 tags:roguelike, co-op"
+        #expect(body.contains("reply \(hint)"), "\(body)")
+        let hades = try #require(try await harness.services.catalog.game(GameRef(provider: "igdb", id: "113112")))
+        #expect(
+            try await harness.services.database.library.entry(of: Self.matrixUser.player, game: hades.id)?.tags == [])
+        _ = try await bot.respond(toLine: hint, from: Self.matrixUser)
+        let entry = try await harness.services.database.library.entry(of: Self.matrixUser.player, game: hades.id)
+        #expect(entry?.tags == ["roguelike", "co-op"], "\(String(describing: entry?.tags))")
+    }
+
     @Test func removingAndErasingCanBeFinishedInText() async throws {
         let harness = try await prepared()
         let bot = harness.services.bot
