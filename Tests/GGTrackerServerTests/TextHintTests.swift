@@ -146,37 +146,40 @@ struct TextHintTests {
         #expect(text.contains("/gg rate needs score") && text.contains("Usage: /gg rate title:"), "\(text)")
     }
 
+    /// What the bot answers the Matrix user, as the plain body of its message.
+    func matrixBody(_ harness: TestHarness, _ line: String) async throws -> String {
+        try await harness.services.bot.respond(toLine: line, from: Self.matrixUser).matrixContent(replyTo: nil).body
+    }
+
+    /// The Matrix user's copy of the catalog game with that IGDB id.
+    func entry(_ harness: TestHarness, igdb id: String) async throws -> LibraryEntry? {
+        let game = try #require(try await harness.services.catalog.game(GameRef(provider: "igdb", id: id)))
+        return try await harness.services.database.library.entry(of: Self.matrixUser.player, game: game.id)
+    }
+
     /// "!gg add Celeste playing": no game has that name, but without its last word, a status, one does. The answer
     /// offers that game with the status, and adds nothing until the hint is sent.
     @Test func aStatusWrittenLastInATitleIsOfferedWithTheGame() async throws {
         let harness = try await TestHarness()
-        let bot = harness.services.bot
-        let asked = try await bot.respond(toLine: "!gg add Celeste playing", from: Self.matrixUser)
-        let body = asked.matrixContent(replyTo: nil).body
+        let body = try await matrixBody(harness, "!gg add Celeste playing")
         #expect(body.contains("Did you mean: Celeste (2018) with `status:playing`?"), "\(body)")
         #expect(body.contains("1. Celeste (2018): reply !gg add title:igdb:26226 status:playing"), "\(body)")
-        let celeste = try #require(try await harness.services.catalog.game(GameRef(provider: "igdb", id: "26226")))
-        #expect(try await harness.services.database.library.entry(of: Self.matrixUser.player, game: celeste.id) == nil)
-        let added = try await bot.respond(toLine: "!gg add title:igdb:26226 status:playing", from: Self.matrixUser)
-        #expect(added.cards.first?.description?.contains("🎮 Playing") == true, "\(added)")
+        #expect(try await entry(harness, igdb: "26226") == nil)
+        _ = try await matrixBody(harness, "!gg add title:igdb:26226 status:playing")
+        #expect(try await entry(harness, igdb: "26226")?.status == .playing)
     }
 
     /// "!gg tag Hades roguelike, co-op": the tags run into the title; the answer offers the game with the tags from
     /// the word before the first comma on, and the hint, sent as written, tags it.
     @Test func tagsWrittenAfterATitleAreOfferedWithTheGame() async throws {
         let harness = try await prepared()
-        let bot = harness.services.bot
-        let asked = try await bot.respond(toLine: "!gg tag Hades roguelike, co-op", from: Self.matrixUser)
-        let body = asked.matrixContent(replyTo: nil).body
+        let body = try await matrixBody(harness, "!gg tag Hades roguelike, co-op")
         #expect(body.contains("Did you mean: Hades (2020) with `tags:roguelike, co-op`?"), "\(body)")
         let hint = "!gg tag title:igdb:113112 tags:roguelike, co-op"
         #expect(body.contains("reply \(hint)"), "\(body)")
-        let hades = try #require(try await harness.services.catalog.game(GameRef(provider: "igdb", id: "113112")))
-        #expect(
-            try await harness.services.database.library.entry(of: Self.matrixUser.player, game: hades.id)?.tags == [])
-        _ = try await bot.respond(toLine: hint, from: Self.matrixUser)
-        let entry = try await harness.services.database.library.entry(of: Self.matrixUser.player, game: hades.id)
-        #expect(entry?.tags == ["roguelike", "co-op"], "\(String(describing: entry?.tags))")
+        #expect(try await entry(harness, igdb: "113112")?.tags == [])
+        _ = try await matrixBody(harness, hint)
+        #expect(try await entry(harness, igdb: "113112")?.tags == ["roguelike", "co-op"])
     }
 
     @Test func removingAndErasingCanBeFinishedInText() async throws {
