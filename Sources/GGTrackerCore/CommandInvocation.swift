@@ -156,7 +156,7 @@ extension CommandInvocation {
         }
         for option in spec.options where option.required && options[option.name] == nil {
             var message: RichText =
-                "\(code: "\(prefix)") needs \(code: "\(option.name)"): \(Self.midSentence(option.summary))."
+                "\(code: "\(prefix)") needs \(code: "\(option.name)"): \(Self.midSentence(option.summaryHead))."
             if let guess = guessing(option, of: spec) { message += " Did you mean \(code: guess.commandLine)?" }
             throw UsageError(message, usage: usage())
         }

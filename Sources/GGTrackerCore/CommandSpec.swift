@@ -62,6 +62,10 @@ package struct OptionSpec: Sendable {
         return starting.count == 1 ? starting[0] : nil
     }
 
+    /// The summary without what it tells a Discord user of the picker ("The game: type to search the catalog" →
+    /// "The game"), for a message that names what is missing.
+    var summaryHead: String { String(summary.split(separator: ":", maxSplits: 1).first ?? "") }
+
     /// Text that lists values separated by commas (tags).
     package var commaList: Bool = false
 

@@ -102,6 +102,8 @@ struct TextCommandParserTests {
         ("/progress title:Celeste hours:12%", "`hours` must be a number (got “12%”)."),
         ("/rate title:Celeste score:8/100", "`score` must be a whole number (got “8/100”)."),
         ("/rate title:Celeste", "`/rate` needs `score`: 1 to 10; shown as five stars."),
+        // What the option is, without Discord's picker: "type to search" is for the menu, not a typed command.
+        ("!gg note", "`/note` needs `title`: the game."),
         // A value written last in the free text, without its name, is offered back as the option, never run.
         (
             "!gg rate Celeste 9",
