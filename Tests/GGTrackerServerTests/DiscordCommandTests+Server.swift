@@ -111,6 +111,12 @@ extension DiscordCommandTests {
             }
             let one = try await client.send(I.command("help", [I.option("command", "rate")]))
             #expect(one.text.contains("/rate title:<text> score:<whole number>"))
+            // Discord's picker is spoken of on Discord alone.
+            #expect(one.text.contains("`title` — The game: type to search the catalog"), "\(one.text)")
+            let typed = try await harness.services.bot.respond(
+                toLine: "!gg help rate",
+                from: Invoker(platform: .matrix, userID: "@ada:example.org", displayName: "Ada", community: "m"))
+            #expect(typed.plainText().contains("title — The game\n") && !typed.plainText().contains("type to search"))
             let about = try await client.send(I.command("about"))
             DiscordChecks.check(about)
             #expect(about.text.contains("Game data from IGDB.com") && about.text.contains("Version"))

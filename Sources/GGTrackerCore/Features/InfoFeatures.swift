@@ -24,8 +24,10 @@ struct InfoFeatures: Sendable {
         let options = Self.allOptions(spec)
         if !options.isEmpty {
             var seen = Set<String>()
+            // Where commands are typed there is no picker to speak of.
+            let typed = c.invoker.platform != .discord
             let lines = options.filter { seen.insert($0.name).inserted }.map {
-                "\(code: $0.name) — \($0.summary)" as RichText
+                "\(code: $0.name) — \(typed ? $0.summaryHead : $0.summary)" as RichText
             }
             fields.append(.init("Options", lines.joined(separator: "\n"), inline: false))
         }
