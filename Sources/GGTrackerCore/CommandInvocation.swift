@@ -235,6 +235,12 @@ extension CommandInvocation {
                 if !rest.isEmpty { return (rest, option.name, .string(list)) }
                 continue
             }
+            // A yes/no option named last ("portal 2 confirm") is that option, yes.
+            if option.kind == .boolean, last.lowercased() == option.name, title.count > last.count {
+                let rest = String(title.dropLast(last.count)).trimmingCharacters(in: .whitespaces)
+                if !rest.isEmpty { return (rest, option.name, .boolean(true)) }
+                continue
+            }
             // A choice, or a number written with its unit ("50%", "12h"): a bare number may be part of a name.
             guard !option.choices.isEmpty || (!option.units.isEmpty && option.withoutUnit(last) != last) else {
                 continue

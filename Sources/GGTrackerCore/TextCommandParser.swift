@@ -55,7 +55,10 @@ package enum TextCommandParser {
             }
             // A word that is one of another option's choices means that option: "!gg list completed" (a member is
             // named by a mention).
-            if target.kind == .user,
+            if let flag = spec.options.first(where: { $0.kind == .boolean && $0.name == positional.lowercased() }) {
+                // A yes/no option named alone is that option, yes: "!gg share revoke".
+                options[flag.name] = .boolean(true)
+            } else if target.kind == .user,
                 let other = spec.options.first(where: { !$0.choices.isEmpty && $0.choice(for: positional) != nil })
             {
                 options[other.name] = try value(positional, for: other, usage: usage)

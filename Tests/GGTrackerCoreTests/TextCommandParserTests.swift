@@ -206,6 +206,9 @@ struct TextCommandParserTests {
         ("!gg list status:done", .library(.list(user: nil, status: .completed, sort: .recent, page: 1))),
         ("!gg list score", .library(.list(user: nil, status: nil, sort: .score, page: 1))),
         ("!gg list bob", .library(.list(user: UserMention(id: "bob"), status: nil, sort: .recent, page: 1))),
+        // A yes/no option named alone is yes.
+        ("!gg share revoke", .social(.share(revoke: true))),
+        ("!gg share", .social(.share(revoke: false))),
         ("!gg leaderboard metric:score count", .social(.leaderboard(.scoreCount, .all))),
         // Numbers typed with their unit, as people write them.
         (

@@ -182,6 +182,17 @@ struct TextHintTests {
         #expect(try await entry(harness, igdb: "113112")?.tags == ["roguelike", "co-op"])
     }
 
+    /// "!gg remove Hades confirm": a yes/no option named after the title is offered as yes, and nothing is removed
+    /// until the hint is sent.
+    @Test func aYesNoOptionNamedAfterATitleIsOfferedAsYes() async throws {
+        let harness = try await prepared()
+        let body = try await matrixBody(harness, "!gg remove Hades confirm")
+        #expect(body.contains("Did you mean: Hades (2020) with `confirm:true`?"), "\(body)")
+        #expect(try await entry(harness, igdb: "113112") != nil)
+        _ = try await matrixBody(harness, "!gg remove title:igdb:113112 confirm:true")
+        #expect(try await entry(harness, igdb: "113112") == nil)
+    }
+
     @Test func removingAndErasingCanBeFinishedInText() async throws {
         let harness = try await prepared()
         let bot = harness.services.bot
