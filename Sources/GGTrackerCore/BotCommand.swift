@@ -42,7 +42,7 @@ package enum BotCommand: Hashable, Sendable {
             self = .catalog(
                 .top(genre: o.string("genre"), platform: o.string("platform"), year: o.int("year"), page: o.page))
         case "browse genre", "browse platform", "browse mode", "browse engine":
-            self = .catalog(.browse(FacetKind(rawValue: invocation.path[1])!, name: o.string("name")!, page: o.page))
+            self = .catalog(.browse(FacetKind(rawValue: invocation.path[1])!, name: o.string("name"), page: o.page))
         case "add":
             self = .library(
                 .add(
@@ -238,7 +238,8 @@ package enum CatalogCommand: Hashable, Sendable {
     case search(query: String, platform: String?, genre: String?)
     case game(TitleQuery)
     case top(genre: String?, platform: String?, year: Int?, page: Int)
-    case browse(FacetKind, name: String, page: Int)
+    /// Without a name, the kind's names.
+    case browse(FacetKind, name: String?, page: Int)
 }
 
 /// A player's own shelves: the library and the wishlist.

@@ -52,11 +52,13 @@ package enum CommandName: String, CaseIterable, Sendable {
                     CommandSpec(
                         name: kind.rawValue, summary: "Games by \(kind.rawValue)",
                         options: [
-                            .string("name", "The \(kind.rawValue)", required: true, autocomplete: true, maxLength: 100),
+                            .string(
+                                "name", "The \(kind.rawValue) (leave it out for the list)", autocomplete: true,
+                                maxLength: 100),
                             .page(),
                         ])
                 },
-                examples: ["/browse genre name:Puzzle"])
+                examples: ["/browse genre name:Puzzle", "/browse platform"])
         case .add:
             return CommandSpec(
                 name: "add", summary: "Add a game to your library",

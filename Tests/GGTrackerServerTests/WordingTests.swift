@@ -79,6 +79,15 @@ struct WordingTests {
             let engines = try await client.send(
                 I.command("browse", [I.sub("engine", [I.option("name", "Unreal Engine")])]))
             #expect(engines.ephemeral && engines.content.contains("no engine data"), "\(engines.content)")
+            // Without a name, the catalog's genres, the most common first, each of the first five a button.
+            let genres = try await client.send(I.command("browse", [I.sub("genre")]))
+            DiscordChecks.check(genres)
+            #expect(genres.ephemeral && genres.text.contains("The catalog's genres, the most common first"))
+            #expect(genres.text.contains("• Adventure\n") && genres.buttons.count == 5, "\(genres.text)")
+            let picked = try await client.send(I.button(try #require(genres.buttons.first).customID))
+            #expect(picked.text.contains("Genre: \(genres.buttons[0].label)") && picked.text.contains("• "))
+            let noEngines = try await client.send(I.command("browse", [I.sub("engine")]))
+            #expect(noEngines.ephemeral && noEngines.content.contains("no engine data"), "\(noEngines.content)")
             let top = try await client.send(I.command("top"))
             let lines = (top.embeds.first?["description"] as? String ?? "").split(separator: "\n")
             #expect(!lines.isEmpty && lines.allSatisfy { $0.contains(" critics)") }, "\(lines)")

@@ -1,6 +1,29 @@
 import Foundation
 
 extension CatalogFeatures {
+    /// `/browse genre` without a name: the catalog's most common genres (platforms, modes, engines), each a button
+    /// for the first five.
+    func facetList(_ kind: FacetKind, _ c: Context) async throws -> Reply {
+        let names = try await bot.catalog.facetNames(kind, matching: "", limit: 25)
+        guard !names.isEmpty else { throw ReplyError.notice(Self.noData(kind)) }
+        let buttons = names.prefix(5).map { name in
+            Action(Format.truncate(name, 80), bot.rerun(c, ["name": .string(name)]))
+        }
+        return Reply(
+            visibility: .invokerOnly,
+            cards: [
+                Card(
+                    title: "The catalog's \(kind.rawValue)s, the most common first",
+                    description: RichText(names.map { "• \($0)" }.joined(separator: "\n")),
+                    footer: "/browse \(kind.rawValue) name:<\(kind.rawValue)> lists its games", color: Palette.catalog)
+            ],
+            actions: [Array(buttons)])
+    }
+
+    static func noData(_ kind: FacetKind) -> String {
+        "This catalog has no \(kind.rawValue) data, so games cannot be found by \(kind.rawValue): the bundled offline catalog and Giant Bomb do not provide it; with IGDB as the catalog provider they do."
+    }
+
     /// The catalog's name for a genre, platform, mode or engine typed in option `option`, if one was.
     func facet(_ kind: FacetKind, _ typed: String?, option: String, _ c: Context) async throws -> String? {
         guard let typed else { return nil }
@@ -29,9 +52,7 @@ extension CatalogFeatures {
                 choices)
         case .unknown:
             guard !names.isEmpty else {
-                throw ReplyError.notice(
-                    "This catalog has no \(kind.rawValue) data, so games cannot be found by \(kind.rawValue): the bundled offline catalog and Giant Bomb do not provide it; with IGDB as the catalog provider they do."
-                )
+                throw ReplyError.notice(Self.noData(kind))
             }
             var near = FacetName.closest(to: typed, among: names, limit: 5)
             if near.isEmpty { near = try await bot.catalog.facetNames(kind, matching: typed, limit: 5) }

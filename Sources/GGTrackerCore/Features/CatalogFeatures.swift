@@ -163,7 +163,8 @@ struct CatalogFeatures: Sendable {
     }
 
     /// `/browse genre|platform|mode|engine`: games with that facet, most notable first.
-    func browse(_ kind: FacetKind, name typed: String, page: Int, _ c: Context) async throws -> Reply {
+    func browse(_ kind: FacetKind, name typed: String?, page: Int, _ c: Context) async throws -> Reply {
+        guard let typed else { return try await facetList(kind, c) }
         let name = try await facet(kind, named: typed, option: "name", c)
         let result = try await bot.catalog.browse(
             kind, name: name, includeMature: c.showsMature, page: page, pageSize: GGTrackerBot.pageSize)
