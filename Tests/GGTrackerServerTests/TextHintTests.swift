@@ -193,6 +193,18 @@ struct TextHintTests {
         #expect(try await entry(harness, igdb: "113112") == nil)
     }
 
+    /// A pasted Steam or IGDB page is its game; a page the catalog has no game for says so and adds nothing.
+    @Test func aPastedStorePageIsItsGame() async throws {
+        let harness = try await TestHarness()
+        let added = try await matrixBody(harness, "!gg add https://store.steampowered.com/app/620/Portal_2/")
+        #expect(added.contains("added Portal 2 (2011)"), "\(added)")
+        #expect(try await entry(harness, igdb: "72") != nil)
+        let shown = try await matrixBody(harness, "!gg game https://www.igdb.com/games/hades--1")
+        #expect(shown.hasPrefix("Hades (2020)"), "\(shown)")
+        let unknown = try await matrixBody(harness, "!gg add https://store.steampowered.com/app/99999999/Nothing_Here/")
+        #expect(unknown.contains("The catalog has no game for the Steam app 99999999 or a game named “Nothing Here”"))
+    }
+
     @Test func removingAndErasingCanBeFinishedInText() async throws {
         let harness = try await prepared()
         let bot = harness.services.bot

@@ -29,6 +29,16 @@ extension GGTrackerBot {
             }
             return try visible(game, c)
         case .text(let text):
+            // A pasted store or catalog page: its game, by the page's Steam app id or the name it spells.
+            if let link = GameLink(text) {
+                if let game = try await catalog.match([link.item], suggesting: 0).first?.game {
+                    return try visible(game, c)
+                }
+                let page = link.steamAppID.map { "the Steam app \($0)" } ?? "that page"
+                let named: RichText = link.name.isEmpty ? "" : " or a game named “\(Format.truncate(link.name, 100))”"
+                throw ReplyError.notice(
+                    "The catalog has no game for \(page)\(named). Try \(code: "/search") with its name.")
+            }
             if scope == .ownShelves {
                 let shelf = catalog.rank(text, among: try await store.library.shelfGames(of: c.player.id))
                 if let pick = TitlePick.fromShelves(shelf) { return try gated(pick, text, c) }
