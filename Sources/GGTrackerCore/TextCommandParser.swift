@@ -53,15 +53,11 @@ package enum TextCommandParser {
             guard let target = spec.options.first(where: \.required) ?? spec.options.first else {
                 throw UsageError("\(code: "/\(path.joined(separator: " "))") takes no options.", usage: usage)
             }
-            // A word that is one of another option's choices means that option: "!gg list completed" (a member is
-            // named by a mention).
-            if let flag = spec.options.first(where: { $0.kind == .boolean && $0.name == positional.lowercased() }) {
-                // A yes/no option named alone is that option, yes: "!gg share revoke".
-                options[flag.name] = .boolean(true)
-            } else if target.kind == .user,
-                let other = spec.options.first(where: { !$0.choices.isEmpty && $0.choice(for: positional) != nil })
-            {
-                options[other.name] = try value(positional, for: other, usage: usage)
+            // Where the first option takes one word (a member, a choice), the words typed are spread over the
+            // options they fit: "!gg list bob completed", "!gg leaderboard hours week", "!gg share revoke".
+            let oneWord = target.kind == .user || target.kind == .boolean || !target.choices.isEmpty
+            if oneWord, let spread = Self.spread(positional, over: spec) {
+                options = spread
             } else {
                 options[target.name] = try value(positional, for: target, usage: usage)
             }
@@ -74,6 +70,38 @@ package enum TextCommandParser {
             options[name] = try value(text, for: option, usage: usage)
         }
         return CommandInvocation(path: path, options: options, fromComponent: fromComponent)
+    }
+
+    /// Words typed without option names, each given to the first option not yet set that it fits: a choice (the
+    /// whole text first: "on hold"), a yes/no option by its name, a number written with its unit, or else one
+    /// member. Nil when a word fits none, or a second member would be needed.
+    static func spread(_ text: String, over spec: CommandSpec) -> [String: OptionValue]? {
+        func fitting(_ word: String, _ set: [String: OptionValue]) -> (String, OptionValue)? {
+            for option in spec.options where set[option.name] == nil {
+                if !option.choices.isEmpty, let choice = option.choice(for: word) {
+                    return (option.name, .string(choice))
+                }
+                if option.kind == .boolean, word.lowercased() == option.name { return (option.name, .boolean(true)) }
+                if !option.units.isEmpty, option.withoutUnit(word) != word,
+                    let number = Double(option.withoutUnit(word).replacingOccurrences(of: ",", with: "."))
+                {
+                    return (option.name, option.kind == .integer ? .integer(Int(number)) : .number(number))
+                }
+            }
+            return nil
+        }
+        if let (name, value) = fitting(text, [:]) { return [name: value] }
+        var set: [String: OptionValue] = [:]
+        for word in text.split(whereSeparator: \.isWhitespace).map(String.init) {
+            if let (name, value) = fitting(word, set) {
+                set[name] = value
+            } else if let member = spec.options.first(where: { $0.kind == .user && set[$0.name] == nil }) {
+                set[member.name] = .user(UserMention(id: mentionID(word)))
+            } else {
+                return nil
+            }
+        }
+        return set
     }
 
     /// A mistyped subcommand ("!gg wishlist ad …") names the one it is nearest to; any other word is left for

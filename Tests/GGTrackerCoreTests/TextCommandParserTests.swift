@@ -97,6 +97,8 @@ struct TextCommandParserTests {
         // Too short to tell, or the start of two choices: refused with the list.
         ("/progress title:Celeste status:p", "`status` must be one of: backlog, playing, paused, completed, dropped"),
         ("/list sort:sc", "`sort` must be one of: recent, score, hours, name (got “sc”)."),
+        // Two members where one goes: left whole for the member look-up to refuse; words no option takes, refused.
+        ("!gg leaderboard hours fortnight", "`metric` must be one of: completed, hours, reviews, score_count"),
         ("/progress title:Celeste status:pa", "`status` must be one of"),
         // A unit the option does not take is refused as before.
         ("/progress title:Celeste hours:12%", "`hours` must be a number (got “12%”)."),
@@ -206,6 +208,14 @@ struct TextCommandParserTests {
         ("!gg list status:done", .library(.list(user: nil, status: .completed, sort: .recent, page: 1))),
         ("!gg list score", .library(.list(user: nil, status: nil, sort: .score, page: 1))),
         ("!gg list bob", .library(.list(user: UserMention(id: "bob"), status: nil, sort: .recent, page: 1))),
+        // Several such words, each to the option it fits; a member by what is left.
+        (
+            "!gg list bob completed",
+            .library(.list(user: UserMention(id: "bob"), status: .completed, sort: .recent, page: 1))
+        ),
+        ("!gg list on hold", .library(.list(user: nil, status: .paused, sort: .recent, page: 1))),
+        ("!gg leaderboard hours week", .social(.leaderboard(.hours, .week))),
+        ("!gg gamenight coop 3h", .social(.gameNight(.start, mode: .coop, maxHours: 3, night: nil))),
         // A yes/no option named alone is yes.
         ("!gg share revoke", .social(.share(revoke: true))),
         ("!gg share", .social(.share(revoke: false))),
