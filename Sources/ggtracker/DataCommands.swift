@@ -23,7 +23,9 @@ struct ExportLibrary: AsyncParsableCommand {
         }
         let database = try await AppDatabase.open(try options.load().databasePath)
         guard let export = try await database.library.export(of: PlayerID(user), at: Date()) else {
-            throw ValidationError("No player \(user) in this database: give --user as platform:id.")
+            throw ValidationError(
+                "No player \(user) in this database: give --user as platform:id."
+                    + (try await terminalPlayerHint(user, in: database)))
         }
         let data = try export.data(format)
         if output == "-" {
@@ -59,10 +61,11 @@ struct ImportLibrary: AsyncParsableCommand {
         guard let format = ImportFormat(rawValue: format) else {
             throw ValidationError("--format is auto, grouvee, hltb or ggtracker, not \(format).")
         }
-        guard user.contains(":") else {
-            throw ValidationError("Give --user as platform:id, as discord:111111111111111111.")
-        }
         let config = try options.load()
+        guard user.contains(":") else {
+            let hint = try await terminalPlayerHint(user, in: try await AppDatabase.open(config.databasePath))
+            throw ValidationError("Give --user as platform:id, as discord:111111111111111111." + hint)
+        }
         let services = try await AppServices.open(config: config, logger: makeLogger())
         let items: [ImportItem]
         let source: String
@@ -180,4 +183,10 @@ extension DB {
             }
         }
     }
+}
+
+/// " Did you mean cli:ada …?" when `user` has no platform and someone used `ggtracker run --user` with that name.
+func terminalPlayerHint(_ user: String, in database: AppDatabase) async throws -> String {
+    guard !user.contains(":"), try await database.library.player(PlayerID("cli:\(user)")) != nil else { return "" }
+    return " Did you mean cli:\(user) (who used ggtracker run --user \(user))?"
 }

@@ -133,5 +133,11 @@ struct ExportTests {
         let unknown = try await ServerProcess.commandInBackground(
             ["export", "--database", path, "--user", "discord:1", "--format", "json"])
         #expect(unknown.status != 0 && unknown.output.contains("No player discord:1 in this database"))
+        // Someone who used the terminal is named without a platform: the answer says how they are stored.
+        let added = try await ServerProcess.commandInBackground(
+            ["run", "--database", path, "/add title:igdb:26226", "--user", "ada"])
+        #expect(added.status == 0, "\(added.output)")
+        let bare = try await ServerProcess.commandInBackground(["export", "--database", path, "--user", "ada"])
+        #expect(bare.status != 0 && bare.output.contains("Did you mean cli:ada"), "\(bare.output)")
     }
 }
