@@ -93,7 +93,7 @@ package enum IGDBGameMapping {
                 source: int(item["external_game_source"]), category: int(item["category"]),
                 store: item["store"] as? String, uidText: uid as? String, uidNumber: int(uid),
                 url: item["url"] as? String)
-            if let id = external.steamAppID, !ids.contains(id) { ids.append(id) }
+            external.addSteamAppID(to: &ids)
         }
         return ids
     }
@@ -139,6 +139,11 @@ package enum IGDBGameMapping {
                 id = nil
             }
             return id.flatMap { $0 > 0 ? $0 : nil }
+        }
+
+        /// Adds the Steam app id it names to `ids`, once.
+        func addSteamAppID(to ids: inout [Int64]) {
+            if let id = steamAppID, !ids.contains(id) { ids.append(id) }
         }
 
         static let steamStore = Array("store.steampowered.com/app/".utf8)

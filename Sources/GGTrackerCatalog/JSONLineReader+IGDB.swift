@@ -214,7 +214,7 @@ struct IGDBFieldsReader {
                 _ = try reader.cursor.value()
             }
         } end: {
-            if let id = external.steamAppID, !ids.contains(id) { ids.append(id) }
+            external.addSteamAppID(to: &ids)
             external = IGDBGameMapping.ExternalGame()
         }
         return allObjects ? ids : []

@@ -206,15 +206,9 @@ extension CommandInvocation {
         guard let space = trimmed.lastIndex(where: \.isWhitespace) else { return nil }
         let rest = trimmed[..<space].trimmingCharacters(in: .whitespaces)
         let word = String(trimmed[trimmed.index(after: space)...])
-        let value: OptionValue? =
-            switch option.kind {
-            case .integer: Int(option.withoutUnit(word)).map { .integer($0) }
-            case .number: Double(option.withoutUnit(word)).map { .number($0) }
-            case .string where !option.choices.isEmpty: option.choice(for: word).map { .string($0) }
-            case .string where option.shape?.accepts(word) == true: .string(word)
-            default: nil
-            }
-        guard let value, !rest.isEmpty, (try? option.check(value, usage: { "" })) != nil else { return nil }
+        guard let value = option.reading(word), !rest.isEmpty, (try? option.check(value, usage: { "" })) != nil else {
+            return nil
+        }
         return (rest, value)
     }
 
@@ -236,15 +230,13 @@ extension CommandInvocation {
                 continue
             }
             // A yes/no option named last ("portal 2 confirm") is that option, yes.
-            if option.kind == .boolean, last.lowercased() == option.name, title.count > last.count {
+            if option.isNamed(by: last), title.count > last.count {
                 let rest = String(title.dropLast(last.count)).trimmingCharacters(in: .whitespaces)
                 if !rest.isEmpty { return (rest, option.name, .boolean(true)) }
                 continue
             }
             // A choice, or a number written with its unit ("50%", "12h"): a bare number may be part of a name.
-            guard !option.choices.isEmpty || (!option.units.isEmpty && option.withoutUnit(last) != last) else {
-                continue
-            }
+            guard !option.choices.isEmpty || option.carriesUnit(last) else { continue }
             if let (rest, value) = Self.trailingValue(of: title, for: option) { return (rest, option.name, value) }
         }
         return nil

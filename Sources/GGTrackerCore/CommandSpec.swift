@@ -79,6 +79,29 @@ package struct OptionSpec: Sendable {
         return String(text.dropLast(unit.count)).trimmingCharacters(in: .whitespaces)
     }
 
+    /// Whether a word carries one of this option's units ("12h"): a number with its unit is this option's, where a
+    /// bare one may be part of a name.
+    func carriesUnit(_ word: String) -> Bool { !units.isEmpty && withoutUnit(word) != word }
+
+    /// Whether a word names this yes/no option ("confirm", "revoke"): typed alone, it means yes.
+    func isNamed(by word: String) -> Bool { kind == .boolean && word.lowercased() == name }
+
+    /// Typed text read as this option's value, as people type it: a number (with its unit, a decimal comma
+    /// allowed), one of the choices (`choice(for:)`), or text of the option's form. Nil for anything else, and for
+    /// other kinds (free text, members, files): those are read where they are typed.
+    func reading(_ text: String) -> OptionValue? {
+        switch kind {
+        case .integer: Int(withoutUnit(text)).map { .integer($0) }
+        case .number:
+            Double(withoutUnit(text).replacingOccurrences(of: ",", with: ".")).flatMap {
+                $0.isFinite ? .number($0) : nil
+            }
+        case .string where !choices.isEmpty: choice(for: text).map { .string($0) }
+        case .string where shape?.accepts(text) == true: .string(text)
+        default: nil
+        }
+    }
+
     static func string(
         _ name: String, _ summary: String, required: Bool = false, choices: [String] = [], autocomplete: Bool = false,
         maxLength: Int? = nil, greedy: Bool = false, shape: TextShape? = nil

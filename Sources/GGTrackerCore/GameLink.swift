@@ -10,7 +10,9 @@ package struct GameLink: Equatable, Sendable {
 
     package init?(_ text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.contains(" "), let url = URL(string: trimmed), url.scheme == "https" || url.scheme == "http",
+        // Most titles are names: told apart before any parsing.
+        guard trimmed.lowercased().hasPrefix("http"), !trimmed.contains(" "), let url = URL(string: trimmed),
+            url.scheme == "https" || url.scheme == "http",
             let host = url.host?.lowercased()
         else { return nil }
         let parts = url.pathComponents.filter { $0 != "/" }

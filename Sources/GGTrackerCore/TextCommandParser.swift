@@ -78,15 +78,12 @@ package enum TextCommandParser {
     static func spread(_ text: String, over spec: CommandSpec) -> [String: OptionValue]? {
         func fitting(_ word: String, _ set: [String: OptionValue]) -> (String, OptionValue)? {
             for option in spec.options where set[option.name] == nil {
-                if !option.choices.isEmpty, let choice = option.choice(for: word) {
-                    return (option.name, .string(choice))
+                if option.isNamed(by: word) { return (option.name, .boolean(true)) }
+                // Choices, and numbers only with their unit.
+                guard !option.choices.isEmpty || option.carriesUnit(word), let value = option.reading(word) else {
+                    continue
                 }
-                if option.kind == .boolean, word.lowercased() == option.name { return (option.name, .boolean(true)) }
-                if !option.units.isEmpty, option.withoutUnit(word) != word,
-                    let number = Double(option.withoutUnit(word).replacingOccurrences(of: ",", with: "."))
-                {
-                    return (option.name, option.kind == .integer ? .integer(Int(number)) : .number(number))
-                }
+                return (option.name, value)
             }
             return nil
         }
@@ -253,14 +250,12 @@ package enum TextCommandParser {
             // A choice as people type it ("comp", "finished"); anything else is refused by the option's check.
             return .string(option.choices.isEmpty ? text : option.choice(for: text) ?? text)
         case .integer:
-            guard let number = Int(option.withoutUnit(text)) else {
+            guard case .integer(let number)? = option.reading(text) else {
                 throw UsageError("\(code: "\(option.name)") must be a whole number (got “\(text)”).", usage: usage)
             }
             return .integer(number)
         case .number:
-            guard let number = Double(option.withoutUnit(text).replacingOccurrences(of: ",", with: ".")),
-                number.isFinite
-            else {
+            guard case .number(let number)? = option.reading(text) else {
                 throw UsageError("\(code: "\(option.name)") must be a number (got “\(text)”).", usage: usage)
             }
             return .number(number)

@@ -216,6 +216,7 @@ struct TextCommandParserTests {
         ("!gg list on hold", .library(.list(user: nil, status: .paused, sort: .recent, page: 1))),
         ("!gg leaderboard hours week", .social(.leaderboard(.hours, .week))),
         ("!gg gamenight coop 3h", .social(.gameNight(.start, mode: .coop, maxHours: 3, night: nil))),
+        ("!gg gamenight 2,5h multi", .social(.gameNight(.start, mode: .multiplayer, maxHours: 2.5, night: nil))),
         // A yes/no option named alone is yes.
         ("!gg share revoke", .social(.share(revoke: true))),
         ("!gg share", .social(.share(revoke: false))),
@@ -401,6 +402,8 @@ struct MissingOptionGuessTests {
         ("!gg rate Celeste 9/10", "Did you mean /rate title:Celeste score:9?"),
         ("!gg progress Portal 2 50%", "Did you mean /progress title:Portal 2 percent:50?"),
         ("!gg progress Portal 2 12h", "Did you mean /progress title:Portal 2 hours:12?"),
+        // A value offered back is read as the same value typed with its name is: a decimal comma too.
+        ("!gg progress Portal 2 1,5h", "Did you mean /progress title:Portal 2 hours:1.5?"),
     ])
     func aValidLastWordIsOffered(line: String, offered: String) {
         let text = message(line)
