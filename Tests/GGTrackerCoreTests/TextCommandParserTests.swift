@@ -91,6 +91,12 @@ struct TextCommandParserTests {
         ("/lst", "Unknown command `lst`. Did you mean `/list`?"),
         ("!gg serch zelda", "Unknown command `serch`. Did you mean `/search`?"),
         ("/gg leader", "Did you mean `/leaderboard`?"),
+        // Another word for a command is offered first, before names spelled alike.
+        ("/library", "Unknown command `library`. Did you mean `/list`?"),
+        ("!gg feed", "Unknown command `feed`. Did you mean `/activity`?"),
+        ("/Delete Hades", "Did you mean `/remove`?"),
+        ("/rating Hades 8", "Did you mean `/rate`?"),
+        ("/help command:wrapped", "There is no command `wrapped`. Did you mean `/recap`?"),
         ("/help command:revew", "There is no command `revew`. Did you mean `/review`?"),
         ("/rate title:Celeste score:11", "`score` must be between 1 and 10."),
         ("/rate title:Celeste score:nine", "`score` must be a whole number"),

@@ -1,0 +1,39 @@
+extension CommandName {
+    /// Other words people type for a command: "library" for `/list`, "feed" for `/activity`, "delete" for
+    /// `/remove`. Offered, never run: a word may mean something else to the one who typed it.
+    static let otherWords: [String: CommandName] = {
+        var words: [String: CommandName] = [:]
+        let groups: [(CommandName, [String])] = [
+            (.search, ["find", "lookup"]),
+            (.game, ["info", "details"]),
+            (.top, ["best", "popular"]),
+            (.browse, ["genre", "genres", "platform", "platforms", "explore"]),
+            (.progress, ["update", "status", "finish", "finished", "complete", "done", "hours", "playing"]),
+            (.rate, ["rating", "score", "stars"]),
+            (.wishlist, ["want", "wants"]),
+            (.favorite, ["favourite", "favourites", "fave", "star"]),
+            (.tag, ["label", "labels"]),
+            (.note, ["memo", "notes"]),
+            (.remove, ["delete", "del", "rm", "forget"]),
+            (.list, ["library", "collection", "shelf", "games", "backlog", "mine"]),
+            (.export, ["backup", "download"]),
+            (.importLibrary, ["steam", "upload"]),
+            (.profile, ["me", "whoami", "card"]),
+            (.stats, ["statistics", "numbers", "chart", "charts"]),
+            (.compare, ["vs", "versus", "match"]),
+            (.leaderboard, ["rank", "ranks", "ranking", "rankings", "scoreboard", "lb"]),
+            (.challenge, ["medals", "medal", "achievements", "goal", "goals"]),
+            (.friend, ["follow", "unfollow", "friends"]),
+            (.activity, ["feed", "news", "recent", "log"]),
+            (.upcoming, ["releases", "release", "calendar", "soon"]),
+            (.recap, ["wrapped", "year", "summary"]),
+            (.gamenight, ["night", "lfg", "party", "tonight"]),
+            (.share, ["link", "page", "web"]),
+            (.help, ["commands", "start", "usage", "?"]),
+        ]
+        for (command, names) in groups {
+            for name in names { words[name] = command }
+        }
+        return words
+    }()
+}
