@@ -215,12 +215,14 @@ package struct GameOwner: Hashable, Sendable {
     }
 }
 
-/// A library entry before and after a change, and the medals the change won.
+/// A library entry before and after a change, the medals the change won and the challenges it counts toward.
 package struct EntryChange: Sendable {
     package var before: LibraryEntry?
     package var after: LibraryEntry?
     /// Names of challenges whose goal this change reached.
     package var medals: [String]
+    /// Running challenges that count what this change did, short of their goal: where the player stands now.
+    package var counted: [ChallengeStep] = []
     /// Whether the game was on the wishlist, which a new entry takes it off.
     package var leftWishlist: Bool
 

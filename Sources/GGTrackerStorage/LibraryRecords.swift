@@ -127,10 +127,12 @@ extension LibraryRecords: LibraryStore {
                     db, community: community, player: player, kind: event.kind, game: game.id, amount: event.amount,
                     at: now)
             }
-            let medals =
-                events.isEmpty
-                ? [] : try await SocialRecords.awardMedals(db, player: player, at: now, candidates: candidates)
-            return EntryChange(before: before, after: entry, medals: medals, leftWishlist: leftWishlist)
+            guard !events.isEmpty else { return EntryChange(before: before, after: entry, leftWishlist: leftWishlist) }
+            let challenges = try await SocialRecords.checkChallenges(
+                db, player: player, at: now, candidates: candidates, counting: events.map(\.kind))
+            var result = EntryChange(before: before, after: entry, medals: challenges.won, leftWishlist: leftWishlist)
+            result.counted = challenges.counted
+            return result
         }
     }
 

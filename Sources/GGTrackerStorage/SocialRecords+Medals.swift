@@ -64,10 +64,19 @@ extension SocialRecords {
     }
 
     /// Awards the medals of the challenges the player's progress now reaches; `candidates` as
-    /// `medalCandidates` read them, in the same transaction.
+    /// `medalCandidates` read them, in the same transaction. Returns the names of those won.
+    @discardableResult
     static func awardMedals(
         _ db: any SQLSession, player: PlayerID, at now: Date, candidates: SQLPending? = nil
     ) async throws -> [String] {
+        try await checkChallenges(db, player: player, at: now, candidates: candidates).won
+    }
+
+    /// `awardMedals`, and where the player now stands in the other challenges that count one of `events`.
+    static func checkChallenges(
+        _ db: any SQLSession, player: PlayerID, at now: Date, candidates: SQLPending? = nil,
+        counting events: [EventKind] = []
+    ) async throws -> (won: [String], counted: [ChallengeStep]) {
         let t = now.timeIntervalSince1970
         let pending: SQLPending
         if let candidates {
@@ -77,9 +86,18 @@ extension SocialRecords {
         }
         let rows = try await pending.rows()
         var won: [String] = []
+        var counted: [ChallengeStep] = []
         for row in rows {
             let challenge = challenge(from: row)
-            guard try await progress(db, challenge: challenge, player: player) >= challenge.goal else { continue }
+            let progress = try await progress(db, challenge: challenge, player: player)
+            guard progress >= challenge.goal else {
+                if let event = challenge.unit.event, events.contains(event) {
+                    counted.append(
+                        ChallengeStep(
+                            challenge: challenge.name, unit: challenge.unit, progress: progress, goal: challenge.goal))
+                }
+                continue
+            }
             // Awarded once, even if two changes reach the goal at the same moment.
             guard
                 try await db.execute(
@@ -93,6 +111,6 @@ extension SocialRecords {
                 detail: challenge.name, at: now)
             won.append(challenge.name)
         }
-        return won
+        return (won, counted)
     }
 }

@@ -176,7 +176,7 @@ extension SocialRecords: SocialStore {
             try await db.execute(
                 "INSERT INTO challenge_participants (challenge_id, player_id, joined_at) VALUES (?, ?, ?)",
                 [id, createdBy.rawValue, startsAt.timeIntervalSince1970])
-            _ = try await Self.awardMedals(db, player: createdBy, at: startsAt)
+            try await Self.awardMedals(db, player: createdBy, at: startsAt)
             let row = try await db.fetchOne("SELECT * FROM challenges WHERE id = ?", [id])!
             return .created(Self.challenge(from: row))
         }
@@ -215,7 +215,7 @@ extension SocialRecords: SocialStore {
                 [challenge.id, player.rawValue, now.timeIntervalSince1970])
             let joined = db.changesCount > 0
             // Progress made earlier in the window counts, so joining may already reach the goal.
-            if joined { _ = try await Self.awardMedals(db, player: player, at: now) }
+            if joined { try await Self.awardMedals(db, player: player, at: now) }
             return joined
         }
     }
@@ -239,7 +239,7 @@ extension SocialRecords: SocialStore {
                 WHERE challenge_id = ? AND player_id = ?
                 """, [amount, challenge.id, player.rawValue])
             guard db.changesCount > 0 else { return nil }
-            _ = try await Self.awardMedals(db, player: player, at: now)
+            try await Self.awardMedals(db, player: player, at: now)
             // Only this player's row is read: writers of other players' progress are not held up by this one.
             return try await Self.standings(db, challenge, of: player).first
         }

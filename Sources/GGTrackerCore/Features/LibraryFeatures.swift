@@ -191,20 +191,25 @@ struct LibraryFeatures: Sendable {
     }
 
     /// What a library change means for the channel, whichever command made it: a change that completes a game is
-    /// announced, and each challenge medal it won gets a line and is announced too.
+    /// announced, each challenge medal it won gets a line and is announced too, and each running challenge it
+    /// counts toward gets a line with where the player stands ("🏁 Winter Sprint: 2/3 games completed").
     func announcing(_ reply: Reply, _ change: EntryChange, _ c: Context) -> Reply {
         var reply = reply
         if change.after?.status == .completed, change.before?.status != .completed, reply.announcement == nil {
             reply.announcement = bot.announcement(reply.cards, c)
         }
-        let medals = change.medals
-        guard !medals.isEmpty else { return reply }
-        let line = medals.map { "🏅 \(c.player.shownName) won a medal in “\($0)”!" }.joined(
-            separator: "\n")
-        reply.text = [reply.text, RichText(line)].compactMap { $0 }.joined(separator: "\n")
-        if let channel = c.settings.announceChannel {
+        let medals = change.medals.map { "🏅 \(c.player.shownName) won a medal in “\($0)”!" }.joined(separator: "\n")
+        let steps = change.counted.map { step -> RichText in
+            let amounts = "\(ChallengeFeatures.amount(step.progress))/\(ChallengeFeatures.amount(step.goal))"
+            return "🏁 \(bold: step.challenge): \(amounts) \(step.unit.label)"
+        }
+        let lines = (medals.isEmpty ? [] : [RichText(medals)]) + steps
+        if !lines.isEmpty {
+            reply.text = ([reply.text].compactMap { $0 } + lines).joined(separator: "\n")
+        }
+        if !medals.isEmpty, let channel = c.settings.announceChannel {
             var cards = reply.announcement?.cards ?? reply.cards
-            cards.append(Card(title: "🏅 Medal", description: RichText(line), color: Palette.profile))
+            cards.append(Card(title: "🏅 Medal", description: RichText(medals), color: Palette.profile))
             reply.announcement = Announcement(channel: channel, cards: cards)
         }
         return reply
