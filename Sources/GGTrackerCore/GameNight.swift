@@ -89,6 +89,8 @@ package struct GameProposal: Equatable, Sendable {
     package var wishers: [Player] = []
     /// Players who completed or dropped it.
     package var finished: [Player] = []
+    /// Those of `finished` who dropped it.
+    package var dropped: [Player] = []
 
     /// Owners 2 points each, wishers 1, minus 1 for each player who completed or dropped it.
     package var points: Int { 2 * owners.count + wishers.count - finished.count }
@@ -114,6 +116,7 @@ package struct GameProposal: Equatable, Sendable {
             case .completed?, .dropped?:
                 proposal.owners.append(player)
                 proposal.finished.append(player)
+                if mark.status == .dropped { proposal.dropped.append(player) }
             case _?: proposal.owners.append(player)
             }
             proposals[mark.game.id] = proposal

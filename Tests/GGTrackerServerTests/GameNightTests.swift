@@ -113,7 +113,7 @@ struct GameNightTests {
                 duo.value == """
                     Owned by Alice and Bob
                     Wished for by Carol
-                    Already completed or dropped by Bob
+                    Already completed by Bob
                     Multiplayer, Co-operative · about 8 h to beat
                     """)
             #expect(Self.field(pick, 1)?.name == "2. Couch Kart")
@@ -128,7 +128,7 @@ struct GameNightTests {
             #expect(next.type == 7)
             #expect(Self.field(next, 0)?.name == "4. Old Favorite" && Self.field(next, 1) == nil)
             #expect(
-                Self.field(next, 0)?.value.hasPrefix("Owned by Carol\nAlready completed or dropped by Carol") == true)
+                Self.field(next, 0)?.value.hasPrefix("Owned by Carol\nDropped by Carol") == true)
             #expect(
                 (next.embeds.first?["footer"] as? [String: Any])?["text"] as? String
                     == "4–4 of 4 games · Reroll starts over")
@@ -196,7 +196,7 @@ extension GameNightTests {
             let picks = try await say("!gg gamenight pick", from: "@bob:localhost")
             #expect(picks.hasPrefix("🎲 Tonight's picks\nFor alice and bob: games of any kind.\n"), "\(picks)")
             #expect(picks.contains("1. Hades (2020):\nOwned by bob"), "\(picks)")
-            #expect(picks.contains("2. Celeste (2018):\nOwned by alice\nAlready completed or dropped by alice"))
+            #expect(picks.contains("2. Celeste (2018):\nOwned by alice\nAlready completed by alice"))
             // Both games that fit are shown: no Reroll to offer, and one typed shows them again.
             #expect(picks.contains("Every game that fits") && !picks.contains("Reroll"), "\(picks)")
             let reroll = try await say("!gg gamenight reroll")

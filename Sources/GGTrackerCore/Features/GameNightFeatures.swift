@@ -144,7 +144,9 @@ struct GameNightFeatures: Sendable {
         var lines: [String] = []
         if !proposal.owners.isEmpty { lines.append("Owned by \(names(proposal.owners))") }
         if !proposal.wishers.isEmpty { lines.append("Wished for by \(names(proposal.wishers))") }
-        if !proposal.finished.isEmpty { lines.append("Already completed or dropped by \(names(proposal.finished))") }
+        let completed = proposal.finished.filter { !proposal.dropped.contains($0) }
+        if !completed.isEmpty { lines.append("Already completed by \(names(completed))") }
+        if !proposal.dropped.isEmpty { lines.append("Dropped by \(names(proposal.dropped))") }
         var facts: [String] = []
         if !proposal.game.modes.isEmpty { facts.append(proposal.game.modes.joined(separator: ", ")) }
         if let time = proposal.game.timeToBeat.flatMap(Format.timeToBeat) { facts.append(time) }
