@@ -96,7 +96,7 @@ struct ImportLibrary: AsyncParsableCommand {
             displayName: user.split(separator: ":").dropFirst()
                 .joined(separator: ":"), at: Date()
         ) { done, total in
-            FileHandle.standardError.write(Data("matched \(done) of \(total) games\n".utf8))
+            FileHandle.standardError.write(Data("looked up \(done) of \(total) games\n".utf8))
         }
         print(summary.text.plainText(now: Date()))
     }

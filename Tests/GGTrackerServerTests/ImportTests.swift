@@ -158,7 +158,7 @@ struct ImportTests {
                     if contents.contains(where: { $0.contains("Import from Steam") }) { break }
                     try await Task.sleep(for: .milliseconds(100))
                 }
-                #expect(contents.first?.contains("Importing from Steam: matched 2 of 2 games") == true, "\(contents)")
+                #expect(contents.first?.contains("Importing from Steam: looked up 2 of 2 games") == true, "\(contents)")
                 #expect(contents.last?.contains("2 games read — 1 added") == true, "\(contents)")
                 #expect(try await Self.library(harness, Self.alice)["Portal 2"] != nil)
             }

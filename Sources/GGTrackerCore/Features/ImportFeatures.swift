@@ -81,7 +81,8 @@ struct ImportFeatures: Sendable {
             items, source: shown, player: c.player.id, displayName: c.player.displayName, at: c.now
         ) { done, total in
             progress?(
-                .notice("Importing from \(shown): matched \(Format.number(done)) of \(Format.count(total, "game"))…"))
+                .notice(
+                    "Importing from \(shown): looked up \(Format.number(done)) of \(Format.count(total, "game"))…"))
         }
         var reply = Reply.notice(summary.text)
         if summary.counts.added > 0, let channel = c.settings.announceChannel {
