@@ -36,4 +36,20 @@ extension CommandName {
         }
         return words
     }()
+
+    /// The subcommand of a group that words typed after it without one were most likely meant for: a game after
+    /// `/wishlist` is one to add (a member, whose wishlist to show), a member after `/friend` one to follow, after `/profile` whose card, a
+    /// name after `/challenge` the challenge to show. Nil where no guess is safe.
+    func subcommand(forFreeText text: String) -> String? {
+        let member = text.hasPrefix("@")
+        let oneWord = !text.contains(where: \.isWhitespace)
+        switch self {
+        case .wishlist: return member ? "show" : "add"
+        case .friend: return oneWord ? "add" : nil
+        case .profile: return oneWord ? "show" : nil
+        case .challenge: return member ? nil : "show"
+        case .importLibrary: return oneWord ? "steam" : nil
+        default: return nil
+        }
+    }
 }

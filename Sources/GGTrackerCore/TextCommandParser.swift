@@ -35,6 +35,7 @@ package enum TextCommandParser {
             }
             guard let sub = spec.subcommand(word.lowercased()) else {
                 try nearSubcommand(word, of: spec, path: path)
+                try meantSubcommand(rest, of: spec, path: path)
                 break
             }
             path.append(sub.name)
@@ -53,6 +54,7 @@ package enum TextCommandParser {
             guard let target = spec.options.first(where: \.required) ?? spec.options.first else {
                 throw UsageError("\(code: "/\(path.joined(separator: " "))") takes no options.", usage: usage)
             }
+            if segments.named.isEmpty { try namedWithoutColon(positional, target: target, of: spec, path: path) }
             // Where the first option takes one word (a member, a choice), the words typed are spread over the
             // options they fit: "!gg list bob completed", "!gg leaderboard hours week", "!gg share revoke".
             let oneWord = target.kind == .user || target.kind == .boolean || !target.choices.isEmpty
@@ -109,6 +111,48 @@ package enum TextCommandParser {
         throw UsageError(
             "\(code: group) has no subcommand \(code: word). Did you mean \(code: "\(group) \(nearest)")?",
             usage: spec.usage(prefix: group))
+    }
+
+    /// Words after a group that start with none of its subcommands, offered back with the one they were likely
+    /// meant for, when the command is then valid: "!gg wishlist Hades" → `/wishlist add title:Hades`, "!gg
+    /// friend @bob" → `/friend add user:@bob`, "!gg browse genre:RPG" → `/browse genre name:RPG`. Never run.
+    private static func meantSubcommand(_ rest: Substring, of spec: CommandSpec, path: [String]) throws(UsageError) {
+        let text = rest.trimmingCharacters(in: .whitespaces)
+        guard path.count == 1, let command = CommandName(rawValue: path[0]) else { return }
+        let line: String
+        if let colon = text.firstIndex(of: ":"), let sub = spec.subcommand(text[..<colon].lowercased()) {
+            line = sub.name + " " + text[text.index(after: colon)...]
+        } else if let sub = command.subcommand(forFreeText: text) {
+            line = sub + " " + text
+        } else {
+            return
+        }
+        guard let guess = try? parse("/\(command.rawValue) \(line)"), (try? guess.validated()) != nil else { return }
+        let group = "/" + command.rawValue
+        throw UsageError(
+            "\(code: group) needs a subcommand: \(spec.subcommands.map(\.name).joined(separator: ", ")). "
+                + "Did you mean \(code: guess.commandLine)?",
+            usage: spec.usage(prefix: group))
+    }
+
+    /// An option's name typed as the first word without its colon, "!gg profile set bio I love RPGs", is offered
+    /// back named (`/profile set bio:I love RPGs`) instead of stored as the nickname "bio I love RPGs". Not where
+    /// the text is a game's title or a search, which such a word may start.
+    private static func namedWithoutColon(
+        _ text: String, target: OptionSpec, of spec: CommandSpec, path: [String]
+    ) throws(UsageError) {
+        guard !["title", "query"].contains(target.name) else { return }
+        let words = text.split(maxSplits: 1, whereSeparator: \.isWhitespace)
+        guard words.count == 2, let option = spec.option(words[0].lowercased()), option.kind != .boolean else {
+            return
+        }
+        let freeText = option.kind == .string && option.choices.isEmpty && option.shape == nil
+        guard let value = freeText ? .string(String(words[1])) : option.reading(String(words[1])) else { return }
+        let guess = CommandInvocation(path: path, options: [option.name: value])
+        guard (try? guess.validated()) != nil else { return }
+        throw UsageError(
+            "\(code: option.name) is an option: did you mean \(code: guess.commandLine)?",
+            usage: spec.usage(prefix: "/" + path.joined(separator: " ")))
     }
 
     /// Every option name of every command.

@@ -97,6 +97,18 @@ struct TextCommandParserTests {
         ("/Delete Hades", "Did you mean `/remove`?"),
         ("/rating Hades 8", "Did you mean `/rate`?"),
         ("/help command:wrapped", "There is no command `wrapped`. Did you mean `/recap`?"),
+        // Words after a group without its subcommand are offered with the one they were likely meant for.
+        (
+            "!gg wishlist Hades",
+            "`/wishlist` needs a subcommand: add, remove, show. Did you mean `/wishlist add title:Hades`?"
+        ),
+        ("!gg browse genre:RPG", "Did you mean `/browse genre name:RPG`?"),
+        ("!gg challenge Winter Sprint", "Did you mean `/challenge show name:Winter Sprint`?"),
+        ("!gg friend bob", "Did you mean `/friend add user:"),
+        ("!gg browse RPG", "`/browse` needs a subcommand: genre, platform, mode, engine."),
+        // An option's name typed without its colon, where the text is no title.
+        ("!gg profile set bio I love RPGs", "`bio` is an option: did you mean `/profile set bio:I love RPGs`?"),
+        ("!gg profile set nickname Ace", "`nickname` is an option: did you mean `/profile set nickname:Ace`?"),
         ("/help command:revew", "There is no command `revew`. Did you mean `/review`?"),
         ("/rate title:Celeste score:11", "`score` must be between 1 and 10."),
         ("/rate title:Celeste score:nine", "`score` must be a whole number"),
