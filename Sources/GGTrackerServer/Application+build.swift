@@ -126,7 +126,8 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
             let shared = try await services.database.social.sharedLibrary(token: token)
         else { return SharedLibraryPage.response(SharedLibraryPage.notFound(), status: .notFound) }
         return SharedLibraryPage.response(
-            SharedLibraryPage.html(player: shared.player, entries: shared.entries, token: token, now: Date()))
+            SharedLibraryPage.html(
+                player: shared.player, entries: shared.entries, wishlist: shared.wishlist, token: token, now: Date()))
     }
     router.get("/u/:token/recap/:year") { _, context -> Response in
         let token = context.parameters.get("token") ?? ""

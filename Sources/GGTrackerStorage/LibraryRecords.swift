@@ -213,11 +213,14 @@ extension LibraryRecords: LibraryStore {
                 SELECT w.added_at AS wished_at, \(CatalogRecords.gameColumns) FROM wishlist w JOIN games g ON g.id = w.game_id
                 WHERE w.player_id = ?\(mature) ORDER BY w.added_at DESC, g.name LIMIT ? OFFSET ?
                 """, [player.rawValue, pageSize, (page - 1) * pageSize])
-            let items = rows.map {
-                WishlistItem(game: CatalogRecords.game(from: $0), addedAt: Date(timeIntervalSince1970: $0["wished_at"]))
-            }
+            let items = rows.map(Self.wishlistItem(from:))
             return Page(items: items, page: page, pageCount: Self.pageCount(total, pageSize), total: total)
         }
+    }
+
+    /// A wishlist row: the game's columns and `wished_at`.
+    static func wishlistItem(from row: SQLRow) -> WishlistItem {
+        WishlistItem(game: CatalogRecords.game(from: row), addedAt: Date(timeIntervalSince1970: row["wished_at"]))
     }
 
     package func removeEverywhere(_ player: PlayerID, game: Int64) async throws -> (library: Bool, wishlist: Bool) {

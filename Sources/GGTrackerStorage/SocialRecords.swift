@@ -312,8 +312,11 @@ extension SocialRecords: SocialStore {
         }
     }
 
-    package func sharedLibrary(token: String) async throws -> (player: Player, entries: [LibraryEntry])? {
-        try await read { db -> (player: Player, entries: [LibraryEntry])? in
+    /// The player a share link belongs to, their whole library and their wishlist (newest wish first).
+    package func sharedLibrary(
+        token: String
+    ) async throws -> (player: Player, entries: [LibraryEntry], wishlist: [WishlistItem])? {
+        try await read { db -> (player: Player, entries: [LibraryEntry], wishlist: [WishlistItem])? in
             guard
                 let row = try await db.fetchOne(
                     "SELECT p.* FROM share_tokens s JOIN players p ON p.id = s.player_id WHERE s.token = ?", [token])
@@ -322,7 +325,13 @@ extension SocialRecords: SocialStore {
             let entries = try await db.fetchAll(
                 "\(LibraryRecords.entrySelect) WHERE e.player_id = ? ORDER BY e.updated_at DESC", [player.id.rawValue]
             ).map(LibraryRecords.entry(from:))
-            return (player, entries)
+            let wishlist = try await db.fetchAll(
+                """
+                SELECT w.added_at AS wished_at, \(CatalogRecords.gameColumns) FROM wishlist w
+                JOIN games g ON g.id = w.game_id WHERE w.player_id = ? ORDER BY w.added_at DESC, g.name
+                """, [player.id.rawValue]
+            ).map(LibraryRecords.wishlistItem(from:))
+            return (player, entries, wishlist)
         }
     }
 }

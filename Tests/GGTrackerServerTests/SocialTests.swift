@@ -231,6 +231,10 @@ struct SocialTests {
                 I.command(
                     "review", [I.option("title", "Celeste"), I.option("text", "<script>alert('x')</script> & more")]))
             try await play(client, .alice, "Hades", status: "playing")
+            try await UpcomingTests.withFutureGames(harness)
+            for title in ["Stardew Valley", "Moonlit Harbor"] {
+                _ = try await client.send(I.command("wishlist", [I.sub("add", [I.option("title", title)])]))
+            }
             let share = try await client.send(I.command("share"))
             #expect(share.ephemeral)
             let url = try #require(share.content.split(separator: " ").first { $0.contains("/u/") }).split(
@@ -251,6 +255,15 @@ struct SocialTests {
                 for chart in ["chart-status", "chart-genres", "chart-scores", "chart-hours"] {
                     #expect(html.contains("id=\"\(chart)\""))
                 }
+                // The wishlist follows the shelves, newest wish first, with the day a game not out yet comes out.
+                let wishlist = try #require(
+                    html.range(of: "<section class=\"shelf\" id=\"wishlist\">").map { String(html[$0.lowerBound...]) })
+                #expect(wishlist.hasPrefix("<section class=\"shelf\" id=\"wishlist\"><h2>🎁 Wishlist <small>2</small>"))
+                let moonlit = try #require(wishlist.range(of: "Moonlit Harbor")).lowerBound
+                let stardew = try #require(wishlist.range(of: "Stardew Valley (2016)</h3></article>")).lowerBound
+                #expect(
+                    moonlit < stardew
+                        && wishlist.contains("Moonlit Harbor (2030)</h3><p class=\"facts\">Out Jan 1, 2030</p>"))
             }
             let again = try await client.send(I.command("share"))
             #expect(again.content.contains(token), "the same link until revoked")

@@ -186,7 +186,7 @@ struct SocialFeatures: Sendable {
         return Reply(
             visibility: .invokerOnly,
             text:
-                "Here is a read-only page of your library: \(url)\nAnyone with the link can see it; \(code: "/share revoke:true") turns it off.",
+                "Here is a read-only page of your library and wishlist: \(url)\nAnyone with the link can see it; \(code: "/share revoke:true") turns it off.",
             actions: [[Action("Revoke the link", .run(.share, ["revoke": true]), style: .danger)]])
     }
 

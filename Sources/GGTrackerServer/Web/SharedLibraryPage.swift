@@ -6,7 +6,9 @@ import Hummingbird
 /// The read-only web page of a shared library: covers grouped by status, scores as stars, reviews, and SVG charts.
 /// Server-rendered HTML, no JavaScript, every user and catalog string escaped.
 enum SharedLibraryPage {
-    static func html(player: Player, entries: [LibraryEntry], token: String, now: Date) -> String {
+    static func html(
+        player: Player, entries: [LibraryEntry], wishlist: [WishlistItem] = [], token: String, now: Date
+    ) -> String {
         let name = escape(player.shownName)
         var body = """
             <header>
@@ -28,6 +30,20 @@ enum SharedLibraryPage {
             }
             body += "</div></section>"
         }
+        if !wishlist.isEmpty {
+            // What friends could give, or look forward to together: when it is not out yet, the day it comes out.
+            body += "<section class=\"shelf\" id=\"wishlist\"><h2>🎁 Wishlist <small>\(wishlist.count)</small></h2>"
+            body += "<div class=\"covers\">"
+            for item in wishlist {
+                var html = art(item.game) + "<h3>\(escape(item.game.displayName))</h3>"
+                if let date = item.game.releaseDate, date > now {
+                    html +=
+                        "<p class=\"facts\">Out \(escape(Format.date(date, yearOnly: item.game.releaseYearOnly)))</p>"
+                }
+                body += "<article class=\"cover\">\(html)</article>"
+            }
+            body += "</div></section>"
+        }
         body += "<section class=\"charts\">"
         body += chart(
             "status", "By status",
@@ -46,18 +62,10 @@ enum SharedLibraryPage {
         return page(title: "\(name)'s games", body: body)
     }
 
-    /// A game's cover over a placeholder with its initial: the placeholder shows while the image loads and, drawn
-    /// over the broken image by browsers that style only broken images' pseudo-elements, when it cannot load (the
-    /// image has no alt text of its own; the title is printed under it).
+    /// A library entry's card: its cover, name, stars, hours, favorite and tags, review and note.
     static func card(_ entry: LibraryEntry) -> String {
         let game = entry.game
-        let initial = escape(String(game.name.prefix(1)))
-        let image =
-            game.coverURL.map {
-                "<img src=\"\(escape($0))\" alt=\"\" data-initial=\"\(initial)\" loading=\"lazy\" width=\"132\" height=\"176\">"
-            } ?? ""
-        let cover = "<div class=\"art\"><span aria-hidden=\"true\">\(initial)</span>\(image)</div>"
-        var html = "<article class=\"cover\">\(cover)<h3>\(escape(game.displayName))</h3>"
+        var html = "<article class=\"cover\">\(art(game))<h3>\(escape(game.displayName))</h3>"
         if let score = entry.score {
             html += "<p class=\"stars\" title=\"\(score)/10\">\(Format.stars(score))</p>"
         }
@@ -77,6 +85,18 @@ enum SharedLibraryPage {
             html += "<p class=\"note\"><span aria-label=\"note\">📝</span> \(escape(note))</p>"
         }
         return html + "</article>"
+    }
+
+    /// A game's cover over a placeholder with its initial: the placeholder shows while the image loads and, drawn
+    /// over the broken image by browsers that style only broken images' pseudo-elements, when it cannot load (the
+    /// image has no alt text of its own; the title is printed under it).
+    static func art(_ game: Game) -> String {
+        let initial = escape(String(game.name.prefix(1)))
+        let image =
+            game.coverURL.map {
+                "<img src=\"\(escape($0))\" alt=\"\" data-initial=\"\(initial)\" loading=\"lazy\" width=\"132\" height=\"176\">"
+            } ?? ""
+        return "<div class=\"art\"><span aria-hidden=\"true\">\(initial)</span>\(image)</div>"
     }
 
     /// Hours of each entry, by the month it was last updated, for the last twelve months.
