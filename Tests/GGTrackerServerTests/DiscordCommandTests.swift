@@ -308,9 +308,17 @@ struct DiscordCommandTests {
     @Test func removeAsksForConfirmationThenRemoves() async throws {
         try await harness.withClient { client in
             _ = try await client.send(I.command("add", [I.option("title", "Hades")]))
+            let bare = try await client.send(I.command("remove", [I.option("title", "Hades")]))
+            #expect(bare.content == "Remove **Hades (2020)** from your library? This cannot be undone.")
+            // The question names what goes with the entry.
+            _ = try await client.send(I.command("rate", [I.option("title", "Hades"), I.option("score", 8)]))
+            _ = try await client.send(
+                I.command("progress", [I.option("title", "Hades"), I.option("hours", 12)]))
+            _ = try await client.send(I.command("note", [I.option("title", "Hades"), I.option("text", "spear")]))
             let ask = try await client.send(I.command("remove", [I.option("title", "Hades")]))
             DiscordChecks.check(ask)
             #expect(ask.ephemeral && ask.content.contains("cannot be undone"))
+            #expect(ask.content.hasPrefix("Remove **Hades (2020)** from your library, with your score, 12 h and note?"))
             #expect(try await entryCount() == 1)
             let confirm = try #require(ask.button("Remove it"))
             let done = try await client.send(I.button(confirm))

@@ -298,6 +298,18 @@ struct LibraryFeatures: Sendable {
                 : "Saved your note on \(bold: game.displayName).")
     }
 
+    /// What a removal takes with the entry, as the question names it: ", with your score, 12 h, review and note",
+    /// or nothing for a bare entry.
+    static func whatGoesWith(_ entry: LibraryEntry) -> String {
+        var parts: [String] = []
+        if entry.score != nil { parts.append("score") }
+        if let hours = entry.hours, hours > 0 { parts.append(Format.hours(hours)) }
+        if entry.review != nil { parts.append("review") }
+        if !entry.tags.isEmpty { parts.append(entry.tags.count == 1 ? "tag" : "tags") }
+        if entry.note != nil { parts.append("note") }
+        return parts.isEmpty ? "" : ", with your " + Format.sentence(parts)
+    }
+
     /// `/remove`: asks for confirmation with a button, then removes from library and wishlist.
     func remove(_ title: TitleQuery, confirmed: Bool, _ c: Context) async throws -> Reply {
         let game = try await bot.resolve(title, c, scope: .ownShelves)
@@ -306,7 +318,7 @@ struct LibraryFeatures: Sendable {
             let entry = try await bot.store.library.entry(of: c.player.id, game: game.id)
             let wishlisted = try await bot.store.library.isWishlisted(c.player.id, game: game.id)
             guard entry != nil || wishlisted else { return .notice(nowhere) }
-            let what = entry != nil ? "your library (with its score, review, tags and note)" : "your wishlist"
+            let what = entry.map { "your library" + Self.whatGoesWith($0) } ?? "your wishlist"
             return Reply(
                 visibility: .invokerOnly,
                 text: "Remove \(bold: game.displayName) from \(what)? This cannot be undone.",
