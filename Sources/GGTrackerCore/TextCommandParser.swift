@@ -55,6 +55,7 @@ package enum TextCommandParser {
                 throw UsageError("\(code: "/\(path.joined(separator: " "))") takes no options.", usage: usage)
             }
             if segments.named.isEmpty { try namedWithoutColon(positional, target: target, of: spec, path: path) }
+            try valueForTitle(positional, target: target, of: spec, path: path)
             // Where the first option takes one word (a member, a choice), the words typed are spread over the
             // options they fit: "!gg list bob completed", "!gg leaderboard hours week", "!gg share revoke".
             let oneWord = target.kind == .user || target.kind == .boolean || !target.choices.isEmpty
@@ -153,6 +154,22 @@ package enum TextCommandParser {
         throw UsageError(
             "\(code: option.name) is an option: did you mean \(code: guess.commandLine)?",
             usage: spec.usage(prefix: "/" + path.joined(separator: " ")))
+    }
+
+    /// A title that is only another option's value, "!gg add playing", names no game the caller meant (a search
+    /// would find "Fallout: A Post Nuclear Role Playing Game"): they are asked for the game instead.
+    private static func valueForTitle(
+        _ text: String, target: OptionSpec, of spec: CommandSpec, path: [String]
+    ) throws(UsageError) {
+        let word = text.lowercased()
+        guard target.name == "title",
+            let option = spec.options.first(where: { $0.name != target.name && $0.choices.contains(word) })
+        else { return }
+        let command = "/" + path.joined(separator: " ")
+        throw UsageError(
+            "\(code: command) needs \(code: "title"): the game. “\(text)” is a \(code: option.name): "
+                + "\(code: "\(command) title:<game> \(option.name):\(word)").",
+            usage: spec.usage(prefix: command))
     }
 
     /// Every option name of every command.

@@ -108,6 +108,12 @@ struct TextCommandParserTests {
         ("!gg browse RPG", "`/browse` needs a subcommand: genre, platform, mode, engine."),
         // An option's name typed without its colon, where the text is no title.
         ("!gg profile set bio I love RPGs", "`bio` is an option: did you mean `/profile set bio:I love RPGs`?"),
+        // A title that is only a status names no game.
+        (
+            "!gg add playing",
+            "`/add` needs `title`: the game. “playing” is a `status`: `/add title:<game> status:playing`."
+        ),
+        ("/progress Completed", "“Completed” is a `status`: `/progress title:<game> status:completed`."),
         ("!gg profile set nickname Ace", "`nickname` is an option: did you mean `/profile set nickname:Ace`?"),
         ("/help command:revew", "There is no command `revew`. Did you mean `/review`?"),
         ("/rate title:Celeste score:11", "`score` must be between 1 and 10."),
