@@ -134,6 +134,11 @@ struct Run: AsyncParsableCommand {
             isAdmin: admin || config.isConfiguredAdmin(platform: "cli", userID: user))
         let reply = try await services.bot.respond(toLine: line, from: invoker)
         print(reply.plainText())
+        // Work that goes on after the answer (a catalog refresh) is followed to its end here: the process would
+        // otherwise stop it.
+        if let updates = reply.updates {
+            for await update in updates.stream { print(update.plainText()) }
+        }
     }
 }
 
