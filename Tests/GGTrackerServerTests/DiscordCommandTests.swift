@@ -269,10 +269,16 @@ struct DiscordCommandTests {
             #expect(off.ephemeral && off.content.contains("no longer a favorite"))
             let tagged = try await client.send(
                 I.command("tag", [I.option("title", "Hades"), I.option("tags", "Roguelike, couch")]))
-            #expect(tagged.content.contains("`roguelike`, `couch`"), "\(tagged.content)")
+            #expect(
+                tagged.content == "Added `roguelike`, `couch`. Tags on **Hades (2020)**: `roguelike`, `couch`",
+                "\(tagged.content)")
+            // The answer says what changed, and what could not.
             let removed = try await client.send(
-                I.command("tag", [I.option("title", "Hades"), I.option("tags", "-couch")]))
-            #expect(!removed.content.contains("`couch`"))
+                I.command("tag", [I.option("title", "Hades"), I.option("tags", "-couch, -co-op, roguelike")]))
+            #expect(
+                removed.content
+                    == "Removed `couch`. `roguelike` was there already. `co-op` was not among them. Tags on **Hades (2020)**: `roguelike`",
+                "\(removed.content)")
             let many = (1...20).map { "t\($0)" }.joined(separator: ",")
             let tooMany = try await client.send(I.command("tag", [I.option("title", "Hades"), I.option("tags", many)]))
             #expect(tooMany.ephemeral && tooMany.content.contains("at most 20 tags"))

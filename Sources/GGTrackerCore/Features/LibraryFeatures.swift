@@ -237,7 +237,7 @@ struct LibraryFeatures: Sendable {
                         : entry.tags.map { "\(code: "\($0)")" }.joined(separator: ", ")))
         }
         let now = c.now
-        let saved = try await bot.store.library.updateEntry(
+        let change = try await bot.store.library.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
             guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
@@ -257,11 +257,36 @@ struct LibraryFeatures: Sendable {
             current.tags = tags
             current.updatedAt = now
             entry = current
-        }.after
-        let tags = saved?.tags ?? []
+        }
         return .notice(
-            "Tags on \(bold: game.displayName): "
-                + (tags.isEmpty ? "none" : tags.map { "\(code: "\($0)")" }.joined(separator: ", ")))
+            Self.tagsChanged(game, before: change.before?.tags ?? [], after: change.after?.tags ?? [], changes))
+    }
+
+    /// What a `/tag` did, then the tags now: "Added `co-op`. `couch` was not one of them. Tags on **Hades**: …".
+    static func tagsChanged(_ game: Game, before: [String], after: [String], _ changes: [TagChange]) -> RichText {
+        func list(_ tags: [String]) -> RichText { tags.map { "\(code: $0)" }.joined(separator: ", ") }
+        func be(_ tags: [String]) -> String { tags.count == 1 ? "was" : "were" }
+        var wanted: [String] = []
+        var unwanted: [String] = []
+        for change in changes {
+            switch change {
+            case .add(let tag): wanted.append(tag)
+            case .remove(let tag): unwanted.append(tag)
+            }
+        }
+        var sentences: [RichText] = []
+        let added = after.filter { !before.contains($0) }
+        let removed = before.filter { !after.contains($0) }
+        if !added.isEmpty { sentences.append("Added " + list(added) + ".") }
+        if !removed.isEmpty { sentences.append("Removed " + list(removed) + ".") }
+        let there = wanted.filter { before.contains($0) && !unwanted.contains($0) }
+        if !there.isEmpty { sentences.append(list(there) + " \(be(there)) there already.") }
+        let absent = unwanted.filter { !before.contains($0) }
+        if !absent.isEmpty { sentences.append(list(absent) + " \(be(absent)) not among them.") }
+        sentences.append(
+            after.isEmpty
+                ? "\(bold: game.displayName) has no tags now." : "Tags on \(bold: game.displayName): " + list(after))
+        return sentences.joined(separator: " ")
     }
 
     /// `/note`: a note on an entry; without text it shows the note privately, `clear:true` deletes it.
