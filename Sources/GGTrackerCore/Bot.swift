@@ -68,6 +68,9 @@ package struct GGTrackerBot: Sendable {
     {
         do {
             let invocation = try TextCommandParser.parse(line, fromComponent: fromComponent)
+            if invocation.path == ["import", "file"], invoker.platform != .discord {
+                return ImportFeatures.fileWithoutAttachment(invoker)
+            }
             return try await respond(to: invocation, from: invoker)
         } catch let error as UsageError {
             return Self.usageReply(error)

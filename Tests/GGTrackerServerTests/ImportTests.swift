@@ -350,3 +350,19 @@ struct ImportTests {
         #expect(export.output.contains(",Celeste,2018,completed,12,,9,") && !export.output.contains("Hades"))
     }
 }
+
+extension ImportTests {
+    /// Where no file can come with a command, `/import file` says the way that works there, for this player.
+    @Test func importFileTypedWithoutAFileSaysHowFromTheServer() async throws {
+        let harness = try await TestHarness()
+        let bot = harness.services.bot
+        let matrix = try await bot.respond(toLine: "!gg import file", from: TextHintTests.matrixUser)
+        let body = matrix.matrixContent(replyTo: nil).body
+        #expect(body.contains("`ggtracker import FILE --user matrix:@alice:localhost`"), "\(body)")
+        #expect(body.contains("`!gg import steam`") && body.contains("Nothing was imported."), "\(body)")
+        let terminal = Invoker(platform: .cli, userID: "ada", displayName: "ada", community: "cli:terminal")
+        let typed = try await bot.respond(toLine: "/import file format:hltb", from: terminal)
+        #expect(
+            typed.text?.plainText(now: Date()).contains("ggtracker import FILE --user cli:ada") == true, "\(typed)")
+    }
+}

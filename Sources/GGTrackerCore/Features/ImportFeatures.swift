@@ -38,6 +38,21 @@ package struct ImportSummary: Sendable {
 /// `/import steam` and `/import file`: a library brought in from Steam or another tracker's CSV export.
 struct ImportFeatures: Sendable {
     typealias Context = GGTrackerBot.Context
+
+    /// `/import file` typed where no file can come with a command (the terminal, Matrix, Slack): the way that
+    /// works there instead, for this player.
+    static func fileWithoutAttachment(_ invoker: Invoker) -> Reply {
+        let command = "ggtracker import FILE --user \(invoker.player.rawValue)"
+        guard invoker.platform != .cli else {
+            return .notice(
+                "The terminal reads a CSV export with \(code: command) (Grouvee, HowLongToBeat or GGTracker's own). "
+                    + "Nothing was imported.")
+        }
+        return .notice(
+            "A file cannot come with a typed command here. Whoever runs GGTracker can bring your Grouvee, "
+                + "HowLongToBeat or GGTracker CSV export in on the server with \(code: command); your Steam games "
+                + "come in with \(code: "/import steam"). Nothing was imported.")
+    }
     let bot: GGTrackerBot
 
     /// A private refusal: nothing was imported.
