@@ -245,7 +245,9 @@ package struct GGTrackerBot: Sendable {
 
     /// The player a `user` option names, or the caller. A library is visible in the servers where its owner used
     /// the bot: someone who never did here is refused with a friendly notice, as is someone unknown.
-    func targetPlayer(_ user: UserMention?, _ c: Context) async throws -> Player {
+    func targetPlayer(
+        _ user: UserMention?, _ c: Context, otherwise consequence: String = "so there is nothing to show"
+    ) async throws -> Player {
         guard let user else { return c.player }
         let id = c.invoker.player(named: user)
         if id == c.player.id { return c.player }
@@ -256,7 +258,7 @@ package struct GGTrackerBot: Sendable {
         }
         let name = user.displayName ?? user.id
         throw ReplyError.notice(
-            "\(name) hasn't used GGTracker in this server yet, so there is nothing to show.")
+            "\(name) hasn't used GGTracker in this server yet, \(consequence).")
     }
 
     /// A command line that runs this same command again with `changes` applied to its options.

@@ -22,6 +22,27 @@ struct WordingTests {
         #expect(reply.text?.contains("hasn't used GGTracker") == false)
     }
 
+    /// Someone who never used the bot here cannot be followed yet, and the answer says so rather than that there
+    /// is "nothing to show".
+    @Test func followingSomeoneNewSaysWhenItWillWork() async throws {
+        try await harness.withClient { client in
+            let add = try await client.send(
+                I.command("friend", [I.sub("add", [I.user("user", .bob)])], resolvedUsers: [.bob]))
+            #expect(
+                add.ephemeral
+                    && add.content
+                        == "Bob hasn't used GGTracker in this server yet, so there is no one to follow yet: once they use a command here, you can.",
+                "\(add.content)")
+            let remove = try await client.send(
+                I.command("friend", [I.sub("remove", [I.user("user", .bob)])], resolvedUsers: [.bob]))
+            #expect(remove.content.hasSuffix("so you do not follow them."), "\(remove.content)")
+            _ = try await client.send(I.command("help", as: .bob))
+            let again = try await client.send(
+                I.command("friend", [I.sub("add", [I.user("user", .bob)])], resolvedUsers: [.bob]))
+            #expect(again.content.hasPrefix("You now follow Bob"), "\(again.content)")
+        }
+    }
+
     @Test func countsReadAsWordsAndTheReviewGateSaysWhereTheGameStands() async throws {
         try await harness.withClient { client in
             // Before any game, the caller's own stats say how to start.

@@ -105,7 +105,8 @@ struct SocialFeatures: Sendable {
 
     /// `/friend add|remove|list`.
     func friendAdd(_ user: UserMention, _ c: Context) async throws -> Reply {
-        let friend = try await bot.targetPlayer(user, c)
+        let friend = try await bot.targetPlayer(
+            user, c, otherwise: "so there is no one to follow yet: once they use a command here, you can")
         guard friend.id != c.player.id else { return .notice("You are always your own friend. Pick someone else.") }
         let added = try await bot.store.social.addFriend(c.player.id, friend.id, at: c.now)
         return .notice(
@@ -115,7 +116,7 @@ struct SocialFeatures: Sendable {
     }
 
     func friendRemove(_ user: UserMention, _ c: Context) async throws -> Reply {
-        let friend = try await bot.targetPlayer(user, c)
+        let friend = try await bot.targetPlayer(user, c, otherwise: "so you do not follow them")
         let removed = try await bot.store.social.removeFriend(c.player.id, friend.id)
         return .notice(
             removed
