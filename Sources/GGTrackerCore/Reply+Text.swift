@@ -29,8 +29,14 @@ extension Reply {
             if let footer = card.footer { lines.append("  — " + footer) }
         }
         if let modal {
-            lines.append("\(modal.title): give \(modal.inputs.map(\.option).joined(separator: ", ")) — for example:")
+            // The form Discord would open, as the command to type; what it would hold already is shown (the
+            // terminal is private).
+            lines.append("\(modal.title) — type it as:")
             lines.append("  \(modal.command) \(modal.inputs.first.map { "\($0.option):…" } ?? "")")
+            for input in modal.inputs {
+                guard let value = input.value, !value.isEmpty else { continue }
+                lines.append("  \(input.label) now: “\(value)”")
+            }
         }
         let buttons = actions.flatMap { $0 }.filter { !$0.disabled }
         if !buttons.isEmpty {

@@ -43,6 +43,20 @@ struct WordingTests {
         }
     }
 
+    /// The terminal shows the review form as the command to type, with the review it would hold.
+    @Test func theTerminalShowsAFormAsACommandWithItsCurrentText() async throws {
+        let bot = harness.services.bot
+        let ada = Invoker(platform: .cli, userID: "ada", displayName: "ada", community: "local")
+        for line in ["/add title:igdb:26226 status:completed", "/review title:igdb:26226 text:Kind and hard."] {
+            _ = try await bot.respond(toLine: line, from: ada)
+        }
+        let form = try await bot.respond(toLine: "/review title:Celeste", from: ada).plainText()
+        #expect(
+            form.hasSuffix(
+                "Review: Celeste — type it as:\n  /review title:igdb:26226 text:…\n  Your review now: “Kind and hard.”"),
+            "\(form)")
+    }
+
     @Test func countsReadAsWordsAndTheReviewGateSaysWhereTheGameStands() async throws {
         try await harness.withClient { client in
             // Before any game, the caller's own stats say how to start.
