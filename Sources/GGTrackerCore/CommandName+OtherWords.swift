@@ -38,8 +38,9 @@ extension CommandName {
     }()
 
     /// The subcommand of a group that words typed after it without one were most likely meant for: a game after
-    /// `/wishlist` is one to add (a member, whose wishlist to show), a member after `/friend` one to follow, after `/profile` whose card, a
-    /// name after `/challenge` the challenge to show. Nil where no guess is safe.
+    /// `/wishlist` is one to add (a member, whose wishlist to show), a member after `/friend` one to follow and
+    /// after `/profile` whose card to show, a name after `/challenge` the challenge to show. Nil where no guess is
+    /// safe.
     func subcommand(forFreeText text: String) -> String? {
         let member = text.hasPrefix("@")
         let oneWord = !text.contains(where: \.isWhitespace)

@@ -39,6 +39,8 @@ package struct ImportSummary: Sendable {
 struct ImportFeatures: Sendable {
     typealias Context = GGTrackerBot.Context
 
+    let bot: GGTrackerBot
+
     /// `/import file` typed where no file can come with a command (the terminal, Matrix, Slack): the way that
     /// works there instead, for this player.
     static func fileWithoutAttachment(_ invoker: Invoker) -> Reply {
@@ -53,7 +55,6 @@ struct ImportFeatures: Sendable {
                 + "HowLongToBeat or GGTracker CSV export in on the server with \(code: command); your Steam games "
                 + "come in with \(code: "/import steam"). Nothing was imported.")
     }
-    let bot: GGTrackerBot
 
     /// A private refusal: nothing was imported.
     static func refusal(_ reason: String) -> Reply { .notice(reason + " Nothing was imported.") }

@@ -262,7 +262,7 @@ struct LibraryFeatures: Sendable {
             Self.tagsChanged(game, before: change.before?.tags ?? [], after: change.after?.tags ?? [], changes))
     }
 
-    /// What a `/tag` did, then the tags now: "Added `co-op`. `couch` was not one of them. Tags on **Hades**: …".
+    /// What a `/tag` did, then the tags now: "Added `co-op`. `couch` was not among them. Tags on **Hades**: …".
     static func tagsChanged(_ game: Game, before: [String], after: [String], _ changes: [TagChange]) -> RichText {
         func list(_ tags: [String]) -> RichText { tags.map { "\(code: $0)" }.joined(separator: ", ") }
         func be(_ tags: [String]) -> String { tags.count == 1 ? "was" : "were" }
