@@ -79,6 +79,13 @@ package struct OptionSpec: Sendable {
         return String(text.dropLast(unit.count)).trimmingCharacters(in: .whitespaces)
     }
 
+    /// A value typed with its unit, for help where commands are typed: "12h", "50%", "8/10"; nil without units.
+    var typedExample: String? {
+        guard let unit = units.min(by: { $0.count < $1.count }) else { return nil }
+        let number = maxValue.map { $0 <= 10 ? "8" : $0 <= 100 ? "50" : "12" } ?? "12"
+        return number + unit
+    }
+
     /// Whether a word carries one of this option's units ("12h"): a number with its unit is this option's, where a
     /// bare one may be part of a name.
     func carriesUnit(_ word: String) -> Bool { !units.isEmpty && withoutUnit(word) != word }

@@ -117,6 +117,10 @@ extension DiscordCommandTests {
                 toLine: "!gg help rate",
                 from: Invoker(platform: .matrix, userID: "@ada:example.org", displayName: "Ada", community: "m"))
             #expect(typed.plainText().contains("title — The game\n") && !typed.plainText().contains("type to search"))
+            // Where commands are typed, a number's unit is shown by example; Discord's picker takes numbers alone.
+            #expect(
+                typed.plainText().contains("score — 1 to 10; shown as five stars (as 8/10)"), "\(typed.plainText())")
+            #expect(!one.text.contains("(as "), "\(one.text)")
             let about = try await client.send(I.command("about"))
             DiscordChecks.check(about)
             #expect(about.text.contains("Game data from IGDB.com") && about.text.contains("Version"))

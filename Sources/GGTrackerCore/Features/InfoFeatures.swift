@@ -26,8 +26,11 @@ struct InfoFeatures: Sendable {
             var seen = Set<String>()
             // Where commands are typed there is no picker to speak of.
             let typed = c.invoker.platform != .discord
-            let lines = options.filter { seen.insert($0.name).inserted }.map {
-                "\(code: $0.name) — \(typed ? $0.summaryHead : $0.summary)" as RichText
+            let lines = options.filter { seen.insert($0.name).inserted }.map { option -> RichText in
+                guard typed else { return "\(code: option.name) — \(option.summary)" }
+                // Typed, a number may carry its unit: said with an example.
+                let example = option.typedExample.map { RichText(" (as ") + RichText([.code($0)]) + ")" } ?? ""
+                return "\(code: option.name) — \(option.summaryHead)" + example
             }
             fields.append(.init("Options", lines.joined(separator: "\n"), inline: false))
         }
