@@ -55,9 +55,8 @@ package enum BotCommand: Hashable, Sendable {
                 var message: RichText =
                     "Give at least one of \(code: "status"), \(code: "hours") or \(code: "percent")."
                 // "!gg progress hades completed": the status written last, without its name, is offered back.
-                if let ending = invocation.optionEndingTheTitle {
-                    let guess = invocation.moving("title", to: ending.title, setting: ending.name, ending.value)
-                    message += " Did you mean \(code: guess.commandLine)?"
+                if let ending = invocation.optionsEndingTheTitle {
+                    message += " Did you mean \(code: invocation.settingTheTitlesEnding(ending).commandLine)?"
                 }
                 throw UsageError(message, usage: usage())
             }

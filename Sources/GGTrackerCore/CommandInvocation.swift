@@ -200,46 +200,91 @@ extension CommandInvocation {
     }
 
     /// The last word of `text` as a valid value of `option` (a number in its range, one of its choices), with the
-    /// words before it: ("celeste", 9) from "celeste 9" for a score. Nil when it is not one, or nothing precedes it.
+    /// words before it: ("celeste", 9) from "celeste 9" for a score. A unit written apart from its number ("20
+    /// hours") and the option's name written before its value ("status completed") go with it. Nil when it is not
+    /// one, or nothing precedes it.
     package static func trailingValue(of text: String, for option: OptionSpec) -> (rest: String, value: OptionValue)? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let space = trimmed.lastIndex(where: \.isWhitespace) else { return nil }
-        let rest = trimmed[..<space].trimmingCharacters(in: .whitespaces)
-        let word = String(trimmed[trimmed.index(after: space)...])
-        guard let value = option.reading(word), !rest.isEmpty, (try? option.check(value, usage: { "" })) != nil else {
+        var words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard words.count >= 2 else { return nil }
+        var word = words.removeLast()
+        if option.units.contains(word.lowercased()), words.count >= 2, option.reading(words.last! + word) != nil {
+            word = words.removeLast() + word
+        }
+        guard let value = option.reading(word), !words.isEmpty, (try? option.check(value, usage: { "" })) != nil else {
             return nil
         }
-        return (rest, value)
+        if words.count >= 2, words.last!.lowercased() == option.name { words.removeLast() }
+        return (words.joined(separator: " "), value)
     }
 
-    /// An option this command has and was not given, which the last word of its title sets: "celeste playing"
-    /// typed as `/add`'s title ends with `status:playing`, "portal 2 50%" as `/progress`'s with `percent:50`.
-    package var optionEndingTheTitle: (title: String, name: String, value: OptionValue)? {
-        guard case .string(let title)? = options["title"], let command = CommandName(rawValue: path.first ?? ""),
+    /// Options this command has and was not given, which the last words of its title set: "celeste playing" typed
+    /// as `/add`'s title ends with `status:playing`, "portal 2 20h 50%" as `/progress`'s with `hours:20` and
+    /// `percent:50`, "hades status completed" with `status:completed`. The title without them comes first.
+    package var optionsEndingTheTitle: (title: String, options: [(name: String, value: OptionValue)])? {
+        guard case .string(var title)? = options["title"], let command = CommandName(rawValue: path.first ?? ""),
             let spec = Self.leaf(of: command.spec, path: Array(path.dropFirst()))
         else { return nil }
-        let last = String(title.split(whereSeparator: \.isWhitespace).last ?? "")
-        for option in spec.options where options[option.name] == nil {
-            // A list after the title ("hades roguelike, co-op"): from the word before its first comma on.
-            if option.commaList, let comma = title.firstIndex(of: ",") {
-                let head = title[..<comma]
-                guard let space = head.lastIndex(where: \.isWhitespace) else { continue }
-                let rest = head[..<space].trimmingCharacters(in: .whitespaces)
-                let list = title[space...].trimmingCharacters(in: .whitespaces)
-                if !rest.isEmpty { return (rest, option.name, .string(list)) }
-                continue
+        var found: [(name: String, value: OptionValue)] = []
+        peeling: while true {
+            for option in spec.options
+            where options[option.name] == nil && !found.contains(where: { $0.name == option.name }) {
+                guard let (rest, value) = Self.ending(of: title, for: option) else { continue }
+                title = rest
+                found.insert((option.name, value), at: 0)
+                continue peeling
             }
-            // A yes/no option named last ("portal 2 confirm") is that option, yes.
-            if option.isNamed(by: last), title.count > last.count {
-                let rest = String(title.dropLast(last.count)).trimmingCharacters(in: .whitespaces)
-                if !rest.isEmpty { return (rest, option.name, .boolean(true)) }
-                continue
-            }
-            // A choice, or a number written with its unit ("50%", "12h"): a bare number may be part of a name.
-            guard !option.choices.isEmpty || option.carriesUnit(last) else { continue }
-            if let (rest, value) = Self.trailingValue(of: title, for: option) { return (rest, option.name, value) }
+            break
         }
-        return nil
+        return found.isEmpty ? nil : (title, found)
+    }
+
+    /// The words of the title after a game's name that starts it, for the free-text option this command was not
+    /// given: "hades loved it" typed to `/review` is Hades with `text:loved it`, "hades roguelike" to `/tag` Hades
+    /// with `tags:roguelike`. Names are compared by their letters and digits, word by word.
+    package func textAfter(name: String) -> (name: String, value: OptionValue)? {
+        guard case .string(let title)? = options["title"], let command = CommandName(rawValue: path.first ?? ""),
+            let spec = Self.leaf(of: command.spec, path: Array(path.dropFirst())),
+            let option = spec.options.first(where: { $0.greedy && $0.kind == .string && options[$0.name] == nil })
+        else { return nil }
+        let key = { (word: Substring) in String(word.lowercased().filter { $0.isLetter || $0.isNumber }) }
+        let nameWords = name.split(whereSeparator: \.isWhitespace).map(key).filter { !$0.isEmpty }
+        let titleWords = title.split(whereSeparator: \.isWhitespace)
+        guard !nameWords.isEmpty, titleWords.count > nameWords.count,
+            titleWords.prefix(nameWords.count).map(key) == nameWords
+        else { return nil }
+        return (option.name, .string(titleWords.dropFirst(nameWords.count).joined(separator: " ")))
+    }
+
+    /// The same command with the options its title ends with (`optionsEndingTheTitle`) given by name.
+    func settingTheTitlesEnding(_ ending: (title: String, options: [(name: String, value: OptionValue)])) -> Self {
+        var guess = self
+        guess.options["title"] = .string(ending.title)
+        for (name, value) in ending.options { guess.options[name] = value }
+        return guess
+    }
+
+    /// `option`'s value at the end of `title`, with the title before it.
+    private static func ending(of title: String, for option: OptionSpec) -> (rest: String, value: OptionValue)? {
+        let last = String(title.split(whereSeparator: \.isWhitespace).last ?? "")
+        // A list after the title ("hades roguelike, co-op"): from the word before its first comma on.
+        if option.commaList, let comma = title.firstIndex(of: ",") {
+            let head = title[..<comma]
+            guard let space = head.lastIndex(where: \.isWhitespace) else { return nil }
+            let rest = head[..<space].trimmingCharacters(in: .whitespaces)
+            let list = title[space...].trimmingCharacters(in: .whitespaces)
+            return rest.isEmpty ? nil : (rest, .string(list))
+        }
+        // A yes/no option named last ("portal 2 confirm") is that option, yes.
+        if option.isNamed(by: last) {
+            let rest = String(title.dropLast(last.count)).trimmingCharacters(in: .whitespaces)
+            return rest.isEmpty ? nil : (rest, .boolean(true))
+        }
+        // A choice, or a number written with its unit ("50%", "12h", "12 hours"): a bare number may be part of a
+        // name.
+        guard !option.choices.isEmpty || option.carriesUnit(last) || option.units.contains(last.lowercased()) else {
+            return nil
+        }
+        return trailingValue(of: title, for: option)
     }
 
     /// A summary written to start a sentence, continuing one: its first letter in lower case unless the first

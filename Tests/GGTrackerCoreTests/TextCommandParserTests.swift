@@ -108,6 +108,13 @@ struct TextCommandParserTests {
         ("!gg browse RPG", "`/browse` needs a subcommand: genre, platform, mode, engine."),
         // An option's name typed without its colon, where the text is no title.
         ("!gg profile set bio I love RPGs", "`bio` is an option: did you mean `/profile set bio:I love RPGs`?"),
+        // Several values after a title, a unit apart from its number, an option's name before its value.
+        ("!gg progress Hades 20h 100%", "Did you mean `/progress title:Hades hours:20 percent:100`?"),
+        ("!gg progress Hades 20 hours", "Did you mean `/progress title:Hades hours:20`?"),
+        (
+            "!gg progress Hades status completed 30 hrs",
+            "Did you mean `/progress title:Hades status:completed hours:30`?"
+        ),
         // A title that is only a status names no game.
         (
             "!gg add playing",

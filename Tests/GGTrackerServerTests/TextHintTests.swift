@@ -182,6 +182,23 @@ struct TextHintTests {
         #expect(try await entry(harness, igdb: "113112")?.tags == ["roguelike", "co-op"])
     }
 
+    /// "!gg review Hades Loved it": a game's name starts the title and the rest is the text the command was not
+    /// given; the game is offered with that text, and nothing is stored until the hint is sent.
+    @Test func textWrittenAfterATitleIsOfferedWithTheGame() async throws {
+        let harness = try await prepared()
+        _ = try await matrixBody(harness, "!gg progress Hades --status completed")
+        let body = try await matrixBody(harness, "!gg review Hades Loved it, the spear most")
+        #expect(body.contains("Did you mean: Hades (2020) with `text:Loved it, the spear most`?"), "\(body)")
+        let hint = "!gg review title:igdb:113112 text:Loved it, the spear most"
+        #expect(body.contains("reply \(hint)"), "\(body)")
+        #expect(try await entry(harness, igdb: "113112")?.review == nil)
+        _ = try await matrixBody(harness, hint)
+        #expect(try await entry(harness, igdb: "113112")?.review == "Loved it, the spear most")
+        // A status after the title's option name is offered too.
+        let named = try await matrixBody(harness, "!gg add Celeste status playing")
+        #expect(named.contains("Did you mean: Celeste (2018) with `status:playing`?"), "\(named)")
+    }
+
     /// "!gg remove Hades confirm": a yes/no option named after the title is offered as yes, and nothing is removed
     /// until the hint is sent.
     @Test func aYesNoOptionNamedAfterATitleIsOfferedAsYes() async throws {

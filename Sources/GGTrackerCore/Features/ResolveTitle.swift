@@ -51,7 +51,7 @@ extension GGTrackerBot {
             }
             // "celeste playing": without its last word, which sets an option, the title may name a game; it is
             // then the suggestion (never taken: the reply asks).
-            if case .none = pick, let ending = c.invocation.optionEndingTheTitle {
+            if case .none = pick, let ending = c.invocation.optionsEndingTheTitle {
                 let hits = try await catalog.lookup(
                     ending.title, filter: CatalogFilter(includeMature: true), limit: 10
                 ).hits
@@ -113,15 +113,32 @@ extension GGTrackerBot {
                         + " The closest ones are age-restricted in this channel; try \(code: "/search") with other words."
                 )
             }
+            // "hades loved it" typed to /review: the first suggestion's name starts the title, and the rest is the
+            // text the command was not given. That game alone is offered, with its text.
+            if let game = suggestions.first, let text = c.invocation.textAfter(name: game.name) {
+                let option = RichText([.code("\(text.name):\(CommandInvocation.text(of: text.value))")])
+                throw ReplyError(
+                    Reply(
+                        visibility: .invokerOnly,
+                        text: message + " Did you mean: \(bold: game.displayName) with " + option + "?",
+                        actions: [
+                            [
+                                Action(
+                                    Format.truncate(game.displayName, 80),
+                                    rerun(c, ["title": .string(game.ref.description), text.name: text.value]))
+                            ]
+                        ]))
+            }
             // "celeste playing": the last word may be an option the command has, which each button then sets.
-            let ending = c.invocation.optionEndingTheTitle
+            let ending = c.invocation.optionsEndingTheTitle?.options ?? []
+            let with = ending.map { RichText([.code("\($0.name):\(CommandInvocation.text(of: $0.value))")]) }
             message +=
                 " Did you mean: "
                 + suggestions.map { RichText([.bold($0.displayName)]) }.joined(separator: ", ")
-                + (ending.map { " with \(code: "\($0.name):\(CommandInvocation.text(of: $0.value))")" } ?? "") + "?"
+                + (with.isEmpty ? "" : " with " + with.joined(separator: " ")) + "?"
             let buttons = suggestions.map { game in
                 var changes: [String: OptionValue?] = ["title": .string(game.ref.description)]
-                if let ending { changes[ending.name] = ending.value }
+                for (name, value) in ending { changes[name] = value }
                 return Action(Format.truncate(game.displayName, 80), rerun(c, changes))
             }
             throw ReplyError(Reply(visibility: .invokerOnly, text: message, actions: [buttons]))
