@@ -353,7 +353,8 @@ package protocol SocialStore: Sendable {
     func challenges(in community: String, joinedBy player: PlayerID?) async throws -> [Challenge]
     /// False when already in.
     func join(_ challenge: Challenge, _ player: PlayerID, at now: Date) async throws -> Bool
-    func leave(_ challenge: Challenge, _ player: PlayerID) async throws -> Bool
+    /// Takes the player off the challenge, unless they won its medal: that stays theirs, with their place.
+    func leave(_ challenge: Challenge, _ player: PlayerID) async throws -> ChallengeLeaving
     /// Adds to a `custom` challenge's progress; nil when the player has not joined. Awards the medal on reaching the goal.
     func addProgress(
         _ challenge: Challenge, _ player: PlayerID, amount: Double, community: String, at now: Date

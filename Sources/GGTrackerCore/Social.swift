@@ -143,6 +143,13 @@ package struct ChallengeStanding: Hashable, Sendable {
     }
 }
 
+/// What `/challenge leave` did.
+package enum ChallengeLeaving: Sendable {
+    case left, wasNotIn
+    /// The player won its medal, which is kept with their place on the board.
+    case keepsMedal
+}
+
 /// Where a player stands in a running challenge that a change of theirs counts toward.
 package struct ChallengeStep: Hashable, Sendable {
     package var challenge: String

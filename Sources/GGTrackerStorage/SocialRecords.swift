@@ -220,12 +220,18 @@ extension SocialRecords: SocialStore {
         }
     }
 
-    package func leave(_ challenge: Challenge, _ player: PlayerID) async throws -> Bool {
+    package func leave(_ challenge: Challenge, _ player: PlayerID) async throws -> ChallengeLeaving {
         try await effect { db in
+            // A medal won is kept: its row, which holds it, stays.
             try await db.execute(
-                "DELETE FROM challenge_participants WHERE challenge_id = ? AND player_id = ?",
+                "DELETE FROM challenge_participants WHERE challenge_id = ? AND player_id = ? AND medal_at IS NULL",
                 [challenge.id, player.rawValue])
-            return db.changesCount > 0
+            if db.changesCount > 0 { return .left }
+            let stays =
+                try await db.value(
+                    "SELECT 1 FROM challenge_participants WHERE challenge_id = ? AND player_id = ?",
+                    [challenge.id, player.rawValue]) as Int?
+            return stays == nil ? .wasNotIn : .keepsMedal
         }
     }
 

@@ -68,4 +68,32 @@ struct ChallengeStepTests {
             #expect(!medal.content.contains("🏁 **Winter Sprint**"), "\(medal.content)")
         }
     }
+
+    /// Leaving takes a player off a challenge, but a medal won stays theirs, with their place on the board.
+    @Test(arguments: databases)
+    func leavingKeepsAMedalWon(database: String) async throws {
+        let harness = try await harness(database)
+        try await harness.withClient { client in
+            _ = try await client.send(I.createChallenge("One Down", goal: 1, unit: "games_completed"))
+            let leave = { (who: I.Person) in
+                I.command("challenge", [I.sub("leave", [I.option("name", "One Down")])], as: who)
+            }
+            _ = try await client.send(I.command("challenge", [I.sub("join", [I.option("name", "One Down")])], as: .bob))
+            let left = try await client.send(leave(.bob))
+            #expect(left.ephemeral && left.content == "You left “One Down”.", "\(left.content)")
+            let again = try await client.send(leave(.bob))
+            #expect(again.content == "You were not in “One Down”.", "\(again.content)")
+
+            let won = try await client.send(
+                I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")]))
+            #expect(won.content.contains("won a medal in “One Down”"), "\(won.content)")
+            let kept = try await client.send(leave(.alice))
+            #expect(kept.content.hasPrefix("You won the medal of “One Down”: it stays yours"), "\(kept.content)")
+            let profile = try await client.send(I.command("profile", [I.sub("show")]))
+            #expect(profile.text.contains("Medals (1)") && profile.text.contains("🏅 One Down"), "\(profile.text)")
+            let show = try await client.send(
+                I.command("challenge", [I.sub("show", [I.option("name", "One Down")])]))
+            #expect(show.text.contains("1/1 🏅") && show.text.contains("1 participant"), "\(show.text)")
+        }
+    }
 }

@@ -80,11 +80,13 @@ struct ChallengeFeatures: Sendable {
 
     func challengeLeave(name: String, _ c: Context) async throws -> Reply {
         let challenge = try await findChallenge(name, c)
-        let left = try await bot.store.social.leave(challenge, c.player.id)
-        return .notice(
-            left
-                ? "You left “\(challenge.name)”." : "You were not in “\(challenge.name)”."
-        )
+        switch try await bot.store.social.leave(challenge, c.player.id) {
+        case .left: return .notice("You left “\(challenge.name)”.")
+        case .wasNotIn: return .notice("You were not in “\(challenge.name)”.")
+        case .keepsMedal:
+            return .notice(
+                "You won the medal of “\(challenge.name)”: it stays yours, and so does your place on its board.")
+        }
     }
 
     /// The running challenge the caller takes part in (of those that count `custom` progress, when `custom`), for a
