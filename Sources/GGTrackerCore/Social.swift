@@ -275,8 +275,11 @@ package struct LibraryComparison: Sendable {
         return Int((100 * (1 - meanGap / 9)).rounded())
     }
 
-    /// The shared game their scores differ on most.
+    /// The shared game their scores differ on most, when there is a choice (two or more both rated) and they
+    /// differ by a whole star or more: a point apart on the only game both rated is no disagreement to name.
     package var biggestDisagreement: (game: Game, left: Int, right: Int)? {
-        bothRated.filter { $0.left != $0.right }.max { abs($0.left - $0.right) < abs($1.left - $1.right) }
+        let rated = bothRated
+        guard rated.count >= 2 else { return nil }
+        return rated.filter { abs($0.left - $0.right) >= 2 }.max { abs($0.left - $0.right) < abs($1.left - $1.right) }
     }
 }
