@@ -238,14 +238,14 @@ extension AppDatabase {
             throw RestoreError(description: "`db backup` copies a SQLite database; back PostgreSQL up with pg_dump")
         }
         guard !FileManager.default.fileExists(atPath: path) else {
-            throw DatabaseError(message: "\(path) already exists; choose a new file")
+            throw RestoreError(description: "\(path) already exists; choose a new file")
         }
         let destination = try DatabaseQueue(path: path)
         try writer.backup(to: destination)
         try destination.close()
     }
 
-    /// Why a file cannot be restored.
+    /// Why a file cannot be backed up to or restored from.
     package struct RestoreError: Error, CustomStringConvertible {
         package var description: String
     }

@@ -126,7 +126,11 @@ struct DB: AsyncParsableCommand {
         func run() async throws {
             let config = try options.load()
             let database = try await AppDatabase.open(config.databasePath)
-            try database.backup(to: file)
+            do {
+                try database.backup(to: file)
+            } catch let error as AppDatabase.RestoreError {
+                throw ValidationError("Cannot back up: \(error.description). Nothing was written.")
+            }
             print("Backed up \(config.databasePath) to \(file).")
         }
     }

@@ -14,7 +14,7 @@ import NIOPosix
 struct GGTrackerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ggtracker",
-        abstract: "A game-tracking bot for Discord: keep your game library with your friends.",
+        abstract: "A game-tracking bot for Discord, Matrix and Slack: keep your game library with your friends.",
         version: AppServices.version,
         subcommands: [
             Serve.self, Run.self, ExportLibrary.self, ImportLibrary.self, Commands.self, Catalog.self, DB.self,

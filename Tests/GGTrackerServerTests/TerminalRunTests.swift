@@ -20,4 +20,21 @@ struct TerminalRunTests {
         #expect(status.output.contains("Refresh: none since start-up"), "\(status.output)")
         #expect(!status.output.contains("running now"), "\(status.output)")
     }
+
+    /// A backup never overwrites a file, and says so in the terminal's words.
+    @Test(.enabled(if: ServerProcess.binaryExists), .timeLimit(.minutes(3)))
+    func aBackupOverAnExistingFileIsRefusedPlainly() async throws {
+        let path = Scratch.path("terminal-backup.sqlite")
+        let copy = Scratch.path("terminal-backup-copy.sqlite")
+        let first = try await ServerProcess.commandInBackground(["db", "backup", copy, "--database", path])
+        #expect(first.status == 0 && first.output.contains("Backed up"), "\(first.output)")
+        let size = try FileManager.default.attributesOfItem(atPath: copy)[.size] as? Int
+        let again = try await ServerProcess.commandInBackground(["db", "backup", copy, "--database", path])
+        #expect(again.status != 0, "\(again.output)")
+        #expect(
+            again.output.contains("Cannot back up: \(copy) already exists; choose a new file. Nothing was written."),
+            "\(again.output)")
+        #expect(!again.output.contains("SQLite error"), "\(again.output)")
+        #expect(try FileManager.default.attributesOfItem(atPath: copy)[.size] as? Int == size)
+    }
 }
