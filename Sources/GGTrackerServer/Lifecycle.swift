@@ -89,7 +89,9 @@ package struct Maintenance: Service {
         }
         defer { trimmer.cancel() }
         try? await gracefulShutdown()
-        logger.info("shutting down: waiting for a running catalog refresh to store its current page")
+        if services.catalog.refreshProgress != nil {
+            logger.info("shutting down: waiting for the running catalog refresh to store its current page")
+        }
         await services.catalog.stopRefreshing()
         do {
             try services.database.close()

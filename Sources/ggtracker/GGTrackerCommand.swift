@@ -109,7 +109,15 @@ struct Serve: AsyncParsableCommand {
                 "address": "\(config.host):\(config.port)", "database": "\(config.databaseName)",
                 "catalog": "\(config.catalog.rawValue)",
             ])
-        try await serve(services, logger: logger)
+        do {
+            try await serve(services, logger: logger)
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            let message =
+                "Cannot listen on \(config.host):\(config.port): another program (perhaps another ggtracker serve) "
+                + "is using that port. Stop it, or choose another with --port or GGTRACKER_PORT.\n"
+            FileHandle.standardError.write(Data(message.utf8))
+            throw ExitCode.failure
+        }
     }
 }
 

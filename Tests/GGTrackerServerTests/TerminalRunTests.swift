@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Testing
 
@@ -36,5 +37,27 @@ struct TerminalRunTests {
             "\(again.output)")
         #expect(!again.output.contains("SQLite error"), "\(again.output)")
         #expect(try FileManager.default.attributesOfItem(atPath: copy)[.size] as? Int == size)
+    }
+
+    /// A port already taken (here by another `ggtracker serve`) is said plainly, and the second server stops.
+    @Test(.enabled(if: ServerProcess.binaryExists), .timeLimit(.minutes(3)))
+    func aPortInUseIsSaidPlainly() async throws {
+        let database = Scratch.path("terminal-port.sqlite")
+        let imported = try ServerProcess.command(["catalog", "import", TestHarness.fixturePath, "--database", database])
+        #expect(imported.status == 0, "\(imported.output)")
+        let port = 19_000 + Int.random(in: 0..<900)
+        let first = try ServerProcess(
+            database: database, port: port, publicKey: String(repeating: "ab", count: 32),
+            log: URL(fileURLWithPath: Scratch.path("terminal-port.log")))
+        defer { first.kill(SIGTERM) }
+        try await first.waitUntilReady(HTTPClient.shared)
+        let second = try await ServerProcess.commandInBackground(
+            ["serve", "--database", Scratch.path("terminal-port-2.sqlite"), "--port", String(port)])
+        #expect(second.status == 1, "\(second.output)")
+        #expect(
+            second.output.contains(
+                "Cannot listen on 127.0.0.1:\(port): another program (perhaps another ggtracker serve)"),
+            "\(second.output)")
+        #expect(!second.output.contains("errno"), "\(second.output)")
     }
 }
