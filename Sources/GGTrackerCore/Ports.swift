@@ -221,8 +221,8 @@ package struct EntryChange: Sendable {
     package var after: LibraryEntry?
     /// Names of challenges whose goal this change reached.
     package var medals: [String]
-    /// Running challenges that count what this change did, short of their goal: where the player stands now.
-    package var counted: [ChallengeStep] = []
+    /// Running challenges that count what this change did, short of their goal, with the player's progress now.
+    package var counted: [(challenge: Challenge, progress: Double)] = []
     /// Whether the game was on the wishlist, which a new entry takes it off.
     package var leftWishlist: Bool
 

@@ -150,20 +150,6 @@ package enum ChallengeLeaving: Sendable {
     case keepsMedal
 }
 
-/// Where a player stands in a running challenge that a change of theirs counts toward.
-package struct ChallengeStep: Hashable, Sendable {
-    package var challenge: String
-    package var unit: ChallengeUnit
-    package var progress: Double
-    package var goal: Double
-    package init(challenge: String, unit: ChallengeUnit, progress: Double, goal: Double) {
-        self.challenge = challenge
-        self.unit = unit
-        self.progress = progress
-        self.goal = goal
-    }
-}
-
 /// A medal a player won.
 package struct Medal: Hashable, Sendable {
     package var challenge: String

@@ -209,14 +209,16 @@ extension LibraryRecords: LibraryStore {
                     "SELECT count(*) FROM wishlist w JOIN games g ON g.id = w.game_id WHERE w.player_id = ?\(mature)",
                     [player.rawValue]) as Int?) ?? 0
             let rows = try await db.fetchAll(
-                """
-                SELECT w.added_at AS wished_at, \(CatalogRecords.gameColumns) FROM wishlist w JOIN games g ON g.id = w.game_id
-                WHERE w.player_id = ?\(mature) ORDER BY w.added_at DESC, g.name LIMIT ? OFFSET ?
-                """, [player.rawValue, pageSize, (page - 1) * pageSize])
+                "\(Self.wishlistSelect) WHERE w.player_id = ?\(mature) ORDER BY w.added_at DESC, g.name LIMIT ? OFFSET ?",
+                [player.rawValue, pageSize, (page - 1) * pageSize])
             let items = rows.map(Self.wishlistItem(from:))
             return Page(items: items, page: page, pageCount: Self.pageCount(total, pageSize), total: total)
         }
     }
+
+    /// Wishlisted games with the moment of each wish (`wishlistItem(from:)` reads its rows).
+    static let wishlistSelect =
+        "SELECT w.added_at AS wished_at, \(CatalogRecords.gameColumns) FROM wishlist w JOIN games g ON g.id = w.game_id"
 
     /// A wishlist row: the game's columns and `wished_at`.
     static func wishlistItem(from row: SQLRow) -> WishlistItem {

@@ -76,7 +76,7 @@ extension SocialRecords {
     static func checkChallenges(
         _ db: any SQLSession, player: PlayerID, at now: Date, candidates: SQLPending? = nil,
         counting events: [EventKind] = []
-    ) async throws -> (won: [String], counted: [ChallengeStep]) {
+    ) async throws -> (won: [String], counted: [(challenge: Challenge, progress: Double)]) {
         let t = now.timeIntervalSince1970
         let pending: SQLPending
         if let candidates {
@@ -86,15 +86,13 @@ extension SocialRecords {
         }
         let rows = try await pending.rows()
         var won: [String] = []
-        var counted: [ChallengeStep] = []
+        var counted: [(challenge: Challenge, progress: Double)] = []
         for row in rows {
             let challenge = challenge(from: row)
             let progress = try await progress(db, challenge: challenge, player: player)
             guard progress >= challenge.goal else {
                 if let event = challenge.unit.event, events.contains(event) {
-                    counted.append(
-                        ChallengeStep(
-                            challenge: challenge.name, unit: challenge.unit, progress: progress, goal: challenge.goal))
+                    counted.append((challenge, progress))
                 }
                 continue
             }

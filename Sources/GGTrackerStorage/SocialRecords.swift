@@ -332,10 +332,8 @@ extension SocialRecords: SocialStore {
                 "\(LibraryRecords.entrySelect) WHERE e.player_id = ? ORDER BY e.updated_at DESC", [player.id.rawValue]
             ).map(LibraryRecords.entry(from:))
             let wishlist = try await db.fetchAll(
-                """
-                SELECT w.added_at AS wished_at, \(CatalogRecords.gameColumns) FROM wishlist w
-                JOIN games g ON g.id = w.game_id WHERE w.player_id = ? ORDER BY w.added_at DESC, g.name
-                """, [player.id.rawValue]
+                "\(LibraryRecords.wishlistSelect) WHERE w.player_id = ? ORDER BY w.added_at DESC, g.name",
+                [player.id.rawValue]
             ).map(LibraryRecords.wishlistItem(from:))
             return (player, entries, wishlist)
         }

@@ -199,9 +199,9 @@ struct LibraryFeatures: Sendable {
             reply.announcement = bot.announcement(reply.cards, c)
         }
         let medals = change.medals.map { "🏅 \(c.player.shownName) won a medal in “\($0)”!" }.joined(separator: "\n")
-        let steps = change.counted.map { step -> RichText in
-            let amounts = "\(ChallengeFeatures.amount(step.progress))/\(ChallengeFeatures.amount(step.goal))"
-            return "🏁 \(bold: step.challenge): \(amounts) \(step.unit.label)"
+        let steps = change.counted.map { challenge, progress -> RichText in
+            let amounts = "\(ChallengeFeatures.amount(progress))/\(ChallengeFeatures.amount(challenge.goal))"
+            return "🏁 \(bold: challenge.name): \(amounts) \(challenge.unit.label)"
         }
         let lines = (medals.isEmpty ? [] : [RichText(medals)]) + steps
         if !lines.isEmpty {
