@@ -49,7 +49,7 @@ extension LibraryRecords {
                     announceChannel: row["announce_channel"], ageGate: gate.flatMap(AgeGate.init) ?? .strict)
                 let namedGame = try await game?.rows().first.map(CatalogRecords.game(from:))
                 if let own, let namedGame { try await own.remember(for: invoker.player, game: namedGame.id, in: db) }
-                let player = Self.player(from: row)
+                let player = LibraryRows.player(from: row)
                 // On SQLite the page is read in the same transaction.
                 var listed: LibraryPage?
                 if let listing {
@@ -86,7 +86,8 @@ extension LibraryRecords {
                 WHERE p.id = ?
                 """, [claim?.id, invoker.player.rawValue])!
             return (
-                Self.player(from: row), try await Self.settings(of: invoker.community, in: db), row["answered"] as Data?
+                LibraryRows.player(from: row), try await LibraryRows.settings(of: invoker.community, in: db),
+                row["answered"] as Data?
             )
         }
         recentlySeen.saw(key, at: now)
@@ -131,7 +132,7 @@ struct OwnCopy: Sendable {
             // The game's row, with the entry's columns empty when it is in no library of the player's.
             let row = try await entry.rows().first
             let copy = OwnCopy(
-                entry: row.flatMap { ($0[0] as String?) == nil ? nil : LibraryRecords.entry(from: $0) },
+                entry: row.flatMap { ($0[0] as String?) == nil ? nil : LibraryRows.entry(from: $0) },
                 challenges: try await candidates.rows(), wishlisted: row.map { $0["wished"] } ?? false)
             // The entry read is of the game the ref names; the ref named the game read with it.
             guard copy.entry == nil || copy.entry?.game.id == game else { return }
@@ -141,7 +142,7 @@ struct OwnCopy: Sendable {
 
     /// Sends the reads of the player's entry of the game `ref` names, with whether the game is on their wishlist
     /// (one statement: the game's row, the entry's columns first and empty when there is none, the game's last, as
-    /// `LibraryRecords.entry(from:)` and `CatalogRecords.game(from:)` read them), and of their unfinished challenges.
+    /// `LibraryRows.entry(from:)` and `CatalogRecords.game(from:)` read them), and of their unfinished challenges.
     static func prefetch(of player: PlayerID, _ ref: GameRef, in db: any SQLSession) async throws -> Pending {
         let game: (where: String, arguments: SQLArguments)
         if ref.provider == "local", let id = Int64(ref.id) {
@@ -164,7 +165,7 @@ struct OwnCopy: Sendable {
     /// reads nothing more.
     static func shelves(of player: PlayerID, in db: any SQLSession) async throws -> [Game] {
         let p = player.rawValue
-        let entries = try await db.prefetch("\(LibraryRecords.entrySelect) WHERE e.player_id = ?", [p])
+        let entries = try await db.prefetch("\(LibraryRows.entrySelect) WHERE e.player_id = ?", [p])
         let wished = try await db.prefetch(
             """
             SELECT \(CatalogRecords.gameColumns) FROM games g
@@ -172,7 +173,7 @@ struct OwnCopy: Sendable {
                 AND g.id NOT IN (SELECT game_id FROM library_entries WHERE player_id = ?)
             """, [p, p])
         let challenges = try await SocialRecords.unfinishedChallenges(db, player: player).rows()
-        let owned = try await entries.rows().map(LibraryRecords.entry(from:))
+        let owned = try await entries.rows().map(LibraryRows.entry(from:))
         let wishedOnly = try await wished.rows().map(CatalogRecords.game(from:))
         for entry in owned {
             db.remember(key(player, entry.game.id), OwnCopy(entry: entry, challenges: challenges, wishlisted: false))

@@ -10,15 +10,16 @@ extension LibraryRecords {
                 return nil
             }
             let entries = try await db.fetchAll(
-                "\(Self.entrySelect) WHERE e.player_id = ? ORDER BY e.updated_at DESC, g.name", [player.rawValue]
-            ).map(Self.entry(from:))
+                "\(LibraryRows.entrySelect) WHERE e.player_id = ? ORDER BY e.updated_at DESC, g.name", [player.rawValue]
+            ).map(LibraryRows.entry(from:))
             let wishes = try await db.fetchAll(
                 """
                 SELECT w.added_at, \(CatalogRecords.gameColumns) FROM wishlist w JOIN games g ON g.id = w.game_id
                 WHERE w.player_id = ? ORDER BY w.added_at DESC, g.name
                 """, [player.rawValue]
             ).map { WishlistItem(game: CatalogRecords.game(from: $0), addedAt: Date(timeIntervalSince1970: $0[0])) }
-            return LibraryExport(player: Self.player(from: row), entries: entries, wishlist: wishes, exportedAt: now)
+            return LibraryExport(
+                player: LibraryRows.player(from: row), entries: entries, wishlist: wishes, exportedAt: now)
         }
     }
 }

@@ -21,16 +21,16 @@ extension LibraryRecords {
             for chunk in Array(Set(items.map(\.game.id))).chunked(500) {
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
                 for row in try await db.fetchAll(
-                    "\(Self.entrySelect) WHERE e.player_id = ? AND e.game_id IN (\(marks))",
-                    Self.arguments(player, chunk))
+                    "\(LibraryRows.entrySelect) WHERE e.player_id = ? AND e.game_id IN (\(marks))",
+                    LibraryRows.arguments(player, chunk))
                 {
-                    let entry = Self.entry(from: row)
+                    let entry = LibraryRows.entry(from: row)
                     entries[entry.game.id] = entry
                 }
                 wished.formUnion(
                     try await db.values(
                         "SELECT game_id FROM wishlist WHERE player_id = ? AND game_id IN (\(marks))",
-                        Self.arguments(player, chunk)) as [Int64])
+                        LibraryRows.arguments(player, chunk)) as [Int64])
             }
             var counts = ImportCounts()
             var changed: [Int64: LibraryEntry] = [:]
@@ -59,8 +59,8 @@ extension LibraryRecords {
             }
             for chunk in Array(changed.values).chunked(100) {
                 var arguments = SQLArguments()
-                arguments.values = chunk.flatMap { Self.entryValues(player, $0) }
-                try await db.send(Self.upsertEntriesSQL(rows: chunk.count), arguments)
+                arguments.values = chunk.flatMap { LibraryRows.entryValues(player, $0) }
+                try await db.send(LibraryRows.upsertEntriesSQL(rows: chunk.count), arguments)
                 // A game now owned is no longer wished for.
                 let owned = chunk.map(\.game.id).filter { wished.contains($0) }
                 if !owned.isEmpty {
@@ -68,7 +68,7 @@ extension LibraryRecords {
                         """
                         DELETE FROM wishlist WHERE player_id = ? AND game_id IN \
                         (\(Array(repeating: "?", count: owned.count).joined(separator: ",")))
-                        """, Self.arguments(player, owned))
+                        """, LibraryRows.arguments(player, owned))
                 }
             }
             // A wish for a game the same import brought into the library is not kept.

@@ -66,7 +66,7 @@ extension LibraryRecords {
             ? ", (SELECT string_agg(c, ',') FROM (\(countsByGroup)) AS status_groups) AS status_counts" : ""
         let position = positioned ? ", row_number() OVER (ORDER BY \(order)) AS position" : ""
         let sql = """
-            SELECT \(listedColumns) \(counted) \(position)
+            SELECT \(LibraryRows.listedColumns) \(counted) \(position)
             FROM library_entries e JOIN games g ON g.id = e.game_id
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ? OFFSET ?
             """
@@ -98,7 +98,7 @@ extension LibraryRecords {
         let total = listing.status.map { counts[$0] ?? 0 } ?? counts.values.reduce(0, +)
         return LibraryPage(
             page: Page(
-                items: rows.map(listedEntry(from:)), page: listing.page,
+                items: rows.map(LibraryRows.listedEntry(from:)), page: listing.page,
                 pageCount: pageCount(total, listing.pageSize), total: total),
             statusCounts: counts, hiddenMature: hidden)
     }
@@ -129,7 +129,7 @@ extension LibraryRecords {
         let gate: String? = first["age_gate"]
         let settings = CommunitySettings(
             announceChannel: first["announce_channel"], ageGate: gate.flatMap(AgeGate.init) ?? .strict)
-        var caller = Caller(player: Self.player(from: first), settings: settings)
+        var caller = Caller(player: LibraryRows.player(from: first), settings: settings)
         // The page's columns follow the caller's; a page with nothing on it is one row of nulls.
         let start = first.columns.position(of: "answered")! + 1
         // The page's own columns, worked out once per statement text.

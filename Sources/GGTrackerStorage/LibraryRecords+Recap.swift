@@ -34,19 +34,19 @@ extension LibraryRecords {
             recap.reviewsWritten = reviewed.count
             let entries = try await db.fetchAll(
                 """
-                \(Self.entrySelect) WHERE e.player_id = ? AND (e.finished_at >= ? AND e.finished_at < ?
+                \(LibraryRows.entrySelect) WHERE e.player_id = ? AND (e.finished_at >= ? AND e.finished_at < ?
                     OR e.started_at >= ? AND e.started_at < ?)
                 """, [p, from, to, from, to]
-            ).map(Self.entry(from:))
+            ).map(LibraryRows.entry(from:))
             let found = Set(entries.map(\.game.id))
             let rest = played.subtracting(found).sorted()
             recap.entries = entries
             if !rest.isEmpty {
                 let marks = Array(repeating: "?", count: rest.count).joined(separator: ", ")
                 recap.entries += try await db.fetchAll(
-                    "\(Self.entrySelect) WHERE e.player_id = ? AND e.game_id IN (\(marks))",
+                    "\(LibraryRows.entrySelect) WHERE e.player_id = ? AND e.game_id IN (\(marks))",
                     SQLArguments([p as (any SQLBindable)?] + rest.map { $0 as (any SQLBindable)? })
-                ).map(Self.entry(from:))
+                ).map(LibraryRows.entry(from:))
             }
             recap.entries.sort { $0.game.id < $1.game.id }
             recap.medals = try await db.fetchAll(

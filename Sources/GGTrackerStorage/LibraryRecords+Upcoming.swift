@@ -34,7 +34,7 @@ extension LibraryRecords {
         var games: [UpcomingGame] = []
         for row in rows {
             let game = CatalogRecords.game(from: row)
-            let wisher = Self.player(from: row)
+            let wisher = LibraryRows.player(from: row)
             if games.last?.game.id == game.id {
                 games[games.count - 1].wantedBy.append(wisher)
             } else {

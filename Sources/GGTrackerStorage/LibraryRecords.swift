@@ -2,81 +2,16 @@ import Foundation
 import GGTrackerCore
 
 extension LibraryRecords: LibraryStore {
-    static func date(_ value: Double?) -> Date? { value.map(Date.init(timeIntervalSince1970:)) }
-
-    static func player(from row: SQLRow) -> Player {
-        Player(
-            id: PlayerID(row["id"] as String), displayName: row["display_name"], nickname: row["nickname"],
-            avatarURL: row["avatar_url"], bio: row["bio"], createdAt: Date(timeIntervalSince1970: row["created_at"]))
-    }
-
     package func player(_ id: PlayerID) async throws -> Player? {
         try await read { db in
             try await db.fetchOne("SELECT * FROM players WHERE id = ?", [id.rawValue])
                 .map(
-                    Self.player(from:))
+                    LibraryRows.player(from:))
         }
     }
 
-    static let entrySelect =
-        "SELECT e.*, \(CatalogRecords.gameColumns) FROM library_entries e JOIN games g ON g.id = e.game_id"
-
-    /// What a line of `/list` shows of an entry and its game, read by `listedEntry(from:)`: a library page reads
-    /// these and nothing else (every column is a cell to convert, ten rows a page; on PostgreSQL one to send too).
-    static let listedColumns = """
-        e.status, e.hours, e.percent, e.score, e.favorite, e.added_at, e.updated_at,
-        g.id, g.provider, g.provider_id, g.name, g.release_date, g.release_year_only, g.mature
-        """
-
-    /// Reads an entry from a row that begins with `listedColumns`: its status, hours, percent, score, favorite mark
-    /// and dates, and its game's id, name, release and age restriction; nothing else of either.
-    static func listedEntry(from row: SQLRow) -> LibraryEntry {
-        let (id, ref) = CatalogRecords.reference(in: row, at: 7)
-        let game = Game(
-            id: id, ref: ref, name: row[10],
-            releaseDate: date(row[11]), releaseYearOnly: row[12], isMature: row[13])
-        var entry = LibraryEntry(
-            game: game, status: GameStatus(rawValue: row[0]) ?? .backlog, at: Date(timeIntervalSince1970: row[5]))
-        entry.hours = row[1]
-        entry.percent = row[2]
-        entry.score = row[3]
-        entry.favorite = row[4]
-        entry.updatedAt = Date(timeIntervalSince1970: row[6])
-        return entry
-    }
-
-    /// Reads an entry from a row of `entrySelect`: the entry's columns first, in table order (by position, as
-    /// `game(from:)` explains), the game's last.
-    static func entry(from row: SQLRow) -> LibraryEntry {
-        // player_id, game_id, status, hours, percent, score, review, reviewed_at, favorite, tags, note, added_at,
-        // started_at, finished_at, updated_at, review_spoiler
-        var entry = LibraryEntry(
-            game: CatalogRecords.game(from: row), status: GameStatus(rawValue: row[2]) ?? .backlog,
-            at: Date(timeIntervalSince1970: row[11]))
-        entry.hours = row[3]
-        entry.percent = row[4]
-        entry.score = row[5]
-        entry.review = row[6]
-        entry.reviewedAt = date(row[7])
-        entry.favorite = row[8]
-        entry.tags = NameList.decode(row[9])
-        entry.note = row[10]
-        entry.startedAt = date(row[12])
-        entry.finishedAt = date(row[13])
-        entry.updatedAt = Date(timeIntervalSince1970: row[14])
-        entry.reviewIsSpoiler = row[15]
-        return entry
-    }
-
-    static func fetchEntry(_ db: any SQLSession, player: PlayerID, game: Int64) async throws -> LibraryEntry? {
-        if let known = OwnCopy.recalled(player, game, in: db) { return known.entry }
-        return try await db.fetchOne("\(entrySelect) WHERE e.player_id = ? AND e.game_id = ?", [player.rawValue, game])
-            .map(
-                entry(from:))
-    }
-
     package func entry(of player: PlayerID, game: Int64) async throws -> LibraryEntry? {
-        try await read { db in try await Self.fetchEntry(db, player: player, game: game) }
+        try await read { db in try await LibraryRows.fetchEntry(db, player: player, game: game) }
     }
 
     package func updateEntry(
@@ -93,7 +28,7 @@ extension LibraryRecords: LibraryStore {
                 } else {
                     try await SocialRecords.medalCandidates(db, player: player, at: now)
                 }
-            let before = try await Self.fetchEntry(db, player: player, game: game.id)
+            let before = try await LibraryRows.fetchEntry(db, player: player, game: game.id)
             var after = before
             try change(&after)
             guard let entry = after else {
@@ -107,8 +42,8 @@ extension LibraryRecords: LibraryStore {
             // The entry as saved is the one written (an existing row keeps its `added_at`, which the change kept
             // too), so it is not read back.
             var arguments = SQLArguments()
-            arguments.values = Self.entryValues(player, entry)
-            try await db.send(Self.upsertEntriesSQL(rows: 1), arguments)
+            arguments.values = LibraryRows.entryValues(player, entry)
+            try await db.send(LibraryRows.upsertEntriesSQL(rows: 1), arguments)
             var leftWishlist = false
             if before == nil {
                 // A game in the library is no longer wished for; the reply says so when it was. Where the wishlist
@@ -209,20 +144,11 @@ extension LibraryRecords: LibraryStore {
                     "SELECT count(*) FROM wishlist w JOIN games g ON g.id = w.game_id WHERE w.player_id = ?\(mature)",
                     [player.rawValue]) as Int?) ?? 0
             let rows = try await db.fetchAll(
-                "\(Self.wishlistSelect) WHERE w.player_id = ?\(mature) ORDER BY w.added_at DESC, g.name LIMIT ? OFFSET ?",
+                "\(LibraryRows.wishlistSelect) WHERE w.player_id = ?\(mature) ORDER BY w.added_at DESC, g.name LIMIT ? OFFSET ?",
                 [player.rawValue, pageSize, (page - 1) * pageSize])
-            let items = rows.map(Self.wishlistItem(from:))
+            let items = rows.map(LibraryRows.wishlistItem(from:))
             return Page(items: items, page: page, pageCount: Self.pageCount(total, pageSize), total: total)
         }
-    }
-
-    /// Wishlisted games with the moment of each wish (`wishlistItem(from:)` reads its rows).
-    static let wishlistSelect =
-        "SELECT w.added_at AS wished_at, \(CatalogRecords.gameColumns) FROM wishlist w JOIN games g ON g.id = w.game_id"
-
-    /// A wishlist row: the game's columns and `wished_at`.
-    static func wishlistItem(from row: SQLRow) -> WishlistItem {
-        WishlistItem(game: CatalogRecords.game(from: row), addedAt: Date(timeIntervalSince1970: row["wished_at"]))
     }
 
     package func removeEverywhere(_ player: PlayerID, game: Int64) async throws -> (library: Bool, wishlist: Bool) {
@@ -296,7 +222,7 @@ extension LibraryRecords: LibraryStore {
                     bio = coalesce(?, bio) WHERE id = ?
                 """, [nickname, avatarURL, bio, player.rawValue])
             let row = try await db.fetchOne("SELECT * FROM players WHERE id = ?", [player.rawValue])!
-            return Self.player(from: row)
+            return LibraryRows.player(from: row)
         }
     }
 
@@ -321,16 +247,7 @@ extension LibraryRecords: LibraryStore {
     }
 
     package func settings(of community: String) async throws -> CommunitySettings {
-        try await read { db in try await Self.settings(of: community, in: db) }
-    }
-
-    static func settings(of community: String, in db: any SQLSession) async throws -> CommunitySettings {
-        guard
-            let row = try await db.fetchOne(
-                "SELECT age_gate, announce_channel FROM communities WHERE id = ?", [community])
-        else { return CommunitySettings() }
-        return CommunitySettings(
-            announceChannel: row["announce_channel"], ageGate: AgeGate(rawValue: row["age_gate"]) ?? .strict)
+        try await read { db in try await LibraryRows.settings(of: community, in: db) }
     }
 
     package func updateSettings(
@@ -365,7 +282,7 @@ extension LibraryRecords: LibraryStore {
                 """, [community, game]
             ).map {
                 GameOwner(
-                    player: Self.player(from: $0), status: GameStatus(rawValue: $0["entry_status"]) ?? .backlog,
+                    player: LibraryRows.player(from: $0), status: GameStatus(rawValue: $0["entry_status"]) ?? .backlog,
                     score: $0["entry_score"])
             }
         }

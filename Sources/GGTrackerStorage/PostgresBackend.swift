@@ -161,7 +161,7 @@ final class PostgresDatabase: Sendable {
             let reason =
                 (error as? PSQLError).flatMap { error in
                     error.serverInfo?[.message] ?? error.underlying.map { "\($0)" }
-                } ?? PostgresSession.describe(error)
+                } ?? PostgresWire.describe(error)
             throw PostgresUnavailable(description: "cannot connect to the database at \(location): \(reason)")
         }
     }
@@ -186,7 +186,7 @@ final class PostgresDatabase: Sendable {
             do {
                 return try await leasedTransaction(readOnly: readOnly, alone: alone, body)
             } catch let error as PostgresSession.ServerError
-                where PostgresSession.retriable.contains(error.state) && attempt < 40
+                where PostgresWire.retriable.contains(error.state) && attempt < 40
             {
                 try await Task.sleep(
                     for: .seconds(Double.random(in: 0...min(0.05, 0.001 * Double(1 << min(attempt, 6))))))
@@ -199,7 +199,7 @@ final class PostgresDatabase: Sendable {
             } catch let lost as PostgresSession.ConnectionLost {
                 throw lost.error
             } catch let error as PSQLError {
-                throw PostgresUnavailable(description: PostgresSession.describe(error))
+                throw PostgresUnavailable(description: PostgresWire.describe(error))
             }
         }
     }

@@ -265,7 +265,7 @@ final class PostgresReadScope: Sendable {
         of error: any Error, claim: DeliveryClaim, database: PostgresDatabase
     ) -> any Error {
         if let error = error as? PostgresSession.ServerError {
-            if PostgresSession.retriable.contains(error.state) { return CommandConflict() }
+            if PostgresWire.retriable.contains(error.state) { return CommandConflict() }
             if error.isStalePreparedStatement {
                 database.statements.forget()
                 return CommandConflict()
@@ -279,7 +279,7 @@ final class PostgresReadScope: Sendable {
             return lost.committing ? lost.error : CommandConflict()
         }
         guard isDatabaseFailure(error) else { return error }
-        return PostgresUnavailable(description: PostgresSession.describe(error))
+        return PostgresUnavailable(description: PostgresWire.describe(error))
     }
 
     private func scheduleCheck() -> Scheduled<Void> {

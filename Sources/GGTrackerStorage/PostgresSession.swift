@@ -59,35 +59,6 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         self.database = database
     }
 
-    static func bindings(_ arguments: SQLArguments) -> PostgresBindings {
-        var binds = PostgresBindings(capacity: arguments.values.count)
-        for value in arguments.values {
-            switch value {
-            case .null: binds.appendNull()
-            case .integer(let v): binds.append(v)
-            case .real(let v): binds.append(v)
-            case .text(let v): binds.append(v)
-            case .blob(let v): binds.append(ByteBuffer(bytes: v))
-            }
-        }
-        return binds
-    }
-
-    static let lostConnection = "the connection to the database was lost"
-
-    static func describe(_ error: any Error) -> String {
-        if let error = error as? PSQLError {
-            if let message = error.serverInfo?[.message] { return message }
-            switch error.code {
-            case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown:
-                return lostConnection
-            default: return "\(error.code)"
-            }
-        }
-        if let error = error as? IOError { return error.description }
-        return "\(error)"
-    }
-
     /// What the server answered to one statement: its rows, and how many rows it changed.
     struct Answer {
         var rows: [PostgresRow]
@@ -159,7 +130,7 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
 
     /// Sends a statement as written.
     private func send(_ numbered: String, _ arguments: SQLArguments) -> EventLoopFuture<Answer> {
-        query(PostgresQuery(unsafeSQL: numbered, binds: Self.bindings(arguments))).map {
+        query(PostgresQuery(unsafeSQL: numbered, binds: PostgresWire.bindings(arguments))).map {
             Answer(rows: $0.rows, changes: $0.metadata.rows ?? 0)
         }
     }
@@ -178,7 +149,7 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         let connection = connection
         @Sendable func checked() -> EventLoopFuture<T> {
             guard connection.isClosed else { return send() }
-            return connection.eventLoop.makeFailedFuture(PostgresUnavailable(description: Self.lostConnection))
+            return connection.eventLoop.makeFailedFuture(PostgresUnavailable(description: PostgresWire.lostConnection))
         }
         return connection.eventLoop.inEventLoop ? checked() : connection.eventLoop.flatSubmit(checked)
     }
@@ -214,27 +185,15 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
             future = dispatch(sql, arguments, counting: false)
         }
         unsettled.append(future)
-        return SQLPending { [self] in try Self.rows(of: try await answer(of: future), sql: sql) }
+        return SQLPending { [self] in try PostgresWire.rows(of: try await answer(of: future), sql: sql) }
     }
 
     /// What a statement's error means: the server refused it (the connection is sound), or the connection broke
     /// (however the client library words it).
     func failure(_ error: any Error) -> any Error {
-        if let refused = Self.serverError(error), !refused.endsConnection { return refused }
-        return ConnectionLost(error: PostgresUnavailable(description: Self.describe(error)), committing: committing)
-    }
-
-    /// What the server answered, when an error is the server's answer to a statement; nil when the connection
-    /// failed instead.
-    static func serverError(_ error: any Error) -> ServerError? {
-        if let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] {
-            return ServerError(state: state, message: error.serverInfo?[.message] ?? "\(error.code)")
-        }
-        // Prepared statements report errors in the client library's older terms.
-        if case .server(let info) = error as? PostgresError, let state = info.fields[.sqlState] {
-            return ServerError(state: state, message: info.fields[.message] ?? "\(info)")
-        }
-        return nil
+        if let refused = PostgresWire.serverError(error), !refused.endsConnection { return refused }
+        return ConnectionLost(
+            error: PostgresUnavailable(description: PostgresWire.describe(error)), committing: committing)
     }
 
     @discardableResult
@@ -244,7 +203,7 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     }
 
     func fetchAll(_ sql: String, _ arguments: SQLArguments) async throws -> [SQLRow] {
-        try Self.rows(of: try await run(sql, arguments), sql: sql)
+        try PostgresWire.rows(of: try await run(sql, arguments), sql: sql)
     }
 
     private var cursors = 0
@@ -256,7 +215,7 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
         let cursor = "ggtracker_rows_\(cursors)"
         try await execute("DECLARE \(cursor) NO SCROLL CURSOR FOR \(sql)", arguments)
         while true {
-            let rows = try Self.rows(of: try await run("FETCH 1000 FROM \(cursor)", []), sql: nil)
+            let rows = try PostgresWire.rows(of: try await run("FETCH 1000 FROM \(cursor)", []), sql: nil)
             for row in rows { try body(row) }
             if rows.count < 1000 { break }
         }
@@ -265,9 +224,6 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
 }
 
 extension PostgresSession {
-    /// SQL states worth running a transaction again for: a serialization failure and a deadlock.
-    static let retriable: Set<String> = ["40001", "40P01"]
-
     /// Runs `body` in one transaction, rolled back when anything fails.
     ///
     /// With `alone` (a body of one read statement, which sees one snapshot on its own), on a connection resting

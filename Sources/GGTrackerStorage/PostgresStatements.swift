@@ -119,7 +119,7 @@ final class PostgresStatements: Sendable {
                     switch result {
                     case .success(let prepared): state.connections[id]?.ready[statement.id] = prepared
                     case .failure(let error):
-                        if PostgresSession.serverError(error) != nil { state.refused.insert(statement.id) }
+                        if PostgresWire.serverError(error) != nil { state.refused.insert(statement.id) }
                     }
                 }
             }

@@ -104,7 +104,7 @@ extension SocialRecords {
             SELECT p.* FROM game_night_players n JOIN players p ON p.id = n.player_id
             WHERE n.night_id = ? ORDER BY n.joined_at, p.id
             """, [id]
-        ).map(LibraryRecords.player(from:))
+        ).map(LibraryRows.player(from:))
         var night = GameNight(
             id: row["id"], community: row["community_id"], channel: row["channel_id"],
             host: PlayerID(row["host_id"] as String), mode: GameNightMode(rawValue: row["mode"]) ?? .any,

@@ -84,7 +84,7 @@ extension SocialRecords: SocialStore {
                 SELECT p.* FROM friends f JOIN players p ON p.id = f.friend_id
                 WHERE f.player_id = ? ORDER BY coalesce(p.nickname, p.display_name)
                 """, [player.rawValue]
-            ).map(LibraryRecords.player(from:))
+            ).map(LibraryRows.player(from:))
         }
     }
 
@@ -92,10 +92,10 @@ extension SocialRecords: SocialStore {
         try await read { db in
             func entries(_ player: PlayerID) async throws -> [Int64: LibraryEntry] {
                 let rows = try await db.fetchAll(
-                    "\(LibraryRecords.entrySelect) WHERE e.player_id = ?", [player.rawValue])
+                    "\(LibraryRows.entrySelect) WHERE e.player_id = ?", [player.rawValue])
                 return Dictionary(
                     uniqueKeysWithValues: rows.map { row in
-                        let entry = LibraryRecords.entry(from: row)
+                        let entry = LibraryRows.entry(from: row)
                         return (entry.game.id, entry)
                     })
             }
@@ -153,7 +153,7 @@ extension SocialRecords: SocialStore {
                 SELECT p.*, \(value) AS metric_value FROM memberships m JOIN players p ON p.id = m.player_id
                 WHERE m.community_id = ?
                 """, SQLArguments(arguments)
-            ).map { (LibraryRecords.player(from: $0), $0["metric_value"] as Double? ?? 0) }
+            ).map { (LibraryRows.player(from: $0), $0["metric_value"] as Double? ?? 0) }
         }
     }
 
@@ -262,7 +262,7 @@ extension SocialRecords: SocialStore {
             """, SQLArguments([challenge.id, player?.rawValue].filter { $0 != nil }))
         var standings: [ChallengeStanding] = []
         for row in rows {
-            let player = LibraryRecords.player(from: row)
+            let player = LibraryRows.player(from: row)
             standings.append(
                 ChallengeStanding(
                     player: player, progress: try await progress(db, challenge: challenge, player: player.id),
@@ -314,7 +314,7 @@ extension SocialRecords: SocialStore {
         try await read { db in
             try await db.fetchOne(
                 "SELECT p.* FROM share_tokens s JOIN players p ON p.id = s.player_id WHERE s.token = ?", [token]
-            ).map(LibraryRecords.player(from:))
+            ).map(LibraryRows.player(from:))
         }
     }
 
@@ -327,14 +327,14 @@ extension SocialRecords: SocialStore {
                 let row = try await db.fetchOne(
                     "SELECT p.* FROM share_tokens s JOIN players p ON p.id = s.player_id WHERE s.token = ?", [token])
             else { return nil }
-            let player = LibraryRecords.player(from: row)
+            let player = LibraryRows.player(from: row)
             let entries = try await db.fetchAll(
-                "\(LibraryRecords.entrySelect) WHERE e.player_id = ? ORDER BY e.updated_at DESC", [player.id.rawValue]
-            ).map(LibraryRecords.entry(from:))
+                "\(LibraryRows.entrySelect) WHERE e.player_id = ? ORDER BY e.updated_at DESC", [player.id.rawValue]
+            ).map(LibraryRows.entry(from:))
             let wishlist = try await db.fetchAll(
-                "\(LibraryRecords.wishlistSelect) WHERE w.player_id = ? ORDER BY w.added_at DESC, g.name",
+                "\(LibraryRows.wishlistSelect) WHERE w.player_id = ? ORDER BY w.added_at DESC, g.name",
                 [player.id.rawValue]
-            ).map(LibraryRecords.wishlistItem(from:))
+            ).map(LibraryRows.wishlistItem(from:))
             return (player, entries, wishlist)
         }
     }

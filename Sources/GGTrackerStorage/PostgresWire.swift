@@ -1,11 +1,57 @@
 import Foundation
 import PostgresNIO
 
-/// Rows as the server sends them, read into the values statements give back.
-extension PostgresSession {
+/// What crosses the wire to and from the server: a statement's values bound, its rows read back into the values
+/// statements give, and what an error the client library reports means.
+enum PostgresWire {
+    static func bindings(_ arguments: SQLArguments) -> PostgresBindings {
+        var binds = PostgresBindings(capacity: arguments.values.count)
+        for value in arguments.values {
+            switch value {
+            case .null: binds.appendNull()
+            case .integer(let v): binds.append(v)
+            case .real(let v): binds.append(v)
+            case .text(let v): binds.append(v)
+            case .blob(let v): binds.append(ByteBuffer(bytes: v))
+            }
+        }
+        return binds
+    }
+
+    static let lostConnection = "the connection to the database was lost"
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            switch error.code {
+            case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown:
+                return lostConnection
+            default: return "\(error.code)"
+            }
+        }
+        if let error = error as? IOError { return error.description }
+        return "\(error)"
+    }
+
+    /// What the server answered, when an error is the server's answer to a statement; nil when the connection
+    /// failed instead.
+    static func serverError(_ error: any Error) -> PostgresSession.ServerError? {
+        if let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] {
+            return PostgresSession.ServerError(state: state, message: error.serverInfo?[.message] ?? "\(error.code)")
+        }
+        // Prepared statements report errors in the client library's older terms.
+        if case .server(let info) = error as? PostgresError, let state = info.fields[.sqlState] {
+            return PostgresSession.ServerError(state: state, message: info.fields[.message] ?? "\(info)")
+        }
+        return nil
+    }
+
+    /// SQL states worth running a transaction again for: a serialization failure and a deadlock.
+    static let retriable: Set<String> = ["40001", "40P01"]
+
     /// A statement's rows, their column names worked out once per statement text (`sql`; nil for a text that does
     /// not say what it returns, a cursor's `FETCH`).
-    static func rows(of result: Answer, sql: String?) throws -> [SQLRow] {
+    static func rows(of result: PostgresSession.Answer, sql: String?) throws -> [SQLRow] {
         guard let first = result.rows.first else { return [] }
         let columns =
             sql.map { sql in
