@@ -34,8 +34,8 @@ struct ExportLibrary: AsyncParsableCommand {
             try data.write(to: URL(fileURLWithPath: output))
             FileHandle.standardError.write(
                 Data(
-                    "Wrote \(export.entries.count) library entries and \(export.wishlist.count) wishes to \(output).\n"
-                        .utf8))
+                    ("Wrote \(Format.count(export.entries.count, "library entry", plural: "library entries")) and "
+                        + "\(Format.count(export.wishlist.count, "wish", plural: "wishes")) to \(output).\n").utf8))
         }
     }
 }

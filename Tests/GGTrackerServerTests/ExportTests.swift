@@ -139,5 +139,18 @@ struct ExportTests {
         #expect(added.status == 0, "\(added.output)")
         let bare = try await ServerProcess.commandInBackground(["export", "--database", path, "--user", "ada"])
         #expect(bare.status != 0 && bare.output.contains("Did you mean cli:ada"), "\(bare.output)")
+        // `/export` in the terminal gives the link, which needs the server, and the line that writes the file now.
+        let asked = try await ServerProcess.commandInBackground(["run", "--database", path, "/export", "--user", "ada"])
+        #expect(asked.output.contains("The link works while ggtracker serve runs on this database."), "\(asked.output)")
+        let line = "ggtracker export --user cli:ada --format csv --output library.csv"
+        #expect(asked.output.contains("To write the file here instead: \(line)"), "\(asked.output)")
+        let file = Scratch.path("ada.csv")
+        let written = try await ServerProcess.commandInBackground(
+            ["export", "--database", path, "--user", "cli:ada", "--format", "csv", "--output", file])
+        #expect(written.output.contains("Wrote 1 library entry and 0 wishes to \(file)."), "\(written.output)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains("library,igdb:26226,Celeste,2018,backlog,"))
+        let shared = try await ServerProcess.commandInBackground(["run", "--database", path, "/share", "--user", "ada"])
+        #expect(
+            shared.output.contains("/u/") && shared.output.contains("while ggtracker serve runs"), "\(shared.output)")
     }
 }

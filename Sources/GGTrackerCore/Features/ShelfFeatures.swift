@@ -183,11 +183,17 @@ extension ShelfFeatures {
         try await bot.store.social.createExportLink(
             token, for: c.player.id, format: format, at: c.now, expiresAt: expires)
         let url = "\(bot.info.publicBaseURL)/export/\(token).\(format.rawValue)"
-        return Reply(
-            visibility: .invokerOnly,
-            text:
-                "Your export (\(format.rawValue.uppercased())) is ready: \(url)\nIt holds your library, wishlist, scores, hours, reviews, tags and notes. The link is yours alone: it works for one download and expires \(relative: expires)."
-        )
+        var text: RichText =
+            "Your export (\(format.rawValue.uppercased())) is ready: \(url)\nIt holds your library, wishlist, scores, hours, reviews, tags and notes. The link is yours alone: it works for one download and expires \(relative: expires)."
+        if c.invoker.platform == .cli {
+            let user =
+                c.player.id.rawValue.contains(where: \.isWhitespace)
+                ? "'\(c.player.id.rawValue)'" : c.player.id.rawValue
+            let command =
+                "ggtracker export --user \(user) --format \(format.rawValue) --output library.\(format.rawValue)"
+            text += "\n\(SocialFeatures.servedLink) To write the file here instead: \(code: command)"
+        }
+        return Reply(visibility: .invokerOnly, text: text)
     }
 }
 

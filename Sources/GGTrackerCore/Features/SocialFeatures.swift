@@ -184,12 +184,18 @@ struct SocialFeatures: Sendable {
             token = fresh
         }
         let url = "\(bot.info.publicBaseURL)/u/\(token!)"
+        var text: RichText =
+            "Here is a read-only page of your library and wishlist: \(url)\nAnyone with the link can see it; \(code: "/share revoke:true") turns it off."
+        if c.invoker.platform == .cli { text += "\n\(Self.servedLink)" }
         return Reply(
             visibility: .invokerOnly,
-            text:
-                "Here is a read-only page of your library and wishlist: \(url)\nAnyone with the link can see it; \(code: "/share revoke:true") turns it off.",
+            text: text,
             actions: [[Action("Revoke the link", .run(.share, ["revoke": true]), style: .danger)]])
     }
+
+    /// What a link given in the terminal needs: the server, which the terminal does not run.
+    static let servedLink: RichText =
+        "The link works while \(code: "ggtracker serve") runs on this database."
 
     /// 128 random bits, as 32 hex characters.
     static func newShareToken() -> String { randomHex(bytes: 16) }
