@@ -228,7 +228,10 @@ extension CommandInvocation {
         peeling: while true {
             for option in spec.options
             where options[option.name] == nil && !found.contains(where: { $0.name == option.name }) {
-                guard let (rest, value) = Self.ending(of: title, for: option) else { continue }
+                guard
+                    let (rest, value) = Self.ending(of: title, for: option)
+                        ?? Self.bareNumber(ending: title, for: option, of: spec, given: options)
+                else { continue }
                 title = rest
                 found.insert((option.name, value), at: 0)
                 continue peeling
@@ -253,6 +256,23 @@ extension CommandInvocation {
             titleWords.prefix(nameWords.count).map(key) == nameWords
         else { return nil }
         return (option.name, .string(titleWords.dropFirst(nameWords.count).joined(separator: " ")))
+    }
+
+    /// A bare number ending the title right after another option's choice ("celeste playing 5"), for the first
+    /// number option the command was not given: after a status it is no part of the name. `/progress`'s is hours
+    /// (its percent is typed with "%"); the offer names it, and is never run.
+    private static func bareNumber(
+        ending title: String, for option: OptionSpec, of spec: CommandSpec, given: [String: OptionValue]
+    ) -> (rest: String, value: OptionValue)? {
+        let open = spec.options.filter { ($0.kind == .integer || $0.kind == .number) && given[$0.name] == nil }
+        guard open.first?.name == option.name, let (rest, value) = trailingValue(of: title, for: option),
+            let before = rest.split(whereSeparator: \.isWhitespace).last,
+            spec.options.contains(where: {
+                $0.name != option.name && !$0.choices.isEmpty && given[$0.name] == nil
+                    && $0.reading(String(before)) != nil
+            })
+        else { return nil }
+        return (rest, value)
     }
 
     /// The same command with the options its title ends with (`optionsEndingTheTitle`) given by name.

@@ -450,9 +450,15 @@ struct MissingOptionGuessTests {
         #expect(text.contains("needs") && !text.contains("Did you mean"), "\(text)")
     }
 
-    /// A number without its unit ending a title may be part of the name ("Portal 2"): not offered as a value.
+    /// A number without its unit ending a title may be part of the name ("Portal 2"): not offered as a value, unless
+    /// a status comes right before it.
     @Test func aBareNumberEndingATitleIsNotTakenForAValue() {
         let text = message("!gg progress Portal 2")
         #expect(text.contains("Give at least one of") && !text.contains("Did you mean"), "\(text)")
+        // After a status it is no part of the name: the first number option, hours (a percent is typed with "%").
+        let after = message("!gg progress Hades completed 40")
+        #expect(after.contains("Did you mean /progress title:Hades status:completed hours:40?"), "\(after)")
+        let percent = message("!gg progress Hades playing 40%")
+        #expect(percent.contains("Did you mean /progress title:Hades status:playing percent:40?"), "\(percent)")
     }
 }

@@ -165,6 +165,12 @@ struct TextHintTests {
         #expect(body.contains("Did you mean: Celeste (2018) with `status:playing`?"), "\(body)")
         #expect(body.contains("1. Celeste (2018): reply !gg add title:igdb:26226 status:playing"), "\(body)")
         #expect(try await entry(harness, igdb: "26226") == nil)
+        // A bare number after the status is the one number `/add` takes: hours. Without a status before it, it may
+        // be part of the name ("Portal 2") and is left there.
+        let hours = try await matrixBody(harness, "!gg add Celeste playing 5")
+        #expect(hours.contains("Did you mean: Celeste (2018) with `status:playing` `hours:5`?"), "\(hours)")
+        let bare = try await matrixBody(harness, "!gg add Celeste 5")
+        #expect(!bare.contains("hours:5"), "\(bare)")
         _ = try await matrixBody(harness, "!gg add title:igdb:26226 status:playing")
         #expect(try await entry(harness, igdb: "26226")?.status == .playing)
     }
