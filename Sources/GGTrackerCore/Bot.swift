@@ -127,6 +127,17 @@ package struct GGTrackerBot: Sendable {
 
         /// Mature games show in age-restricted channels, or everywhere when the server's age gate is off.
         var showsMature: Bool { settings.showsMature(to: invoker) }
+
+        /// How mature games come to show where the invoker writes. Only Discord marks a channel age-restricted; a
+        /// Matrix room or Slack channel shows them once an admin turns the age gate off; the terminal has a flag.
+        var ageGateRemedy: RichText {
+            switch invoker.platform {
+            case .discord: "use an age-restricted channel."
+            case .cli: "run the command with \(code: "--age-restricted")."
+            case .matrix, .slack:
+                "here no channel is age-restricted: an admin can show such games everywhere with \(code: "/admin settings age_gate:off")."
+            }
+        }
     }
 
     func makeContext(

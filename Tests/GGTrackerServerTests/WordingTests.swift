@@ -140,3 +140,33 @@ struct WordingTests {
         #expect(!card.contains("Jan 1, \(year + 1)"), "\(card)")
     }
 }
+
+/// An age-restricted game refused names the way to show it that exists where it was asked for: only Discord marks
+/// channels age-restricted.
+@Suite("The age gate's refusal says what works here")
+struct AgeGateRemedyTests {
+    @Test func eachPlatformIsToldItsOwnWay() async throws {
+        let harness = try await TestHarness()
+        let bot = harness.services.bot
+        func answer(_ line: String, _ platform: ChatPlatform, admin: Bool = false) async throws -> String {
+            let invoker = Invoker(
+                platform: platform, userID: "ada", displayName: "ada", community: "room", isAdmin: admin)
+            return try await bot.respond(toLine: line, from: invoker).plainText()
+        }
+        let refused =
+            "(only you can see this)\nHalf-Life 2 (2004) is age-restricted (ESRB M) and cannot be shown in this channel; "
+        #expect(try await answer("/add title:Half-Life 2", .discord) == refused + "use an age-restricted channel.")
+        #expect(
+            try await answer("/add title:Half-Life 2", .cli) == refused + "run the command with --age-restricted.")
+        for platform in [ChatPlatform.matrix, .slack] {
+            let text = try await answer("!gg add Half-Life 2", platform)
+            #expect(
+                text == refused
+                    + "here no channel is age-restricted: an admin can show such games everywhere with /admin settings age_gate:off.",
+                "\(text)")
+        }
+        // The way named works: once an admin turns the gate off, the game is added in the same room.
+        _ = try await answer("!gg admin settings age_gate:off", .matrix, admin: true)
+        #expect(try await answer("!gg add Half-Life 2", .matrix).contains("added Half-Life 2 (2004)"))
+    }
+}

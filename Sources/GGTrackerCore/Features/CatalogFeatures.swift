@@ -171,8 +171,8 @@ struct CatalogFeatures: Sendable {
         guard !result.items.isEmpty else {
             if let past = bot.pastTheLastPage(result) { return past }
             return .notice(
-                "The games with the \(kind.rawValue) “\(name)” are age-restricted: they are shown in age-restricted channels only."
-            )
+                "The games with the \(kind.rawValue) “\(name)” are age-restricted and cannot be shown in this channel; "
+                    + c.ageGateRemedy)
         }
         let lines = result.items.map { game in
             "• \(game.displayName)" + (game.criticScore.map { " — critics \($0.score)" } ?? "")

@@ -71,8 +71,8 @@ extension GGTrackerBot {
     func visible(_ game: Game, _ c: Context) throws -> Game {
         guard c.showsMature || !game.isMature else {
             throw ReplyError.notice(
-                "\(bold: game.displayName) is age-restricted (\(game.ageRating ?? "mature")) and cannot be shown in this channel; use an age-restricted channel."
-            )
+                "\(bold: game.displayName) is age-restricted (\(game.ageRating ?? "mature")) and cannot be shown in this channel; "
+                    + c.ageGateRemedy)
         }
         return game
     }
@@ -90,7 +90,7 @@ extension GGTrackerBot {
                 hidden.map { RichText([.bold($0.displayName)]) }.joined(separator: ", ")
                 + (hidden.count == 1 ? " is" : " are") + " age-restricted in this channel"
             guard !allowed.isEmpty else {
-                throw ReplyError.notice("“\(shown)”: \(restricted); use an age-restricted channel.")
+                throw ReplyError.notice("“\(shown)”: \(restricted); " + c.ageGateRemedy)
             }
             let buttons = allowed.prefix(5).map { game in
                 Action(
