@@ -64,7 +64,10 @@ package struct OptionSpec: Sendable {
 
     /// The summary without what it tells a Discord user of the picker ("The game: type to search the catalog" →
     /// "The game"), for a message that names what is missing.
-    var summaryHead: String { String(summary.split(separator: ":", maxSplits: 1).first ?? "") }
+    var summaryHead: String {
+        guard let picker = summary.range(of: ": type to ") else { return summary }
+        return String(summary[..<picker.lowerBound])
+    }
 
     /// Text that lists values separated by commas (tags).
     package var commaList: Bool = false
@@ -89,6 +92,13 @@ package struct OptionSpec: Sendable {
     /// Whether a word carries one of this option's units ("12h"): a number with its unit is this option's, where a
     /// bare one may be part of a name.
     func carriesUnit(_ word: String) -> Bool { !units.isEmpty && withoutUnit(word) != word }
+
+    /// Whether a whole number typed alone is this option's: a number written without a unit, in a narrow range (a
+    /// year, a page), where a member's id or a game's name is not expected.
+    var takesBareNumber: Bool {
+        guard kind == .integer, units.isEmpty, let minValue, let maxValue else { return false }
+        return maxValue - minValue <= 100_000
+    }
 
     /// Whether a word names this yes/no option ("confirm", "revoke"): typed alone, it means yes.
     func isNamed(by word: String) -> Bool { kind == .boolean && word.lowercased() == name }

@@ -61,6 +61,11 @@ package enum TextCommandParser {
             let oneWord = target.kind == .user || target.kind == .boolean || !target.choices.isEmpty
             if oneWord, let spread = Self.spread(positional, over: spec) {
                 options = spread
+            } else if target.name != "title", let (rest, name, number) = Self.trailingBareNumber(positional, of: spec) {
+                // "!gg top rpg 2020": a year after a genre's name. A game's name may end with a number; a genre's
+                // or a platform's whole name is read as such ("PlayStation 4") when no other option takes it.
+                options[name] = number
+                if !rest.isEmpty { options[target.name] = try value(rest, for: target, usage: usage) }
             } else {
                 options[target.name] = try value(positional, for: target, usage: usage)
             }
@@ -82,10 +87,11 @@ package enum TextCommandParser {
         func fitting(_ word: String, _ set: [String: OptionValue]) -> (String, OptionValue)? {
             for option in spec.options where set[option.name] == nil {
                 if option.isNamed(by: word) { return (option.name, .boolean(true)) }
-                // Choices, and numbers only with their unit.
-                guard !option.choices.isEmpty || option.carriesUnit(word), let value = option.reading(word) else {
-                    continue
-                }
+                // Choices, numbers with their unit, and a whole number where no unit is written and the range is
+                // narrow (a year, a page): a member's id is never one.
+                guard !option.choices.isEmpty || option.carriesUnit(word) || option.takesBareNumber,
+                    let value = option.reading(word), (try? option.check(value, usage: { "" })) != nil
+                else { continue }
                 return (option.name, value)
             }
             return nil
@@ -102,6 +108,18 @@ package enum TextCommandParser {
             }
         }
         return set
+    }
+
+    /// The last word of `text` as the value of an option that takes a bare whole number (`takesBareNumber`: a year),
+    /// with the words before it.
+    static func trailingBareNumber(_ text: String, of spec: CommandSpec) -> (String, String, OptionValue)? {
+        var words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let last = words.popLast() else { return nil }
+        for option in spec.options where option.takesBareNumber && option.name != "page" {
+            guard let value = option.reading(last), (try? option.check(value, usage: { "" })) != nil else { continue }
+            return (words.joined(separator: " "), option.name, value)
+        }
+        return nil
     }
 
     /// A mistyped subcommand ("!gg wishlist ad …") names the one it is nearest to; any other word is left for

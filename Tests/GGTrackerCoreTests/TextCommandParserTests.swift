@@ -245,6 +245,14 @@ struct TextCommandParserTests {
             .library(.list(user: UserMention(id: "bob"), status: .completed, sort: .recent, page: 1))
         ),
         ("!gg list on hold", .library(.list(user: nil, status: .paused, sort: .recent, page: 1))),
+        // A whole number in a narrow range is the year or the page, not a member.
+        ("!gg recap 2025", .social(.recap(user: nil, year: 2025))),
+        ("!gg recap bob 2025", .social(.recap(user: UserMention(id: "bob"), year: 2025))),
+        ("!gg list bob 2", .library(.list(user: UserMention(id: "bob"), status: nil, sort: .recent, page: 2))),
+        ("!gg recap @42", .social(.recap(user: UserMention(id: "42"), year: nil))),
+        ("!gg top 2020", .catalog(.top(genre: nil, platform: nil, year: 2020, page: 1))),
+        ("!gg top rpg 2020", .catalog(.top(genre: "rpg", platform: nil, year: 2020, page: 1))),
+        ("!gg top nintendo 64", .catalog(.top(genre: "nintendo 64", platform: nil, year: nil, page: 1))),
         ("!gg leaderboard hours week", .social(.leaderboard(.hours, .week))),
         ("!gg gamenight coop 3h", .social(.gameNight(.start, mode: .coop, maxHours: 3, night: nil))),
         ("!gg gamenight 2,5h multi", .social(.gameNight(.start, mode: .multiplayer, maxHours: 2.5, night: nil))),

@@ -117,6 +117,11 @@ extension DiscordCommandTests {
                 toLine: "!gg help rate",
                 from: Invoker(platform: .matrix, userID: "@ada:example.org", displayName: "Ada", community: "m"))
             #expect(typed.plainText().contains("title — The game\n") && !typed.plainText().contains("type to search"))
+            // Any other colon in a summary is part of what it says.
+            let recap = try await harness.services.bot.respond(
+                toLine: "!gg help recap",
+                from: Invoker(platform: .matrix, userID: "@ada:example.org", displayName: "Ada", community: "m"))
+            #expect(recap.plainText().contains("year — Which year (default: this one)\n"), "\(recap.plainText())")
             // Where commands are typed, a number's unit is shown by example; Discord's picker takes numbers alone.
             #expect(
                 typed.plainText().contains("score — 1 to 10; shown as five stars (as 8/10)"), "\(typed.plainText())")
