@@ -77,6 +77,21 @@ extension DiscordCommandTests {
             let unknown = try await client.send(I.command("top", [I.option("platform", "playstation 9")]))
             #expect(unknown.ephemeral && unknown.content.contains("No platform is called “playstation 9”"))
             #expect(unknown.buttons.contains { $0.label == "PlayStation 4" }, "\(unknown.buttons)")
+            // A platform given as the genre (or the other way round) is offered as what it is, and its button
+            // runs the command with it there.
+            let misplaced = try await client.send(I.command("top", [I.option("genre", "ps4")]))
+            #expect(
+                misplaced.ephemeral
+                    && misplaced.content
+                        == "“ps4” is a platform, not a genre: did you mean `/top platform:PlayStation 4`?",
+                "\(misplaced.content)")
+            let moved = try #require(misplaced.buttons.first, "\(misplaced.buttons)")
+            #expect(moved.label == "PlayStation 4")
+            let top = try await client.send(I.button(moved.customID))
+            #expect(top.text.contains("Top rated: PlayStation 4"), "\(top.text)")
+            let genre = try await client.send(
+                I.command("search", [I.option("query", "zelda"), I.option("platform", "rpg")]))
+            #expect(genre.content.contains("did you mean `/search query:zelda genre:Role-playing (RPG)`?"))
         }
     }
 

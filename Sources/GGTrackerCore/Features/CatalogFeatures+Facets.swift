@@ -54,6 +54,22 @@ extension CatalogFeatures {
             guard !names.isEmpty else {
                 throw ReplyError.notice(Self.noData(kind))
             }
+            // "/top nintendo 64": the name of another kind of facet this command takes, not given yet.
+            for other in FacetKind.allCases where other != kind && other.rawValue != option {
+                guard c.invocation.options[other.rawValue] == nil,
+                    let command = c.invocation.path.first.flatMap(CommandName.init(rawValue:)),
+                    CommandInvocation.leaf(of: command.spec, path: Array(c.invocation.path.dropFirst()))?
+                        .option(other.rawValue) != nil,
+                    case .found(let name) = FacetName.resolve(typed, among: try await bot.catalog.facetNames(other))
+                else { continue }
+                let meant = bot.rerun(c, [option: nil, other.rawValue: .string(name)])
+                throw ReplyError(
+                    Reply(
+                        visibility: .invokerOnly,
+                        text:
+                            "“\(shown)” is a \(other.rawValue), not a \(kind.rawValue): did you mean \(code: meant.commandLine)?",
+                        actions: [[Action(Format.truncate(name, 80), meant)]]))
+            }
             var near = FacetName.closest(to: typed, among: names, limit: 5)
             if near.isEmpty { near = try await bot.catalog.facetNames(kind, matching: typed, limit: 5) }
             let message: RichText = "No \(kind.rawValue) is called “\(shown)”."
