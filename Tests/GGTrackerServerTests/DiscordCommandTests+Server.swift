@@ -92,6 +92,12 @@ extension DiscordCommandTests {
             let genre = try await client.send(
                 I.command("search", [I.option("query", "zelda"), I.option("platform", "rpg")]))
             #expect(genre.content.contains("did you mean `/search query:zelda genre:Role-playing (RPG)`?"))
+            let browse = try await client.send(
+                I.command("browse", [I.sub("platform", [I.option("name", "rpg")])]))
+            #expect(
+                browse.content.contains("did you mean `/browse genre name:Role-playing (RPG)`?"), "\(browse.content)")
+            let browsed = try await client.send(I.button(try #require(browse.buttons.first).customID))
+            #expect(browsed.text.contains("Genre: Role-playing (RPG)"), "\(browsed.text)")
         }
     }
 

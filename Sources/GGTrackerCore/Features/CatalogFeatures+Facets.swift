@@ -20,6 +20,15 @@ extension CatalogFeatures {
             actions: [Array(buttons)])
     }
 
+    /// Whether the command has an option for this kind of facet (`/top`'s `platform`), not given.
+    private func takesFacet(_ kind: FacetKind, _ c: Context) -> Bool {
+        guard c.invocation.options[kind.rawValue] == nil,
+            let command = c.invocation.path.first.flatMap(CommandName.init(rawValue:))
+        else { return false }
+        let spec = CommandInvocation.leaf(of: command.spec, path: Array(c.invocation.path.dropFirst()))
+        return spec?.option(kind.rawValue) != nil
+    }
+
     static func noData(_ kind: FacetKind) -> String {
         "This catalog has no \(kind.rawValue) data, so games cannot be found by \(kind.rawValue): the bundled offline catalog and Giant Bomb do not provide it; with IGDB as the catalog provider they do."
     }
@@ -54,15 +63,17 @@ extension CatalogFeatures {
             guard !names.isEmpty else {
                 throw ReplyError.notice(Self.noData(kind))
             }
-            // "/top nintendo 64": the name of another kind of facet this command takes, not given yet.
+            // "/top nintendo 64": the name of another kind of facet this command takes, not given yet; "/browse
+            // platform name:rpg": the browse of the other kind.
             for other in FacetKind.allCases where other != kind && other.rawValue != option {
-                guard c.invocation.options[other.rawValue] == nil,
-                    let command = c.invocation.path.first.flatMap(CommandName.init(rawValue:)),
-                    CommandInvocation.leaf(of: command.spec, path: Array(c.invocation.path.dropFirst()))?
-                        .option(other.rawValue) != nil,
+                let browsing = c.invocation.path == ["browse", kind.rawValue]
+                guard browsing || takesFacet(other, c),
                     case .found(let name) = FacetName.resolve(typed, among: try await bot.catalog.facetNames(other))
                 else { continue }
-                let meant = bot.rerun(c, [option: nil, other.rawValue: .string(name)])
+                let meant =
+                    browsing
+                    ? CommandInvocation(path: ["browse", other.rawValue], options: [option: .string(name)])
+                    : bot.rerun(c, [option: nil, other.rawValue: .string(name)])
                 throw ReplyError(
                     Reply(
                         visibility: .invokerOnly,
