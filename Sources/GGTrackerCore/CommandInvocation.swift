@@ -157,7 +157,17 @@ extension CommandInvocation {
         for option in spec.options where option.required && options[option.name] == nil {
             var message: RichText =
                 "\(code: "\(prefix)") needs \(code: "\(option.name)"): \(Self.midSentence(option.summaryHead))."
-            if let guess = guessing(option, of: spec) { message += " Did you mean \(code: guess.commandLine)?" }
+            if let guess = guessing(option, of: spec) {
+                message += " Did you mean \(code: guess.commandLine)?"
+            } else if let word = numberNotTaken(by: option, of: spec) {
+                // "!gg rate hades 8.5": a number was typed, but not one the option takes.
+                message +=
+                    " “\(word)” was read as part of the title: \(code: option.name) takes \(option.kind == .integer ? "a whole number" : "a number")"
+                if let low = option.minValue, let high = option.maxValue {
+                    message += " from \(Format.number(Int(low))) to \(Format.number(Int(high)))"
+                }
+                message += "."
+            }
             throw UsageError(message, usage: usage())
         }
         return spec
@@ -186,6 +196,20 @@ extension CommandInvocation {
                 spec.options.allSatisfy({ !$0.required || guess.options[$0.name] != nil })
             else { continue }
             return guess
+        }
+        return nil
+    }
+
+    /// The last word of a text option when it looks like a number (digits, with a point, a comma or a slash) that
+    /// `option` does not take: "8.5" or "4/5" for a score of whole numbers out of 10.
+    func numberNotTaken(by option: OptionSpec, of spec: CommandSpec) -> String? {
+        guard option.kind == .integer || option.kind == .number else { return nil }
+        for text in spec.options where text.kind == .string && text.name != option.name {
+            guard case .string(let value)? = options[text.name],
+                let last = value.split(whereSeparator: \.isWhitespace).last.map(String.init), value.contains(" "),
+                last.contains(where: \.isNumber), last.allSatisfy({ $0.isNumber || ".,/%".contains($0) })
+            else { continue }
+            return last
         }
         return nil
     }

@@ -458,6 +458,16 @@ struct MissingOptionGuessTests {
         #expect(text.contains("needs") && !text.contains("Did you mean"), "\(text)")
     }
 
+    /// A number typed where a score goes but not one it takes says what was made of it and what the option takes.
+    @Test(arguments: ["8.5", "4/5", "11"])
+    func aNumberTheOptionDoesNotTakeIsNamed(score: String) {
+        let text = message("!gg rate Celeste \(score)")
+        #expect(
+            text.hasSuffix("“\(score)” was read as part of the title: score takes a whole number from 1 to 10."),
+            "\(text)")
+        #expect(!message("!gg rate Celeste").contains("read as part of the title"))
+    }
+
     /// A number without its unit ending a title may be part of the name ("Portal 2"): not offered as a value, unless
     /// a status comes right before it.
     @Test func aBareNumberEndingATitleIsNotTakenForAValue() {
