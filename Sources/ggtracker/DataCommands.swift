@@ -17,13 +17,17 @@ struct ExportLibrary: AsyncParsableCommand {
     @Option(help: "csv or json.") var format = "csv"
     @Option(help: "Output file; - for standard output.") var output = "-"
 
-    func run() async throws {
-        guard let format = LibraryExport.Format(rawValue: format) else {
+    func validate() throws {
+        guard LibraryExport.Format(rawValue: format) != nil else {
             throw ValidationError("--format is csv or json, not \(format).")
         }
+    }
+
+    func run() async throws {
+        let format = LibraryExport.Format(rawValue: format) ?? .csv
         let database = try await AppDatabase.open(try options.load().databasePath)
         guard let export = try await database.library.export(of: PlayerID(user), at: Date()) else {
-            throw ValidationError(
+            throw CommandFailure(
                 "No player \(user) in this database: give --user as platform:id."
                     + (try await terminalPlayerHint(user, in: database)))
         }
@@ -57,40 +61,43 @@ struct ImportLibrary: AsyncParsableCommand {
     @Option(help: "auto, grouvee, hltb or ggtracker.") var format = "auto"
     @Option(help: "Import this Steam account (SteamID64 or custom URL name) instead of a file.") var steam: String?
 
-    func run() async throws {
-        guard let format = ImportFormat(rawValue: format) else {
+    func validate() throws {
+        guard ImportFormat(rawValue: format) != nil else {
             throw ValidationError("--format is auto, grouvee, hltb or ggtracker, not \(format).")
         }
+        guard file != nil || steam != nil else { throw ValidationError("Give a CSV file or --steam ACCOUNT.") }
+    }
+
+    func run() async throws {
+        let format = ImportFormat(rawValue: format) ?? .auto
         let config = try options.load()
         guard user.contains(":") else {
             let hint = try await terminalPlayerHint(user, in: try await AppDatabase.open(config.databasePath))
-            throw ValidationError("Give --user as platform:id, as discord:111111111111111111." + hint)
+            throw CommandFailure("Give --user as platform:id, as discord:111111111111111111." + hint)
+        }
+        // A file is read before the catalog is loaded: one that cannot be read or parsed is said at once.
+        var read: (items: [ImportItem], source: String)?
+        if steam == nil, let file {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw CommandFailure("Cannot read \(file).")
+            }
+            do {
+                let parsed = try format.items(from: data)
+                read = (parsed.1, parsed.0.label)
+            } catch {
+                throw CommandFailure("\(file) \(error). Nothing was imported.")
+            }
         }
         let services = try await AppServices.open(config: config, logger: makeLogger())
-        let items: [ImportItem]
-        let source: String
         if let steam {
-            guard let sources = services.bot.sources else { throw ValidationError("Imports are not available.") }
+            guard let sources = services.bot.sources else { throw CommandFailure("Imports are not available.") }
             do {
-                items = try await sources.steamGames(of: steam)
+                read = (try await sources.steamGames(of: steam), "Steam")
             } catch let error as ImportSourceError {
-                throw ValidationError(error.message + " Nothing was imported.")
+                throw CommandFailure(error.message + " Nothing was imported.")
             }
-            source = "Steam"
-        } else if let file {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw ValidationError("Cannot read \(file).")
-            }
-            do {
-                let read = try format.items(from: data)
-                items = read.1
-                source = read.0.label
-            } catch {
-                throw ValidationError("\(file) \(error). Nothing was imported.")
-            }
-        } else {
-            throw ValidationError("Give a CSV file or --steam ACCOUNT.")
         }
+        guard let (items, source) = read else { throw ValidationError("Give a CSV file or --steam ACCOUNT.") }
         let summary = try await services.bot.importLibrary(
             items, source: source, player: PlayerID(user),
             displayName: user.split(separator: ":").dropFirst()
@@ -129,7 +136,7 @@ struct DB: AsyncParsableCommand {
             do {
                 try database.backup(to: file)
             } catch let error as AppDatabase.RestoreError {
-                throw ValidationError("Cannot back up: \(error.description). Nothing was written.")
+                throw CommandFailure("Cannot back up: \(error.description). Nothing was written.")
             }
             print("Backed up \(config.databasePath) to \(file).")
         }

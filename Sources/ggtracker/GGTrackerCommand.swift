@@ -64,9 +64,16 @@ struct ConfigOptions: ParsableArguments {
         do {
             return try AppConfig.load(file: config, overrides: overrides)
         } catch let error as AppConfig.Invalid {
-            throw ValidationError("Configuration: \(error.description)")
+            throw CommandFailure("Configuration: \(error.description)")
         }
     }
+}
+
+/// A command that could not do its work for a reason other than how it was typed (a setting missing, a file
+/// unreadable): printed as "Error: …" with exit status 1, without the usage line a mistyped command gets.
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// Logs go to standard error, so `run` and `commands export -` print only their answer on standard output:
@@ -169,7 +176,7 @@ struct Commands: AsyncParsableCommand {
             if check {
                 let current = FileManager.default.contents(atPath: output)
                 guard current == data else {
-                    throw ValidationError("\(output) is out of date: run `ggtracker commands export` and commit it.")
+                    throw CommandFailure("\(output) is out of date: run `ggtracker commands export` and commit it.")
                 }
                 print("\(output) matches the command declarations.")
                 return
@@ -191,9 +198,9 @@ struct Commands: AsyncParsableCommand {
         func run() async throws {
             let config = try options.load()
             guard let app = config.discordApplicationID else {
-                throw ValidationError("DISCORD_APPLICATION_ID is not set.")
+                throw CommandFailure("DISCORD_APPLICATION_ID is not set.")
             }
-            guard let token = config.discordBotToken else { throw ValidationError("DISCORD_BOT_TOKEN is not set.") }
+            guard let token = config.discordBotToken else { throw CommandFailure("DISCORD_BOT_TOKEN is not set.") }
             let count = try await DiscordCommandRegistrar(
                 apiBase: config.discordAPIBase, applicationID: app, botToken: token
             )
@@ -310,7 +317,7 @@ struct Alerts: AsyncParsableCommand {
         func run() async throws {
             let config = try options.load()
             guard config.discordBotToken != nil else {
-                throw ValidationError("DISCORD_BOT_TOKEN is not set: release alerts are posted with the bot's token")
+                throw CommandFailure("DISCORD_BOT_TOKEN is not set: release alerts are posted with the bot's token.")
             }
             let database = try await AppDatabase.open(config.databasePath)
             defer { try? database.close() }

@@ -142,5 +142,6 @@ struct ReleaseAlertTests {
         let refused = try ServerProcess.command(["alerts", "check", "--database", ":memory:"])
         #expect(refused.status != 0)
         #expect(refused.output.contains("DISCORD_BOT_TOKEN is not set"), "\(refused.output)")
+        #expect(!refused.output.contains("Usage:"), "\(refused.output)")
     }
 }

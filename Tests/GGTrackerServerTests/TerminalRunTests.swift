@@ -36,7 +36,16 @@ struct TerminalRunTests {
             again.output.contains("Cannot back up: \(copy) already exists; choose a new file. Nothing was written."),
             "\(again.output)")
         #expect(!again.output.contains("SQLite error"), "\(again.output)")
+        // What went wrong is no typing mistake: the usage line would only hide it.
+        #expect(again.status == 1 && !again.output.contains("Usage:"), "\(again.output)")
         #expect(try FileManager.default.attributesOfItem(atPath: copy)[.size] as? Int == size)
+        // A typing mistake gets the usage of the command typed, not of ggtracker as a whole.
+        let mistyped = try await ServerProcess.commandInBackground(["import", "--user", "cli:ada", "--database", path])
+        #expect(mistyped.output.contains("Error: Give a CSV file or --steam ACCOUNT."), "\(mistyped.output)")
+        #expect(mistyped.output.contains("Usage: ggtracker import "), "\(mistyped.output)")
+        let unread = try await ServerProcess.commandInBackground(
+            ["import", "/nonexistent.csv", "--user", "cli:ada", "--database", path])
+        #expect(unread.status == 1 && unread.output == "Error: Cannot read /nonexistent.csv.\n", "\(unread.output)")
     }
 
     /// A port already taken (here by another `ggtracker serve`) is said plainly, and the second server stops.
