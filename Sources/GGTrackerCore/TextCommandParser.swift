@@ -89,8 +89,10 @@ package enum TextCommandParser {
                 if option.isNamed(by: word) { return (option.name, .boolean(true)) }
                 // Choices, numbers with their unit, and a whole number where no unit is written and the range is
                 // narrow (a year, a page): a member's id is never one.
-                guard !option.choices.isEmpty || option.carriesUnit(word) || option.takesBareNumber,
-                    let value = option.reading(word), (try? option.check(value, usage: { "" })) != nil
+                let bare =
+                    option.takesBareNumber
+                    && option.reading(word).map { (try? option.check($0, usage: { "" })) != nil } == true
+                guard !option.choices.isEmpty || option.carriesUnit(word) || bare, let value = option.reading(word)
                 else { continue }
                 return (option.name, value)
             }
