@@ -44,9 +44,8 @@ extension GGTrackerBot {
                 let refs = Set(own.map(\.ref))
                 games = Array((own + games.filter { !refs.contains($0.ref) }).prefix(Self.maxChoices))
             }
-            return games.map { game in
-                Choice(
-                    name: Format.truncate(game.displayName + Self.platformHint(game), 100), value: game.ref.description)
+            return zip(games, Self.labels(games)).map { game, label in
+                Choice(name: Format.truncate(label, 100), value: game.ref.description)
             }
         case "name" where path.first == "challenge":
             let needle = text.lowercased()

@@ -92,10 +92,10 @@ extension GGTrackerBot {
             guard !allowed.isEmpty else {
                 throw ReplyError.notice("“\(shown)”: \(restricted); " + c.ageGateRemedy)
             }
-            let buttons = allowed.prefix(5).map { game in
+            let offered = Array(allowed.prefix(5))
+            let buttons = zip(offered, Self.labels(offered)).map { game, label in
                 Action(
-                    Format.truncate(game.displayName + Self.platformHint(game), 80),
-                    rerun(c, ["title": .string(game.ref.description)]), style: .primary)
+                    Format.truncate(label, 80), rerun(c, ["title": .string(game.ref.description)]), style: .primary)
             }
             var message: RichText = "More than one game matches “\(shown)”. Which one do you mean?"
             if !hidden.isEmpty { message += " (\(restricted).)" }
@@ -145,8 +145,20 @@ extension GGTrackerBot {
         }
     }
 
-    static func platformHint(_ game: Game) -> String {
-        guard let platform = game.platforms.first else { return "" }
-        return " · " + platform + (game.platforms.count > 1 ? " +\(game.platforms.count - 1)" : "")
+    /// How each of `games` is named where they are offered together (buttons, autocomplete): its name and year,
+    /// and where another of them has the same name, a platform that tells them apart — one this game is on and not
+    /// every namesake is ("Doom (2001) · Game Boy Advance"), with how many more it is on. A game's platforms come in
+    /// no particular order (the catalog does not know which came first), so a platform is named only to tell
+    /// namesakes apart.
+    static func labels(_ games: [Game]) -> [String] {
+        let namesakes = Dictionary(grouping: games) { $0.name.lowercased() }
+        return games.map { game in
+            let others = (namesakes[game.name.lowercased()] ?? []).filter { $0.id != game.id }
+            guard !others.isEmpty, !game.platforms.isEmpty else { return game.displayName }
+            let shared = others.reduce(Set(game.platforms)) { $0.intersection($1.platforms) }
+            let platform = game.platforms.first { !shared.contains($0) } ?? game.platforms[0]
+            let more = game.platforms.count > 1 ? " +\(game.platforms.count - 1)" : ""
+            return game.displayName + " · " + platform + more
+        }
     }
 }

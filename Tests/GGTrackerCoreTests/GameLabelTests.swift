@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+@testable import GGTrackerCore
+
+/// Games offered together (a question's buttons, autocomplete) are told apart by a platform only where they share
+/// a name: a game's platforms come in no known order, so naming one elsewhere says nothing true.
+@Suite("Naming games offered together")
+struct GameLabelTests {
+    func game(_ id: Int64, _ name: String, _ year: Int, _ platforms: [String]) -> Game {
+        Game(
+            id: id, ref: GameRef(provider: "igdb", id: "\(id)"), name: name,
+            releaseDate: Calendar.utc.date(from: DateComponents(year: year, month: 6, day: 1)), platforms: platforms)
+    }
+
+    @Test func aPlatformTellsNamesakesApartAndIsLeftOutElsewhere() {
+        let games = [
+            game(1, "Doom", 2016, ["PlayStation 4", "PC (Microsoft Windows)", "Xbox One"]),
+            game(2, "Doom", 2001, ["Game Boy Advance"]),
+            game(3, "Hollow Knight", 2017, ["Linux", "Nintendo Switch", "PC (Microsoft Windows)"]),
+            // Namesakes on the same platforms: the first that not every other one is on.
+            game(4, "Tetris", 1984, ["Electronika 60", "Arcade"]),
+            game(5, "TETRIS", 1988, ["Electronika 60", "NES"]),
+            game(6, "Celeste", 2018, []),
+        ]
+        #expect(
+            GGTrackerBot.labels(games) == [
+                "Doom (2016) · PlayStation 4 +2", "Doom (2001) · Game Boy Advance", "Hollow Knight (2017)",
+                "Tetris (1984) · Arcade +1", "TETRIS (1988) · NES +1", "Celeste (2018)",
+            ])
+    }
+}
