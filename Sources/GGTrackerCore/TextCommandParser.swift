@@ -15,7 +15,9 @@ package enum TextCommandParser {
             throw UsageError(
                 "Type a command, for example \(code: "/search query:hollow knight"). \(code: "/help") lists them all.")
         }
-        guard let command = CommandName(rawValue: commandWord.lowercased()) else {
+        // "!gg add: hades", "!gg list, please": punctuation ending the command's word is no part of it.
+        let commandName = commandWord.lowercased().trimmingCharacters(in: [":", ",", ".", "!", "?"])
+        guard let command = CommandName(rawValue: commandName) else {
             throw UsageError.unknownCommand(commandWord)
         }
         var path = [command.rawValue]

@@ -250,6 +250,8 @@ struct TextCommandParserTests {
         ("!gg recap bob 2025", .social(.recap(user: UserMention(id: "bob"), year: 2025))),
         ("!gg list bob 2", .library(.list(user: UserMention(id: "bob"), status: nil, sort: .recent, page: 2))),
         ("!gg recap @42", .social(.recap(user: UserMention(id: "42"), year: nil))),
+        ("!gg add: Hades", .library(.add(.text("Hades"), status: .backlog, hours: nil))),
+        ("!gg stats?", .social(.stats(user: nil))),
         ("!gg top 2020", .catalog(.top(genre: nil, platform: nil, year: 2020, page: 1))),
         ("!gg top rpg 2020", .catalog(.top(genre: "rpg", platform: nil, year: 2020, page: 1))),
         ("!gg top nintendo 64", .catalog(.top(genre: "nintendo 64", platform: nil, year: nil, page: 1))),
