@@ -145,6 +145,20 @@ struct GameNightTests {
         }
     }
 
+    /// A host waiting alone for an hour does not hold the channel: another member's night replaces theirs.
+    @Test func aNightItsHostWaitedAloneAnHourForMayBeReplaced() async throws {
+        let clock = Mutex(Date())
+        let harness = try await TestHarness(now: { clock.withLock { $0 } })
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("gamenight"))
+            clock.withLock { $0 = $0.addingTimeInterval(59 * 60) }
+            #expect(try await client.send(I.command("gamenight", as: .bob)).ephemeral)
+            clock.withLock { $0 = $0.addingTimeInterval(2 * 60) }
+            let replaced = try await client.send(I.command("gamenight", as: .bob))
+            #expect((replaced.embeds.first?["description"] as? String)?.contains("**In (1):** Bob\n") == true)
+        }
+    }
+
     @Test func aNewNightReplacesTheOldAndMisuseChangesNothing() async throws {
         let harness = try await TestHarness()
         try await harness.withClient { client in
@@ -156,13 +170,22 @@ struct GameNightTests {
             let unknown = try await client.send(
                 I.command("gamenight", [I.option("action", "join"), I.option("night", 999)]))
             #expect(unknown.ephemeral && unknown.text.contains("There is no game night 999 in this channel"))
-            let second = try await client.send(I.command("gamenight", [I.option("mode", "coop")], as: .bob))
+            // Someone else's new night would drop the players of this one: it is shown instead, privately.
+            let kept = try await client.send(I.command("gamenight", [I.option("mode", "coop")], as: .bob))
+            #expect(
+                kept.ephemeral
+                    && kept.text.hasPrefix(
+                        "A game night is already open in this channel, with Alice in: it stays until"),
+                "\(kept.text)")
+            #expect(kept.button("I'm in") == oldJoin)
+            // Its host may start another over it.
+            let second = try await client.send(I.command("gamenight", [I.option("mode", "coop")]))
             #expect((second.embeds.first?["description"] as? String)?.hasPrefix("Looking for co-op games") == true)
             let stale = try await client.send(I.button(oldJoin, as: .bob))
             #expect(stale.ephemeral && stale.text.contains("replaced by a newer one"))
             // Typed without the buttons, a command acts on the latest night in the channel.
-            let typed = try await client.send(I.command("gamenight", [I.option("action", "join")]))
-            #expect((typed.embeds.first?["description"] as? String)?.contains("**In (2):** Bob, Alice\n") == true)
+            let typed = try await client.send(I.command("gamenight", [I.option("action", "join")], as: .bob))
+            #expect((typed.embeds.first?["description"] as? String)?.contains("**In (2):** Alice, Bob\n") == true)
             let wrong = try await client.send(
                 I.command("gamenight", [I.option("action", "pick"), I.option("mode", "any")]))
             #expect(wrong.ephemeral && wrong.text.contains("are for starting a game night"), "\(wrong.text)")

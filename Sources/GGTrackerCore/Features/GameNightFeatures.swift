@@ -11,6 +11,7 @@ struct GameNightFeatures: Sendable {
         let social = bot.store.social
         switch action {
         case .start:
+            try await keepOthersNight(c)
             let night = try await social.openGameNight(
                 in: c.invoker.community, channel: Self.channel(c), host: c.player.id, mode: mode, maxHours: maxHours,
                 at: c.now)
@@ -36,6 +37,26 @@ struct GameNightFeatures: Sendable {
                 night.id, first: action == .pick || night.round == 0)
             return picks(advanced, shelves: shelves, c)
         }
+    }
+
+    /// A night open in this channel that others joined is not replaced by someone else's `/gamenight`: they would
+    /// lose it. The answer shows it with its join button instead; its host may start a new one over it, and so may
+    /// anyone once its host has waited alone for an hour.
+    func keepOthersNight(_ c: Context) async throws {
+        guard
+            let open = try await bot.store.social.gameNight(id: nil, in: c.invoker.community, channel: Self.channel(c)),
+            !open.isClosed, !open.isOver(at: c.now), open.host != c.player.id,
+            open.players.contains(where: { $0.id != c.player.id }),
+            open.players.count > 1 || c.now.timeIntervalSince(open.createdAt) < 3600
+        else { return }
+        let names = Format.sentence(open.players.map(\.shownName))
+        let joined = open.has(c.player.id) ? " You are in it." : ""
+        throw ReplyError(
+            Reply(
+                visibility: .invokerOnly,
+                text:
+                    "A game night is already open in this channel, with \(names) in: it stays until it closes \(relative: open.expiresAt), or until whoever started it starts another.\(joined)",
+                actions: open.has(c.player.id) ? [] : [[actions(open, picked: false)[0][0]]]))
     }
 
     /// Matrix rooms and Slack channels are the channel; a server without one has a single night.
