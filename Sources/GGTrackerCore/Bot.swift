@@ -128,6 +128,18 @@ package struct GGTrackerBot: Sendable {
         /// Mature games show in age-restricted channels, or everywhere when the server's age gate is off.
         var showsMature: Bool { settings.showsMature(to: invoker) }
 
+        /// Who counts as an admin where the invoker writes, as each platform decides it.
+        var whoIsAdmin: RichText {
+            switch invoker.platform {
+            case .discord:
+                "members with Administrator or Manage Server, or ids the bot's operator lists in \(code: "GGTRACKER_ADMIN_IDS")."
+            case .matrix:
+                "room members with power level 50 or more, or ids the bot's operator lists in \(code: "GGTRACKER_ADMIN_IDS")."
+            case .slack: "the Slack ids the bot's operator lists in \(code: "GGTRACKER_ADMIN_IDS")."
+            case .cli: "run the command with \(code: "--admin")."
+            }
+        }
+
         /// How mature games come to show where the invoker writes. Only Discord marks a channel age-restricted; a
         /// Matrix room or Slack channel shows them once an admin turns the age gate off; the terminal has a flag.
         var ageGateRemedy: RichText {
@@ -159,7 +171,7 @@ package struct GGTrackerBot: Sendable {
 
     func handle(_ command: BotCommand, _ c: Context) async throws -> Reply {
         if command.name == "admin" && !c.invoker.isAdmin {
-            return .notice("Only server admins (Administrator or Manage Server) can use \(code: "/admin").")
+            return .notice("Only admins can use \(code: "/admin"): " + c.whoIsAdmin)
         }
         switch command {
         case .catalog(let command): return try await handle(command, c)

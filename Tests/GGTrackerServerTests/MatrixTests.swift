@@ -173,7 +173,10 @@ struct MatrixTests {
                 ((try? JSONSerialization.jsonObject(with: $0.body)) as? [String: Any])?["body"] as? String ?? ""
             }
             #expect(bodies[0].contains("Settings saved"))
-            #expect(bodies[1].contains("For bob:") && bodies[1].contains("Only server admins"))
+            #expect(
+                bodies[1].contains("For bob:")
+                    && bodies[1].contains("Only admins can use `!gg admin`: room members with power level 50 or more"),
+                "\(bodies[1])")
         }
     }
 

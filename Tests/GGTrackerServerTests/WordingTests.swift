@@ -165,6 +165,18 @@ struct AgeGateRemedyTests {
                     + "here no channel is age-restricted: an admin can show such games everywhere with /admin settings age_gate:off.",
                 "\(text)")
         }
+        // Who may turn it off is said as each platform decides it.
+        #expect(
+            try await answer("!gg admin settings age_gate:off", .matrix).hasSuffix(
+                "Only admins can use /admin: room members with power level 50 or more, or ids the bot's operator lists in GGTRACKER_ADMIN_IDS."
+            )
+        )
+        #expect(
+            try await answer("/gg admin settings age_gate:off", .slack).hasSuffix(
+                "Only admins can use /admin: the Slack ids the bot's operator lists in GGTRACKER_ADMIN_IDS."))
+        #expect(
+            try await answer("/admin settings", .cli).hasSuffix(
+                "Only admins can use /admin: run the command with --admin."))
         // The way named works: once an admin turns the gate off, the game is added in the same room.
         _ = try await answer("!gg admin settings age_gate:off", .matrix, admin: true)
         #expect(try await answer("!gg add Half-Life 2", .matrix).contains("added Half-Life 2 (2004)"))
