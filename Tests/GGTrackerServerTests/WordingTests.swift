@@ -177,6 +177,11 @@ struct AgeGateRemedyTests {
         #expect(
             try await answer("/admin settings", .cli).hasSuffix(
                 "Only admins can use /admin: run the command with --admin."))
+        // The settings card says what strict means there.
+        #expect(
+            try await answer("!gg admin settings", .matrix, admin: true).contains(
+                "Age gate: strict — mature games (ESRB M/AO, PEGI 18) hidden, since no room or channel here is age-restricted"
+            ))
         // The way named works: once an admin turns the gate off, the game is added in the same room.
         _ = try await answer("!gg admin settings age_gate:off", .matrix, admin: true)
         #expect(try await answer("!gg add Half-Life 2", .matrix).contains("added Half-Life 2 (2004)"))
