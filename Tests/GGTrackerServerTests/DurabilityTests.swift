@@ -93,8 +93,14 @@ final class ServerProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = output
         try process.run()
+        // A command that has not ended after two minutes is stopped, so that a hang fails its test, not the run.
+        let deadline = DispatchWorkItem { [process] in
+            if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: deadline)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        deadline.cancel()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
