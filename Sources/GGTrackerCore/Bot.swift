@@ -140,8 +140,18 @@ package struct GGTrackerBot: Sendable {
             }
         }
 
-        /// How mature games come to show where the invoker writes. Only Discord marks a channel age-restricted; a
-        /// Matrix room or Slack channel shows them once an admin turns the age gate off; the terminal has a flag.
+        /// Where a strict age gate shows mature games, on the invoker's platform. Only Discord marks a channel
+        /// age-restricted; the terminal has a flag; on Matrix and Slack strict hides them everywhere.
+        var whereStrictShowsMature: RichText {
+            switch invoker.platform {
+            case .discord: "only in age-restricted channels"
+            case .cli: "only with \(code: "--age-restricted")"
+            case .matrix, .slack: "hidden, since no room or channel here is age-restricted"
+            }
+        }
+
+        /// How mature games come to show where the invoker writes (see `whereStrictShowsMature`): on Matrix and
+        /// Slack once an admin turns the age gate off.
         var ageGateRemedy: RichText {
             switch invoker.platform {
             case .discord: "use an age-restricted channel."

@@ -68,9 +68,7 @@ package struct CommandInvocation: Hashable, Sendable {
     /// Buttons carry these, so a button runs through the same parser as typed text.
     package var commandLine: String {
         var parts = ["/" + path.joined(separator: " ")]
-        guard let command = CommandName(rawValue: path.first ?? ""),
-            let spec = CommandInvocation.leaf(of: command.spec, path: Array(path.dropFirst()))
-        else { return parts[0] }
+        guard let spec = leafSpec else { return parts[0] }
         for option in spec.options {
             guard let value = options[option.name] else { continue }
             parts.append("\(option.name):\(Self.text(of: value))")
@@ -90,6 +88,13 @@ package struct CommandInvocation: Hashable, Sendable {
         case .channel(let c): "#" + c
         case .attachment(let a): a.filename
         }
+    }
+
+    /// The declaration of the command this invocation runs (its subcommand's, for a group); nil when the path
+    /// names none.
+    var leafSpec: CommandSpec? {
+        guard let command = CommandName(rawValue: path.first ?? "") else { return nil }
+        return Self.leaf(of: command.spec, path: Array(path.dropFirst()))
     }
 
     static func leaf(of spec: CommandSpec, path: [String]) -> CommandSpec? {
@@ -234,9 +239,7 @@ extension CommandInvocation {
         if option.units.contains(word.lowercased()), words.count >= 2, option.reading(words.last! + word) != nil {
             word = words.removeLast() + word
         }
-        guard let value = option.reading(word), !words.isEmpty, (try? option.check(value, usage: { "" })) != nil else {
-            return nil
-        }
+        guard let value = option.validValue(word), !words.isEmpty else { return nil }
         if words.count >= 2, words.last!.lowercased() == option.name { words.removeLast() }
         return (words.joined(separator: " "), value)
     }
@@ -245,9 +248,7 @@ extension CommandInvocation {
     /// as `/add`'s title ends with `status:playing`, "portal 2 20h 50%" as `/progress`'s with `hours:20` and
     /// `percent:50`, "hades status completed" with `status:completed`. The title without them comes first.
     package var optionsEndingTheTitle: (title: String, options: [(name: String, value: OptionValue)])? {
-        guard case .string(var title)? = options["title"], let command = CommandName(rawValue: path.first ?? ""),
-            let spec = Self.leaf(of: command.spec, path: Array(path.dropFirst()))
-        else { return nil }
+        guard case .string(var title)? = options["title"], let spec = leafSpec else { return nil }
         var found: [(name: String, value: OptionValue)] = []
         peeling: while true {
             for option in spec.options
@@ -269,8 +270,7 @@ extension CommandInvocation {
     /// given: "hades loved it" typed to `/review` is Hades with `text:loved it`, "hades roguelike" to `/tag` Hades
     /// with `tags:roguelike`. Names are compared by their letters and digits, word by word.
     package func textAfter(name: String) -> (name: String, value: OptionValue)? {
-        guard case .string(let title)? = options["title"], let command = CommandName(rawValue: path.first ?? ""),
-            let spec = Self.leaf(of: command.spec, path: Array(path.dropFirst())),
+        guard case .string(let title)? = options["title"], let spec = leafSpec,
             let option = spec.options.first(where: { $0.greedy && $0.kind == .string && options[$0.name] == nil })
         else { return nil }
         let key = { (word: Substring) in String(word.lowercased().filter { $0.isLetter || $0.isNumber }) }

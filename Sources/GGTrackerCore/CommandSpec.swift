@@ -119,6 +119,13 @@ package struct OptionSpec: Sendable {
         }
     }
 
+    /// Typed text read as this option's value (`reading`) when the value is also one the option takes (in its
+    /// range, one of its choices); nil otherwise.
+    func validValue(_ text: String) -> OptionValue? {
+        guard let value = reading(text), (try? check(value, usage: { "" })) != nil else { return nil }
+        return value
+    }
+
     static func string(
         _ name: String, _ summary: String, required: Bool = false, choices: [String] = [], autocomplete: Bool = false,
         maxLength: Int? = nil, greedy: Bool = false, shape: TextShape? = nil

@@ -91,9 +91,7 @@ package enum TextCommandParser {
                 if option.isNamed(by: word) { return (option.name, .boolean(true)) }
                 // Choices, numbers with their unit, and a whole number where no unit is written and the range is
                 // narrow (a year, a page): a member's id is never one.
-                let bare =
-                    option.takesBareNumber
-                    && option.reading(word).map { (try? option.check($0, usage: { "" })) != nil } == true
+                let bare = option.takesBareNumber && option.validValue(word) != nil
                 guard !option.choices.isEmpty || option.carriesUnit(word) || bare, let value = option.reading(word)
                 else { continue }
                 return (option.name, value)
@@ -114,13 +112,14 @@ package enum TextCommandParser {
         return set
     }
 
-    /// The last word of `text` as the value of an option that takes a bare whole number (`takesBareNumber`: a year),
-    /// with the words before it.
+    /// The last word of `text` as the value of an option that takes a bare whole number of four digits or more (a
+    /// year), with the words before it. A smaller number after a name is likely the name's own ("PlayStation 2"),
+    /// so a page is never read there.
     static func trailingBareNumber(_ text: String, of spec: CommandSpec) -> (String, String, OptionValue)? {
         var words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let last = words.popLast() else { return nil }
-        for option in spec.options where option.takesBareNumber && option.name != "page" {
-            guard let value = option.reading(last), (try? option.check(value, usage: { "" })) != nil else { continue }
+        for option in spec.options where option.takesBareNumber && (option.minValue ?? 0) >= 1000 {
+            guard let value = option.validValue(last) else { continue }
             return (words.joined(separator: " "), option.name, value)
         }
         return nil

@@ -76,28 +76,20 @@ struct ImportLibrary: AsyncParsableCommand {
             throw CommandFailure("Give --user as platform:id, as discord:111111111111111111." + hint)
         }
         // A file is read before the catalog is loaded: one that cannot be read or parsed is said at once.
-        var read: (items: [ImportItem], source: String)?
-        if steam == nil, let file {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw CommandFailure("Cannot read \(file).")
-            }
-            do {
-                let parsed = try format.items(from: data)
-                read = (parsed.1, parsed.0.label)
-            } catch {
-                throw CommandFailure("\(file) \(error). Nothing was imported.")
-            }
-        }
+        let fromFile = try steam == nil ? file.map { try Self.items(in: $0, as: format) } : nil
         let services = try await AppServices.open(config: config, logger: makeLogger())
+        let (items, source): ([ImportItem], String)
         if let steam {
             guard let sources = services.bot.sources else { throw CommandFailure("Imports are not available.") }
             do {
-                read = (try await sources.steamGames(of: steam), "Steam")
+                (items, source) = (try await sources.steamGames(of: steam), "Steam")
             } catch let error as ImportSourceError {
                 throw CommandFailure(error.message + " Nothing was imported.")
             }
+        } else {
+            // `validate()` asks for a file or --steam.
+            (items, source) = fromFile!
         }
-        guard let (items, source) = read else { throw ValidationError("Give a CSV file or --steam ACCOUNT.") }
         let summary = try await services.bot.importLibrary(
             items, source: source, player: PlayerID(user),
             displayName: user.split(separator: ":").dropFirst()
@@ -106,6 +98,21 @@ struct ImportLibrary: AsyncParsableCommand {
             FileHandle.standardError.write(Data("looked up \(done) of \(total) games\n".utf8))
         }
         print(summary.text.plainText(now: Date()))
+    }
+}
+
+extension ImportLibrary {
+    /// The games of a CSV export, with the name of the tracker it came from.
+    static func items(in file: String, as format: ImportFormat) throws -> ([ImportItem], String) {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw CommandFailure("Cannot read \(file).")
+        }
+        do {
+            let (detected, items) = try format.items(from: data)
+            return (items, detected.label)
+        } catch {
+            throw CommandFailure("\(file) \(error). Nothing was imported.")
+        }
     }
 }
 

@@ -255,6 +255,8 @@ struct TextCommandParserTests {
         ("!gg top 2020", .catalog(.top(genre: nil, platform: nil, year: 2020, page: 1))),
         ("!gg top rpg 2020", .catalog(.top(genre: "rpg", platform: nil, year: 2020, page: 1))),
         ("!gg top nintendo 64", .catalog(.top(genre: "nintendo 64", platform: nil, year: nil, page: 1))),
+        // After a name, a small number is the name's own, never a page.
+        ("!gg browse platform playstation 2", .catalog(.browse(.platform, name: "playstation 2", page: 1))),
         ("!gg leaderboard hours week", .social(.leaderboard(.hours, .week))),
         ("!gg gamenight coop 3h", .social(.gameNight(.start, mode: .coop, maxHours: 3, night: nil))),
         ("!gg gamenight 2,5h multi", .social(.gameNight(.start, mode: .multiplayer, maxHours: 2.5, night: nil))),

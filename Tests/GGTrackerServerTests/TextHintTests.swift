@@ -170,6 +170,7 @@ struct TextHintTests {
         let hours = try await matrixBody(harness, "!gg add Celeste playing 5")
         #expect(hours.contains("Did you mean: Celeste (2018) with `status:playing` `hours:5`?"), "\(hours)")
         let bare = try await matrixBody(harness, "!gg add Celeste 5")
+        #expect(bare.contains("Celeste (2018): reply !gg add title:igdb:26226"), "\(bare)")
         #expect(!bare.contains("hours:5"), "\(bare)")
         _ = try await matrixBody(harness, "!gg add title:igdb:26226 status:playing")
         #expect(try await entry(harness, igdb: "26226")?.status == .playing)

@@ -22,11 +22,7 @@ extension CatalogFeatures {
 
     /// Whether the command has an option for this kind of facet (`/top`'s `platform`), not given.
     private func takesFacet(_ kind: FacetKind, _ c: Context) -> Bool {
-        guard c.invocation.options[kind.rawValue] == nil,
-            let command = c.invocation.path.first.flatMap(CommandName.init(rawValue:))
-        else { return false }
-        let spec = CommandInvocation.leaf(of: command.spec, path: Array(c.invocation.path.dropFirst()))
-        return spec?.option(kind.rawValue) != nil
+        c.invocation.options[kind.rawValue] == nil && c.invocation.leafSpec?.option(kind.rawValue) != nil
     }
 
     static func noData(_ kind: FacetKind) -> String {

@@ -56,7 +56,7 @@ struct GameNightFeatures: Sendable {
                 visibility: .invokerOnly,
                 text:
                     "A game night is already open in this channel, with \(names) in: it stays until it closes \(relative: open.expiresAt), or until whoever started it starts another.\(joined)",
-                actions: open.has(c.player.id) ? [] : [[actions(open, picked: false)[0][0]]]))
+                actions: open.has(c.player.id) ? [] : [[joinAction(open)]]))
     }
 
     /// Matrix rooms and Slack channels are the channel; a server without one has a single night.
@@ -85,16 +85,22 @@ struct GameNightFeatures: Sendable {
     /// The buttons of a night's message: join, leave, and pick (or reroll once picked).
     /// I'm in and Leave, then Pick a game before any pick and Reroll after one, when there is more to show.
     func actions(_ night: GameNight, picked: Bool, more: Bool = true) -> [[Action]] {
-        func run(_ action: GameNightAction) -> CommandInvocation {
-            .run(.gamenight, ["action": .string(action.rawValue), "night": .integer(Int(night.id))])
-        }
-        var row = [Action("I'm in", run(.join), style: .success), Action("Leave", run(.leave))]
+        let run = { (action: GameNightAction) in Self.command(action, night) }
+        var row = [joinAction(night), Action("Leave", run(.leave))]
         if !picked {
             row.append(Action("Pick a game", run(.pick), style: .primary))
         } else if more {
             row.append(Action("Reroll", run(.reroll), style: .primary))
         }
         return [row]
+    }
+
+    /// The I'm in button of a night.
+    func joinAction(_ night: GameNight) -> Action { Action("I'm in", Self.command(.join, night), style: .success) }
+
+    /// `/gamenight` acting on this night, as its buttons run it.
+    static func command(_ action: GameNightAction, _ night: GameNight) -> CommandInvocation {
+        .run(.gamenight, ["action": .string(action.rawValue), "night": .integer(Int(night.id))])
     }
 
     /// "multiplayer games (up to 4 h to beat)".

@@ -159,16 +159,10 @@ struct InfoFeatures: Sendable {
                 of: c.invoker.community, announceChannel: announceChannel, ageGate: ageGate)
         }
         let channel: RichText = settings.announceChannel.map { RichText([.channel($0)]) } ?? "not set"
-        // Only Discord marks channels age-restricted: elsewhere strict hides mature games everywhere.
-        let strict =
-            switch c.invoker.platform {
-            case .discord: "only in age-restricted channels"
-            case .cli: "only with --age-restricted"
-            case .matrix, .slack: "hidden, since no room or channel here is age-restricted"
-            }
-        let gate =
+        let gate: RichText =
             settings.ageGate == .strict
-            ? "strict — mature games (ESRB M/AO, PEGI 18) \(strict)" : "off — mature games shown everywhere"
+            ? "strict — mature games (ESRB M/AO, PEGI 18) " + c.whereStrictShowsMature
+            : "off — mature games shown everywhere"
         return Reply(
             visibility: .invokerOnly,
             text: announceChannel != nil || ageGate != nil ? "Settings saved." : nil,
