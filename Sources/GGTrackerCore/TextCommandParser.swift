@@ -51,11 +51,13 @@ package enum TextCommandParser {
         let usage = spec.usage(prefix: "/" + path.joined(separator: " "))
         var options: [String: OptionValue] = [:]
         let segments = split(String(rest), spec: spec)
+        try refuseMistypedOption(in: segments, typed: String(rest), of: spec, path: path, usage: usage)
         if let positional = segments.positional {
             try refuseUnknownOption(in: positional, path: path, usage: usage)
             guard let target = spec.options.first(where: \.required) ?? spec.options.first else {
                 throw UsageError("\(code: "/\(path.joined(separator: " "))") takes no options.", usage: usage)
             }
+            if target.kind == .user { try refuseOptionForMember(positional, path: path, usage: usage) }
             if segments.named.isEmpty { try namedWithoutColon(positional, target: target, of: spec, path: path) }
             try valueForTitle(positional, target: target, of: spec, path: path)
             // Where the first option takes one word (a member, a choice), the words typed are spread over the
@@ -191,34 +193,6 @@ package enum TextCommandParser {
             "\(code: command) needs \(code: "title"): the game. “\(text)” is a \(code: option.name): "
                 + "\(code: "\(command) title:<game> \(option.name):\(word)").",
             usage: spec.usage(prefix: command))
-    }
-
-    /// Every option name of every command.
-    static let optionNames: Set<String> = {
-        func names(_ spec: CommandSpec) -> [String] { spec.options.map(\.name) + spec.subcommands.flatMap(names) }
-        return Set(CommandName.allCases.flatMap { names($0.spec) })
-    }()
-
-    /// `page:2` or `--page 2` given to a command without that option is a mistake, not text for its first option
-    /// (it would otherwise be read as a user or a title). Names that are no option anywhere stay text
-    /// ("Re:Zero", "Halo:Reach").
-    private static func refuseUnknownOption(in text: String, path: [String], usage: String) throws(UsageError) {
-        for word in text.split(whereSeparator: \.isWhitespace) {
-            var name = word.lowercased()
-            if name.hasPrefix("--") {
-                name = String(name.dropFirst(2).prefix { $0 != "=" })
-            } else if let colon = name.firstIndex(of: ":"), colon != name.startIndex,
-                name.index(after: colon) != name.endIndex
-            {
-                name = String(name[..<colon])
-            } else {
-                continue
-            }
-            if optionNames.contains(name) {
-                throw UsageError(
-                    "\(code: "/\(path.joined(separator: " "))") has no option \(code: "\(name)").", usage: usage)
-            }
-        }
     }
 
     private static func nextWord(_ text: inout Substring) -> String? {
