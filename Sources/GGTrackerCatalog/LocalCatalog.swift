@@ -103,29 +103,34 @@ package struct LocalCatalog: GameCatalog {
     }
 
     package func lookup(_ query: String, filter: CatalogFilter, limit: Int) async throws -> Lookup {
-        let local = try await index.search(query, filter: filter, limit: limit)
-        guard let provider else { return Lookup(hits: local) }
-        // Enough good local matches, or the provider was asked the same recently: no call.
+        let local = try await index.searchCountingHidden(query, filter: filter, limit: limit)
+        func answer(_ found: (hits: [SearchHit], ageRestricted: Int), problem: String? = nil) -> Lookup {
+            Lookup(hits: found.hits, ageRestricted: found.ageRestricted, providerProblem: problem)
+        }
+        guard let provider else { return answer(local) }
+        // Enough good local matches (the age gate's too), or the provider was asked the same recently: no call.
         let key = TextNormalizer.words(query).joined(separator: " ")
-        if local.filter(\.matchedAllWords).count >= 3 || key.isEmpty { return Lookup(hits: local) }
+        if local.hits.filter(\.matchedAllWords).count + local.ageRestricted >= 3 || key.isEmpty {
+            return answer(local)
+        }
         if let last = try await database.catalogState.providerLookup(provider: provider.name, query: key),
             Date().timeIntervalSince(last) < lookupTTL
         {
-            return Lookup(hits: local)
+            return answer(local)
         }
         let records: [CatalogRecord]
         do {
             records = try await ask(provider) { try await provider.search(query, limit: 20) }
         } catch let error as ProviderUnavailable {
-            return Lookup(
-                hits: local,
-                providerProblem:
+            return answer(
+                local,
+                problem:
                     "The \(provider.name) catalog service is unreachable right now; try again in \(error.retryAfter) s. Here is what I have locally."
             )
         } catch {
-            return Lookup(
-                hits: local,
-                providerProblem:
+            return answer(
+                local,
+                problem:
                     "The \(provider.name) catalog service is unreachable right now (\(error)); here is what I have locally."
             )
         }
@@ -133,7 +138,7 @@ package struct LocalCatalog: GameCatalog {
         try await database.catalogState.recordProviderLookup(
             provider: provider.name, query: key, records: records, at: Date())
         if !records.isEmpty { try await index.reload() }
-        return await Lookup(hits: try index.search(query, filter: filter, limit: limit))
+        return answer(try await index.searchCountingHidden(query, filter: filter, limit: limit))
     }
 
     /// One call to the provider: refused at once while the circuit is open, and bounded by `providerTimeout`.

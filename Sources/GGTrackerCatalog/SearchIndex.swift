@@ -49,6 +49,17 @@ package struct SearchIndex: Sendable {
     func memoryCandidates(
         _ groups: [[Range<Int32>]], in index: NameIndex.Snapshot, includeMature: Bool, any: Bool, limit: Int
     ) -> [Int32] {
+        var hidden: [Int32] = []
+        return memoryCandidates(
+            groups, in: index, includeMature: includeMature, any: any, limit: limit, hidden: &hidden)
+    }
+
+    /// The same, also keeping in `hidden` (up to 100) the games left out only for the age gate: with fewer
+    /// candidates than `limit`, all of them.
+    func memoryCandidates(
+        _ groups: [[Range<Int32>]], in index: NameIndex.Snapshot, includeMature: Bool, any: Bool, limit: Int,
+        hidden: inout [Int32]
+    ) -> [Int32] {
         let mature = index.mature
         if any {
             return index.merged(groups.flatMap { $0 }, limit: limit) { includeMature || !mature[Int($0)] }
@@ -60,7 +71,9 @@ package struct SearchIndex: Sendable {
             Membership(groups[$0], in: index, rankSetLimit: rankSetLimit)
         }
         return index.merged(groups[driver], limit: limit) { rank in
-            (includeMature || !mature[Int(rank)]) && others.allSatisfy { $0.contains(rank, in: index) }
+            if includeMature || !mature[Int(rank)] { return others.allSatisfy { $0.contains(rank, in: index) } }
+            if hidden.count < 100, others.allSatisfy({ $0.contains(rank, in: index) }) { hidden.append(rank) }
+            return false
         }
     }
 
@@ -89,6 +102,14 @@ package struct SearchIndex: Sendable {
 
     /// The search over the in-memory index: words, corrections and a ranking by match quality, then popularity.
     package func search(_ query: String, filter: CatalogFilter, limit: Int) async throws -> [SearchHit] {
+        try await searchCountingHidden(query, filter: filter, limit: limit).hits
+    }
+
+    /// The search, with how many games matching every word of the query the age gate left out. Games with only
+    /// some of the words are not offered in their place.
+    package func searchCountingHidden(
+        _ query: String, filter: CatalogFilter, limit: Int
+    ) async throws -> (hits: [SearchHit], ageRestricted: Int) {
         let index = names.snapshot
         let includeMature = filter.includeMature
         let filtered = filter.platform != nil || filter.genre != nil || filter.year != nil
@@ -102,12 +123,14 @@ package struct SearchIndex: Sendable {
         let words = queryWords(query)
         let required = words.filter { !$0.isStopWord }
         let chosen = required.isEmpty ? words : required
-        guard !chosen.isEmpty else { return [] }
+        guard !chosen.isEmpty else { return ([], 0) }
         let groups = chosen.map { ranges($0, in: index) }
         var candidates: [Int32] = []
+        var hidden: [Int32] = []
         if groups.allSatisfy({ !$0.isEmpty }) {
             candidates = try await passing(
-                memoryCandidates(groups, in: index, includeMature: includeMature, any: false, limit: wide)
+                memoryCandidates(
+                    groups, in: index, includeMature: includeMature, any: false, limit: wide, hidden: &hidden)
             ).prefix(300).map { $0 }
         }
         // A game named exactly as the query is always considered, however many more popular games match.
@@ -117,10 +140,14 @@ package struct SearchIndex: Sendable {
         where !seen.contains(rank) {
             if includeMature || !mature[Int(rank)] {
                 candidates.append(rank)
-                seen.insert(rank)
+            } else {
+                hidden.append(rank)
             }
+            seen.insert(rank)
         }
-        if candidates.count < min(limit, 3) && groups.count > 2 {
+        let ageRestricted = Set(try await passing(hidden)).subtracting(candidates).count
+        // Fewer games than asked for, with words left out, only when no hidden game has them all.
+        if candidates.count < min(limit, 3) && groups.count > 2 && ageRestricted == 0 {
             // No game has every word (a typo too short to correct, a word too many): games with all words but
             // one come first.
             for skipped in groups.indices {
@@ -134,7 +161,7 @@ package struct SearchIndex: Sendable {
                 }
             }
         }
-        if candidates.count < min(limit, 3) && groups.count > 1 {
+        if candidates.count < min(limit, 3) && groups.count > 1 && ageRestricted == 0 {
             // Hardly any game has every word: let any word match, for suggestions.
             await candidates += try passing(
                 memoryCandidates(
@@ -154,7 +181,7 @@ package struct SearchIndex: Sendable {
             )
         }
         .sorted { ($0.1.score, -$0.0) > ($1.1.score, -$1.0) }.prefix(limit)
-        return try await hits(ranked)
+        return (try await hits(ranked), ageRestricted)
     }
 
     /// Games named exactly so (stop words aside, numerals alike), most popular first.

@@ -90,10 +90,13 @@ package struct RefreshSummary: Hashable, Sendable {
 /// What a lookup found, and a word for the user when the catalog provider could not help.
 package struct Lookup: Sendable {
     package var hits: [SearchHit]
+    /// Games matching every word of the query that the age gate left out of `hits`.
+    package var ageRestricted: Int
     /// Set when the provider was needed but failed: the hits are what the local catalog has.
     package var providerProblem: String?
-    package init(hits: [SearchHit], providerProblem: String? = nil) {
+    package init(hits: [SearchHit], ageRestricted: Int = 0, providerProblem: String? = nil) {
         self.hits = hits
+        self.ageRestricted = ageRestricted
         self.providerProblem = providerProblem
     }
 }

@@ -29,4 +29,12 @@ struct GameLabelTests {
                 "Tetris (1984) · Arcade +1", "TETRIS (1988) · NES +1", "Celeste (2018)",
             ])
     }
+
+    @Test func aNameEndingWithItsYearIsNotGivenASecond() {
+        #expect(game(1, "Doom (2016)", 2016, []).displayName == "Doom (2016)")
+        #expect(game(2, "Doom", 2016, []).displayName == "Doom (2016)")
+        #expect(game(3, "Godzilla (2014)", 2015, []).displayName == "Godzilla (2014)")
+        #expect(game(4, "1942 (x)", 1984, []).displayName == "1942 (x) (1984)")
+        #expect(game(5, "Area (51)", 2005, []).displayName == "Area (51) (2005)")
+    }
 }

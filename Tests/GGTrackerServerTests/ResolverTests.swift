@@ -235,4 +235,26 @@ struct ResolverTests {
             #expect(bio.embeds.first?["title"] as? String == "BioShock (2007)")
         }
     }
+
+    /// A search where the games matching every word are age-restricted says so, and is not filled with games that
+    /// have only some of the words ("Dead Space 3" for "witcher 3").
+    @Test func searchSaysWhatTheAgeGateHides() async throws {
+        let harness = try await ResolverCatalog.harness()
+        try await harness.withClient { client in
+            let witcher = try await client.send(I.command("search", [I.option("query", "witcher 3")]))
+            #expect(witcher.ephemeral && witcher.embeds.isEmpty, "\(witcher.text)")
+            #expect(
+                witcher.content
+                    == "No game matching “witcher 3” can be shown in this channel: 4 games with every word are "
+                    + "age-restricted; use an age-restricted channel.")
+            let doom = try await client.send(I.command("search", [I.option("query", "doom")]))
+            #expect(doom.embeds.compactMap { $0["title"] as? String } == ["Mighty Doom (2023)"], "\(doom.text)")
+            #expect(
+                doom.content.hasSuffix(
+                    "\n2 more games with every word are age-restricted in this channel; use an age-restricted channel."),
+                "\(doom.content)")
+            let shown = try await client.send(I.command("search", [I.option("query", "doom")], nsfw: true))
+            #expect(shown.embeds.count == 3 && !shown.content.contains("age-restricted"), "\(shown.text)")
+        }
+    }
 }

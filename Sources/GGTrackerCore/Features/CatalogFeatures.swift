@@ -16,8 +16,17 @@ struct CatalogFeatures: Sendable {
         let filter = CatalogFilter(platform: platform, genre: genre, includeMature: c.showsMature)
         let lookup = try await bot.catalog.lookup(query, filter: filter, limit: 10)
         let hits = lookup.hits
+        // Games hidden by the age gate are said, never replaced by games that have only some of the words.
+        let restricted = lookup.ageRestricted
+        let are = restricted == 1 ? "is" : "are"
         guard !hits.isEmpty else {
             if let problem = lookup.providerProblem { return .notice(problem) }
+            if restricted > 0 {
+                return .notice(
+                    "No game matching “\(Format.truncate(query, 100))” can be shown in this channel: "
+                        + "\(Format.count(restricted, "game")) with every word \(are) age-restricted; "
+                        + c.ageGateRemedy)
+            }
             var text = "No game matches “\(Format.truncate(query, 100))”"
             if platform != nil || genre != nil { text += " with those filters" }
             return .notice(text + ". Check the spelling or try fewer words.")
@@ -45,8 +54,14 @@ struct CatalogFeatures: Sendable {
             ([Format.count(hits.count, "game") + " for “\(Format.truncate(query, 100))”"]
             + [platform, genre].compactMap { $0 })
             .joined(separator: " · ")
+        var text = RichText([count, lookup.providerProblem].compactMap { $0 }.joined(separator: "\n"))
+        if restricted > 0 {
+            text +=
+                "\n\(Format.count(restricted, "more game")) with every word \(are) age-restricted in this channel; "
+                + c.ageGateRemedy
+        }
         return Reply(
-            text: RichText([count, lookup.providerProblem].compactMap { $0 }.joined(separator: "\n")),
+            text: text,
             cards: cards,
             menus: [
                 menu("Add to my library…", .add), menu("Add to my wishlist…", .wishlist, "add"),
