@@ -38,3 +38,20 @@ struct GameLabelTests {
         #expect(game(5, "Area (51)", 2005, []).displayName == "Area (51) (2005)")
     }
 }
+
+@Suite("A title typed with its year")
+struct DatedTitleTests {
+    @Test(arguments: [
+        ("Doom (1993)", "Doom", 1993), ("Doom(1993)", "Doom", 1993), ("doom 2016", "doom", 2016),
+        ("Cyberpunk 2077", "Cyberpunk", 2077), (" Hollow Knight (2017) ", "Hollow Knight", 2017),
+    ])
+    func readsTheNameAndTheYear(text: String, name: String, year: Int) throws {
+        let dated = try #require(GGTrackerBot.nameAndYear(text))
+        #expect(dated.name == name && dated.year == year)
+    }
+
+    @Test(arguments: ["1942", "(1993)", "Doom1993", "Doom (199)", "Portal 2", "Doom (1993", "Doom 1993)", "Doom ٢٠١٦"])
+    func otherTextIsNoDatedName(text: String) {
+        #expect(GGTrackerBot.nameAndYear(text) == nil)
+    }
+}

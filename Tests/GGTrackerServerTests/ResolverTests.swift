@@ -162,6 +162,15 @@ struct ResolverCase: CustomTestStringConvertible, Sendable {
         .init(command: "game", title: "bioshock", answer: .restricted(["BioShock (2007)"])),
         .init(command: "game", title: "bioshock", ageRestricted: true, answer: .game("BioShock (2007)")),
         .init(command: "game", title: "celest", answer: .game("Celeste (2018)")),
+        // A name with its year, as replies write namesakes and people copy them.
+        .init(command: "add", title: "Doom (1993)", ageRestricted: true, answer: .game("Doom (1993)")),
+        .init(command: "add", title: "doom 2016", ageRestricted: true, answer: .game("Doom (2016)")),
+        .init(command: "game", title: "Doom(1993)", answer: .restricted(["Doom (1993)"])),
+        .init(command: "game", title: "Hades (1995)", answer: .game("Hades (1995)")),
+        .init(
+            command: "rate", title: "Portal (1986)", extra: ["score": 8], shelves: ["igdb:71", "igdb:14546"],
+            answer: .game("Portal (1986)")),
+        .init(command: "game", title: "Portal (2011)", answer: .nothing),
         .init(command: "game", title: "qwzxv plorb", answer: .nothing),
     ]
 }

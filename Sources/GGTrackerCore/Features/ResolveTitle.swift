@@ -39,6 +39,7 @@ extension GGTrackerBot {
                 throw ReplyError.notice(
                     "The catalog has no game for \(page)\(named). Try \(code: "/search") with its name.")
             }
+            if let pick = try await datedPick(text, c, scope: scope) { return try gated(pick, text, c) }
             if scope == .ownShelves {
                 let shelf = catalog.rank(text, among: try await store.library.shelfGames(of: c.player.id))
                 if let pick = TitlePick.fromShelves(shelf) { return try gated(pick, text, c) }
