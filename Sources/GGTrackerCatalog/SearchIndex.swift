@@ -113,9 +113,11 @@ package struct SearchIndex: Sendable {
         let index = names.snapshot
         let includeMature = filter.includeMature
         let filtered = filter.platform != nil || filter.genre != nil || filter.year != nil
-        /// Keeps the candidates that pass the filter, in order.
-        func passing(_ ranks: [Int32]) async throws -> [Int32] {
+        /// Keeps the candidates that pass the filter, in order (for `hidden`, all but its age gate).
+        func passing(_ ranks: [Int32], hidden: Bool = false) async throws -> [Int32] {
             guard filtered, !ranks.isEmpty else { return ranks }
+            var filter = filter
+            if hidden { filter.includeMature = true }
             let allowed = try await database.catalog.matching(filter, among: ranks.map { index.ids[Int($0)] })
             return ranks.filter { allowed.contains(index.ids[Int($0)]) }
         }
@@ -145,7 +147,7 @@ package struct SearchIndex: Sendable {
             }
             seen.insert(rank)
         }
-        let ageRestricted = Set(try await passing(hidden)).subtracting(candidates).count
+        let ageRestricted = Set(try await passing(hidden, hidden: true)).subtracting(candidates).count
         // Fewer games than asked for, with words left out, only when no hidden game has them all.
         if candidates.count < min(limit, 3) && groups.count > 2 && ageRestricted == 0 {
             // No game has every word (a typo too short to correct, a word too many): games with all words but

@@ -266,4 +266,23 @@ struct ResolverTests {
             #expect(shown.embeds.count == 3 && !shown.content.contains("age-restricted"), "\(shown.text)")
         }
     }
+
+    /// "doom 1993": no game has the year in its name, so the year is the release year.
+    @Test func aSearchEndingWithAYearNoNameHasFindsThatYearsGames() async throws {
+        let harness = try await ResolverCatalog.harness()
+        try await harness.withClient { client in
+            let doom = try await client.send(I.command("search", [I.option("query", "doom 1993")], nsfw: true))
+            #expect(doom.embeds.compactMap { $0["title"] as? String } == ["Doom (1993)"], "\(doom.text)")
+            #expect(doom.content == "1 game for “doom” · released in 1993")
+            let hidden = try await client.send(I.command("search", [I.option("query", "doom 1993")]))
+            #expect(
+                hidden.content
+                    == "No game matching “doom” released in 1993 can be shown in this channel: 1 game with every word "
+                    + "is age-restricted; use an age-restricted channel.")
+            // A name that has the number is found by its name.
+            let portal = try await client.send(I.command("search", [I.option("query", "portal 2")]))
+            #expect(portal.embeds.first?["title"] as? String == "Portal 2 (2011)")
+            #expect(!portal.content.contains("released in"))
+        }
+    }
 }

@@ -13,8 +13,16 @@ struct CatalogFeatures: Sendable {
     {
         let platform = try await facet(.platform, typedPlatform, option: "platform", c)
         let genre = try await facet(.genre, typedGenre, option: "genre", c)
-        let filter = CatalogFilter(platform: platform, genre: genre, includeMature: c.showsMature)
-        let lookup = try await bot.catalog.lookup(query, filter: filter, limit: 10)
+        var filter = CatalogFilter(platform: platform, genre: genre, includeMature: c.showsMature)
+        var lookup = try await bot.catalog.lookup(query, filter: filter, limit: 10)
+        // "doom 1993": where no game has every word, a year ending the words is the release year.
+        var query = query
+        if !lookup.hits.contains(where: \.coversQuery), let (name, year) = GGTrackerBot.nameAndYear(query) {
+            let dated = CatalogFilter(platform: platform, genre: genre, year: year, includeMature: c.showsMature)
+            var found = try await bot.catalog.lookup(name, filter: dated, limit: 10)
+            found.hits = found.hits.filter(\.coversQuery)
+            if !found.hits.isEmpty || found.ageRestricted > 0 { (lookup, query, filter) = (found, name, dated) }
+        }
         let hits = lookup.hits
         // Games hidden by the age gate are said, never replaced by games that have only some of the words.
         let restricted = lookup.ageRestricted
@@ -23,7 +31,8 @@ struct CatalogFeatures: Sendable {
             if let problem = lookup.providerProblem { return .notice(problem) }
             if restricted > 0 {
                 return .notice(
-                    "No game matching “\(Format.truncate(query, 100))” can be shown in this channel: "
+                    "No game matching “\(Format.truncate(query, 100))”\(filter.year.map { " released in \($0)" } ?? "") "
+                        + "can be shown in this channel: "
                         + "\(Format.count(restricted, "game")) with every word \(are) age-restricted; "
                         + c.ageGateRemedy)
             }
@@ -52,7 +61,7 @@ struct CatalogFeatures: Sendable {
         }
         let count =
             ([Format.count(hits.count, "game") + " for “\(Format.truncate(query, 100))”"]
-            + [platform, genre].compactMap { $0 })
+            + [platform, genre, filter.year.map { "released in \($0)" }].compactMap { $0 })
             .joined(separator: " · ")
         var text = RichText([count, lookup.providerProblem].compactMap { $0 }.joined(separator: "\n"))
         if restricted > 0 {
