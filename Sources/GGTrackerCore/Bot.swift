@@ -246,9 +246,9 @@ package struct GGTrackerBot: Sendable {
         case .compare(let user, let other): return try await SocialFeatures(bot: self).compare(user, with: other, c)
         case .leaderboard(let metric, let period):
             return try await SocialFeatures(bot: self).leaderboard(metric, period, c)
-        case .challengeCreate(let name, let goal, let unit, let endsAt):
+        case .challengeCreate(let name, let goal, let unit, let ends):
             return try await ChallengeFeatures(bot: self).challengeCreate(
-                name: name, goal: goal, unit: unit, endsAt: endsAt, c)
+                name: name, goal: goal, unit: unit, ends: ends, c)
         case .challengeJoin(let name): return try await ChallengeFeatures(bot: self).challengeJoin(name: name, c)
         case .challengeLeave(let name): return try await ChallengeFeatures(bot: self).challengeLeave(name: name, c)
         case .challengeProgress(let name, let amount):

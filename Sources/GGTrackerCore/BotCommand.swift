@@ -130,13 +130,13 @@ package enum BotCommand: Hashable, Sendable {
                 throw UsageError("A challenge's \(code: "goal") must be more than 0.", usage: usage())
             }
             let ends = o.string("ends")!
-            guard let day = BotCommand.day(ends) else {
+            guard let day = TypedDay(ends) else {
                 throw UsageError(TextShape.day.complaint(name: "ends", text: ends), usage: usage())
             }
             self = .social(
                 .challengeCreate(
                     name: o.string("name")!, goal: goal, unit: o.string("unit").flatMap(ChallengeUnit.init) ?? .custom,
-                    endsAt: day.addingTimeInterval(86_400)))
+                    ends: day))
         case "challenge join": self = .social(.challengeJoin(name: o.string("name")!))
         case "challenge leave": self = .social(.challengeLeave(name: o.string("name")!))
         case "challenge progress":
@@ -184,19 +184,6 @@ package enum BotCommand: Hashable, Sendable {
         default:
             throw UsageError("Unknown command \(code: "/\(invocation.path.joined(separator: " "))").", usage: usage())
         }
-    }
-
-    /// Midnight UTC of a `YYYY-MM-DD` day.
-    static func day(_ text: String) -> Date? {
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, text.count == 10, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else {
-            return nil
-        }
-        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2])
-        guard let date = Calendar.utc.date(from: components),
-            Calendar.utc.component(.day, from: date) == parts[2]
-        else { return nil }
-        return date
     }
 
     /// `roguelike, Couch co-op, -old` → add roguelike, add couch co-op, remove old.
@@ -268,7 +255,7 @@ package enum SocialCommand: Hashable, Sendable {
     case stats(user: UserMention?)
     case compare(user: UserMention, with: UserMention?)
     case leaderboard(LeaderboardMetric, Period)
-    case challengeCreate(name: String, goal: Double, unit: ChallengeUnit, endsAt: Date)
+    case challengeCreate(name: String, goal: Double, unit: ChallengeUnit, ends: TypedDay)
     case challengeJoin(name: String)
     case challengeLeave(name: String)
     /// Without a name, the running challenge the caller is in.

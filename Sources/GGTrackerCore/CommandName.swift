@@ -220,7 +220,9 @@ package enum CommandName: String, CaseIterable, Sendable {
                                 maxValue: 1_000_000),
                             .string(
                                 "unit", "What counts", required: true, choices: ChallengeUnit.allCases.map(\.rawValue)),
-                            .string("ends", "Last day, as YYYY-MM-DD", required: true, maxLength: 10, shape: .day),
+                            .string(
+                                "ends", "Last day: 2030-05-31, Dec 31, in 2 weeks", required: true, maxLength: 40,
+                                shape: .day),
                         ]),
                     CommandSpec(name: "join", summary: "Join a challenge", options: [name]),
                     CommandSpec(name: "leave", summary: "Leave a challenge", options: [name]),

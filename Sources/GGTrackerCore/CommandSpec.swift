@@ -17,17 +17,17 @@ package enum OptionKind: Sendable {
 
 /// A form free text must take, checked with its option's other rules and shown in its usage.
 package enum TextShape: Sendable {
-    /// A day of the calendar, `YYYY-MM-DD`.
+    /// A day of the calendar: `YYYY-MM-DD`, or as people write it (`TypedDay`).
     case day
 
     /// How the usage line writes the value.
     var label: String { "YYYY-MM-DD" }
 
-    func accepts(_ text: String) -> Bool { BotCommand.day(text) != nil }
+    func accepts(_ text: String) -> Bool { TypedDay(text) != nil }
 
     /// What is wrong with `text` for option `name`.
     func complaint(name: String, text: String) -> RichText {
-        "\(code: name) must be a date as YYYY-MM-DD, for example 2030-05-31 (got “\(Format.truncate(text, 40))”)."
+        "\(code: name) must be a day: 2030-05-31, Dec 31, tomorrow, friday or in 2 weeks (got “\(Format.truncate(text, 40))”)."
     }
 }
 

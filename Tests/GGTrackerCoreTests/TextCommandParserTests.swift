@@ -149,10 +149,10 @@ struct TextCommandParserTests {
         ),
         // A date that is not one is told as a date, not by its length.
         (
-            "/challenge create name:Odd goal:5 unit:custom ends:next friday",
-            "`ends` must be a date as YYYY-MM-DD, for example 2030-05-31 (got “next friday”)."
+            "/challenge create name:Odd goal:5 unit:custom ends:next fortnight",
+            "`ends` must be a day: 2030-05-31, Dec 31, tomorrow, friday or in 2 weeks (got “next fortnight”)."
         ),
-        ("/challenge create name:Odd goal:5 unit:custom ends:2027-02-30", "must be a date as YYYY-MM-DD"),
+        ("/challenge create name:Odd goal:5 unit:custom ends:2027-02-30", "must be a day: 2030-05-31"),
         ("/import file", "`/import file` needs `file`: the CSV file (at most 5 MB)."),
         ("/add title:Celeste status:won", "`status` must be one of: backlog, playing, paused, completed, dropped"),
         ("/progress title:Celeste", "Give at least one of `status`, `hours` or `percent`."),

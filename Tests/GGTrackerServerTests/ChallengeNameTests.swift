@@ -1,5 +1,6 @@
 import Foundation
 import GGTrackerCore
+import Synchronization
 import Testing
 
 @testable import GGTrackerServer
@@ -107,6 +108,36 @@ struct ChallengeNameTests {
             #expect(try await suggested("show", as: .alice) == ["Zeta Cup", "Alpha Cup"])
             #expect(try await suggested("progress", as: .bob) == ["Alpha Cup", "Zeta Cup"])
             #expect(try await suggested("join", as: .alice) == ["Alpha Cup", "Zeta Cup"])
+        }
+    }
+
+    /// The last day is read as people write it, counted from the bot's clock; a challenge runs to that day's end.
+    @Test func theLastDayIsReadAsPeopleWriteIt() async throws {
+        // Saturday, 28 November 2026, 10:30 UTC.
+        let clock = Mutex(Date(timeIntervalSince1970: 1_795_861_800))
+        let harness = try await TestHarness(now: { clock.withLock { $0 } })
+        let social = harness.services.database.social
+        @Sendable func lastDay(_ name: String) async throws -> String {
+            let found = try #require(try await social.challenge(in: "discord:900000000000000001", named: name))
+            return found.endsAt.addingTimeInterval(-86_400).formatted(.iso8601.year().month().day())
+        }
+        try await harness.withClient { client in
+            let winter = try await client.send(I.createChallenge("Winter", goal: 3, ends: "Dec 31"))
+            DiscordChecks.check(winter)
+            #expect(winter.text.contains("until Dec 31, 2026"), "\(winter.text)")
+            #expect(try await lastDay("Winter") == "2026-12-31")
+            _ = try await client.send(I.createChallenge("Fortnight", goal: 3, ends: "in 2 weeks"))
+            #expect(try await lastDay("Fortnight") == "2026-12-12")
+            _ = try await client.send(I.createChallenge("Weekend", goal: 3, ends: "friday"))
+            #expect(try await lastDay("Weekend") == "2026-12-04")
+            // Passed this year: next year's.
+            _ = try await client.send(I.createChallenge("Spring", goal: 3, ends: "March 1"))
+            #expect(try await lastDay("Spring") == "2027-03-01")
+            let past = try await client.send(I.createChallenge("Old", goal: 3, ends: "2026-11-27"))
+            #expect(past.ephemeral && past.content.contains("`ends` is in the past"), "\(past.content)")
+            let odd = try await client.send(I.createChallenge("Odd", goal: 3, ends: "31/12/2026"))
+            #expect(odd.ephemeral && odd.content.contains("must be a day: 2030-05-31, Dec 31"), "\(odd.content)")
+            #expect(try await social.challenge(in: "discord:900000000000000001", named: "Odd") == nil)
         }
     }
 }

@@ -180,7 +180,10 @@ struct SocialTests {
     @Test(arguments: [
         ([I.option("goal", 0.0), I.option("unit", "custom"), I.option("ends", "2099-01-01")], "must be more than 0"),
         ([I.option("goal", 3.0), I.option("unit", "custom"), I.option("ends", "2001-01-01")], "ends` is in the past"),
-        ([I.option("goal", 3.0), I.option("unit", "custom"), I.option("ends", "31/12/2099")], "YYYY-MM-DD"),
+        (
+            [I.option("goal", 3.0), I.option("unit", "custom"), I.option("ends", "31/12/2099")],
+            "must be a day: 2030-05-31"
+        ),
         ([I.option("goal", 3.0), I.option("unit", "laps"), I.option("ends", "2099-01-01")], "`unit` must be one of"),
     ])
     func challengeRulesAreExplained(options: [[String: Any]], message: String) async throws {

@@ -6,8 +6,13 @@ struct ChallengeFeatures: Sendable {
     let bot: GGTrackerBot
 
     func challengeCreate(
-        name: String, goal: Double, unit: ChallengeUnit, endsAt: Date, _ c: Context
+        name: String, goal: Double, unit: ChallengeUnit, ends: TypedDay, _ c: Context
     ) async throws -> Reply {
+        // A challenge runs to the end of its last day.
+        guard let lastDay = ends.midnight(from: c.now) else {
+            return .notice("\(code: "ends") names a day the calendar does not have that year.")
+        }
+        let endsAt = lastDay.addingTimeInterval(86_400)
         guard endsAt > c.now else {
             return .notice("A challenge must end today or later; \(code: "ends") is in the past.")
         }
