@@ -30,6 +30,26 @@ struct GameLabelTests {
             ])
     }
 
+    /// The card and a search's line list platforms by name, a maker's together, numbers in their order.
+    @Test func platformsAreShownInAnOrderAReaderKnows() {
+        let hollow = game(
+            1, "Hollow Knight", 2017,
+            [
+                "Xbox Series X|S", "PlayStation 4", "Linux", "Nintendo Switch 2", "PC (Microsoft Windows)",
+                "PlayStation 5", "Mac", "Wii U", "Xbox One", "Nintendo Switch",
+            ])
+        #expect(
+            GGTrackerBot.ordered(hollow.platforms) == [
+                "Linux", "Mac", "Nintendo Switch", "Nintendo Switch 2", "PC (Microsoft Windows)", "PlayStation 4",
+                "PlayStation 5", "Wii U", "Xbox One", "Xbox Series X|S",
+            ])
+        #expect(GGTrackerBot.oneLine(hollow) == "Linux, Mac, Nintendo Switch, Nintendo Switch 2 +6")
+        #expect(
+            GGTrackerBot.ordered(["PlayStation 10", "playstation 2", "PlayStation"]) == [
+                "PlayStation", "playstation 2", "PlayStation 10",
+            ])
+    }
+
     @Test func aNameEndingWithItsYearIsNotGivenASecond() {
         #expect(game(1, "Doom (2016)", 2016, []).displayName == "Doom (2016)")
         #expect(game(2, "Doom", 2016, []).displayName == "Doom (2016)")

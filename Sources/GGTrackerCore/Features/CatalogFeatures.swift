@@ -92,7 +92,7 @@ struct CatalogFeatures: Sendable {
                 values.prefix(limit).joined(separator: ", ") + (values.count > limit ? " +\(values.count - limit)" : "")
             fields.append(.init(name, Format.truncate(shown, 1024)))
         }
-        list("Platforms", game.platforms, limit: 12)
+        list("Platforms", GGTrackerBot.ordered(game.platforms), limit: 12)
         list("Genres", game.genres)
         list("Themes", game.themes)
         list("Modes", game.modes)

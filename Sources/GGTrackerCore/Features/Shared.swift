@@ -6,11 +6,20 @@ extension GGTrackerBot {
     package static func oneLine(_ game: Game) -> String {
         var parts: [String] = []
         if !game.platforms.isEmpty {
-            parts.append(game.platforms.prefix(4).joined(separator: ", ") + (game.platforms.count > 4 ? "…" : ""))
+            let platforms = ordered(game.platforms)
+            parts.append(
+                platforms.prefix(4).joined(separator: ", ") + (platforms.count > 4 ? " +\(platforms.count - 4)" : ""))
         }
         if !game.genres.isEmpty { parts.append(game.genres.prefix(3).joined(separator: ", ")) }
         if let critic = game.criticScore { parts.append("critics \(critic.score)") }
         return parts.isEmpty ? "—" : parts.joined(separator: " · ")
+    }
+
+    /// A game's platforms as a reader looks for one: by name, numbers in their order, so a maker's come together
+    /// ("Nintendo Switch, Nintendo Switch 2, PC (Microsoft Windows), PlayStation 4, PlayStation 5"). Catalogs list
+    /// them in no order a person would know.
+    package static func ordered(_ platforms: [String]) -> [String] {
+        platforms.sorted { $0.compare($1, options: [.caseInsensitive, .numeric]) == .orderedAscending }
     }
 
     /// Previous/next buttons that re-run the command for another page. A list of a player's shelf names the
