@@ -19,7 +19,28 @@ extension GGTrackerBot {
     /// ("Nintendo Switch, Nintendo Switch 2, PC (Microsoft Windows), PlayStation 4, PlayStation 5"). Catalogs list
     /// them in no order a person would know.
     package static func ordered(_ platforms: [String]) -> [String] {
-        platforms.sorted { $0.compare($1, options: [.caseInsensitive, .numeric]) == .orderedAscending }
+        guard platforms.count > 1 else { return platforms }
+        // Sorted by a key each is given once: lower case, each run of digits padded to eight.
+        func key(_ name: String) -> String {
+            var key = ""
+            var digits = ""
+            func padDigits() {
+                guard !digits.isEmpty else { return }
+                key += String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+                digits = ""
+            }
+            for character in name.lowercased() {
+                if character.isASCII, character.isNumber {
+                    digits.append(character)
+                } else {
+                    padDigits()
+                    key.append(character)
+                }
+            }
+            padDigits()
+            return key
+        }
+        return platforms.map { (key($0), $0) }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1)
     }
 
     /// Previous/next buttons that re-run the command for another page. A list of a player's shelf names the
