@@ -164,10 +164,10 @@ extension CommandInvocation {
                 "\(code: "\(prefix)") needs \(code: "\(option.name)"): \(Self.midSentence(option.summaryHead))."
             if let guess = guessing(option, of: spec) {
                 message += " Did you mean \(code: guess.commandLine)?"
-            } else if let word = numberNotTaken(by: option, of: spec) {
+            } else if let (word, text) = numberNotTaken(by: option, of: spec) {
                 // "!gg rate hades 8.5": a number was typed, but not one the option takes.
                 message +=
-                    " “\(word)” was read as part of the title: \(code: option.name) takes \(option.kind == .integer ? "a whole number" : "a number")"
+                    " “\(word)” was read as part of the \(text): \(code: option.name) takes \(option.kind == .integer ? "a whole number" : "a number")"
                 if let low = option.minValue, let high = option.maxValue {
                     message += " from \(Format.number(Int(low))) to \(Format.number(Int(high)))"
                 }
@@ -205,29 +205,6 @@ extension CommandInvocation {
         return nil
     }
 
-    /// The last word of a text option when it looks like a number (digits, with a point, a comma or a slash) that
-    /// `option` does not take: "8.5" or "4/5" for a score of whole numbers out of 10.
-    func numberNotTaken(by option: OptionSpec, of spec: CommandSpec) -> String? {
-        guard option.kind == .integer || option.kind == .number else { return nil }
-        for text in spec.options where text.kind == .string && text.name != option.name {
-            guard case .string(let value)? = options[text.name],
-                let last = value.split(whereSeparator: \.isWhitespace).last.map(String.init), value.contains(" "),
-                last.contains(where: \.isNumber), last.allSatisfy({ $0.isNumber || ".,/%".contains($0) })
-            else { continue }
-            return last
-        }
-        return nil
-    }
-
-    /// The same command with text option `text` cut to `rest` and `name` set to `value`: the last word of the text
-    /// moved to the option it was meant for, as a guess to offer.
-    func moving(_ text: String, to rest: String, setting name: String, _ value: OptionValue) -> CommandInvocation {
-        var guess = self
-        guess.options[text] = .string(rest)
-        guess.options[name] = value
-        return guess
-    }
-
     /// The last word of `text` as a valid value of `option` (a number in its range, one of its choices), with the
     /// words before it: ("celeste", 9) from "celeste 9" for a score. A unit written apart from its number ("20
     /// hours") and the option's name written before its value ("status completed") go with it. Nil when it is not
@@ -235,6 +212,14 @@ extension CommandInvocation {
     package static func trailingValue(of text: String, for option: OptionSpec) -> (rest: String, value: OptionValue)? {
         var words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard words.count >= 2 else { return nil }
+        // A day written in words: "Dec 31", "31 December 2027", "in 2 weeks".
+        if option.shape != nil {
+            for count in stride(from: min(3, words.count - 1), through: 2, by: -1) {
+                if let value = option.validValue(words.suffix(count).joined(separator: " ")) {
+                    return (words.dropLast(count).joined(separator: " "), value)
+                }
+            }
+        }
         var word = words.removeLast()
         if option.units.contains(word.lowercased()), words.count >= 2, option.reading(words.last! + word) != nil {
             word = words.removeLast() + word

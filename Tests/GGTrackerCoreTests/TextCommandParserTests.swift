@@ -447,6 +447,15 @@ struct MissingOptionGuessTests {
         ("!gg progress Portal 2 12h", "Did you mean /progress title:Portal 2 hours:12?"),
         // A value offered back is read as the same value typed with its name is: a decimal comma too.
         ("!gg progress Portal 2 1,5h", "Did you mean /progress title:Portal 2 hours:1.5?"),
+        // A day written in words is one value.
+        (
+            "!gg challenge create Summer Fun 5 custom Dec 31",
+            "Did you mean /challenge create name:Summer Fun goal:5 unit:custom ends:Dec 31?"
+        ),
+        (
+            "!gg challenge create Summer 5 custom in 2 weeks",
+            "Did you mean /challenge create name:Summer goal:5 unit:custom ends:in 2 weeks?"
+        ),
     ])
     func aValidLastWordIsOffered(line: String, offered: String) {
         let text = message(line)
@@ -470,6 +479,9 @@ struct MissingOptionGuessTests {
             text.hasSuffix("“\(score)” was read as part of the title: score takes a whole number from 1 to 10."),
             "\(text)")
         #expect(!message("!gg rate Celeste").contains("read as part of the title"))
+        // Named as the option it was read into.
+        let goal = message("!gg challenge create Summer custom 2027-01-01 4/5")
+        #expect(goal.hasSuffix("“4/5” was read as part of the name: goal takes a number."), "\(goal)")
     }
 
     /// A number without its unit ending a title may be part of the name ("Portal 2"): not offered as a value, unless

@@ -1,0 +1,26 @@
+/// Values typed in the wrong place: a number where another option's text ends, and a word moved to the option it
+/// was meant for.
+extension CommandInvocation {
+    /// The last word of a text option when it looks like a number (digits, with a point, a comma or a slash) that
+    /// `option` does not take ("8.5" or "4/5" for a score of whole numbers out of 10), with that option's name.
+    func numberNotTaken(by option: OptionSpec, of spec: CommandSpec) -> (word: String, text: String)? {
+        guard option.kind == .integer || option.kind == .number else { return nil }
+        for text in spec.options where text.kind == .string && text.name != option.name {
+            guard case .string(let value)? = options[text.name],
+                let last = value.split(whereSeparator: \.isWhitespace).last.map(String.init), value.contains(" "),
+                last.contains(where: \.isNumber), last.allSatisfy({ $0.isNumber || ".,/%".contains($0) })
+            else { continue }
+            return (last, text.name)
+        }
+        return nil
+    }
+
+    /// The same command with text option `text` cut to `rest` and `name` set to `value`: the last word of the text
+    /// moved to the option it was meant for, as a guess to offer.
+    func moving(_ text: String, to rest: String, setting name: String, _ value: OptionValue) -> CommandInvocation {
+        var guess = self
+        guess.options[text] = .string(rest)
+        guess.options[name] = value
+        return guess
+    }
+}
