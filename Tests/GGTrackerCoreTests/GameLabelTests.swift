@@ -39,13 +39,13 @@ struct GameLabelTests {
                 "PlayStation 5", "Mac", "Wii U", "Xbox One", "Nintendo Switch",
             ])
         #expect(
-            GGTrackerBot.ordered(hollow.platforms) == [
+            Format.platforms(hollow.platforms) == [
                 "Linux", "Mac", "Nintendo Switch", "Nintendo Switch 2", "PC (Microsoft Windows)", "PlayStation 4",
                 "PlayStation 5", "Wii U", "Xbox One", "Xbox Series X|S",
             ])
         #expect(GGTrackerBot.oneLine(hollow) == "Linux, Mac, Nintendo Switch, Nintendo Switch 2 +6")
         #expect(
-            GGTrackerBot.ordered(["PlayStation 10", "playstation 2", "PlayStation"]) == [
+            Format.platforms(["PlayStation 10", "playstation 2", "PlayStation"]) == [
                 "PlayStation", "playstation 2", "PlayStation 10",
             ])
     }
@@ -66,12 +66,12 @@ struct DatedTitleTests {
         ("Cyberpunk 2077", "Cyberpunk", 2077), (" Hollow Knight (2017) ", "Hollow Knight", 2017),
     ])
     func readsTheNameAndTheYear(text: String, name: String, year: Int) throws {
-        let dated = try #require(GGTrackerBot.nameAndYear(text))
+        let dated = try #require(TitleQuery.nameAndYear(text))
         #expect(dated.name == name && dated.year == year)
     }
 
     @Test(arguments: ["1942", "(1993)", "Doom1993", "Doom (199)", "Portal 2", "Doom (1993", "Doom 1993)", "Doom ٢٠١٦"])
     func otherTextIsNoDatedName(text: String) {
-        #expect(GGTrackerBot.nameAndYear(text) == nil)
+        #expect(TitleQuery.nameAndYear(text) == nil)
     }
 }

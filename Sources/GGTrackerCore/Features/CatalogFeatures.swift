@@ -17,7 +17,7 @@ struct CatalogFeatures: Sendable {
         var lookup = try await bot.catalog.lookup(query, filter: filter, limit: 10)
         // "doom 1993": where no game has every word, a year ending the words is the release year.
         var query = query
-        if !lookup.hits.contains(where: \.coversQuery), let (name, year) = GGTrackerBot.nameAndYear(query) {
+        if !lookup.hits.contains(where: \.coversQuery), let (name, year) = TitleQuery.nameAndYear(query) {
             let dated = CatalogFilter(platform: platform, genre: genre, year: year, includeMature: c.showsMature)
             var found = try await bot.catalog.lookup(name, filter: dated, limit: 10)
             found.hits = found.hits.filter(\.coversQuery)
@@ -92,7 +92,7 @@ struct CatalogFeatures: Sendable {
                 values.prefix(limit).joined(separator: ", ") + (values.count > limit ? " +\(values.count - limit)" : "")
             fields.append(.init(name, Format.truncate(shown, 1024)))
         }
-        list("Platforms", GGTrackerBot.ordered(game.platforms), limit: 12)
+        list("Platforms", Format.platforms(game.platforms), limit: 12)
         list("Genres", game.genres)
         list("Themes", game.themes)
         list("Modes", game.modes)

@@ -6,7 +6,7 @@ extension GGTrackerBot {
     /// several); nil leaves the whole text to the usual rules, as for names that end with a number ("Cyberpunk
     /// 2077", "Battlefield 1942").
     func datedPick(_ text: String, _ c: Context, scope: TitleScope) async throws -> TitlePick? {
-        guard let (name, year) = Self.nameAndYear(text) else { return nil }
+        guard let (name, year) = TitleQuery.nameAndYear(text) else { return nil }
         func sameYear(_ hits: [SearchHit]) -> [SearchHit] {
             hits.filter { $0.exactName && $0.game.releaseYear == year }
         }
@@ -17,7 +17,9 @@ extension GGTrackerBot {
         let hits = sameYear(try await catalog.lookup(name, filter: CatalogFilter(includeMature: true), limit: 25).hits)
         return hits.isEmpty ? nil : TitlePick.fromCatalog(hits)
     }
+}
 
+extension TitleQuery {
     /// The name and the year of "Name (1993)" or "Name 1993"; nil for any other text.
     static func nameAndYear(_ text: String) -> (name: String, year: Int)? {
         var rest = Substring(text.trimmingCharacters(in: .whitespaces))

@@ -6,41 +6,13 @@ extension GGTrackerBot {
     package static func oneLine(_ game: Game) -> String {
         var parts: [String] = []
         if !game.platforms.isEmpty {
-            let platforms = ordered(game.platforms)
+            let platforms = Format.platforms(game.platforms)
             parts.append(
                 platforms.prefix(4).joined(separator: ", ") + (platforms.count > 4 ? " +\(platforms.count - 4)" : ""))
         }
         if !game.genres.isEmpty { parts.append(game.genres.prefix(3).joined(separator: ", ")) }
         if let critic = game.criticScore { parts.append("critics \(critic.score)") }
         return parts.isEmpty ? "—" : parts.joined(separator: " · ")
-    }
-
-    /// A game's platforms as a reader looks for one: by name, numbers in their order, so a maker's come together
-    /// ("Nintendo Switch, Nintendo Switch 2, PC (Microsoft Windows), PlayStation 4, PlayStation 5"). Catalogs list
-    /// them in no order a person would know.
-    package static func ordered(_ platforms: [String]) -> [String] {
-        guard platforms.count > 1 else { return platforms }
-        // Sorted by a key each is given once: lower case, each run of digits padded to eight.
-        func key(_ name: String) -> String {
-            var key = ""
-            var digits = ""
-            func padDigits() {
-                guard !digits.isEmpty else { return }
-                key += String(repeating: "0", count: max(0, 8 - digits.count)) + digits
-                digits = ""
-            }
-            for character in name.lowercased() {
-                if character.isASCII, character.isNumber {
-                    digits.append(character)
-                } else {
-                    padDigits()
-                    key.append(character)
-                }
-            }
-            padDigits()
-            return key
-        }
-        return platforms.map { (key($0), $0) }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1)
     }
 
     /// Previous/next buttons that re-run the command for another page. A list of a player's shelf names the
@@ -73,5 +45,35 @@ extension GGTrackerBot {
     /// The same cards for the server's announce channel, when one is set.
     func announcement(_ cards: [Card], _ c: Context) -> Announcement? {
         c.settings.announceChannel.map { Announcement(channel: $0, cards: cards) }
+    }
+}
+
+extension Format {
+    /// A game's platforms as a reader looks for one: by name, numbers in their order, so a maker's come together
+    /// ("Nintendo Switch, Nintendo Switch 2, PC (Microsoft Windows), PlayStation 4, PlayStation 5"). Catalogs list
+    /// them in no order a person would know.
+    package static func platforms(_ platforms: [String]) -> [String] {
+        guard platforms.count > 1 else { return platforms }
+        // Sorted by a key each is given once: lower case, each run of digits padded to eight.
+        func key(_ name: String) -> String {
+            var key = ""
+            var digits = ""
+            func padDigits() {
+                guard !digits.isEmpty else { return }
+                key += String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+                digits = ""
+            }
+            for character in name.lowercased() {
+                if character.isASCII, character.isNumber {
+                    digits.append(character)
+                } else {
+                    padDigits()
+                    key.append(character)
+                }
+            }
+            padDigits()
+            return key
+        }
+        return platforms.map { (key($0), $0) }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1)
     }
 }
