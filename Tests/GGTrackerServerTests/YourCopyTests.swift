@@ -74,6 +74,18 @@ struct YourCopyTests {
             let cleared = try await client.send(
                 I.command("note", [I.option("title", "Hades"), I.option("clear", true)]))
             #expect(cleared.content.contains("Cleared your note"))
+            // Once more: there is nothing left to clear, and the entry is not touched.
+            let before = try await harness.services.database.library.entry(
+                of: PlayerID("discord:111111111111111111"), game: try await hadesRow())
+            let again = try await client.send(
+                I.command("note", [I.option("title", "Hades"), I.option("clear", true)]))
+            #expect(
+                again.ephemeral
+                    && again.content == "You have no note on **Hades (2020)**: there was nothing to clear.",
+                "\(again.content)")
+            let after = try await harness.services.database.library.entry(
+                of: PlayerID("discord:111111111111111111"), game: try await hadesRow())
+            #expect(after?.updatedAt == before?.updatedAt)
         }
         let entry = try await harness.services.database.library.entry(
             of: PlayerID("discord:111111111111111111"), game: try await hadesRow())

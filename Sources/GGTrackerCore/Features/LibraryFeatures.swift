@@ -313,6 +313,10 @@ struct LibraryFeatures: Sendable {
         {
             entry in
             guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
+            // Clearing a note that is not there changes nothing and says so.
+            if text == nil, current.note == nil {
+                throw ReplyError.notice("You have no note on \(bold: game.displayName): there was nothing to clear.")
+            }
             current.note = text
             current.updatedAt = now
             entry = current
