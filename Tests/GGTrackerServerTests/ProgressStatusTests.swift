@@ -69,4 +69,35 @@ struct ProgressStatusTests {
             #expect(row?.status == "dropped" && row?.percent == 100)
         }
     }
+
+    func row() async throws -> (score: Int?, hours: Double?, finished: Double?) {
+        try await harness.services.database.reader.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT score, hours, finished_at FROM library_entries")
+            return (row?["score"], row?["hours"], row?["finished_at"])
+        }
+    }
+
+    /// Progress or a score that is what the entry already holds is said privately: nothing is posted or written.
+    @Test func whatTheEntryAlreadyHoldsChangesNothing() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Celeste")]))
+            let done = try await progress(client, [I.option("status", "completed"), I.option("hours", 12.0)])
+            #expect(!done.ephemeral && done.text.contains("completed Celeste (2018)"))
+            let written = try await row()
+            let again = try await progress(client, [I.option("status", "completed")])
+            #expect(
+                again.ephemeral
+                    && again.content == "**Celeste (2018)** is already ✅ Completed · 12 h: nothing changed.",
+                "\(again.content)")
+            let rated = try await client.send(I.command("rate", [I.option("title", "Celeste"), I.option("score", 8)]))
+            #expect(!rated.ephemeral)
+            let same = try await client.send(I.command("rate", [I.option("title", "Celeste"), I.option("score", 8)]))
+            #expect(same.ephemeral && same.content.contains("You already rated **Celeste (2018)** ★★★★☆ 8/10"))
+            let after = try await row()
+            #expect(after.score == 8 && after.hours == 12 && after.finished == written.finished)
+            // A change still goes through.
+            let more = try await progress(client, [I.option("hours", 14.0)])
+            #expect(!more.ephemeral && more.text.contains("✅ Completed · 14 h"), "\(more.text)")
+        }
+    }
 }

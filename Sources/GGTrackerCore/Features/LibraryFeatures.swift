@@ -7,16 +7,21 @@ struct LibraryFeatures: Sendable {
 
     /// A public card about one library change, with the game's cover.
     func entryCard(_ headline: String, _ entry: LibraryEntry, _ c: Context, extra: String? = nil) -> Card {
+        var description = Self.facts(entry)
+        if let extra { description += "\n" + extra }
+        return Card(
+            title: Format.truncate(headline, 256), url: entry.game.url, description: RichText(description),
+            thumbnailURL: entry.game.thumbnailURL, footer: entry.game.ref.description, color: Palette.library)
+    }
+
+    /// "✅ Completed · 40 h · ★★★★½ 9/10": where an entry stands, on one line.
+    static func facts(_ entry: LibraryEntry) -> String {
         var facts = ["\(entry.status.emoji) \(entry.status.label)"]
         if let hours = entry.hours { facts.append(Format.hours(hours)) }
         if let percent = entry.percent, entry.status != .completed { facts.append("\(percent)%") }
         if let score = entry.score { facts.append("\(Format.stars(score)) \(score)/10") }
         if entry.favorite { facts.append("⭐ favorite") }
-        var description = facts.joined(separator: " · ")
-        if let extra { description += "\n" + extra }
-        return Card(
-            title: Format.truncate(headline, 256), url: entry.game.url, description: RichText(description),
-            thumbnailURL: entry.game.thumbnailURL, footer: entry.game.ref.description, color: Palette.library)
+        return facts.joined(separator: " · ")
     }
 
     /// The caller's name for message text, where markdown renders (card titles are plain text and take it raw).
@@ -110,11 +115,17 @@ struct LibraryFeatures: Sendable {
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
             guard var current = entry else { throw ReplyError(notInLibrary) }
+            let before = current
             if let next = status ?? current.statusImplied(hours: hours, percent: percent) {
                 current.setStatus(next, at: now)
             }
             if let hours { current.hours = hours }
             if let percent { current.percent = percent }
+            // What it already was: said privately, nothing posted or written.
+            guard current != before else {
+                throw ReplyError.notice(
+                    "\(bold: game.displayName) is already \(Self.facts(current)): nothing changed.")
+            }
             current.updatedAt = now
             entry = current
         }
@@ -154,6 +165,10 @@ struct LibraryFeatures: Sendable {
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
             var current = entry ?? LibraryEntry(game: game, status: .completed, at: now)
+            if entry != nil, current.score == score {
+                throw ReplyError.notice(
+                    "You already rated \(bold: game.displayName) \(Format.stars(score)) \(score)/10: nothing changed.")
+            }
             current.score = score
             current.updatedAt = now
             entry = current
