@@ -66,6 +66,16 @@ struct SpoilerReviewTests {
                     "review",
                     [I.option("title", "Celeste"), I.option("text", "No secrets here"), I.option("spoiler", false)]))
             #expect(cleared.text.contains("No secrets here") && !cleared.text.contains("||"))
+            // The same text again is no new review: said privately, nothing posted.
+            let same = try await client.send(
+                I.command("review", [I.option("title", "Celeste"), I.option("text", "No secrets here")]))
+            #expect(same.ephemeral && same.content.contains("already says that: nothing changed"), "\(same.content)")
+            // The same text as a spoiler is a change.
+            let hidden = try await client.send(
+                I.command(
+                    "review",
+                    [I.option("title", "Celeste"), I.option("text", "No secrets here"), I.option("spoiler", true)]))
+            #expect(!hidden.ephemeral && hidden.text.contains("||No secrets here||"), "\(hidden.text)")
         }
     }
 

@@ -42,6 +42,10 @@ extension LibraryFeatures {
             guard var current = entry, current.status == .completed else {
                 throw ReplyError.notice("Only completed games can be reviewed.")
             }
+            guard current.review != text || (spoiler ?? current.reviewIsSpoiler) != current.reviewIsSpoiler else {
+                throw ReplyError.notice(
+                    "Your review of \(bold: game.displayName) already says that: nothing changed.")
+            }
             current.review = text
             current.reviewIsSpoiler = spoiler ?? current.reviewIsSpoiler
             current.reviewedAt = now
