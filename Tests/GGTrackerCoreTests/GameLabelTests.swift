@@ -70,7 +70,10 @@ struct DatedTitleTests {
         #expect(dated.name == name && dated.year == year)
     }
 
-    @Test(arguments: ["1942", "(1993)", "Doom1993", "Doom (199)", "Portal 2", "Doom (1993", "Doom 1993)", "Doom ٢٠١٦"])
+    @Test(arguments: [
+        "1942", "(1993)", "Doom1993", "Doom (199)", "Portal 2", "Doom (1993", "Doom 1993)", "Doom ٢٠١٦", "Doom +123",
+        "Doom -001",
+    ])
     func otherTextIsNoDatedName(text: String) {
         #expect(TitleQuery.nameAndYear(text) == nil)
     }

@@ -26,7 +26,9 @@ extension TitleQuery {
         let bracketed = rest.hasSuffix(")")
         if bracketed { rest = rest.dropLast() }
         let digits = rest.suffix(4)
-        guard digits.count == 4, digits.allSatisfy(\.isASCII), let year = Int(digits) else { return nil }
+        guard digits.count == 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let year = Int(digits) else {
+            return nil
+        }
         rest = rest.dropLast(4)
         if bracketed {
             guard rest.hasSuffix("(") else { return nil }
