@@ -223,6 +223,10 @@ package struct LocalCatalog: GameCatalog {
         return names
     }
 
+    package func hasUnreleased(after now: Date) async throws -> Bool {
+        try await database.catalog.hasUnreleased(after: now)
+    }
+
     package func status() async throws -> CatalogStatus {
         let last = try await database.catalogState.value("last_refresh").flatMap(Double.init).map(
             Date.init(timeIntervalSince1970:))

@@ -167,6 +167,8 @@ package protocol GameCatalog: Sendable {
     /// Every genre, platform, mode or engine name some game of the catalog has.
     func facetNames(_ kind: FacetKind) async throws -> [String]
     func status() async throws -> CatalogStatus
+    /// Whether the catalog holds a game not out yet at `now`, one that can be wishlisted ahead of its release.
+    func hasUnreleased(after now: Date) async throws -> Bool
     /// Refreshes and waits for the result (the terminal).
     func refresh(full: Bool) async throws -> RefreshSummary
     /// Starts a refresh in the background (chat, which must answer within seconds).

@@ -87,10 +87,18 @@ struct UpcomingTests {
         let harness = try await TestHarness()
         try await harness.withClient { client in
             try await wish(client, "Celeste", as: .alice)
+            // A catalog of released games only (as the bundled one is) has nothing to wishlist ahead: said so.
+            let none = try await client.send(I.command("upcoming"))
+            #expect(
+                none.ephemeral
+                    && none.content == "Nothing on this server's wishlists has a release date ahead. The catalog holds "
+                        + "no game that is not out yet, so none can be wishlisted ahead of its release.",
+                "\(none.content)")
+            try await Self.withFutureGames(harness)
             let empty = try await client.send(I.command("upcoming"))
             #expect(empty.ephemeral)
             #expect(empty.text.contains("Nothing on this server's wishlists has a release date ahead"), "\(empty.text)")
-            #expect(empty.text.contains("/wishlist add"))
+            #expect(empty.text.contains("/wishlist add") && !empty.text.contains("holds no game"))
             // Another member's wishlist is theirs to fill: no hint; one's own is "your wishlist", with it.
             let hers = try await client.send(
                 I.command("upcoming", [I.user("user", .alice)], as: .bob, resolvedUsers: [.alice]))

@@ -16,7 +16,12 @@ struct UpcomingStorageTests {
             {"id":990003,"name":"Ashen Year","first_release_date":1735689600,"release_dates":[{"date_format":2}]}
             {"id":990004,"name":"Old Year","first_release_date":1704067200,"release_dates":[{"date_format":2}]}
             """
+        // The fixture's catalog (released games) has nothing ahead of `now`; these games are.
+        #expect(try await database.catalog.hasUnreleased(after: now) == false)
         _ = try await CatalogImporter(database: database).importData(Data(lines.utf8))
+        #expect(try await database.catalog.hasUnreleased(after: now))
+        // In 2101 only a year-only game of 2101 would be ahead: none.
+        #expect(try await database.catalog.hasUnreleased(after: Date(timeIntervalSince1970: 4_133_980_800)) == false)
         func game(_ id: String) async throws -> Game {
             try #require(try await database.catalog.game(GameRef(provider: "igdb", id: id)))
         }

@@ -143,9 +143,13 @@ extension ShelfFeatures {
             only.map { $0.id == c.player.id ? "your wishlist" : "\($0.shownName)'s wishlist" }
             ?? "this server's wishlists"
         guard !games.isEmpty else {
-            // Only a wishlist the caller can fill gets the hint.
-            let hint: RichText =
-                yours ? " Wishlist a game that is not out yet with \(code: "/wishlist add")." : ""
+            // Only a wishlist the caller can fill gets the hint, and only when the catalog has such a game.
+            var hint: RichText = ""
+            if try await !bot.catalog.hasUnreleased(after: c.now) {
+                hint = " The catalog holds no game that is not out yet, so none can be wishlisted ahead of its release."
+            } else if yours {
+                hint = " Wishlist a game that is not out yet with \(code: "/wishlist add")."
+            }
             return .notice("Nothing on \(whose) has a release date ahead." + hint)
         }
         var lines: [RichText] = []
