@@ -224,7 +224,7 @@ package struct LocalCatalog: GameCatalog {
     }
 
     package func hasUnreleased(after now: Date) async throws -> Bool {
-        try await database.catalog.hasUnreleased(after: now)
+        try await database.library.hasUnreleased(after: now)
     }
 
     package func status() async throws -> CatalogStatus {

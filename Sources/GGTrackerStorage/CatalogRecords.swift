@@ -255,17 +255,6 @@ extension CatalogRecords {
         try await read { db in try await (db.value("SELECT count(*) FROM games") as Int?) ?? 0 }
     }
 
-    /// Whether any game of the catalog comes out after `now` (a year-only date counts until its year is over).
-    package func hasUnreleased(after now: Date) async throws -> Bool {
-        let yearStart = Calendar.utc.date(
-            from: DateComponents(year: Calendar.utc.component(.year, from: now), month: 1, day: 1))!
-        return try await read { db in
-            try await db.value(
-                "SELECT 1 FROM games WHERE release_date > ? OR (release_year_only <> 0 AND release_date >= ?) LIMIT 1",
-                [now.timeIntervalSince1970, yearStart.timeIntervalSince1970]) as Int? != nil
-        }
-    }
-
     static let generationKey = "catalog.generation"
 }
 

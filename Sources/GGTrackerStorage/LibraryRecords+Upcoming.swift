@@ -8,8 +8,7 @@ extension LibraryRecords {
     package func upcoming(
         in community: String, of player: PlayerID?, after now: Date, includeMature: Bool, limit: Int
     ) async throws -> [UpcomingGame] {
-        let yearStart = Calendar.utc.date(
-            from: DateComponents(year: Calendar.utc.component(.year, from: now), month: 1, day: 1))!
+        let yearStart = Self.yearStart(of: now)
         var conditions = [
             "m.community_id = ?",
             "(g.release_date > ? OR (g.release_year_only <> 0 AND g.release_date >= ?))",
@@ -43,5 +42,21 @@ extension LibraryRecords {
             }
         }
         return games
+    }
+
+    /// Whether any game of the catalog comes out after `now` (a year-only date counts until its year is over):
+    /// whether anything can be wishlisted ahead of its release.
+    package func hasUnreleased(after now: Date) async throws -> Bool {
+        let yearStart = Self.yearStart(of: now)
+        return try await read { db in
+            try await db.value(
+                "SELECT 1 FROM games WHERE release_date > ? OR (release_year_only <> 0 AND release_date >= ?) LIMIT 1",
+                [now.timeIntervalSince1970, yearStart.timeIntervalSince1970]) as Int? != nil
+        }
+    }
+
+    /// The first moment of `now`'s year: a game known only by its year is stored as that moment.
+    private static func yearStart(of now: Date) -> Date {
+        Calendar.utc.date(from: DateComponents(year: Calendar.utc.component(.year, from: now), month: 1, day: 1))!
     }
 }

@@ -17,11 +17,11 @@ struct UpcomingStorageTests {
             {"id":990004,"name":"Old Year","first_release_date":1704067200,"release_dates":[{"date_format":2}]}
             """
         // The fixture's catalog (released games) has nothing ahead of `now`; these games are.
-        #expect(try await database.catalog.hasUnreleased(after: now) == false)
+        #expect(try await database.library.hasUnreleased(after: now) == false)
         _ = try await CatalogImporter(database: database).importData(Data(lines.utf8))
-        #expect(try await database.catalog.hasUnreleased(after: now))
+        #expect(try await database.library.hasUnreleased(after: now))
         // In 2101 only a year-only game of 2101 would be ahead: none.
-        #expect(try await database.catalog.hasUnreleased(after: Date(timeIntervalSince1970: 4_133_980_800)) == false)
+        #expect(try await database.library.hasUnreleased(after: Date(timeIntervalSince1970: 4_133_980_800)) == false)
         func game(_ id: String) async throws -> Game {
             try #require(try await database.catalog.game(GameRef(provider: "igdb", id: id)))
         }
