@@ -153,14 +153,9 @@ package struct Game: Hashable, Sendable {
     /// "Doom (1993)": the name with the year, to tell namesakes apart. A name that already ends with a year in
     /// parentheses, as some catalogs write namesakes ("Doom (2016)"), is not given a second.
     package var displayName: String {
-        guard let year = releaseYear, !Self.endsWithYear(name) else { return name }
+        guard let year = releaseYear else { return name }
+        if name.utf8.last == UInt8(ascii: ")"), TitleQuery.nameAndYear(name) != nil { return name }
         return "\(name) (\(year))"
-    }
-
-    private static func endsWithYear(_ name: String) -> Bool {
-        let tail = name.utf8.suffix(7)
-        return tail.count == 7 && tail.first == UInt8(ascii: " ") && tail.dropFirst().first == UInt8(ascii: "(")
-            && tail.last == UInt8(ascii: ")") && tail.dropFirst(2).dropLast().allSatisfy { (48...57).contains($0) }
     }
 
     /// `coverImageID` is an IGDB image id, or a full https URL from another provider (Giant Bomb).

@@ -23,20 +23,15 @@ extension TextCommandParser {
 
     /// `page:2` or `--page 2` given to a command without that option is a mistake, not text for its first option
     /// (it would otherwise be read as a user or a title). Names that are no option anywhere stay text
-    /// ("Re:Zero", "Halo:Reach").
-    static func refuseUnknownOption(in text: String, path: [String], usage: String) throws(UsageError) {
+    /// ("Re:Zero", "Halo:Reach"), except where the words are a `member` (`/list`, `/stats`): `tag:rpg` is no
+    /// member's name — those start with `@` or are a plain name.
+    static func refuseUnknownOption(
+        in text: String, member: Bool, path: [String], usage: String
+    ) throws(UsageError) {
         for word in text.split(whereSeparator: \.isWhitespace) {
-            guard let name = optionName(of: word), optionNames.contains(name) else { continue }
-            throw UsageError(
-                "\(code: "/\(path.joined(separator: " "))") has no option \(code: "\(name)").", usage: usage)
-        }
-    }
-
-    /// Where the words typed first are a member (`/list`, `/stats`), `tag:rpg` is no member's name — those
-    /// start with `@` or are a plain name — but an option the command does not have.
-    static func refuseOptionForMember(_ text: String, path: [String], usage: String) throws(UsageError) {
-        for word in text.split(whereSeparator: \.isWhitespace) {
-            guard let name = optionName(of: word), name.allSatisfy({ $0.isLetter || $0 == "_" }) else { continue }
+            guard let name = optionName(of: word),
+                optionNames.contains(name) || (member && name.allSatisfy({ $0.isLetter || $0 == "_" }))
+            else { continue }
             throw UsageError(
                 "\(code: "/\(path.joined(separator: " "))") has no option \(code: "\(name)").", usage: usage)
         }

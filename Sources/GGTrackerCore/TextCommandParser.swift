@@ -53,11 +53,11 @@ package enum TextCommandParser {
         let segments = split(String(rest), spec: spec)
         try refuseMistypedOption(in: segments, typed: String(rest), of: spec, path: path, usage: usage)
         if let positional = segments.positional {
-            try refuseUnknownOption(in: positional, path: path, usage: usage)
-            guard let target = spec.options.first(where: \.required) ?? spec.options.first else {
+            let first = spec.options.first(where: \.required) ?? spec.options.first
+            try refuseUnknownOption(in: positional, member: first?.kind == .user, path: path, usage: usage)
+            guard let target = first else {
                 throw UsageError("\(code: "/\(path.joined(separator: " "))") takes no options.", usage: usage)
             }
-            if target.kind == .user { try refuseOptionForMember(positional, path: path, usage: usage) }
             if segments.named.isEmpty { try namedWithoutColon(positional, target: target, of: spec, path: path) }
             try valueForTitle(positional, target: target, of: spec, path: path)
             // Where the first option takes one word (a member, a choice), the words typed are spread over the

@@ -112,7 +112,9 @@ package enum TypedDay: Hashable, Sendable {
             }
             var digits = Substring(trimmed)
             for suffix in ["st", "nd", "rd", "th"] where digits.hasSuffix(suffix) { digits = digits.dropLast(2) }
-            guard let number = Int(digits) else { return nil }
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(digits) else {
+                return nil
+            }
             if day == nil, digits.count <= 2, (1...31).contains(number) {
                 day = number
             } else if year == nil, digits.count == 4, digits == Substring(trimmed) {

@@ -32,7 +32,7 @@ struct TypedDayTests {
 
     @Test(arguments: [
         "31/12/2026", "12/31", "2027-02-30", "Feb 30", "next fortnight", "in 0 days", "in two weeks", "Dec", "31",
-        "ju 4", "Dec 31 2026 2027", "2026-12-31T00:00", "",
+        "ju 4", "Dec 31 2026 2027", "2026-12-31T00:00", "", "Dec +5", "Dec 31 +202",
     ])
     func refusesWhatIsNoDay(text: String) {
         #expect(TypedDay(text) == nil)
