@@ -83,7 +83,7 @@ enum CatalogBulkLoad {
         var nextID = (try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'games'") ?? 0) + 1
         func insertStatement(rows: Int) throws -> Statement {
             try db.makeStatement(
-                sql: CatalogRecords.insertGamesSQL(columns: ["id"] + CatalogRecords.storedGameColumns, rows: rows))
+                sql: GameRows.insertSQL(columns: ["id"] + GameRows.storedColumns, rows: rows))
         }
         var many = Binder(try insertStatement(rows: rowsPerInsert))
         var one = Binder(try insertStatement(rows: 1))
@@ -189,7 +189,7 @@ enum CatalogBulkLoad {
         return counts
     }
 
-    /// Binds a game's id, then its `storedGameColumns` in order.
+    /// Binds a game's id, then its `GameRows.storedColumns` in order.
     static func bindGame(_ record: CatalogRecord, id: Int64, to binder: inout Binder) {
         let g = record.game
         binder.bind(id)

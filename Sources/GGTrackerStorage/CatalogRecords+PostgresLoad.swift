@@ -19,10 +19,10 @@ extension CatalogBulkLoad {
             guard !pending.isEmpty else { return }
             var arguments = SQLArguments()
             arguments.values = pending.flatMap {
-                [.integer($0.id)] + CatalogRecords.storedValues($0.record).map { $0?.sqlValue ?? .null }
+                [.integer($0.id)] + GameRows.storedValues($0.record).map { $0?.sqlValue ?? .null }
             }
             try await db.execute(
-                CatalogRecords.insertGamesSQL(columns: ["id"] + CatalogRecords.storedGameColumns, rows: pending.count),
+                GameRows.insertSQL(columns: ["id"] + GameRows.storedColumns, rows: pending.count),
                 arguments)
             try await CatalogRecords.fileFacets(of: pending.map { ($0.id, $0.record.game) }, in: db, known: &facetIDs)
             pending.removeAll(keepingCapacity: true)

@@ -32,10 +32,10 @@ extension CatalogRecords {
         try await read { db in
             let total = try await (db.value("SELECT count(*) FROM \(from)", SQLArguments(arguments)) as Int?) ?? 0
             let rows = try await db.fetchAll(
-                "SELECT \(Self.gameColumns) FROM \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
+                "SELECT \(GameRows.columns) FROM \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
                 SQLArguments(arguments + [pageSize, (page - 1) * pageSize]))
             return Page(
-                items: rows.map(Self.game(from:)), page: page, pageCount: max(1, (total + pageSize - 1) / pageSize),
+                items: rows.map(GameRows.game(from:)), page: page, pageCount: max(1, (total + pageSize - 1) / pageSize),
                 total: total)
         }
     }
@@ -70,10 +70,10 @@ extension CatalogRecords {
         try await read { db in
             try await db.fetchAll(
                 """
-                SELECT \(Self.gameColumns) FROM games g \(includeMature ? "" : "WHERE g.mature = 0")
+                SELECT \(GameRows.columns) FROM games g \(includeMature ? "" : "WHERE g.mature = 0")
                 ORDER BY g.popularity DESC LIMIT ?
                 """, [limit]
-            ).map(Self.game(from:))
+            ).map(GameRows.game(from:))
         }
     }
 
@@ -86,7 +86,7 @@ extension CatalogRecords {
             for ref in Set(refs) { pending.append((ref, try await Self.prefetchGame(ref, in: db))) }
             var found: [GameRef: Game] = [:]
             for (ref, rows) in pending {
-                if let game = try await rows.rows().first.map(Self.game(from:)) { found[ref] = game }
+                if let game = try await rows.rows().first.map(GameRows.game(from:)) { found[ref] = game }
             }
             return found
         }
@@ -115,12 +115,12 @@ extension CatalogRecords {
         _ ids: [Int64], in db: any SQLSession, suggestionsOnly: Bool = false
     ) async throws -> [Int64: Game] {
         let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
-        let columns = suggestionsOnly ? suggestionColumns : gameColumns
+        let columns = suggestionsOnly ? suggestionColumns : GameRows.columns
         let rows = try await db.fetchAll(
             "SELECT \(columns) FROM games g WHERE g.id IN (\(placeholders))", SQLArguments(ids))
         var games: [Int64: Game] = [:]
         for row in rows {
-            let game = suggestionsOnly ? Self.suggestion(from: row) : Self.game(from: row)
+            let game = suggestionsOnly ? Self.suggestion(from: row) : GameRows.game(from: row)
             games[game.id] = game
         }
         return games
@@ -135,7 +135,7 @@ extension CatalogRecords {
 
     /// A game read with `suggestionColumns`: everything else is left empty.
     static func suggestion(from row: SQLRow) -> Game {
-        let (id, ref) = reference(in: row, at: 0)
+        let (id, ref) = GameRows.reference(in: row, at: 0)
         return Game(
             id: id, ref: ref, name: row[3], releaseDate: (row[4] as Double?).map(Date.init(timeIntervalSince1970:)),
             releaseYearOnly: row[5], platforms: NameList.decode(row[6]), isMature: row[7])

@@ -31,43 +31,6 @@ package struct UpsertCounts: Sendable, Equatable {
 }
 
 extension CatalogRecords {
-    package static let gameColumns = """
-        g.id, g.provider, g.provider_id, g.slug, g.name, g.summary, g.release_date, g.release_year_only, g.platforms,
-        g.genres, g.modes, g.engines, g.developers, g.publishers, g.critic_rating, g.rating_count, g.cover_image_id,
-        g.age_rating, g.mature, g.url, g.game_type, g.themes, g.ttb_hastily, g.ttb_normally, g.ttb_completely
-        """
-
-    /// A game's row id and reference, from its `g.id, g.provider, g.provider_id` columns starting at `index`. Local
-    /// games (no provider id) are referenced by their row id.
-    static func reference(in row: SQLRow, at index: Int) -> (id: Int64, ref: GameRef) {
-        let id: Int64 = row[index]
-        let provider: String = row[index + 1]
-        return (id, GameRef(provider: provider, id: provider == "local" ? String(id) : row[index + 2]))
-    }
-
-    /// How many columns `gameColumns` selects.
-    static let gameColumnCount = gameColumns.split(separator: ",").count
-
-    /// Reads a `Game` from a row that ends with `gameColumns`. Columns are read by position: GRDB finds a column
-    /// by name with a case-insensitive scan of the row, which costs more than the rest of a `/list` together.
-    package static func game(from row: SQLRow) -> Game {
-        let base = row.count - gameColumnCount
-        let (id, ref) = reference(in: row, at: base)
-        var game = Game(
-            id: id, ref: ref, name: row[base + 4],
-            slug: row[base + 3], summary: row[base + 5],
-            releaseDate: (row[base + 6] as Double?).map(Date.init(timeIntervalSince1970:)),
-            releaseYearOnly: row[base + 7], platforms: NameList.decode(row[base + 8]),
-            genres: NameList.decode(row[base + 9]),
-            modes: NameList.decode(row[base + 10]), engines: NameList.decode(row[base + 11]),
-            developers: NameList.decode(row[base + 12]),
-            publishers: NameList.decode(row[base + 13]), criticRating: row[base + 14], ratingCount: row[base + 15],
-            coverImageID: row[base + 16], ageRating: row[base + 17], isMature: row[base + 18], url: row[base + 19],
-            gameType: row[base + 20], themes: NameList.decode(row[base + 21]))
-        game.timeToBeat = TimeToBeat(hastily: row[base + 22], normally: row[base + 23], completely: row[base + 24])
-        return game
-    }
-
     /// Inserts or updates catalog games by (provider, provider id), in one transaction; local ids stay stable.
     @discardableResult
     package func upsertGames(_ records: [CatalogRecord]) async throws -> UpsertCounts {
@@ -89,35 +52,6 @@ extension CatalogRecords {
             }
             return counts
         }
-    }
-
-    /// The columns a catalog write stores, in the order of the values `upsertGames` and the bulk load bind.
-    static let storedGameColumns = [
-        "provider", "provider_id", "slug", "name", "keywords", "summary", "release_date", "release_year_only",
-        "platforms", "genres", "modes", "engines", "developers", "publishers", "critic_rating", "rating_count",
-        "cover_image_id", "age_rating", "mature", "url", "game_type", "popularity", "updated_at", "themes",
-        "ttb_hastily", "ttb_normally", "ttb_completely",
-    ]
-
-    /// A record's values for `storedGameColumns`, in order.
-    static func storedValues(_ record: CatalogRecord) -> [(any SQLBindable)?] {
-        let g = record.game
-        return [
-            g.ref.provider, g.ref.id, g.slug, g.name, record.keywords, g.summary, g.releaseDate?.timeIntervalSince1970,
-            g.releaseYearOnly, NameList.encode(g.platforms), NameList.encode(g.genres), NameList.encode(g.modes),
-            NameList.encode(g.engines), NameList.encode(g.developers),
-            NameList.encode(g.publishers), g.criticRating, g.ratingCount, g.coverImageID, g.ageRating, g.isMature,
-            g.url,
-            g.gameType, record.popularity, record.updatedAt?.timeIntervalSince1970, NameList.encode(g.themes),
-            g.timeToBeat?.hastily, g.timeToBeat?.normally, g.timeToBeat?.completely,
-        ]
-    }
-
-    /// `INSERT INTO games (columns) VALUES (?, …), …` for `rows` rows.
-    static func insertGamesSQL(columns: [String], rows: Int) -> String {
-        let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        return "INSERT INTO games (\(columns.joined(separator: ", "))) VALUES "
-            + Array(repeating: row, count: rows).joined(separator: ", ")
     }
 
     /// Any process that changes the catalog moves its generation on, so in-memory indexes know to rebuild.
@@ -162,9 +96,9 @@ extension CatalogRecords {
                     "DELETE FROM game_facets WHERE game_id IN (\(marks))", SQLArguments(Array(stored.values)))
             }
             var arguments = SQLArguments()
-            arguments.values = chunk.flatMap { storedValues($0).map { $0?.sqlValue ?? .null } }
+            arguments.values = chunk.flatMap { GameRows.storedValues($0).map { $0?.sqlValue ?? .null } }
             var ids: [GameRef: Int64] = [:]
-            for row in try await db.fetchAll(upsertGamesSQL(rows: chunk.count), arguments) {
+            for row in try await db.fetchAll(GameRows.upsertSQL(rows: chunk.count), arguments) {
                 ids[GameRef(provider: row[1], id: row[2])] = row[0]
             }
             var written: [(id: Int64, game: Game)] = []
@@ -189,14 +123,6 @@ extension CatalogRecords {
     struct GameNotStored: Error, CustomStringConvertible {
         let ref: GameRef
         var description: String { "the database did not return an id for \(ref)" }
-    }
-
-    /// Inserts `rows` games, or updates those already stored (by provider and provider id); returns each one's
-    /// id, provider and provider id. Both databases take this form.
-    static func upsertGamesSQL(rows: Int) -> String {
-        insertGamesSQL(columns: storedGameColumns, rows: rows) + " ON CONFLICT (provider, provider_id) DO UPDATE SET "
-            + storedGameColumns.dropFirst(2).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-            + " RETURNING id, provider, provider_id"
     }
 
     /// Files the games under their genres, platforms, modes and engines (whose facets are created when new).
@@ -232,8 +158,8 @@ extension CatalogRecords {
         }
     }
 
-    static let localGameSQL = "SELECT \(gameColumns) FROM games g WHERE g.id = ? AND g.provider = 'local'"
-    static let providerGameSQL = "SELECT \(gameColumns) FROM games g WHERE g.provider = ? AND g.provider_id = ?"
+    static let localGameSQL = "SELECT \(GameRows.columns) FROM games g WHERE g.id = ? AND g.provider = 'local'"
+    static let providerGameSQL = "SELECT \(GameRows.columns) FROM games g WHERE g.provider = ? AND g.provider_id = ?"
 
     /// Sends the read of the game with this id without waiting for it. A local game is found by its row id;
     /// `game(_:)` also tries a local id as a provider's.
@@ -244,10 +170,12 @@ extension CatalogRecords {
 
     package func game(_ ref: GameRef) async throws -> Game? {
         try await read { db in
-            if let game = try await Self.prefetchGame(ref, in: db).rows().first.map(Self.game(from:)) { return game }
+            if let game = try await Self.prefetchGame(ref, in: db).rows().first.map(GameRows.game(from:)) {
+                return game
+            }
             // A local id that is no row's may still be a provider's id.
             guard ref.provider == "local", Int64(ref.id) != nil else { return nil }
-            return try await db.fetchOne(Self.providerGameSQL, [ref.provider, ref.id]).map(Self.game(from:))
+            return try await db.fetchOne(Self.providerGameSQL, [ref.provider, ref.id]).map(GameRows.game(from:))
         }
     }
 

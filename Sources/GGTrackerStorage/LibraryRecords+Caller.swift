@@ -47,7 +47,7 @@ extension LibraryRecords {
                 let gate: String? = row["age_gate"]
                 let settings = CommunitySettings(
                     announceChannel: row["announce_channel"], ageGate: gate.flatMap(AgeGate.init) ?? .strict)
-                let namedGame = try await game?.rows().first.map(CatalogRecords.game(from:))
+                let namedGame = try await game?.rows().first.map(GameRows.game(from:))
                 if let own, let namedGame { try await own.remember(for: invoker.player, game: namedGame.id, in: db) }
                 let player = LibraryRows.player(from: row)
                 // On SQLite the page is read in the same transaction.
@@ -109,7 +109,7 @@ extension LibraryRecords {
 /// what `updateEntry` and `entry(of:game:)` then use instead of reading them again, until the transaction writes.
 struct OwnCopy: Sendable {
     var entry: LibraryEntry?
-    /// The player's challenges without a medal yet, whatever their dates (`SocialRecords.unfinishedChallenges`).
+    /// The player's challenges without a medal yet, whatever their dates (`ChallengeRows.unfinishedChallenges`).
     var challenges: [SQLRow]
     /// Whether the game is on the player's wishlist.
     var wishlisted: Bool
@@ -142,7 +142,7 @@ struct OwnCopy: Sendable {
 
     /// Sends the reads of the player's entry of the game `ref` names, with whether the game is on their wishlist
     /// (one statement: the game's row, the entry's columns first and empty when there is none, the game's last, as
-    /// `LibraryRows.entry(from:)` and `CatalogRecords.game(from:)` read them), and of their unfinished challenges.
+    /// `LibraryRows.entry(from:)` and `GameRows.game(from:)` read them), and of their unfinished challenges.
     static func prefetch(of player: PlayerID, _ ref: GameRef, in db: any SQLSession) async throws -> Pending {
         let game: (where: String, arguments: SQLArguments)
         if ref.provider == "local", let id = Int64(ref.id) {
@@ -153,11 +153,11 @@ struct OwnCopy: Sendable {
         let entry = try await db.prefetch(
             """
             SELECT e.*, EXISTS (SELECT 1 FROM wishlist w WHERE w.player_id = ? AND w.game_id = g.id) AS wished,
-                \(CatalogRecords.gameColumns)
+                \(GameRows.columns)
             FROM games g LEFT JOIN library_entries e ON e.game_id = g.id AND e.player_id = ?
             WHERE \(game.where)
             """, [player.rawValue, player.rawValue] + game.arguments)
-        return Pending(entry: entry, candidates: try await SocialRecords.unfinishedChallenges(db, player: player))
+        return Pending(entry: entry, candidates: try await ChallengeRows.unfinishedChallenges(db, player: player))
     }
 
     /// The games on the player's shelves, read with the entries themselves and the player's unfinished challenges
@@ -168,13 +168,13 @@ struct OwnCopy: Sendable {
         let entries = try await db.prefetch("\(LibraryRows.entrySelect) WHERE e.player_id = ?", [p])
         let wished = try await db.prefetch(
             """
-            SELECT \(CatalogRecords.gameColumns) FROM games g
+            SELECT \(GameRows.columns) FROM games g
             WHERE g.id IN (SELECT game_id FROM wishlist WHERE player_id = ?)
                 AND g.id NOT IN (SELECT game_id FROM library_entries WHERE player_id = ?)
             """, [p, p])
-        let challenges = try await SocialRecords.unfinishedChallenges(db, player: player).rows()
+        let challenges = try await ChallengeRows.unfinishedChallenges(db, player: player).rows()
         let owned = try await entries.rows().map(LibraryRows.entry(from:))
-        let wishedOnly = try await wished.rows().map(CatalogRecords.game(from:))
+        let wishedOnly = try await wished.rows().map(GameRows.game(from:))
         for entry in owned {
             db.remember(key(player, entry.game.id), OwnCopy(entry: entry, challenges: challenges, wishlisted: false))
         }

@@ -14,10 +14,10 @@ extension LibraryRecords {
             ).map(LibraryRows.entry(from:))
             let wishes = try await db.fetchAll(
                 """
-                SELECT w.added_at, \(CatalogRecords.gameColumns) FROM wishlist w JOIN games g ON g.id = w.game_id
+                SELECT w.added_at, \(GameRows.columns) FROM wishlist w JOIN games g ON g.id = w.game_id
                 WHERE w.player_id = ? ORDER BY w.added_at DESC, g.name
                 """, [player.rawValue]
-            ).map { WishlistItem(game: CatalogRecords.game(from: $0), addedAt: Date(timeIntervalSince1970: $0[0])) }
+            ).map { WishlistItem(game: GameRows.game(from: $0), addedAt: Date(timeIntervalSince1970: $0[0])) }
             return LibraryExport(
                 player: LibraryRows.player(from: row), entries: entries, wishlist: wishes, exportedAt: now)
         }

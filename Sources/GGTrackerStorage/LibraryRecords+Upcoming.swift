@@ -22,7 +22,7 @@ extension LibraryRecords {
         let rows = try await read { db in
             try await db.fetchAll(
                 """
-                SELECT p.*, \(CatalogRecords.gameColumns) FROM wishlist w
+                SELECT p.*, \(GameRows.columns) FROM wishlist w
                 JOIN memberships m ON m.player_id = w.player_id
                 JOIN players p ON p.id = w.player_id
                 JOIN games g ON g.id = w.game_id
@@ -32,7 +32,7 @@ extension LibraryRecords {
         }
         var games: [UpcomingGame] = []
         for row in rows {
-            let game = CatalogRecords.game(from: row)
+            let game = GameRows.game(from: row)
             let wisher = LibraryRows.player(from: row)
             if games.last?.game.id == game.id {
                 games[games.count - 1].wantedBy.append(wisher)

@@ -24,9 +24,9 @@ extension LibraryRecords: LibraryStore {
             let known = OwnCopy.recalled(player, game.id, in: db)
             let candidates =
                 if let known {
-                    SQLPending(read: { SocialRecords.running(known.challenges, at: now) })
+                    SQLPending(read: { ChallengeRows.running(known.challenges, at: now) })
                 } else {
-                    try await SocialRecords.medalCandidates(db, player: player, at: now)
+                    try await ChallengeRows.medalCandidates(db, player: player, at: now)
                 }
             let before = try await LibraryRows.fetchEntry(db, player: player, game: game.id)
             var after = before
@@ -63,7 +63,7 @@ extension LibraryRecords: LibraryStore {
                     at: now)
             }
             guard !events.isEmpty else { return EntryChange(before: before, after: entry, leftWishlist: leftWishlist) }
-            let challenges = try await SocialRecords.checkChallenges(
+            let challenges = try await ChallengeRows.checkChallenges(
                 db, player: player, at: now, candidates: candidates, counting: events.map(\.kind))
             var result = EntryChange(before: before, after: entry, medals: challenges.won, leftWishlist: leftWishlist)
             result.counted = challenges.counted
@@ -116,11 +116,11 @@ extension LibraryRecords: LibraryStore {
             if claim != nil && dialect == .postgres { return try await OwnCopy.shelves(of: player, in: db) }
             return try await db.fetchAll(
                 """
-                SELECT \(CatalogRecords.gameColumns) FROM games g WHERE g.id IN (
+                SELECT \(GameRows.columns) FROM games g WHERE g.id IN (
                     SELECT game_id FROM library_entries WHERE player_id = ?
                     UNION SELECT game_id FROM wishlist WHERE player_id = ?)
                 """, [player.rawValue, player.rawValue]
-            ).map(CatalogRecords.game(from:))
+            ).map(GameRows.game(from:))
         }
     }
 

@@ -14,7 +14,7 @@ enum LibraryRows {
     }
 
     static let entrySelect =
-        "SELECT e.*, \(CatalogRecords.gameColumns) FROM library_entries e JOIN games g ON g.id = e.game_id"
+        "SELECT e.*, \(GameRows.columns) FROM library_entries e JOIN games g ON g.id = e.game_id"
 
     /// What a line of `/list` shows of an entry and its game, read by `listedEntry(from:)`: a library page reads
     /// these and nothing else (every column is a cell to convert, ten rows a page; on PostgreSQL one to send too).
@@ -26,7 +26,7 @@ enum LibraryRows {
     /// Reads an entry from a row that begins with `listedColumns`: its status, hours, percent, score, favorite mark
     /// and dates, and its game's id, name, release and age restriction; nothing else of either.
     static func listedEntry(from row: SQLRow) -> LibraryEntry {
-        let (id, ref) = CatalogRecords.reference(in: row, at: 7)
+        let (id, ref) = GameRows.reference(in: row, at: 7)
         let game = Game(
             id: id, ref: ref, name: row[10],
             releaseDate: date(row[11]), releaseYearOnly: row[12], isMature: row[13])
@@ -41,12 +41,12 @@ enum LibraryRows {
     }
 
     /// Reads an entry from a row of `entrySelect`: the entry's columns first, in table order (by position, as
-    /// `CatalogRecords.game(from:)` explains), the game's last.
+    /// `GameRows.game(from:)` explains), the game's last.
     static func entry(from row: SQLRow) -> LibraryEntry {
         // player_id, game_id, status, hours, percent, score, review, reviewed_at, favorite, tags, note, added_at,
         // started_at, finished_at, updated_at, review_spoiler
         var entry = LibraryEntry(
-            game: CatalogRecords.game(from: row), status: GameStatus(rawValue: row[2]) ?? .backlog,
+            game: GameRows.game(from: row), status: GameStatus(rawValue: row[2]) ?? .backlog,
             at: Date(timeIntervalSince1970: row[11]))
         entry.hours = row[3]
         entry.percent = row[4]
@@ -72,11 +72,11 @@ enum LibraryRows {
 
     /// Wishlisted games with the moment of each wish (`wishlistItem(from:)` reads its rows).
     static let wishlistSelect =
-        "SELECT w.added_at AS wished_at, \(CatalogRecords.gameColumns) FROM wishlist w JOIN games g ON g.id = w.game_id"
+        "SELECT w.added_at AS wished_at, \(GameRows.columns) FROM wishlist w JOIN games g ON g.id = w.game_id"
 
     /// A wishlist row: the game's columns and `wished_at`.
     static func wishlistItem(from row: SQLRow) -> WishlistItem {
-        WishlistItem(game: CatalogRecords.game(from: row), addedAt: Date(timeIntervalSince1970: row["wished_at"]))
+        WishlistItem(game: GameRows.game(from: row), addedAt: Date(timeIntervalSince1970: row["wished_at"]))
     }
 
     static func settings(of community: String, in db: any SQLSession) async throws -> CommunitySettings {

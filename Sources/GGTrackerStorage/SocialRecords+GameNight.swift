@@ -79,18 +79,18 @@ extension SocialRecords {
             let night = try await Self.gameNight(id, in: db)!
             let rows = try await db.fetchAll(
                 """
-                SELECT e.player_id AS mark_player, e.status AS mark_status, \(CatalogRecords.gameColumns)
+                SELECT e.player_id AS mark_player, e.status AS mark_status, \(GameRows.columns)
                 FROM library_entries e JOIN games g ON g.id = e.game_id
                 WHERE e.player_id IN (SELECT player_id FROM game_night_players WHERE night_id = ?)
                 UNION ALL
-                SELECT w.player_id, NULL, \(CatalogRecords.gameColumns)
+                SELECT w.player_id, NULL, \(GameRows.columns)
                 FROM wishlist w JOIN games g ON g.id = w.game_id
                 WHERE w.player_id IN (SELECT player_id FROM game_night_players WHERE night_id = ?)
                 """, [id, id])
             let shelves = rows.map { row in
                 let status: String? = row[1]
                 return ShelfMark(
-                    player: PlayerID(row[0] as String), game: CatalogRecords.game(from: row),
+                    player: PlayerID(row[0] as String), game: GameRows.game(from: row),
                     status: status.flatMap(GameStatus.init(rawValue:)))
             }
             return (night, shelves)

@@ -20,7 +20,7 @@ extension SocialRecords {
             try await db.fetchAll(
                 """
                 SELECT c.id AS alert_community, c.announce_channel AS alert_channel, w.player_id AS alert_wisher,
-                    \(CatalogRecords.gameColumns)
+                    \(GameRows.columns)
                 FROM wishlist w
                 JOIN memberships m ON m.player_id = w.player_id
                 JOIN communities c ON c.id = m.community_id
@@ -36,7 +36,7 @@ extension SocialRecords {
         var due: [DueReleaseAlert] = []
         for row in rows {
             let community: String = row["alert_community"]
-            let game = CatalogRecords.game(from: row)
+            let game = GameRows.game(from: row)
             let wisher = PlayerID(row["alert_wisher"] as String)
             if let last = due.last, last.community == community, last.game.id == game.id {
                 due[due.count - 1].wishers.append(wisher)

@@ -38,10 +38,10 @@ extension SocialRecords: SocialStore {
             if !gameIDs.isEmpty {
                 let placeholders = Array(repeating: "?", count: gameIDs.count).joined(separator: ",")
                 for row in try await db.fetchAll(
-                    "SELECT \(CatalogRecords.gameColumns) FROM games g WHERE g.id IN (\(placeholders))",
+                    "SELECT \(GameRows.columns) FROM games g WHERE g.id IN (\(placeholders))",
                     SQLArguments(Array(gameIDs)))
                 {
-                    let game = CatalogRecords.game(from: row)
+                    let game = GameRows.game(from: row)
                     games[game.id] = game
                 }
             }
@@ -102,12 +102,12 @@ extension SocialRecords: SocialStore {
             func finishedButWished(_ finisher: PlayerID, _ wisher: PlayerID) async throws -> [Game] {
                 try await db.fetchAll(
                     """
-                    SELECT \(CatalogRecords.gameColumns) FROM library_entries e
+                    SELECT \(GameRows.columns) FROM library_entries e
                     JOIN wishlist w ON w.game_id = e.game_id AND w.player_id = ?
                     JOIN games g ON g.id = e.game_id
                     WHERE e.player_id = ? AND e.status = 'completed' ORDER BY e.score IS NULL, e.score DESC, g.name
                     """, [wisher.rawValue, finisher.rawValue]
-                ).map(CatalogRecords.game(from:))
+                ).map(GameRows.game(from:))
             }
             let l = try await entries(left)
             let r = try await entries(right)
@@ -176,9 +176,9 @@ extension SocialRecords: SocialStore {
             try await db.execute(
                 "INSERT INTO challenge_participants (challenge_id, player_id, joined_at) VALUES (?, ?, ?)",
                 [id, createdBy.rawValue, startsAt.timeIntervalSince1970])
-            try await Self.awardMedals(db, player: createdBy, at: startsAt)
+            try await ChallengeRows.awardMedals(db, player: createdBy, at: startsAt)
             let row = try await db.fetchOne("SELECT * FROM challenges WHERE id = ?", [id])!
-            return .created(Self.challenge(from: row))
+            return .created(ChallengeRows.challenge(from: row))
         }
     }
 
@@ -186,7 +186,7 @@ extension SocialRecords: SocialStore {
         try await read { db in
             try await db.fetchOne(
                 "SELECT * FROM challenges WHERE community_id = ? AND name_key = ?", [community, name.lowercased()]
-            ).map(Self.challenge(from:))
+            ).map(ChallengeRows.challenge(from:))
         }
     }
 
@@ -196,7 +196,7 @@ extension SocialRecords: SocialStore {
                 return try await db.fetchAll(
                     "SELECT * FROM challenges WHERE community_id = ? ORDER BY ends_at DESC, name", [community]
                 )
-                .map(Self.challenge(from:))
+                .map(ChallengeRows.challenge(from:))
             }
             return try await db.fetchAll(
                 """
@@ -204,7 +204,7 @@ extension SocialRecords: SocialStore {
                 WHERE c.community_id = ? AND p.player_id = ? ORDER BY c.ends_at DESC, c.name
                 """, [community, player.rawValue]
             )
-            .map(Self.challenge(from:))
+            .map(ChallengeRows.challenge(from:))
         }
     }
 
@@ -215,7 +215,7 @@ extension SocialRecords: SocialStore {
                 [challenge.id, player.rawValue, now.timeIntervalSince1970])
             let joined = db.changesCount > 0
             // Progress made earlier in the window counts, so joining may already reach the goal.
-            if joined { try await Self.awardMedals(db, player: player, at: now) }
+            if joined { try await ChallengeRows.awardMedals(db, player: player, at: now) }
             return joined
         }
     }
@@ -245,35 +245,14 @@ extension SocialRecords: SocialStore {
                 WHERE challenge_id = ? AND player_id = ?
                 """, [amount, challenge.id, player.rawValue])
             guard db.changesCount > 0 else { return nil }
-            try await Self.awardMedals(db, player: player, at: now)
+            try await ChallengeRows.awardMedals(db, player: player, at: now)
             // Only this player's row is read: writers of other players' progress are not held up by this one.
-            return try await Self.standings(db, challenge, of: player).first
+            return try await ChallengeRows.standings(db, challenge, of: player).first
         }
-    }
-
-    /// Everyone's standing in the challenge, best first; or one player's.
-    static func standings(
-        _ db: any SQLSession, _ challenge: Challenge, of player: PlayerID? = nil
-    ) async throws -> [ChallengeStanding] {
-        let rows = try await db.fetchAll(
-            """
-            SELECT pl.*, cp.medal_at FROM challenge_participants cp JOIN players pl ON pl.id = cp.player_id
-            WHERE cp.challenge_id = ?\(player == nil ? "" : " AND cp.player_id = ?")
-            """, SQLArguments([challenge.id, player?.rawValue].filter { $0 != nil }))
-        var standings: [ChallengeStanding] = []
-        for row in rows {
-            let player = LibraryRows.player(from: row)
-            standings.append(
-                ChallengeStanding(
-                    player: player, progress: try await progress(db, challenge: challenge, player: player.id),
-                    medalAt: (row["medal_at"] as Double?).map(Date.init(timeIntervalSince1970:))))
-        }
-        return
-            standings.sorted { ($0.progress, $1.player.shownName) > ($1.progress, $0.player.shownName) }
     }
 
     package func standings(_ challenge: Challenge) async throws -> [ChallengeStanding] {
-        try await read { db in try await Self.standings(db, challenge) }
+        try await read { db in try await ChallengeRows.standings(db, challenge) }
     }
 
     package func medals(of player: PlayerID) async throws -> [Medal] {

@@ -43,12 +43,12 @@ extension SteamAppRecords {
             for chunk in ids.chunked(500) {
                 for row in try await db.fetchAll(
                     """
-                    SELECT s.app_id, \(CatalogRecords.gameColumns) FROM steam_apps s
+                    SELECT s.app_id, \(GameRows.columns) FROM steam_apps s
                     JOIN games g ON g.provider = s.provider AND g.provider_id = s.provider_id
                     WHERE s.app_id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))
                     """, SQLArguments(Array(chunk)))
                 {
-                    found[row[0]] = CatalogRecords.game(from: row)
+                    found[row[0]] = GameRows.game(from: row)
                 }
             }
         }

@@ -1,8 +1,9 @@
 import Foundation
 import GGTrackerCore
 
-/// Challenges and the medals a library change wins in them.
-extension SocialRecords {
+/// How challenges are read, a participant's progress counted and the medals a change wins, inside a transaction
+/// held by whichever store made the change (a library change, a join, custom progress).
+enum ChallengeRows {
     static func challenge(from row: SQLRow) -> Challenge {
         Challenge(
             id: row["id"], name: row["name"], goal: row["goal"],
@@ -104,11 +105,32 @@ extension SocialRecords {
                     WHERE challenge_id = ? AND player_id = ? AND medal_at IS NULL
                     """, [t, challenge.id, player.rawValue]) > 0
             else { continue }
-            try await recordEvent(
+            try await SocialRecords.recordEvent(
                 db, community: row["community"], player: player, kind: .medal, game: nil, amount: nil,
                 detail: challenge.name, at: now)
             won.append(challenge.name)
         }
         return (won, counted)
+    }
+
+    /// Everyone's standing in the challenge, best first; or one player's.
+    static func standings(
+        _ db: any SQLSession, _ challenge: Challenge, of player: PlayerID? = nil
+    ) async throws -> [ChallengeStanding] {
+        let rows = try await db.fetchAll(
+            """
+            SELECT pl.*, cp.medal_at FROM challenge_participants cp JOIN players pl ON pl.id = cp.player_id
+            WHERE cp.challenge_id = ?\(player == nil ? "" : " AND cp.player_id = ?")
+            """, SQLArguments([challenge.id, player?.rawValue].filter { $0 != nil }))
+        var standings: [ChallengeStanding] = []
+        for row in rows {
+            let player = LibraryRows.player(from: row)
+            standings.append(
+                ChallengeStanding(
+                    player: player, progress: try await progress(db, challenge: challenge, player: player.id),
+                    medalAt: (row["medal_at"] as Double?).map(Date.init(timeIntervalSince1970:))))
+        }
+        return
+            standings.sorted { ($0.progress, $1.player.shownName) > ($1.progress, $0.player.shownName) }
     }
 }
