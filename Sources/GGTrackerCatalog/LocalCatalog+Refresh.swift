@@ -29,7 +29,7 @@ extension LocalCatalog {
         guard refreshState.begin() else {
             throw CatalogImporter.ReadError(description: "a catalog refresh is already running")
         }
-        guard try await takeRefreshLease() else {
+        guard try await takeLease() else {
             throw CatalogImporter.ReadError(description: "a catalog refresh is already running in another process")
         }
         do {
@@ -47,7 +47,7 @@ extension LocalCatalog {
         finished: @escaping @Sendable (Result<RefreshSummary, any Error>) -> Void
     ) async throws -> Bool {
         guard refreshState.begin() else { return false }
-        guard try await takeRefreshLease() else { return false }
+        guard try await takeLease() else { return false }
         let catalog = self
         Task.detached(priority: .utility) {
             do {
@@ -62,42 +62,25 @@ extension LocalCatalog {
         return true
     }
 
-    /// Takes the refresh lease for this process; false (and the in-process refresh state ended) when another
-    /// process holds it.
-    func takeRefreshLease() async throws -> Bool {
-        do {
-            if try await database.leases.acquireLease(
-                Self.refreshLease, holder: leaseHolder, for: leaseDuration, at: Date())
-            {
-                return true
-            }
-        } catch {
-            refreshState.end(nil)
-            throw error
-        }
-        refreshState.end(nil)
-        return false
-    }
-
     /// Runs a refresh holding the lease: it is renewed a few times a lifetime, and the refresh stops after its
     /// current page if the lease was lost (this process stalled and another took over).
     func perform(full: Bool, progress: @escaping @Sendable (RefreshProgress) -> Void) async throws -> RefreshSummary {
-        let (database, holder, duration, state) = (database, leaseHolder, leaseDuration, refreshState)
-        let renewal = Task {
-            while !Task.isCancelled {
-                try await Task.sleep(for: .seconds(duration / 3))
-                let kept = try? await database.leases.acquireLease(
-                    Self.refreshLease, holder: holder, for: duration, at: Date())
-                if kept != true { state.loseLease() }
-            }
+        let state = refreshState
+        return try await lease.renewing(onLoss: { state.loseLease() }) {
+            try await performHoldingLease(full: full, progress: progress)
         }
-        let result: Result<RefreshSummary, any Error>
-        do { result = .success(try await performHoldingLease(full: full, progress: progress)) } catch {
-            result = .failure(error)
+    }
+
+    /// Takes the refresh lease for this process; false (and the in-process refresh state ended) when another
+    /// process holds it.
+    private func takeLease() async throws -> Bool {
+        let taken: Bool
+        do { taken = try await lease.take() } catch {
+            refreshState.end(nil)
+            throw error
         }
-        renewal.cancel()
-        try? await database.leases.releaseLease(Self.refreshLease, holder: holder)
-        return try result.get()
+        if !taken { refreshState.end(nil) }
+        return taken
     }
 
     func performHoldingLease(

@@ -19,12 +19,8 @@ package struct LocalCatalog: GameCatalog {
     /// Opens after repeated provider failures, so a dead API is not waited on by every command.
     package var breaker = CircuitBreaker()
     let refreshState = RefreshState()
-    /// Who this catalog is when it takes the refresh lease: one refresh runs across every process sharing the
-    /// database. The holder renews the lease while it works; if it dies, the lease expires and another process
-    /// may refresh, resuming from the checkpoint stored with the games.
-    let leaseHolder = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))"
-    package var leaseDuration: TimeInterval = 60
-    static let refreshLease = "catalog.refresh"
+    /// One refresh runs across every process sharing the database.
+    var lease: RefreshLease
 
     /// The provider is not being asked for now, after failing again and again.
     package struct ProviderUnavailable: Error, CustomStringConvertible {
@@ -39,6 +35,7 @@ package struct LocalCatalog: GameCatalog {
         self.database = database
         self.index = SearchIndex(database: database, vocabulary: Vocabulary())
         self.providerName = providerName
+        self.lease = RefreshLease(leases: database.leases)
         try await index.reload()
     }
 
@@ -54,30 +51,17 @@ package struct LocalCatalog: GameCatalog {
             // A catalog filled some other way (an import of its own) has neither mark and is left alone.
             let loadedBefore = try await database.catalogState.value("last_refresh") != nil
             guard stored != current, stored != nil || loadedBefore else { return 0 }
-            return try await holdingRefreshLease {
+            return try await lease.holding {
                 let report = try await loadBundled()
                 return report.added + report.updated
             }
         }
         // Another process starting on the same database may be filling it or refreshing: only the lease holder
         // loads (the others' name indexes follow the catalog's generation).
-        return try await holdingRefreshLease {
+        return try await lease.holding {
             guard try await database.catalog.gameCount() == 0 else { return 0 }
             return try await loadBundled().added
         }
-    }
-
-    /// Runs `body` holding the refresh lease, and lets go of it after; 0 without running it when another process
-    /// holds the lease.
-    func holdingRefreshLease(_ body: () async throws -> Int) async throws -> Int {
-        guard
-            try await database.leases.acquireLease(
-                Self.refreshLease, holder: leaseHolder, for: leaseDuration, at: Date())
-        else { return 0 }
-        let result: Result<Int, any Error>
-        do { result = .success(try await body()) } catch { result = .failure(error) }
-        try? await database.leases.releaseLease(Self.refreshLease, holder: leaseHolder)
-        return try result.get()
     }
 
     func loadBundled() async throws -> ImportReport {
@@ -231,8 +215,7 @@ package struct LocalCatalog: GameCatalog {
         let last = try await database.catalogState.value("last_refresh").flatMap(Double.init).map(
             Date.init(timeIntervalSince1970:))
         let (running, summary) = refreshState.snapshot
-        let elsewhere =
-            try await database.leases.leaseHolder(Self.refreshLease, at: Date()).map { $0 != leaseHolder } ?? false
+        let elsewhere = try await lease.heldElsewhere()
         var status = await CatalogStatus(
             provider: providerName, games: try database.catalog.gameCount(), lastRefresh: last,
             attribution: BundledCatalog.attribution,
