@@ -150,30 +150,11 @@ package final class AppDatabase: Sendable {
 
     package var isPostgres: Bool { dialect == .postgres }
 
-    /// The times a command waited for PostgreSQL (0 on SQLite), each for the statements sent since the wait
-    /// before, for tests.
-    package var postgresRoundTrips: Int {
-        guard case .postgres(let database) = backend else { return 0 }
-        return database.roundTrips.load(ordering: .relaxed)
-    }
-
-    /// Statements sent to PostgreSQL, waited for or not (0 on SQLite): each is an exchange with the server on its
-    /// connection, one after another, for tests.
-    package var postgresStatementsSent: Int {
-        guard case .postgres(let database) = backend else { return 0 }
-        return database.statementsSent.load(ordering: .relaxed)
-    }
-
-    /// Read connections of a SQLite file opened for the threads that read (see `SQLiteReaders`), for tests.
-    package var sqliteReadConnections: Int { executor.readers?.count ?? 0 }
-
-    /// Commits made on SQLite (0 on PostgreSQL): writes that arrived together share one, for tests.
-    package var sqliteCommits: Int { executor.sqliteCommits }
+    /// What the executor counted (round trips, statements, commits, read connections), for tests.
+    package var counters: DatabaseCounters { DatabaseCounters(executor: executor) }
 
     /// The SQLite connection, for what only SQLite does (backups, the bulk catalog load, file checks).
     package var writer: any DatabaseWriter { executor.sqliteWriter }
-
-    package var reader: any DatabaseReader { writer }
 
     /// Reads in one snapshot (see `DatabaseExecutor`).
     package func read<T>(_ body: (any SQLSession) async throws -> T) async throws -> T {

@@ -189,7 +189,7 @@ extension DiscordCommandTests {
             #expect(done.content.contains("erased"))
         }
         #expect(try await entryCount() == 0)
-        let left = try await database.reader.read { db in
+        let left = try await database.writer.read { db in
             try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM wishlist) + (SELECT count(*) FROM players)")
         }
         #expect(left == 0)

@@ -15,7 +15,7 @@ struct DiscordCommandTests {
     var database: AppDatabase { harness.services.database }
 
     func entryCount() async throws -> Int {
-        try await database.reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM library_entries") ?? 0 }
+        try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM library_entries") ?? 0 }
     }
 
     func ref(_ name: String) async throws -> String {
@@ -150,7 +150,7 @@ struct DiscordCommandTests {
             let nothing = try await client.send(I.command("progress", [I.option("title", "Celeste")]))
             #expect(nothing.ephemeral && nothing.content.contains("at least one of"))
         }
-        let entries = try await database.reader.read { db in
+        let entries = try await database.writer.read { db in
             try Double.fetchOne(db, sql: "SELECT hours FROM library_entries")
         }
         #expect(entries == nil)
@@ -167,12 +167,12 @@ struct DiscordCommandTests {
             let wished = try await client.send(I.command("rate", [I.option("title", "Hades"), I.option("score", 9)]))
             #expect(wished.text.contains("Added to Alice's library as completed, and taken off the wishlist."))
         }
-        let statuses = try await database.reader.read { db in
+        let statuses = try await database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT status FROM library_entries")
         }
         #expect(statuses == ["completed", "completed"])
         #expect(
-            try await database.reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM wishlist") } == 0)
+            try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM wishlist") } == 0)
     }
 
     @Test func reviewOfUnfinishedGameIsRefusedWithHowToComplete() async throws {
@@ -185,7 +185,7 @@ struct DiscordCommandTests {
             #expect(answer.content.contains("once you have completed it"))
             #expect(answer.content.contains("status:completed"))
         }
-        let review = try await database.reader.read { db in
+        let review = try await database.writer.read { db in
             try String.fetchOne(db, sql: "SELECT review FROM library_entries")
         }
         #expect(review == nil)
@@ -204,7 +204,7 @@ struct DiscordCommandTests {
             #expect(submitted.text.contains("Alice reviewed Celeste"))
             #expect(submitted.text.contains("Tight, kind and \\*\\*hard\\*\\*."))
         }
-        let review = try await database.reader.read { db in
+        let review = try await database.writer.read { db in
             try String.fetchOne(db, sql: "SELECT review FROM library_entries")
         }
         #expect(review == "Tight, kind and **hard**.")
@@ -219,7 +219,7 @@ struct DiscordCommandTests {
                     "review", [I.option("title", "Celeste"), I.option("text", String(repeating: "a", count: 4001))]))
             #expect(answer.ephemeral && answer.content.contains("the limit is 4000"))
         }
-        let review = try await database.reader.read { db in
+        let review = try await database.writer.read { db in
             try String.fetchOne(db, sql: "SELECT review FROM library_entries")
         }
         #expect(review == nil)
@@ -289,7 +289,7 @@ struct DiscordCommandTests {
             let shown = try await client.send(I.command("tag", [I.option("title", "Hades")]))
             #expect(shown.ephemeral && shown.content == "Tags on **Hades (2020)**: `roguelike`", "\(shown.content)")
         }
-        let tags = try await database.reader.read { db in
+        let tags = try await database.writer.read { db in
             try String.fetchOne(db, sql: "SELECT tags FROM library_entries")
         }
         #expect(tags == "[\"roguelike\"]")
@@ -305,7 +305,7 @@ struct DiscordCommandTests {
                 I.command("note", [I.option("title", "Hades"), I.option("text", String(repeating: "n", count: 1001))]))
             #expect(long.ephemeral && long.content.contains("the limit is 1000"))
         }
-        let note = try await database.reader.read { db in
+        let note = try await database.writer.read { db in
             try String.fetchOne(db, sql: "SELECT note FROM library_entries")
         }
         #expect(note == "try the spear")

@@ -48,7 +48,7 @@ struct DiscordSignatureTests {
             let answer = try await client.post(tampered, signature: signature, timestamp: stamp)
             #expect(answer.status == .unauthorized)
         }
-        let players = try await harness.services.database.reader.read { db in
+        let players = try await harness.services.database.writer.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM players")
         }
         #expect(players == 0)

@@ -90,7 +90,7 @@ struct MatrixRetryTests {
             let status3 = try await put(client, txn: "t1", [event])
             #expect(status3 == .ok)
             #expect(await homeserver.accepted.count == 1, "a transaction acknowledged is not handled again")
-            let count = try await harness.services.database.reader.read { db in
+            let count = try await harness.services.database.writer.read { db in
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM library_entries") ?? -1
             }
             #expect(count == 1, "applied once")

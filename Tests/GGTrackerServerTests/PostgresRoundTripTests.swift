@@ -18,9 +18,9 @@ struct PostgresRoundTripTests {
         try await harness.withClient { client in
             /// Sends the command; expects its answer to show `shown` and to have waited `expected` times.
             func check(_ interaction: [String: Any], shows shown: String, trips expected: Int) async throws {
-                let before = database.postgresRoundTrips
+                let before = database.counters.postgresRoundTrips
                 let answer = try await client.send(interaction)
-                let trips = database.postgresRoundTrips - before
+                let trips = database.counters.postgresRoundTrips - before
                 let command = ((interaction["data"] as? [String: Any])?["name"] as? String) ?? "?"
                 #expect(answer.text.contains(shown), "\(answer.text)")
                 #expect(trips == expected, "/\(command) took \(trips) round trips")
@@ -36,9 +36,9 @@ struct PostgresRoundTripTests {
             // (the first such read ends the transaction a connection rests in without a next one), a /list sends 1.
             var sent = 0
             for _ in 0..<50 where sent != 1 {
-                let before = database.postgresStatementsSent
+                let before = database.counters.postgresStatementsSent
                 #expect(try await client.send(I.command("list", [])).text.contains("Hades"))
-                sent = database.postgresStatementsSent - before
+                sent = database.counters.postgresStatementsSent - before
                 if sent != 1 { try await Task.sleep(for: .milliseconds(20)) }
             }
             #expect(sent == 1, "/list sent \(sent) statements")

@@ -14,7 +14,7 @@ struct ProgressStatusTests {
     init() async throws { harness = try await TestHarness() }
 
     func stored() async throws -> (status: String, hours: Double?, percent: Int?)? {
-        try await harness.services.database.reader.read { db in
+        try await harness.services.database.writer.read { db in
             try Row.fetchOne(db, sql: "SELECT status, hours, percent FROM library_entries").map {
                 ($0["status"], $0["hours"], $0["percent"])
             }
@@ -71,7 +71,7 @@ struct ProgressStatusTests {
     }
 
     func row() async throws -> (score: Int?, hours: Double?, finished: Double?) {
-        try await harness.services.database.reader.read { db in
+        try await harness.services.database.writer.read { db in
             let row = try Row.fetchOne(db, sql: "SELECT score, hours, finished_at FROM library_entries")
             return (row?["score"], row?["hours"], row?["finished_at"])
         }

@@ -31,7 +31,7 @@ struct ExactlyOnceTests {
     }
 
     static func lapsProgress(_ database: AppDatabase) async throws -> Double {
-        try await database.reader.read { db in
+        try await database.writer.read { db in
             try Double.fetchOne(db, sql: "SELECT sum(custom_progress) FROM challenge_participants") ?? 0
         }
     }
@@ -86,7 +86,7 @@ struct ExactlyOnceTests {
         after.key = before.key
         let again = try await after.withClient { try await $0.send(delivery).body }
         #expect(again == first)
-        let entries = try await after.services.database.reader.read { db in
+        let entries = try await after.services.database.writer.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM library_entries") ?? 0
         }
         #expect(entries == 1)
@@ -143,7 +143,7 @@ struct LimitsTests {
             let bob = try await client.send(I.command("add", [I.option("title", "Hollow Knight")], as: .bob))
             #expect(bob.text.contains("added Hollow Knight"))
         }
-        let entries = try await harness.services.database.reader.read { db in
+        let entries = try await harness.services.database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT player_id FROM library_entries ORDER BY player_id")
         }
         #expect(entries.count == 4)
@@ -308,7 +308,7 @@ struct UnverifiedRequestTests {
             ) { $0.status }
             #expect(matrix == .forbidden)
         }
-        let rows = try await harness.services.database.reader.read { db in
+        let rows = try await harness.services.database.writer.read { db in
             try Int.fetchOne(
                 db,
                 sql: """

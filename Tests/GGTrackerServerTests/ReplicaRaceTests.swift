@@ -38,7 +38,7 @@ struct ReplicaRaceTests {
             let retry = try await first.withClient { try await $0.send(interaction) }
             #expect(retry.text.contains("Race \(trial)"), "a later retry gets the real answer")
         }
-        let count = try await first.services.database.reader.read { db in
+        let count = try await first.services.database.writer.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM challenges") ?? -1
         }
         #expect(count == 6, "each delivery applied once")

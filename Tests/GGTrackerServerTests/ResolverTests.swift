@@ -228,7 +228,7 @@ struct ResolverTests {
             _ = try await client.send(I.command("add", [I.option("title", "Doom")], nsfw: true))
             _ = try await client.send(I.command("rate", [I.option("title", "bioshock"), I.option("score", 7)]))
         }
-        let count = try await harness.services.database.reader.read { db in
+        let count = try await harness.services.database.writer.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM library_entries") ?? -1
         }
         #expect(count == 0)

@@ -141,7 +141,7 @@ struct SlackTests {
             let mixedCase = try await post(client, "/slack/commands", progress, timestamp: when, signature: mixed)
             #expect(mixedCase.0 == .unauthorized)
         }
-        let standings = try await harness.services.database.reader.read { db in
+        let standings = try await harness.services.database.writer.read { db in
             try Double.fetchOne(db, sql: "SELECT sum(custom_progress) FROM challenge_participants") ?? -1
         }
         #expect(standings == 1, "the progress was applied once")
@@ -198,7 +198,7 @@ struct SlackTests {
     }
 
     func entries(_ harness: TestHarness) async throws -> Int {
-        try await harness.services.database.reader.read { db in
+        try await harness.services.database.writer.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM library_entries") ?? -1
         }
     }

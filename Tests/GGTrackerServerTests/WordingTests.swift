@@ -83,7 +83,7 @@ struct WordingTests {
                 I.command("add", [I.option("title", "Celeste"), I.option("hours", 100_000.0)]))
             #expect(answer.ephemeral && answer.content.contains("`hours` must be between 0 and 20000"))
         }
-        let count = try await harness.services.database.reader.read { db in
+        let count = try await harness.services.database.writer.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM library_entries") ?? -1
         }
         #expect(count == 0)

@@ -18,7 +18,7 @@ struct BackupTests {
     }
 
     func entries(_ database: AppDatabase) async throws -> Int {
-        try await database.reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM library_entries") ?? 0 }
+        try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM library_entries") ?? 0 }
     }
 
     @Test func anOnlineBackupIsConsistentAndRestoresIntoAnotherDatabase() async throws {
@@ -43,7 +43,7 @@ struct BackupTests {
         let (other, _) = try await seeded("other.sqlite")
         try other.restore(from: path("copy.sqlite"))
         let restored = try await entries(other)
-        let playerCount = try await other.reader.read { db in
+        let playerCount = try await other.writer.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM players")
         }
         // A copy of one moment: players are written one transaction before their entry, so at most the last
@@ -51,7 +51,7 @@ struct BackupTests {
         let players = try #require(playerCount)
         #expect(restored == players || restored == players - 1)
         #expect(restored >= 10)
-        let check = try await other.reader.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+        let check = try await other.writer.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
         #expect(check == "ok")
         #expect(try await other.isReady())
         #expect(try await entries(live) == 200)

@@ -42,9 +42,9 @@ struct PostgresChainTests {
     func warm(_ database: AppDatabase) async throws -> Int {
         var sent = 0
         for _ in 0..<50 where sent != 2 {
-            let before = database.postgresStatementsSent
+            let before = database.counters.postgresStatementsSent
             _ = try await rows(database)
-            sent = database.postgresStatementsSent - before
+            sent = database.counters.postgresStatementsSent - before
             if sent != 2 { try await Task.sleep(for: .milliseconds(20)) }
         }
         return sent
@@ -57,9 +57,9 @@ struct PostgresChainTests {
         // A change committed elsewhere while the connection rested in its chained transaction is seen: the
         // snapshot is taken at the transaction's first statement, not when it was chained.
         try await insert(other)
-        let before = database.postgresStatementsSent
+        let before = database.counters.postgresStatementsSent
         #expect(try await rows(database) == 1)
-        #expect(database.postgresStatementsSent - before == 2)
+        #expect(database.counters.postgresStatementsSent - before == 2)
         // A write chains too (here, from a read-only transaction to a read-write one), and what it commits is kept.
         try await insert(database)
         #expect(try await rows(other) == 2)
@@ -71,9 +71,9 @@ struct PostgresChainTests {
         try await makeTable(other)
         #expect(try await warm(database) == 2)
         // A write on the read-only transaction a read chained is made read-write first.
-        let before = database.postgresStatementsSent
+        let before = database.counters.postgresStatementsSent
         try await insert(database)
-        #expect(database.postgresStatementsSent - before == 3)
+        #expect(database.counters.postgresStatementsSent - before == 3)
         #expect(try await rows(other) == 1)
         // A read (read-only) on the read-write transaction the write chained refuses a write and changes nothing.
         await #expect(throws: (any Error).self) {

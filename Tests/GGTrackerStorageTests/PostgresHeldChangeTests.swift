@@ -43,7 +43,7 @@ struct PostgresHeldChangeTests {
         let claim = DeliveryClaim(id: "interaction-1")
         let command = command(f, claim)
         defer { command.endReads() }
-        let before = f.database.postgresRoundTrips
+        let before = f.database.counters.postgresRoundTrips
         let caller = try await command.library.caller(
             f.invoker("alice"), at: f.now, naming: GameRef(provider: "igdb", id: "113112"))
         #expect(caller.namedGame?.id == f.hades.id)
@@ -51,17 +51,18 @@ struct PostgresHeldChangeTests {
         #expect(try await command.library.entry(of: alice.id, game: f.hades.id)?.hours == nil)
         try await setHours(12, command, f, alice)
         #expect(command.holdsChange)
-        let trips = f.database.postgresRoundTrips - before
+        let trips = f.database.counters.postgresRoundTrips - before
         #expect(trips == 1)
         // Nothing of it is seen before its answer is stored.
         #expect(try await hours(f, alice) == nil)
         #expect(try await !f.database.deliveries.deliverySeen("interaction-1"))
         // The command itself reads its change.
-        let mark = f.database.postgresRoundTrips
+        let mark = f.database.counters.postgresRoundTrips
         #expect(try await command.library.entry(of: alice.id, game: f.hades.id)?.hours == 12)
         try await command.deliveries.recordProcessed("interaction-1", response: Data("answer".utf8), claim: claim)
         #expect(
-            trips + f.database.postgresRoundTrips - mark == 3, "the caller, the read after the change, the commit")
+            trips + f.database.counters.postgresRoundTrips - mark == 3,
+            "the caller, the read after the change, the commit")
         #expect(claim.committedSomething && !command.holdsChange)
         #expect(try await hours(f, alice) == 12)
         #expect(try await f.database.deliveries.processedResponse("interaction-1") == Data("answer".utf8))

@@ -86,7 +86,7 @@ struct ReadTransactionTests {
         }
         #expect(outer == 1 && inner == 1)
         for _ in 0..<20 { #expect(try await players() == 1) }
-        let opened = database.sqliteReadConnections
+        let opened = database.counters.sqliteReadConnections
         #expect(opened >= 1 && opened <= ProcessInfo.processInfo.activeProcessorCount + 1)
     }
 
@@ -105,7 +105,7 @@ struct ReadTransactionTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(try await players() == 0)
         try database.close()
-        #expect(database.sqliteReadConnections == 0)
+        #expect(database.counters.sqliteReadConnections == 0)
         await #expect(throws: (any Error).self) { _ = try await players() }
     }
 
@@ -139,6 +139,6 @@ struct ReadTransactionTests {
             try await group.waitForAll()
         }
         #expect(try await players() == 40)
-        #expect(database.sqliteReadConnections <= ProcessInfo.processInfo.activeProcessorCount + 1)
+        #expect(database.counters.sqliteReadConnections <= ProcessInfo.processInfo.activeProcessorCount + 1)
     }
 }

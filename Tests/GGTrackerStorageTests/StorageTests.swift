@@ -37,7 +37,7 @@ struct StorageTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("group.sqlite")
         let database = try await AppDatabase.open(path.path)
-        let before = database.sqliteCommits
+        let before = database.counters.sqliteCommits
         let results = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
             for n in 0..<64 {
                 group.addTask {
@@ -64,7 +64,9 @@ struct StorageTests {
         }
         #expect(Set(stored) == Set((0..<64).filter { $0 % 7 != 3 }.map { "k\($0)" }))
         // Committed together, and each committed write is on disk: a new connection to the file sees them all.
-        #expect(database.sqliteCommits - before < 64, "\(database.sqliteCommits - before) commits for 64 writes")
+        #expect(
+            database.counters.sqliteCommits - before < 64,
+            "\(database.counters.sqliteCommits - before) commits for 64 writes")
         let reopened = try await AppDatabase.open(path.path)
         let count = try await reopened.read { db in
             try await db.value("SELECT count(*) FROM pending_commands", []) as Int?
