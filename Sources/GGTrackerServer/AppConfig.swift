@@ -64,54 +64,6 @@ package struct AppConfig: Sendable {
         init(_ description: String) { self.description = description }
     }
 
-    /// One setting: its TOML path and its environment variable.
-    struct Setting {
-        var table: String
-        var key: String
-        var env: String
-
-        /// Settings that are secrets: each may instead be read from the file named by `NAME_FILE`
-        /// (a Docker or systemd secret), so it never has to sit in the environment or the config file.
-        static let secrets: Set<String> = [
-            "DISCORD_BOT_TOKEN", "MATRIX_AS_TOKEN", "MATRIX_HS_TOKEN", "SLACK_SIGNING_SECRET", "IGDB_CLIENT_SECRET",
-            "GIANTBOMB_API_KEY", "STEAM_API_KEY",
-        ]
-        var isSecret: Bool { Self.secrets.contains(env) }
-    }
-
-    static let settings: [Setting] = [
-        .init(table: "server", key: "host", env: "GGTRACKER_HOST"),
-        .init(table: "server", key: "port", env: "GGTRACKER_PORT"),
-        .init(table: "server", key: "database", env: "GGTRACKER_DATABASE"),
-        .init(table: "server", key: "public_url", env: "GGTRACKER_PUBLIC_URL"),
-        .init(table: "server", key: "admin_ids", env: "GGTRACKER_ADMIN_IDS"),
-        .init(table: "catalog", key: "provider", env: "GGTRACKER_CATALOG"),
-        .init(table: "discord", key: "public_key", env: "DISCORD_PUBLIC_KEY"),
-        .init(table: "discord", key: "application_id", env: "DISCORD_APPLICATION_ID"),
-        .init(table: "discord", key: "bot_token", env: "DISCORD_BOT_TOKEN"),
-        .init(table: "discord", key: "api_base", env: "DISCORD_API_BASE"),
-        .init(table: "matrix", key: "homeserver_url", env: "MATRIX_HOMESERVER_URL"),
-        .init(table: "matrix", key: "as_token", env: "MATRIX_AS_TOKEN"),
-        .init(table: "matrix", key: "hs_token", env: "MATRIX_HS_TOKEN"),
-        .init(table: "matrix", key: "bot_localpart", env: "MATRIX_BOT_LOCALPART"),
-        .init(table: "slack", key: "signing_secret", env: "SLACK_SIGNING_SECRET"),
-        .init(table: "slack", key: "response_base", env: "SLACK_RESPONSE_BASE"),
-        .init(table: "igdb", key: "client_id", env: "IGDB_CLIENT_ID"),
-        .init(table: "igdb", key: "client_secret", env: "IGDB_CLIENT_SECRET"),
-        .init(table: "igdb", key: "api_base", env: "IGDB_API_BASE"),
-        .init(table: "igdb", key: "oauth_base", env: "TWITCH_OAUTH_BASE"),
-        .init(table: "giantbomb", key: "api_key", env: "GIANTBOMB_API_KEY"),
-        .init(table: "giantbomb", key: "api_base", env: "GIANTBOMB_API_BASE"),
-        .init(table: "steam", key: "api_key", env: "STEAM_API_KEY"),
-        .init(table: "steam", key: "api_base", env: "STEAM_API_BASE"),
-        .init(table: "discord", key: "cdn_base", env: "DISCORD_CDN_BASE"),
-        .init(table: "limits", key: "user_per_minute", env: "GGTRACKER_USER_RATE"),
-        .init(table: "limits", key: "max_connections", env: "GGTRACKER_MAX_CONNECTIONS"),
-        .init(table: "limits", key: "unverified_body_mb", env: "GGTRACKER_UNVERIFIED_BODY_MB"),
-        .init(table: "limits", key: "server_per_minute", env: "GGTRACKER_SERVER_RATE"),
-        .init(table: "alerts", key: "interval_seconds", env: "GGTRACKER_ALERT_INTERVAL"),
-    ]
-
     /// Builds the configuration. `file` nil means `config/ggtracker.toml` when it exists.
     /// `overrides` are flags, keyed by environment variable name.
     package static func load(
@@ -129,7 +81,7 @@ package struct AppConfig: Sendable {
             do { table = try TOMLTable(string: text) } catch {
                 throw Invalid("the config file \(path) is not valid TOML: \(error)")
             }
-            for setting in settings {
+            for setting in ConfigSetting.all {
                 guard let section = table[setting.table]?.table, let value = section[setting.key] else { continue }
                 if let s = value.string {
                     values[setting.env] = s
@@ -144,7 +96,7 @@ package struct AppConfig: Sendable {
         } else if file != nil {
             throw Invalid("the config file \(path) does not exist")
         }
-        for setting in settings {
+        for setting in ConfigSetting.all {
             if let value = environment[setting.env], !value.isEmpty { values[setting.env] = value }
             if setting.isSecret, let file = environment[setting.env + "_FILE"], !file.isEmpty {
                 do {
@@ -286,4 +238,55 @@ package struct AppConfig: Sendable {
     package func isConfiguredAdmin(platform: String, userID: String) -> Bool {
         adminIDs.contains("\(platform):\(userID)")
     }
+}
+
+/// One setting: its TOML path and its environment variable.
+struct ConfigSetting {
+    var table: String
+    var key: String
+    var env: String
+
+    /// Settings that are secrets: each may instead be read from the file named by `NAME_FILE`
+    /// (a Docker or systemd secret), so it never has to sit in the environment or the config file.
+    static let secrets: Set<String> = [
+        "DISCORD_BOT_TOKEN", "MATRIX_AS_TOKEN", "MATRIX_HS_TOKEN", "SLACK_SIGNING_SECRET", "IGDB_CLIENT_SECRET",
+        "GIANTBOMB_API_KEY", "STEAM_API_KEY",
+    ]
+    var isSecret: Bool { Self.secrets.contains(env) }
+}
+
+extension ConfigSetting {
+    /// Every setting, as the config file and the environment name it.
+    static let all: [ConfigSetting] = [
+        .init(table: "server", key: "host", env: "GGTRACKER_HOST"),
+        .init(table: "server", key: "port", env: "GGTRACKER_PORT"),
+        .init(table: "server", key: "database", env: "GGTRACKER_DATABASE"),
+        .init(table: "server", key: "public_url", env: "GGTRACKER_PUBLIC_URL"),
+        .init(table: "server", key: "admin_ids", env: "GGTRACKER_ADMIN_IDS"),
+        .init(table: "catalog", key: "provider", env: "GGTRACKER_CATALOG"),
+        .init(table: "discord", key: "public_key", env: "DISCORD_PUBLIC_KEY"),
+        .init(table: "discord", key: "application_id", env: "DISCORD_APPLICATION_ID"),
+        .init(table: "discord", key: "bot_token", env: "DISCORD_BOT_TOKEN"),
+        .init(table: "discord", key: "api_base", env: "DISCORD_API_BASE"),
+        .init(table: "matrix", key: "homeserver_url", env: "MATRIX_HOMESERVER_URL"),
+        .init(table: "matrix", key: "as_token", env: "MATRIX_AS_TOKEN"),
+        .init(table: "matrix", key: "hs_token", env: "MATRIX_HS_TOKEN"),
+        .init(table: "matrix", key: "bot_localpart", env: "MATRIX_BOT_LOCALPART"),
+        .init(table: "slack", key: "signing_secret", env: "SLACK_SIGNING_SECRET"),
+        .init(table: "slack", key: "response_base", env: "SLACK_RESPONSE_BASE"),
+        .init(table: "igdb", key: "client_id", env: "IGDB_CLIENT_ID"),
+        .init(table: "igdb", key: "client_secret", env: "IGDB_CLIENT_SECRET"),
+        .init(table: "igdb", key: "api_base", env: "IGDB_API_BASE"),
+        .init(table: "igdb", key: "oauth_base", env: "TWITCH_OAUTH_BASE"),
+        .init(table: "giantbomb", key: "api_key", env: "GIANTBOMB_API_KEY"),
+        .init(table: "giantbomb", key: "api_base", env: "GIANTBOMB_API_BASE"),
+        .init(table: "steam", key: "api_key", env: "STEAM_API_KEY"),
+        .init(table: "steam", key: "api_base", env: "STEAM_API_BASE"),
+        .init(table: "discord", key: "cdn_base", env: "DISCORD_CDN_BASE"),
+        .init(table: "limits", key: "user_per_minute", env: "GGTRACKER_USER_RATE"),
+        .init(table: "limits", key: "max_connections", env: "GGTRACKER_MAX_CONNECTIONS"),
+        .init(table: "limits", key: "unverified_body_mb", env: "GGTRACKER_UNVERIFIED_BODY_MB"),
+        .init(table: "limits", key: "server_per_minute", env: "GGTRACKER_SERVER_RATE"),
+        .init(table: "alerts", key: "interval_seconds", env: "GGTRACKER_ALERT_INTERVAL"),
+    ]
 }

@@ -185,18 +185,18 @@ final class PostgresDatabase: Sendable {
             attempt += 1
             do {
                 return try await leasedTransaction(readOnly: readOnly, alone: alone, body)
-            } catch let error as PostgresSession.ServerError
+            } catch let error as PostgresServerError
                 where PostgresWire.retriable.contains(error.state) && attempt < 40
             {
                 try await Task.sleep(
                     for: .seconds(Double.random(in: 0...min(0.05, 0.001 * Double(1 << min(attempt, 6))))))
-            } catch let error as PostgresSession.ServerError where error.isStalePreparedStatement && attempt < 3 {
+            } catch let error as PostgresServerError where error.isStalePreparedStatement && attempt < 3 {
                 statements.forget()
-            } catch let lost as PostgresSession.ConnectionLost where !lost.committing && attempt < 5 {
+            } catch let lost as PostgresConnectionLost where !lost.committing && attempt < 5 {
                 // The pool can lend the same connection again before it has seen it close (its close is handled on
                 // the connection's event loop): a short wait, longer each time, lets it open another.
                 try await Task.sleep(for: .milliseconds(10 * attempt))
-            } catch let lost as PostgresSession.ConnectionLost {
+            } catch let lost as PostgresConnectionLost {
                 throw lost.error
             } catch let error as PSQLError {
                 throw PostgresUnavailable(description: PostgresWire.describe(error))

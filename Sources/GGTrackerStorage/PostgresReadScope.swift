@@ -83,8 +83,8 @@ final class PostgresReadScope: Sendable {
             state.withLock { $0.busy = false }
             // What a transaction of its own runs again (a connection lost, a prepared statement gone stale) is run
             // as one, which retries it and reports its error as such a transaction does.
-            if error is PostgresSession.ConnectionLost
-                || (error as? PostgresSession.ServerError)?.isStalePreparedStatement == true
+            if error is PostgresConnectionLost
+                || (error as? PostgresServerError)?.isStalePreparedStatement == true
             {
                 return try await database.transaction(readOnly: true, body)
             }
@@ -253,7 +253,7 @@ final class PostgresReadScope: Sendable {
     /// Whether an error comes from the database rather than from the command.
     private static func isDatabaseFailure(_ error: any Error) -> Bool {
         switch error {
-        case is PostgresSession.ServerError, is PostgresSession.ConnectionLost, is PSQLError, is PostgresError: true
+        case is PostgresServerError, is PostgresConnectionLost, is PSQLError, is PostgresError: true
         default: false
         }
     }
@@ -264,7 +264,7 @@ final class PostgresReadScope: Sendable {
     private static func meaning(
         of error: any Error, claim: DeliveryClaim, database: PostgresDatabase
     ) -> any Error {
-        if let error = error as? PostgresSession.ServerError {
+        if let error = error as? PostgresServerError {
             if PostgresWire.retriable.contains(error.state) { return CommandConflict() }
             if error.isStalePreparedStatement {
                 database.statements.forget()
@@ -275,7 +275,7 @@ final class PostgresReadScope: Sendable {
             }
             return error
         }
-        if let lost = error as? PostgresSession.ConnectionLost {
+        if let lost = error as? PostgresConnectionLost {
             return lost.committing ? lost.error : CommandConflict()
         }
         guard isDatabaseFailure(error) else { return error }

@@ -11,31 +11,6 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     var dialect: SQLDialect { .postgres }
     private(set) var changesCount = 0
 
-    /// An error the server reported (the connection is still sound).
-    struct ServerError: Error, CustomStringConvertible {
-        var state: String
-        var message: String
-        var description: String { "\(message) (\(state))" }
-
-        /// A prepared statement the connection does not have, or whose plan no longer fits the tables (a migration
-        /// changed them): the transaction is run again with statements prepared anew.
-        var isStalePreparedStatement: Bool {
-            state == "26000" || (state == "0A000" && message.contains("cached plan"))
-        }
-
-        /// The server's farewell as it ends the connection (an administrator's `pg_terminate_backend`, a shutdown,
-        /// a session timeout: SQL state class 57P) or a connection failure it reports (class 08): it may come as the
-        /// answer to a statement, and means the connection is gone rather than the statement refused.
-        var endsConnection: Bool { state.hasPrefix("57P") || state.hasPrefix("08") }
-    }
-
-    /// The connection broke (the server went away, or closed it): what the transaction had not committed is gone.
-    struct ConnectionLost: Error {
-        var error: PostgresUnavailable
-        /// The transaction's COMMIT had been sent: it may or may not have been applied.
-        var committing: Bool
-    }
-
     /// The database the connection was borrowed from, which counts the round trips.
     let database: PostgresDatabase?
     private var committing = false
@@ -192,7 +167,7 @@ final class PostgresSession: SQLSession, @unchecked Sendable {
     /// (however the client library words it).
     func failure(_ error: any Error) -> any Error {
         if let refused = PostgresWire.serverError(error), !refused.endsConnection { return refused }
-        return ConnectionLost(
+        return PostgresConnectionLost(
             error: PostgresUnavailable(description: PostgresWire.describe(error)), committing: committing)
     }
 

@@ -35,13 +35,13 @@ enum PostgresWire {
 
     /// What the server answered, when an error is the server's answer to a statement; nil when the connection
     /// failed instead.
-    static func serverError(_ error: any Error) -> PostgresSession.ServerError? {
+    static func serverError(_ error: any Error) -> PostgresServerError? {
         if let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] {
-            return PostgresSession.ServerError(state: state, message: error.serverInfo?[.message] ?? "\(error.code)")
+            return PostgresServerError(state: state, message: error.serverInfo?[.message] ?? "\(error.code)")
         }
         // Prepared statements report errors in the client library's older terms.
         if case .server(let info) = error as? PostgresError, let state = info.fields[.sqlState] {
-            return PostgresSession.ServerError(state: state, message: info.fields[.message] ?? "\(info)")
+            return PostgresServerError(state: state, message: info.fields[.message] ?? "\(info)")
         }
         return nil
     }

@@ -130,7 +130,7 @@ extension PostgresChainTests {
         case nil: Issue.record("a statement on a closed connection was never answered")
         case .success: Issue.record("a statement on a closed connection succeeded")
         case .failure(let error):
-            #expect(error is PostgresSession.ConnectionLost, "\(error)")
+            #expect(error is PostgresConnectionLost, "\(error)")
         }
         // The database lends a new connection for the next transaction, which changes what it says.
         let inserted = await outcome(within: .seconds(20)) { try await self.insert(database) }

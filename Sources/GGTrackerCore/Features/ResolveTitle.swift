@@ -1,15 +1,15 @@
 import Foundation
 
-extension GGTrackerBot {
-    /// Which games a `title` is looked for among first.
-    enum TitleScope {
-        /// Any game of the catalog (`/game`, `/add`, `/wishlist add`).
-        case catalog
-        /// A command about the caller's own entries (`/progress`, `/rate`, `/review`, `/favorite`, `/tag`, `/note`,
-        /// `/remove`, `/wishlist remove`): games on the caller's shelves that match come first.
-        case ownShelves
-    }
+/// Which games a `title` is looked for among first.
+enum TitleScope {
+    /// Any game of the catalog (`/game`, `/add`, `/wishlist add`).
+    case catalog
+    /// A command about the caller's own entries (`/progress`, `/rate`, `/review`, `/favorite`, `/tag`, `/note`,
+    /// `/remove`, `/wishlist remove`): games on the caller's shelves that match come first.
+    case ownShelves
+}
 
+extension GGTrackerBot {
     /// Turns a `title` option into the one game the caller meant, in this order: a catalog reference is that game;
     /// for commands about the caller's entries, a single matching game on their shelves; an exact name (a clear
     /// favourite among namesakes, or else a question); the search's first result when it matches every word and is

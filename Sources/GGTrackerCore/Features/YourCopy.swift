@@ -1,14 +1,14 @@
 import Foundation
 
-extension GGTrackerBot {
-    /// Where a game stands for the caller: in their library, on their wishlist, or on no shelf.
-    enum Shelf {
-        case library(LibraryEntry)
-        case wishlist
-        case none
-    }
+/// Where a game stands for the caller: in their library, on their wishlist, or on no shelf.
+enum CallerShelf {
+    case library(LibraryEntry)
+    case wishlist
+    case none
+}
 
-    func shelf(of game: Game, _ c: Context) async throws -> Shelf {
+extension GGTrackerBot {
+    func shelf(of game: Game, _ c: Context) async throws -> CallerShelf {
         if let entry = try await store.library.entry(of: c.player.id, game: game.id) { return .library(entry) }
         return try await store.library.isWishlisted(c.player.id, game: game.id) ? .wishlist : .none
     }
@@ -44,7 +44,7 @@ extension GGTrackerBot {
     }
 
     /// The buttons of a game's card, following where the game stands for the caller.
-    func gameCardActions(_ game: Game, _ shelf: Shelf) -> (actions: [[Action]], menus: [Menu]) {
+    func gameCardActions(_ game: Game, _ shelf: CallerShelf) -> (actions: [[Action]], menus: [Menu]) {
         let ref = game.ref
         switch shelf {
         case .none:

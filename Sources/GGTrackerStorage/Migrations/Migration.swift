@@ -75,7 +75,7 @@ extension Migration {
                 Set(try await db.values("SELECT identifier FROM ggtracker_migrations") as [String])
             }
             return all.allSatisfy { applied.contains($0.identifier) }
-        } catch let error as PostgresSession.ServerError where error.state == "42P01" {
+        } catch let error as PostgresServerError where error.state == "42P01" {
             return false
         }
     }
