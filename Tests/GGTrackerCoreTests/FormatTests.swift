@@ -1,0 +1,25 @@
+import Testing
+
+@testable import GGTrackerCore
+
+@Suite("Formatting")
+struct FormatTests {
+    @Test(arguments: [(10, "★★★★★"), (7, "★★★½☆"), (1, "½☆☆☆☆"), (2, "★☆☆☆☆"), (9, "★★★★½")])
+    func scoresShowAsFiveStarsWithHalves(score: Int, stars: String) {
+        #expect(Format.stars(score) == stars)
+    }
+
+    @Test func countsAndHoursSetTheirThousandsApart() {
+        #expect(Format.number(0) == "0" && Format.number(999) == "999" && Format.number(1000) == "1,000")
+        #expect(Format.number(35_435) == "35,435" && Format.number(1_234_567) == "1,234,567")
+        #expect(Format.number(-1200) == "-1,200")
+        #expect(Format.count(1, "game") == "1 game" && Format.count(8067, "game") == "8,067 games")
+        #expect(
+            Format.hours(12_000) == "12,000 h" && Format.hours(1234.5) == "1,234.5 h" && Format.hours(2.25) == "2.3 h")
+    }
+
+    @Test func truncateEndsWithAnEllipsis() {
+        #expect(Format.truncate("abcdef", 4) == "abc…")
+        #expect(Format.truncate("abc", 4) == "abc")
+    }
+}

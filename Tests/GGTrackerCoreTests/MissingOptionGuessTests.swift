@@ -1,0 +1,73 @@
+import Testing
+
+@testable import GGTrackerCore
+
+@Suite("A missing option guessed from the end of the free text")
+struct MissingOptionGuessTests {
+    func message(_ line: String) -> String {
+        do {
+            _ = try BotCommand(try TextCommandParser.parse(line))
+            return ""
+        } catch {
+            return error.message.plainText
+        }
+    }
+
+    @Test(arguments: [
+        ("!gg rate Celeste 9", "Did you mean /rate title:Celeste score:9?"),
+        ("!gg progress Hades completed", "Did you mean /progress title:Hades status:completed?"),
+        ("/gg rate hollow knight 10", "Did you mean /rate title:hollow knight score:10?"),
+        ("!gg rate Celeste 9/10", "Did you mean /rate title:Celeste score:9?"),
+        ("!gg progress Portal 2 50%", "Did you mean /progress title:Portal 2 percent:50?"),
+        ("!gg progress Portal 2 12h", "Did you mean /progress title:Portal 2 hours:12?"),
+        // A value offered back is read as the same value typed with its name is: a decimal comma too.
+        ("!gg progress Portal 2 1,5h", "Did you mean /progress title:Portal 2 hours:1.5?"),
+        // A day written in words is one value.
+        (
+            "!gg challenge create Summer Fun 5 custom Dec 31",
+            "Did you mean /challenge create name:Summer Fun goal:5 unit:custom ends:Dec 31?"
+        ),
+        (
+            "!gg challenge create Summer 5 custom in 2 weeks",
+            "Did you mean /challenge create name:Summer goal:5 unit:custom ends:in 2 weeks?"
+        ),
+    ])
+    func aValidLastWordIsOffered(line: String, offered: String) {
+        let text = message(line)
+        #expect(text.contains(offered), "\(text)")
+    }
+
+    @Test(arguments: [
+        // Out of range, no word left for the title, or a command still missing other options: nothing offered.
+        "!gg rate Celeste 11", "!gg rate 9", "!gg rate Celeste", "/gg challenge create Winter 3",
+    ])
+    func nothingIsOfferedThatWouldNotWork(line: String) {
+        let text = message(line)
+        #expect(text.contains("needs") && !text.contains("Did you mean"), "\(text)")
+    }
+
+    /// A number typed where a score goes but not one it takes says what was made of it and what the option takes.
+    @Test(arguments: ["8.5", "4/5", "11"])
+    func aNumberTheOptionDoesNotTakeIsNamed(score: String) {
+        let text = message("!gg rate Celeste \(score)")
+        #expect(
+            text.hasSuffix("“\(score)” was read as part of the title: score takes a whole number from 1 to 10."),
+            "\(text)")
+        #expect(!message("!gg rate Celeste").contains("read as part of the title"))
+        // Named as the option it was read into.
+        let goal = message("!gg challenge create Summer custom 2027-01-01 4/5")
+        #expect(goal.hasSuffix("“4/5” was read as part of the name: goal takes a number."), "\(goal)")
+    }
+
+    /// A number without its unit ending a title may be part of the name ("Portal 2"): not offered as a value, unless
+    /// a status comes right before it.
+    @Test func aBareNumberEndingATitleIsNotTakenForAValue() {
+        let text = message("!gg progress Portal 2")
+        #expect(text.contains("Give at least one of") && !text.contains("Did you mean"), "\(text)")
+        // After a status it is no part of the name: the first number option, hours (a percent is typed with "%").
+        let after = message("!gg progress Hades completed 40")
+        #expect(after.contains("Did you mean /progress title:Hades status:completed hours:40?"), "\(after)")
+        let percent = message("!gg progress Hades playing 40%")
+        #expect(percent.contains("Did you mean /progress title:Hades status:playing percent:40?"), "\(percent)")
+    }
+}
