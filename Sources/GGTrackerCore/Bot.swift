@@ -240,8 +240,8 @@ package struct GGTrackerBot: Sendable {
             return try await GameNightFeatures(bot: self).gameNight(
                 action, mode: mode, maxHours: maxHours, night: night, c)
         case .profileShow(let user): return try await PlayerFeatures(bot: self).profileShow(user: user, c)
-        case .profileSet(let nickname, let avatar, let bio):
-            return try await PlayerFeatures(bot: self).profileSet(nickname: nickname, avatar: avatar, bio: bio, c)
+        case .profileSet(let changes):
+            return try await PlayerFeatures(bot: self).profileSet(changes, c)
         case .stats(let user): return try await PlayerFeatures(bot: self).stats(user: user, c)
         case .compare(let user, let other): return try await SocialFeatures(bot: self).compare(user, with: other, c)
         case .leaderboard(let metric, let period):

@@ -102,21 +102,31 @@ package enum BotCommand: Hashable, Sendable {
             self = .library(.importFile(file, format: o.string("format").flatMap(ImportFormat.init) ?? .auto))
         case "profile show": self = .social(.profileShow(user: o.user))
         case "profile set":
-            let nickname = o.string("nickname")
-            let avatar = o.string("avatar")
-            let bio = o.string("bio")
-            guard nickname != nil || avatar != nil || bio != nil else {
-                throw UsageError(
-                    "Give at least one of \(code: "nickname"), \(code: "avatar") or \(code: "bio").", usage: usage())
+            var changes: [ProfileField: String?] = [:]
+            for field in ProfileField.allCases {
+                if let value = o.string(field.rawValue) { changes[field] = value }
             }
-            if let avatar {
+            if let clearing = o.string("clear").flatMap(ProfileClearing.init) {
+                if let both = clearing.fields.first(where: { changes[$0] != nil }) {
+                    throw UsageError(
+                        "Give \(code: both.rawValue) or \(code: "clear:\(clearing.rawValue)"), not both.",
+                        usage: usage())
+                }
+                for field in clearing.fields { changes[field] = .some(nil) }
+            }
+            guard !changes.isEmpty else {
+                throw UsageError(
+                    "Give at least one of \(code: "nickname"), \(code: "avatar") or \(code: "bio"), or \(code: "clear") one.",
+                    usage: usage())
+            }
+            if case .some(.some(let avatar)) = changes[.avatar] {
                 guard let url = URL(string: avatar), url.scheme == "https", url.host?.isEmpty == false,
                     !avatar.contains(where: \.isWhitespace)
                 else {
                     throw UsageError("\(code: "avatar") must be an https:// image URL.", usage: usage())
                 }
             }
-            self = .social(.profileSet(nickname: nickname, avatar: avatar, bio: bio))
+            self = .social(.profileSet(changes))
         case "stats": self = .social(.stats(user: o.user))
         case "compare": self = .social(.compare(user: o.user!, with: o.mention("with")))
         case "leaderboard":
@@ -251,7 +261,8 @@ package enum LibraryCommand: Hashable, Sendable {
 /// The group: profiles, comparisons, leaderboards, challenges, friends, news, share links.
 package enum SocialCommand: Hashable, Sendable {
     case profileShow(user: UserMention?)
-    case profileSet(nickname: String?, avatar: String?, bio: String?)
+    /// Each field given is set to its value or cleared (nil).
+    case profileSet([ProfileField: String?])
     case stats(user: UserMention?)
     case compare(user: UserMention, with: UserMention?)
     case leaderboard(LeaderboardMetric, Period)

@@ -167,9 +167,14 @@ package enum CommandName: String, CaseIterable, Sendable {
                             .string("nickname", "Shown instead of your chat name", maxLength: 32),
                             .string("avatar", "An https:// image URL", maxLength: 512),
                             .string("bio", "A few words about you", maxLength: 300, greedy: true),
+                            .string(
+                                "clear", "Remove your nickname, avatar, bio or all of them",
+                                choices: ProfileClearing.allCases.map(\.rawValue)),
                         ]),
                 ],
-                examples: ["/profile show", "/profile set nickname:Ada bio:Metroidvanias forever"])
+                examples: [
+                    "/profile show", "/profile set nickname:Ada bio:Metroidvanias forever", "/profile set clear:avatar",
+                ])
         case .stats:
             return CommandSpec(
                 name: "stats", summary: "Numbers and charts of a library",

@@ -317,7 +317,8 @@ package protocol LibraryStore: Sendable {
     ) async throws -> ImportCounts
     /// What the player did in the calendar year (UTC): the games played then, hours, reviews and medals.
     func recap(of player: PlayerID, year: Int) async throws -> YearRecap
-    func updateProfile(_ player: PlayerID, nickname: String?, avatarURL: String?, bio: String?) async throws -> Player
+    /// Sets each field given to its value, or clears it (nil); the others stay as they are.
+    func updateProfile(_ player: PlayerID, _ changes: [ProfileField: String?]) async throws -> Player
     /// Erases everything stored about the player; returns how many records went.
     func deleteAccount(_ player: PlayerID) async throws -> Int
     func settings(of community: String) async throws -> CommunitySettings

@@ -212,15 +212,15 @@ extension LibraryRecords: LibraryStore {
         }
     }
 
-    package func updateProfile(
-        _ player: PlayerID, nickname: String?, avatarURL: String?, bio: String?
-    ) async throws -> Player {
-        try await effect { db in
-            try await db.execute(
-                """
-                UPDATE players SET nickname = coalesce(?, nickname), avatar_url = coalesce(?, avatar_url),
-                    bio = coalesce(?, bio) WHERE id = ?
-                """, [nickname, avatarURL, bio, player.rawValue])
+    package func updateProfile(_ player: PlayerID, _ changes: [ProfileField: String?]) async throws -> Player {
+        let fields = ProfileField.allCases.filter { changes[$0] != nil }
+        let columns: [ProfileField: String] = [.nickname: "nickname", .avatar: "avatar_url", .bio: "bio"]
+        return try await effect { db in
+            if !fields.isEmpty {
+                try await db.execute(
+                    "UPDATE players SET \(fields.map { "\(columns[$0]!) = ?" }.joined(separator: ", ")) WHERE id = ?",
+                    SQLArguments(fields.map { field -> (any SQLBindable)? in changes[field]! } + [player.rawValue]))
+            }
             let row = try await db.fetchOne("SELECT * FROM players WHERE id = ?", [player.rawValue])!
             return LibraryRows.player(from: row)
         }

@@ -113,6 +113,24 @@ extension DiscordCommandTests {
                 I.command(
                     "profile", [I.sub("set", [I.option("nickname", "Ada"), I.option("bio", "Metroidvanias <3")])]))
             #expect(set.ephemeral && set.content.contains("Updated your nickname and bio"))
+            let same = try await client.send(
+                I.command(
+                    "profile", [I.sub("set", [I.option("nickname", "Ada"), I.option("bio", "Metroidvanias <3")])]))
+            #expect(
+                same.ephemeral && same.content.contains("already has that nickname and bio: nothing changed"),
+                "\(same.content)")
+            let cleared = try await client.send(I.command("profile", [I.sub("set", [I.option("clear", "bio")])]))
+            #expect(cleared.ephemeral && cleared.content.contains("Cleared your bio."), "\(cleared.content)")
+            let stored = try await harness.services.database.library.player(PlayerID("discord:\(I.Person.alice.id)"))
+            #expect(stored?.bio == nil && stored?.nickname == "Ada")
+            let again = try await client.send(I.command("profile", [I.sub("set", [I.option("clear", "bio")])]))
+            #expect(again.content.contains("You have no bio: there was nothing to clear."), "\(again.content)")
+            let both = try await client.send(
+                I.command("profile", [I.sub("set", [I.option("bio", "x"), I.option("clear", "all")])]))
+            #expect(both.content.contains("Give `bio` or `clear:all`, not both."), "\(both.content)")
+            #expect(
+                try await harness.services.database.library.player(PlayerID("discord:\(I.Person.alice.id)"))?.bio == nil
+            )
             let shown = try await client.send(I.command("profile", [I.sub("show")]))
             DiscordChecks.check(shown)
             #expect(shown.text.contains("Ada") && shown.text.contains("2 games") && shown.text.contains("20 h"))

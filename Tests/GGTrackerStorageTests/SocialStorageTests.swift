@@ -99,8 +99,10 @@ struct SocialStorageTests {
 
         let key = try await database.deliveries.savePendingCommand("/search celeste platform:Switch")
         #expect(try await database.deliveries.pendingCommand(key) == "/search celeste platform:Switch")
-        let updated = try await database.library.updateProfile(alice.id, nickname: "Al", avatarURL: nil, bio: "hi")
+        let updated = try await database.library.updateProfile(alice.id, [.nickname: "Al", .bio: "hi"])
         #expect(updated.nickname == "Al" && updated.bio == "hi" && updated.displayName == "alice")
+        let cleared = try await database.library.updateProfile(alice.id, [.bio: String?.none])
+        #expect(cleared.nickname == "Al" && cleared.bio == nil)
     }
 
     @Test(arguments: Backend.all)

@@ -46,16 +46,27 @@ struct PlayerFeatures: Sendable {
         return Reply(cards: [card])
     }
 
-    /// `/profile set`: nickname, avatar (https URL) and bio.
-    func profileSet(nickname: String?, avatar: String?, bio: String?, _ c: Context) async throws -> Reply {
-        let player = try await bot.store.library.updateProfile(
-            c.player.id, nickname: nickname, avatarURL: avatar, bio: bio)
-        var changed: [String] = []
-        if nickname != nil { changed.append("nickname") }
-        if avatar != nil { changed.append("avatar") }
-        if bio != nil { changed.append("bio") }
+    /// `/profile set`: nickname, avatar (https URL) and bio, each set or cleared. Only what differs from the
+    /// profile is written; a request that changes nothing is said so, privately.
+    func profileSet(_ requested: [ProfileField: String?], _ c: Context) async throws -> Reply {
+        let fields = ProfileField.allCases.filter { requested[$0] != nil }
+        let changes = requested.filter { field, value in value != field.value(of: c.player) }
+        guard !changes.isEmpty else {
+            let names = Format.sentence(fields.map(\.rawValue))
+            return .notice(
+                fields.allSatisfy({ requested[$0] == .some(nil) })
+                    ? "You have no \(names): there was nothing to clear."
+                    : "Your profile already has that \(names): nothing changed.")
+        }
+        let player = try await bot.store.library.updateProfile(c.player.id, changes)
+        let set = fields.filter { changes[$0] != nil && changes[$0] != .some(nil) }.map(\.rawValue)
+        let cleared = fields.filter { changes[$0] == .some(nil) }.map(\.rawValue)
+        let said = [
+            set.isEmpty ? nil : "updated your \(Format.sentence(set))",
+            cleared.isEmpty ? nil : "cleared your \(Format.sentence(cleared))",
+        ].compactMap { $0 }.joined(separator: " and ")
         return Reply(
-            visibility: .invokerOnly, text: "Updated your \(Format.sentence(changed)).",
+            visibility: .invokerOnly, text: RichText(said.prefix(1).uppercased() + said.dropFirst() + "."),
             cards: [
                 Card(
                     title: player.shownName, description: player.bio.map { RichText($0) },
