@@ -282,3 +282,18 @@ struct SocialTests {
         }
     }
 }
+
+@Suite("The share page's placeholders")
+struct SharePagePlaceholderTests {
+    /// A cover that cannot load shows the letter a shelf sorts the game by, not a leading article or a symbol.
+    @Test(arguments: [
+        ("The Legend of Zelda: Breath of the Wild", "L"), ("A Hat in Time", "H"), (".hack//G.U. Last Recode", "H"),
+        ("'Splosion Man", "S"), ("7 Days to Die", "7"), ("celeste", "C"), ("The", "T"), ("Theme Hospital", "T"),
+    ])
+    func aPlaceholderShowsTheSortingLetter(name: String, letter: String) {
+        #expect(SharedLibraryPage.initial(of: name) == letter)
+        #expect(
+            SharedLibraryPage.art(Game(id: 1, ref: GameRef(provider: "local", id: "1"), name: name)).contains(
+                "<span aria-hidden=\"true\">\(letter)</span>"))
+    }
+}

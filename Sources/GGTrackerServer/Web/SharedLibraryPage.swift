@@ -87,11 +87,21 @@ enum SharedLibraryPage {
         return html + "</article>"
     }
 
+    /// The letter a game's placeholder shows: the first letter or digit of its name after a leading article, as a
+    /// shelf sorts it ("L" for The Legend of Zelda, "H" for .hack//G.U.).
+    static func initial(of name: String) -> String {
+        let words = name.split(separator: " ")
+        let articles: Set<String> = ["the", "a", "an"]
+        let rest = words.count > 1 && articles.contains(words[0].lowercased()) ? words.dropFirst() : words[...]
+        let letter = rest.joined(separator: " ").first(where: { $0.isLetter || $0.isNumber })
+        return letter.map { String($0).uppercased() } ?? String(name.prefix(1))
+    }
+
     /// A game's cover over a placeholder with its initial: the placeholder shows while the image loads and, drawn
     /// over the broken image by browsers that style only broken images' pseudo-elements, when it cannot load (the
     /// image has no alt text of its own; the title is printed under it).
     static func art(_ game: Game) -> String {
-        let initial = escape(String(game.name.prefix(1)))
+        let initial = escape(initial(of: game.name))
         let image =
             game.coverURL.map {
                 "<img src=\"\(escape($0))\" alt=\"\" data-initial=\"\(initial)\" loading=\"lazy\" width=\"132\" height=\"176\">"
