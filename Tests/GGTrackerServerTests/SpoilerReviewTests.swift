@@ -13,24 +13,24 @@ struct SpoilerReviewTests {
 
     /// A reply whose card hides a review: `|` in it must not end Discord's spoiler early.
     let reply = Reply(cards: [
-        Card(title: "Alice reviewed Outer Wilds", description: "Spoiler: \(spoiler: "The sun || <b>")")
+        Card(title: "Alice reviewed Outer Wilds", description: "\(spoiler: "The sun || <b>")")
     ])
 
     @Test func eachRendererHidesTheSpoilerItsOwnWay() throws {
         let discord = reply.discordMessage { "gg:" + $0 }
-        #expect(discord.embeds?.first?.description == #"Spoiler: ||The sun \|\| <b\>||"#)
+        #expect(discord.embeds?.first?.description == #"||The sun \|\| <b\>||"#)
 
         let matrix = reply.matrixContent(replyTo: nil)
-        #expect(matrix.formattedBody.contains("<p>Spoiler: <span data-mx-spoiler>The sun || &lt;b&gt;</span></p>"))
-        #expect(matrix.body == "Alice reviewed Outer Wilds\nSpoiler: (spoiler hidden)")
+        #expect(matrix.formattedBody.contains("<p><span data-mx-spoiler>The sun || &lt;b&gt;</span></p>"))
+        #expect(matrix.body == "Alice reviewed Outer Wilds\n(spoiler hidden)")
         #expect(!matrix.body.contains("The sun"))
 
         let slack = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(reply.slackMessage()))
         let text = String(describing: slack)
-        #expect(text.contains("Spoiler: _(spoiler hidden)_"))
+        #expect(text.contains("_(spoiler hidden)_"))
         #expect(!text.contains("The sun"))
 
-        #expect(reply.plainText().contains("Spoiler: (spoiler hidden)"))
+        #expect(reply.plainText().contains("(spoiler hidden)"))
     }
 
     func completeAndReview(
@@ -50,7 +50,9 @@ struct SpoilerReviewTests {
                 client, [I.option("text", "Madeline's mother… the summit"), I.option("spoiler", true)])
             DiscordChecks.check(reviewed)
             #expect(!reviewed.ephemeral)
-            #expect(reviewed.text.contains("Spoiler: ||Madeline's mother… the summit||"), "\(reviewed.text)")
+            #expect(reviewed.text.contains("||Madeline's mother… the summit||"), "\(reviewed.text)")
+            // Hidden is said once: by Discord's bar here, by "(spoiler hidden)" where words cannot be hidden.
+            #expect(!reviewed.text.contains("Spoiler:"), "\(reviewed.text)")
             #expect(reviewed.buttons.isEmpty, "Discord hides spoilers itself: no extra button")
 
             // The own copy on the game card hides it too.

@@ -81,7 +81,7 @@ extension LibraryFeatures {
     func reviewText(_ entry: LibraryEntry, limit: Int) -> RichText {
         guard let review = entry.review else { return RichText() }
         let shown = Format.truncate(review, limit)
-        return entry.reviewIsSpoiler ? "Spoiler: \(spoiler: shown)" : RichText(shown)
+        return entry.reviewIsSpoiler ? "\(spoiler: shown)" : RichText(shown)
     }
 
     /// Where a platform cannot hide words behind a click, a spoiler review comes with a button that shows it to
