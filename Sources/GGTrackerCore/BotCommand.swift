@@ -161,15 +161,15 @@ package enum BotCommand: Hashable, Sendable {
         case "recap": self = .social(.recap(user: o.user, year: o.int("year")))
         case "gamenight":
             let action = o.string("action").flatMap(GameNightAction.init) ?? .start
-            if action != .start, o.string("mode") != nil || o.number("max_hours") != nil {
+            if action == .join || action == .leave, o.string("mode") != nil || o.number("max_hours") != nil {
                 throw UsageError(
-                    "\(code: "mode") and \(code: "max_hours") are for starting a game night, not for \(code: action.rawValue).",
+                    "\(code: "mode") and \(code: "max_hours") are for starting a game night or picking, not for \(code: action.rawValue).",
                     usage: usage())
             }
             self = .social(
                 .gameNight(
-                    action, mode: o.string("mode").flatMap(GameNightMode.init) ?? .multiplayer,
-                    maxHours: o.number("max_hours"), night: o.int("night").map(Int64.init)))
+                    action, mode: o.string("mode").flatMap(GameNightMode.init), maxHours: o.number("max_hours"),
+                    night: o.int("night").map(Int64.init)))
         case "share": self = .social(.share(revoke: o.bool("revoke") ?? false))
         case "help":
             // "/help wishlist add" is the help of /wishlist.
@@ -281,7 +281,8 @@ package enum SocialCommand: Hashable, Sendable {
     /// `year` nil: the current one.
     case recap(user: UserMention?, year: Int?)
     /// `night` nil: the latest night in the channel.
-    case gameNight(GameNightAction, mode: GameNightMode, maxHours: Double?, night: Int64?)
+    /// `mode` and `maxHours` start a night (the mode multiplayer when not given) or change what a pick looks for.
+    case gameNight(GameNightAction, mode: GameNightMode?, maxHours: Double?, night: Int64?)
     case share(revoke: Bool)
 }
 

@@ -339,7 +339,8 @@ package enum CommandName: String, CaseIterable, Sendable {
                     Posts a message with I'm in, Leave and Pick a game buttons. Picking (by a player who joined, \
                     with at least 2 in) proposes 3 games from the players' libraries and wishlists: 2 points for \
                     each player who owns one, 1 for each who wishes for it, minus 1 for each who completed or \
-                    dropped it, then by critics' rating; Reroll shows the next 3. A game night lasts 12 hours; its \
+                    dropped it, then by critics' rating; Reroll shows the next 3. mode and max_hours given with a \
+                    pick change what the night looks for, its players staying in. A game night lasts 12 hours; its \
                     host's new one in the same channel replaces it. In text: !gg gamenight, !gg gamenight join, \
                     !gg gamenight pick, !gg gamenight reroll.
                     """)

@@ -380,7 +380,9 @@ package protocol SocialStore: Sendable {
     /// Takes the player out; `changed` is false when they were not in.
     func leaveGameNight(_ id: Int64, player: PlayerID) async throws -> (night: GameNight, changed: Bool)
     /// Moves the night to its first round of proposals (`first`) or the next, with its players' shelves.
-    func advanceGameNight(_ id: Int64, first: Bool) async throws -> (night: GameNight, shelves: [ShelfMark])
+    func advanceGameNight(
+        _ id: Int64, first: Bool, mode: GameNightMode?, maxHours: Double?
+    ) async throws -> (night: GameNight, shelves: [ShelfMark])
     /// Stores a one-download link to the player's export, valid until `expiresAt`.
     func createExportLink(
         _ token: String, for player: PlayerID, format: LibraryExport.Format, at now: Date, expiresAt: Date

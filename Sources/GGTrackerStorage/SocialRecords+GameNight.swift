@@ -68,14 +68,18 @@ extension SocialRecords {
         }
     }
 
-    /// Moves the night to its first round of proposals (`first`) or to the next one, and reads it back with every
-    /// game on its players' shelves, in one transaction: two presses at once show two different rounds.
+    /// Moves the night to its first round of proposals (`first`) or to the next one, sets the mode and length it
+    /// looks for when given, and reads it back with every game on its players' shelves, in one transaction: two
+    /// presses at once show two different rounds.
     package func advanceGameNight(
-        _ id: Int64, first: Bool
+        _ id: Int64, first: Bool, mode: GameNightMode?, maxHours: Double?
     ) async throws -> (night: GameNight, shelves: [ShelfMark]) {
         try await effect { db in
             try await db.execute(
-                "UPDATE game_nights SET round = \(first ? "1" : "round + 1") WHERE id = ?", [id])
+                """
+                UPDATE game_nights SET round = \(first ? "1" : "round + 1"), mode = coalesce(?, mode),
+                    max_hours = coalesce(?, max_hours) WHERE id = ?
+                """, [mode?.rawValue, maxHours, id])
             let night = try await Self.gameNight(id, in: db)!
             let rows = try await db.fetchAll(
                 """

@@ -187,8 +187,8 @@ struct GameNightTests {
             let typed = try await client.send(I.command("gamenight", [I.option("action", "join")], as: .bob))
             #expect((typed.embeds.first?["description"] as? String)?.contains("**In (2):** Alice, Bob\n") == true)
             let wrong = try await client.send(
-                I.command("gamenight", [I.option("action", "pick"), I.option("mode", "any")]))
-            #expect(wrong.ephemeral && wrong.text.contains("are for starting a game night"), "\(wrong.text)")
+                I.command("gamenight", [I.option("action", "join"), I.option("mode", "any")], as: .bob))
+            #expect(wrong.ephemeral && wrong.text.contains("are for starting a game night or picking"), "\(wrong.text)")
             let notIn = try await client.send(
                 I.command("gamenight", [I.option("action", "leave")], as: Self.carol))
             #expect(notIn.ephemeral && notIn.text.contains("You weren't in this game night."))
@@ -243,6 +243,39 @@ extension GameNightTests {
             let picks = try await say("gamenight pick")
             let text = String(decoding: try JSONSerialization.data(withJSONObject: picks), as: UTF8.self)
             #expect(text.contains("Tonight's picks") && text.contains("Celeste") && text.contains("Hades"), "\(text)")
+        }
+    }
+
+    /// When nothing on the shelves fits, the night looks wider without starting over: its players stay in.
+    @Test func nothingFitsWidensTheSameNight() async throws {
+        let harness = try await TestHarness()
+        try await Self.withGames(harness)
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Lonely Tale")]))
+            _ = try await client.send(I.command("add", [I.option("title", "Epic Saga")], as: .bob))
+            _ = try await client.send(I.command("gamenight", [I.option("mode", "coop"), I.option("max_hours", 4.0)]))
+            _ = try await client.send(I.command("gamenight", [I.option("action", "join")], as: .bob))
+            let nothing = try await client.send(I.command("gamenight", [I.option("action", "pick")], as: .bob))
+            #expect(nothing.embeds.first?["title"] as? String == "🎲 Nothing fits tonight", "\(nothing.text)")
+            #expect(
+                nothing.text.contains("`/gamenight action:pick mode:any`")
+                    && nothing.text.contains("`/gamenight action:pick max_hours:8`"), "\(nothing.text)")
+            #expect(nothing.button("Pick a game") == nil && nothing.button("Reroll") == nil)
+            let any = try await client.send(I.button(try #require(nothing.button("Any kind of game")), as: .bob))
+            #expect(any.embeds.first?["title"] as? String == "🎲 Tonight's picks", "\(any.text)")
+            #expect(any.text.contains("games of any kind (up to 4 h to beat)"), "\(any.text)")
+            #expect(Self.field(any, 0)?.name == "1. Lonely Tale" && Self.field(any, 1) == nil, "\(any.text)")
+            // Typed, a longer limit is kept for the night's next picks, and both players are still in.
+            let longer = try await client.send(
+                I.command("gamenight", [I.option("action", "pick"), I.option("max_hours", 100.0)]))
+            #expect(longer.text.contains("games of any kind (up to 100 h to beat)"), "\(longer.text)")
+            #expect(
+                Set([Self.field(longer, 0)?.name, Self.field(longer, 1)?.name])
+                    == ["1. Epic Saga", "2. Lonely Tale"], "\(longer.text)")
+            let night = try #require(
+                try await harness.services.database.social.gameNight(
+                    id: nil, in: "discord:900000000000000001", channel: "700000000000000001"))
+            #expect(night.mode == .any && night.maxHours == 100 && night.players.count == 2)
         }
     }
 }

@@ -24,13 +24,15 @@ struct GameNightStorageTests {
         #expect(joined.changed && joined.night.players.map(\.id) == [alice.id, bob.id])
         #expect(try await !database.social.joinGameNight(night.id, player: bob.id, at: now).changed)
 
-        let first = try await database.social.advanceGameNight(night.id, first: true)
+        let first = try await database.social.advanceGameNight(night.id, first: true, mode: nil, maxHours: nil)
         #expect(first.night.round == 1)
         let marks = first.shelves.sorted { $0.player.rawValue < $1.player.rawValue }
         #expect(marks.map(\.game.name) == ["Celeste", "Hades"])
         #expect(marks.map(\.status) == [.completed, nil], "a wish has no status")
         #expect(marks.first?.game.genres == ["Platform"], "the games are read whole")
-        #expect(try await database.social.advanceGameNight(night.id, first: false).night.round == 2)
+        #expect(
+            try await database.social.advanceGameNight(night.id, first: false, mode: nil, maxHours: nil).night.round
+                == 2)
 
         // A second night in the channel closes the first; another channel's night is its own.
         let second = try await database.social.openGameNight(

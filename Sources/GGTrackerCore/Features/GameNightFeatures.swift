@@ -6,15 +6,15 @@ struct GameNightFeatures: Sendable {
     let bot: GGTrackerBot
 
     func gameNight(
-        _ action: GameNightAction, mode: GameNightMode, maxHours: Double?, night id: Int64?, _ c: Context
+        _ action: GameNightAction, mode: GameNightMode?, maxHours: Double?, night id: Int64?, _ c: Context
     ) async throws -> Reply {
         let social = bot.store.social
         switch action {
         case .start:
             try await keepOthersNight(c)
             let night = try await social.openGameNight(
-                in: c.invoker.community, channel: Self.channel(c), host: c.player.id, mode: mode, maxHours: maxHours,
-                at: c.now)
+                in: c.invoker.community, channel: Self.channel(c), host: c.player.id, mode: mode ?? .multiplayer,
+                maxHours: maxHours, at: c.now)
             return lobby(night, c)
         case .join:
             let (joined, changed) = try await social.joinGameNight(
@@ -33,8 +33,10 @@ struct GameNightFeatures: Sendable {
             guard night.players.count >= 2 else {
                 throw ReplyError.notice("Picking needs at least 2 players: only you are in so far.")
             }
+            // A mode or a length given with a pick changes what the night looks for, from the first proposals.
+            let changes = mode != nil || maxHours != nil
             let (advanced, shelves) = try await social.advanceGameNight(
-                night.id, first: action == .pick || night.round == 0)
+                night.id, first: action == .pick || night.round == 0 || changes, mode: mode, maxHours: maxHours)
             return picks(advanced, shelves: shelves, c)
         }
     }
@@ -132,18 +134,7 @@ struct GameNightFeatures: Sendable {
             shelves, players: night.players, mode: night.mode, maxHours: night.maxHours, includeMature: c.showsMature)
         let (first, shown) = GameProposal.round(night.round, of: ranked)
         let players = Format.sentence(night.players.map(\.shownName))
-        guard !shown.isEmpty else {
-            return Reply(
-                delivery: c.invocation.fromComponent ? .updateMessage : .newMessage,
-                cards: [
-                    Card(
-                        title: "🎲 Nothing fits tonight",
-                        description:
-                            "No \(Self.looksFor(night)) on the shelves of \(players). Start a night with \(code: "mode:any") or a larger \(code: "max_hours"), or add games to your libraries.",
-                        color: Palette.catalog)
-                ],
-                actions: actions(night, picked: false))
-        }
+        guard !shown.isEmpty else { return nothingFits(night, players: players, c) }
         let fields = shown.enumerated().map { index, proposal in
             Card.Field(
                 "\(first + index + 1). \(proposal.game.displayName)", Self.reasons(proposal), inline: false)
@@ -163,6 +154,43 @@ struct GameNightFeatures: Sendable {
                     fields: fields, footer: footer, color: Palette.catalog)
             ],
             actions: actions(night, picked: true, more: more))
+    }
+
+    /// No game on the players' shelves fits: a button looks at any kind of game instead (keeping the length), and
+    /// the text says how to pick with a longer one, for this night, without starting over.
+    func nothingFits(_ night: GameNight, players: String, _ c: Context) -> Reply {
+        var ways: [RichText] = []
+        var widen: [Action] = []
+        if night.mode != .any {
+            let command = CommandInvocation.run(
+                .gamenight,
+                [
+                    "action": .string(GameNightAction.pick.rawValue), "night": .integer(Int(night.id)),
+                    "mode": .string(GameNightMode.any.rawValue),
+                ])
+            widen.append(Action("Any kind of game", command, style: .primary))
+            ways.append("look at any kind of game (\(code: "/gamenight action:pick mode:any"))")
+        }
+        if let hours = night.maxHours {
+            let longer = Format.number(Int((hours * 2).rounded(.up)))
+            ways.append("allow longer games (\(code: "/gamenight action:pick max_hours:\(longer)"))")
+        }
+        let tryWays: RichText =
+            ways.isEmpty
+            ? "" : "You may " + ways.joined(separator: " or ") + ", or add games to your libraries and wishlists."
+        var rows = actions(night, picked: true, more: false)
+        if !widen.isEmpty { rows[0] += widen }
+        return Reply(
+            delivery: c.invocation.fromComponent ? .updateMessage : .newMessage,
+            cards: [
+                Card(
+                    title: "🎲 Nothing fits tonight",
+                    description: "No \(Self.looksFor(night)) on the shelves of \(players). "
+                        + (ways.isEmpty
+                            ? "Add games to your libraries and wishlists, then pick again." : tryWays),
+                    color: Palette.catalog)
+            ],
+            actions: rows)
     }
 
     /// Who owns it, who wants it, who finished it, its modes and how long it takes.
