@@ -61,8 +61,13 @@ package struct NewEvent: Hashable, Sendable {
         self.amount = amount
     }
 
+    /// Hours lowered (a correction): not news, but what the store takes back from the hours it counted.
+    package var takesBackHours: Bool { kind == .hours && (amount ?? 0) < 0 }
+
     /// The events a library change means: a new entry is `added` (and `started`/`completed` by its status), a new
-    /// status `started` or `completed`, a new score `rated`, a new review text `reviewed`, more hours `hours`.
+    /// status `started` or `completed`, a new score `rated`, a new review text `reviewed`, more hours `hours`, and
+    /// fewer hours an `hours` event below zero (`takesBackHours`), so a mistyped number corrected counts as corrected
+    /// in periods, challenges and recaps.
     package static func derive(before: LibraryEntry?, after: LibraryEntry?) -> [NewEvent] {
         guard let after else { return [] }
         var events: [NewEvent] = []
@@ -74,7 +79,7 @@ package struct NewEvent: Hashable, Sendable {
         if let score = after.score, score != before?.score { events.append(NewEvent(.rated, amount: Double(score))) }
         if let review = after.review, review != before?.review { events.append(NewEvent(.reviewed)) }
         let added = (after.hours ?? 0) - (before?.hours ?? 0)
-        if added > 0 { events.append(NewEvent(.hours, amount: added)) }
+        if added != 0 { events.append(NewEvent(.hours, amount: added)) }
         return events
     }
 }

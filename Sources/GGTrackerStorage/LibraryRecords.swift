@@ -56,7 +56,11 @@ extension LibraryRecords: LibraryStore {
                     leftWishlist = try await db.execute(sql, [player.rawValue, game.id]) > 0
                 }
             }
-            let events = NewEvent.derive(before: before, after: entry)
+            var events = NewEvent.derive(before: before, after: entry)
+            if let lowered = events.first(where: \.takesBackHours), let hours = lowered.amount {
+                try await SocialRecords.takeBackHours(-hours, of: game.id, player: player, in: db)
+                events.removeAll(where: \.takesBackHours)
+            }
             for event in events {
                 try await SocialRecords.recordEvent(
                     db, community: community, player: player, kind: event.kind, game: game.id, amount: event.amount,

@@ -14,6 +14,28 @@ extension SocialRecords: SocialStore {
             """, [community, player.rawValue, kind.rawValue, game, amount, detail, now.timeIntervalSince1970])
     }
 
+    /// Hours lowered on an entry (a correction) are taken back from the hours counted for that game, the latest
+    /// first, so a period, a challenge or a recap counts what the entry now holds, and never less than none.
+    static func takeBackHours(
+        _ hours: Double, of game: Int64, player: PlayerID, in db: any SQLSession
+    ) async throws {
+        var left = hours
+        let counted = try await db.fetchAll(
+            """
+            SELECT id, amount FROM events WHERE player_id = ? AND kind = 'hours' AND game_id = ? AND amount > 0
+            ORDER BY created_at DESC, id DESC
+            """, [player.rawValue, game])
+        for row in counted where left > 0 {
+            let (id, amount): (Int64, Double) = (row[0], row[1])
+            if amount <= left {
+                try await db.send("DELETE FROM events WHERE id = ?", [id])
+            } else {
+                try await db.send("UPDATE events SET amount = ? WHERE id = ?", [amount - left, id])
+            }
+            left -= min(amount, left)
+        }
+    }
+
     package func activity(
         in community: String, of player: PlayerID?, friendsOf viewer: PlayerID, limit: Int
     ) async throws -> [ActivityEvent] {

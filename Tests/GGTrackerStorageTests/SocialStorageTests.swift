@@ -66,6 +66,11 @@ struct SocialStorageTests {
         let completedToday = try await database.social.leaderboard(
             in: "discord:1", metric: .completed, since: f.now.addingTimeInterval(90))
         #expect(completedToday.first { $0.0.id == alice.id }?.1 == 1)
+        // Hours lowered (a typo corrected) are taken back from what the period counted, never below none.
+        _ = try await complete(f.hades, for: alice.id, hours: 10, in: f, at: f.now.addingTimeInterval(180))
+        _ = try await complete(f.celeste, for: alice.id, hours: 0, in: f, at: f.now.addingTimeInterval(190))
+        let week = try await database.social.leaderboard(in: "discord:1", metric: .hours, since: f.now)
+        #expect(week.first { $0.0.id == alice.id }?.1 == 10)
 
         // Bob sees his friend's news first, newest first; the medal is news too.
         let feed = try await database.social.activity(in: "discord:1", of: nil, friendsOf: bob.id, limit: 20)

@@ -185,8 +185,9 @@ struct ChallengeFeatures: Sendable {
             actions: buttons.isEmpty ? [] : [Array(buttons)])
     }
 
+    /// "2,000", "12.5": a goal or a standing, its thousands set apart.
     static func amount(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+        value == value.rounded() ? Format.number(Int(value)) : String(Format.hours(value).dropLast(2))
     }
 
     func challengeCard(_ challenge: Challenge, standings: [ChallengeStanding], _ c: Context, headline: String?) -> Card

@@ -1,0 +1,49 @@
+import Foundation
+import GGTrackerCore
+import Testing
+
+@testable import GGTrackerServer
+
+/// Hours typed wrong and corrected count as corrected wherever hours are added up over a time: a week's
+/// leaderboard, a running challenge, the year in review.
+@Suite("Corrected hours")
+struct HoursCorrectionTests {
+    typealias I = Interaction
+
+    @Test func aMistypedNumberOfHoursCorrectedIsNotCountedTwice() async throws {
+        let harness = try await TestHarness()
+        try await harness.withClient { client in
+            func progress(_ title: String, _ hours: Double) async throws {
+                let answer = try await client.send(
+                    I.command("progress", [I.option("title", title), I.option("hours", hours)]))
+                #expect(answer.status == .ok && !answer.ephemeral, "\(answer.text)")
+            }
+            _ = try await client.send(I.command("add", [I.option("title", "Celeste"), I.option("hours", 10.0)]))
+            _ = try await client.send(
+                I.command(
+                    "challenge",
+                    [
+                        I.sub(
+                            "create",
+                            [
+                                I.option("name", "Long Haul"), I.option("goal", 2000.0),
+                                I.option("unit", "hours_played"), I.option("ends", "in 2 weeks"),
+                            ])
+                    ]))
+            try await progress("Celeste", 1000)  // meant 12
+            try await progress("Celeste", 12)
+            _ = try await client.send(I.command("add", [I.option("title", "Hades"), I.option("hours", 5.0)]))
+            try await progress("Hades", 3)
+            try await progress("Hades", 2)  // lower than what the challenge counted of it: never below none
+
+            let week = try await client.send(
+                I.command("leaderboard", [I.option("metric", "hours"), I.option("period", "week")]))
+            let board = try #require(week.embeds.first?["description"] as? String)
+            #expect(board.contains("Alice — **14 h**"), "\(board)")
+            let show = try await client.send(I.command("challenge", [I.sub("show")]))
+            #expect(show.text.contains("4/2,000"), "\(show.text)")
+            let recap = try await client.send(I.command("recap"))
+            #expect(recap.text.contains("14 h played"), "\(recap.text)")
+        }
+    }
+}
