@@ -44,9 +44,10 @@ package enum BotCommand: Hashable, Sendable {
         case "browse genre", "browse platform", "browse mode", "browse engine":
             self = .catalog(.browse(FacetKind(rawValue: invocation.path[1])!, name: o.string("name"), page: o.page))
         case "add":
-            self = .library(
-                .add(
-                    o.title, status: o.string("status").flatMap(GameStatus.init) ?? .backlog, hours: o.number("hours")))
+            // Hours played without a status mean the game is started, as `/progress` reads them.
+            let hours = o.number("hours")
+            let status = o.string("status").flatMap(GameStatus.init) ?? ((hours ?? 0) > 0 ? .playing : .backlog)
+            self = .library(.add(o.title, status: status, hours: hours))
         case "progress":
             let status = o.string("status").flatMap(GameStatus.init)
             let hours = o.number("hours")

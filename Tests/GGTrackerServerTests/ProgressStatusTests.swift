@@ -57,6 +57,22 @@ struct ProgressStatusTests {
         }
     }
 
+    @Test func addingWithHoursPlayedAddsAsPlaying() async throws {
+        try await harness.withClient { client in
+            let added = try await client.send(I.command("add", [I.option("title", "Celeste"), I.option("hours", 5.0)]))
+            DiscordChecks.check(added)
+            #expect(added.text.contains("🎮 Playing · 5 h"), "\(added.text)")
+            #expect(added.text.contains("Added as playing, since you have played it."))
+            #expect(added.buttons.map(\.label) == ["Mark completed"])
+            #expect(try await stored()?.status == "playing")
+            // A status given is the one kept.
+            let backlog = try await client.send(
+                I.command(
+                    "add", [I.option("title", "Hades"), I.option("status", "backlog"), I.option("hours", 2.0)]))
+            #expect(backlog.text.contains("📚 Backlog · 2 h") && !backlog.text.contains("Added as"), "\(backlog.text)")
+        }
+    }
+
     @Test func aStatusGivenIsTheStatusKept() async throws {
         try await harness.withClient { client in
             _ = try await client.send(I.command("add", [I.option("title", "Celeste")]))

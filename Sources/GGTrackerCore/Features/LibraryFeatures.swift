@@ -87,9 +87,14 @@ struct LibraryFeatures: Sendable {
             status == .completed
             ? "\(c.player.shownName) completed \(game.displayName) 🎉"
             : "\(c.player.shownName) added \(game.displayName)"
-        let extra = change.leftWishlist ? "Taken off \(invokerName(c))'s wishlist." : nil
+        let extra = [
+            c.invocation.options["status"] == nil && status == .playing
+                ? "Added as playing, since you have played it." : nil,
+            change.leftWishlist ? "Taken off \(invokerName(c))'s wishlist." : nil,
+        ].compactMap { $0 }.joined(separator: " ")
         return announcing(
-            Reply(cards: [entryCard(headline, saved, c, extra: extra)], actions: [actions]), change, c)
+            Reply(cards: [entryCard(headline, saved, c, extra: extra.isEmpty ? nil : extra)], actions: [actions]),
+            change, c)
     }
 
     /// `/progress`: status, hours and percent of a game already in the library.
