@@ -23,3 +23,16 @@ struct FormatTests {
         #expect(Format.truncate("abc", 4) == "abc")
     }
 }
+
+@Suite("Chart labels")
+struct ChartLabelTests {
+    /// A genre's name in the narrow column of `/stats`: whole where it fits, shortened the way people say it.
+    @Test(arguments: [
+        ("Adventure", "Adventure"), ("Role-playing (RPG)", "Role-playing"), ("Real Time Strategy (RTS)", "RTS"),
+        ("Turn-based strategy (TBS)", "TBS"), ("Hack and slash/Beat 'em up", "Hack and slash"),
+        ("Quiz/Trivia", "Quiz/Trivia"), ("Card & Board Game", "Card & Board …"),
+    ])
+    func aGenreIsShortenedAsPeopleSayIt(name: String, label: String) {
+        #expect(PlayerFeatures.chartLabel(name, width: 14) == label)
+    }
+}

@@ -74,6 +74,23 @@ struct PlayerFeatures: Sendable {
             ])
     }
 
+    /// A genre's name as a chart's narrow column shows it: whole when it fits, else without its parenthesized short
+    /// name or with that alone ("Role-playing", "RTS"), else its first name of several ("Hack and slash"), and only
+    /// then cut.
+    static func chartLabel(_ name: String, width: Int) -> String {
+        guard name.count > width else { return name }
+        if let open = name.lastIndex(of: "("), name.hasSuffix(")") {
+            let long = name[..<open].trimmingCharacters(in: .whitespaces)
+            let short = name[name.index(after: open)..<name.index(before: name.endIndex)]
+            if long.count <= width { return long }
+            if !short.isEmpty, short.count <= width { return String(short) }
+        }
+        if let first = name.split(separator: "/").first, first.count <= width, first.count < name.count {
+            return first.trimmingCharacters(in: .whitespaces)
+        }
+        return Format.truncate(name, width)
+    }
+
     /// `/stats`: numbers and small text bar charts.
     func stats(user: UserMention?, _ c: Context) async throws -> Reply {
         let player = try await bot.targetPlayer(user, c)
@@ -96,7 +113,7 @@ struct PlayerFeatures: Sendable {
             let top = stats.genreCounts.prefix(6)
             let most = top.map(\.1).max() ?? 1
             let lines = top.map { genre, n in
-                "\(Format.truncate(genre, 14).padding(toLength: 14, withPad: " ", startingAt: 0)) \(Format.bar(n, of: most)) \(n)"
+                "\(Self.chartLabel(genre, width: 14).padding(toLength: 14, withPad: " ", startingAt: 0)) \(Format.bar(n, of: most)) \(n)"
             }
             fields.append(
                 .init(
