@@ -200,6 +200,7 @@ extension RecapTests {
                 fields.first?.hasPrefix("*Finished (1)*\n✅ ") == true && fields.first?.hasSuffix(" · Celeste") == true)
             #expect(fields.contains { $0.hasPrefix("*By month*\n```\nJan ") && $0.contains(" ██████████ 1\n") })
             #expect(fields.contains("*Longest game*\nCeleste · 12 h"))
+            #expect(!fields.contains { $0.hasPrefix("*First finished*") }, "one game finished is listed once")
         }
         let matrix = MatrixTests()
         try await matrix.withBot { client, received in

@@ -88,7 +88,8 @@ package struct RecapFeatures: Sendable {
                 ))
         }
         let completions = recap.completions
-        if let first = completions.first {
+        // With one game finished, the list above already says which and when.
+        if completions.count > 1, let first = completions.first {
             facts.append(("First finished", "\(first.game.name) · \(dayAndMonth(first.finishedAt!))"))
         }
         if completions.count > 1, let last = completions.last {
