@@ -388,16 +388,3 @@ package enum CommandName: String, CaseIterable, Sendable {
         }
     }
 }
-
-extension CommandName {
-    /// " Did you mean `/list`?" for another word for a command ("library", `otherWords`) or a mistyped name
-    /// (`nearestNames`; admin's is never offered), or nothing.
-    static func suggestion(for typed: String) -> RichText {
-        let word = typed.trimmingCharacters(in: ["/", " "]).lowercased()
-        let names = allCases.filter { $0 != .admin }.map(\.rawValue)
-        let other = otherWords[word].map { [$0.rawValue] } ?? []
-        let near = (other + nearestNames(word, among: names).filter { !other.contains($0) }).prefix(3)
-        guard !near.isEmpty else { return "" }
-        return " Did you mean " + near.map { RichText([.code("/" + $0)]) }.joined(separator: RichText(" or ")) + "?"
-    }
-}
