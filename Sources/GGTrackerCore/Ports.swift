@@ -299,7 +299,8 @@ package protocol LibraryStore: Sendable {
     func upcoming(
         in community: String, of player: PlayerID?, after now: Date, includeMature: Bool, limit: Int
     ) async throws -> [UpcomingGame]
-    /// Removes the game from the library and the wishlist; says which shelves held it.
+    /// Removes the game from the library and the wishlist, with the player's news about it (what periods, challenges
+    /// and recaps counted of it goes too); says which shelves held it.
     func removeEverywhere(_ player: PlayerID, game: Int64) async throws -> (library: Bool, wishlist: Bool)
     /// A page of the library with the status counts. Its entries carry what a line of the list shows and no more:
     /// status, hours, percent, score, favorite mark and dates, and of each game its id, name, release and age

@@ -161,7 +161,12 @@ extension LibraryRecords: LibraryStore {
                 "DELETE FROM library_entries WHERE player_id = ? AND game_id = ?", [player.rawValue, game])
             let library = db.changesCount > 0
             try await db.execute("DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", [player.rawValue, game])
-            return (library, db.changesCount > 0)
+            let wishlist = db.changesCount > 0
+            if library || wishlist {
+                // A week's leaderboard would otherwise count hours and completions the all-time one no longer has.
+                try await db.execute("DELETE FROM events WHERE player_id = ? AND game_id = ?", [player.rawValue, game])
+            }
+            return (library, wishlist)
         }
     }
 

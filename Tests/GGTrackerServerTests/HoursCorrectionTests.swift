@@ -4,9 +4,9 @@ import Testing
 
 @testable import GGTrackerServer
 
-/// Hours typed wrong and corrected count as corrected wherever hours are added up over a time: a week's
-/// leaderboard, a running challenge, the year in review.
-@Suite("Corrected hours")
+/// Hours typed wrong and corrected count as corrected wherever hours are added up over a time (a week's
+/// leaderboard, a running challenge, the year in review), and a game removed is counted there no more.
+@Suite("Hours and games taken back")
 struct HoursCorrectionTests {
     typealias I = Interaction
 
@@ -44,6 +44,33 @@ struct HoursCorrectionTests {
             #expect(show.text.contains("4/2,000"), "\(show.text)")
             let recap = try await client.send(I.command("recap"))
             #expect(recap.text.contains("14 h played"), "\(recap.text)")
+        }
+    }
+}
+
+extension HoursCorrectionTests {
+    /// A game removed takes with it what the periods counted of it, as the all-time figures lose it.
+    @Test func aRemovedGameLeavesTheWeekAndTheNews() async throws {
+        let harness = try await TestHarness()
+        try await harness.withClient { client in
+            _ = try await client.send(
+                I.command(
+                    "add", [I.option("title", "Celeste"), I.option("status", "completed"), I.option("hours", 10.0)]))
+            _ = try await client.send(I.command("add", [I.option("title", "Hades"), I.option("hours", 3.0)]))
+            func week(_ metric: String) async throws -> String {
+                let board = try await client.send(
+                    I.command("leaderboard", [I.option("metric", metric), I.option("period", "week")]))
+                return board.text
+            }
+            #expect(try await week("hours").contains("Alice — **13 h**"))
+            let removed = try await client.send(
+                I.command("remove", [I.option("title", "Celeste"), I.option("confirm", true)]))
+            #expect(removed.text.contains("Removed"), "\(removed.text)")
+            #expect(try await week("hours").contains("Alice — **3 h**"))
+            let completed = try await week("completed")
+            #expect(!completed.contains("Alice — **1**"), "\(completed)")
+            let news = try await client.send(I.command("activity"))
+            #expect(!news.text.contains("Celeste") && news.text.contains("Hades"), "\(news.text)")
         }
     }
 }

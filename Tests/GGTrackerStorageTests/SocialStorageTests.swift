@@ -80,6 +80,14 @@ struct SocialStorageTests {
         #expect(comparison.leftCount == 2 && comparison.rightCount == 0 && comparison.shared.isEmpty)
         #expect(try await database.social.removeFriend(alice.id, bob.id))
         #expect(try await database.social.friends(of: alice.id).isEmpty)
+
+        // A game removed takes its news and what the periods counted of it.
+        let removed = try await database.library.removeEverywhere(alice.id, game: f.hades.id)
+        #expect(removed.library && !removed.wishlist)
+        let emptied = try await database.social.leaderboard(in: "discord:1", metric: .hours, since: f.now)
+        #expect(emptied.first { $0.0.id == alice.id }?.1 == 0)
+        let after = try await database.social.activity(in: "discord:1", of: alice.id, friendsOf: bob.id, limit: 20)
+        #expect(!after.contains { $0.game?.name == "Hades" } && after.contains { $0.game?.name == "Celeste" })
     }
 
     @Test(arguments: Backend.all)
