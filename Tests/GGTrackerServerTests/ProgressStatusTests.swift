@@ -65,6 +65,12 @@ struct ProgressStatusTests {
             #expect(added.text.contains("Added as playing, since you have played it."))
             #expect(added.buttons.map(\.label) == ["Mark completed"])
             #expect(try await stored()?.status == "playing")
+            // Progress on a game not in the library offers to add it with what was asked.
+            let missing = try await client.send(
+                I.command("progress", [I.option("title", "Stardew Valley"), I.option("hours", 7.0)]))
+            #expect(missing.ephemeral && missing.text.contains("is not in your library yet"), "\(missing.text)")
+            let adding = try await client.send(I.button(try #require(missing.button("Add it"))))
+            #expect(adding.text.contains("🎮 Playing · 7 h"), "\(adding.text)")
             // A status given is the one kept.
             let backlog = try await client.send(
                 I.command(

@@ -112,7 +112,10 @@ struct LibraryFeatures: Sendable {
                         "Add it",
                         .run(
                             .add,
-                            ["title": .game(game.ref), "status": status.map { .status($0) }].compactMapValues { $0 }),
+                            [
+                                "title": .game(game.ref), "status": status.map { .status($0) },
+                                "hours": hours.map { .number($0) },
+                            ].compactMapValues { $0 }),
                         style: .primary)
                 ]
             ])
