@@ -28,10 +28,7 @@ struct RefreshLease: Sendable {
     /// Runs `body` holding the lease, and lets go of it after; 0 without running it when another process holds it.
     func holding(_ body: () async throws -> Int) async throws -> Int {
         guard try await take() else { return 0 }
-        let result: Result<Int, any Error>
-        do { result = .success(try await body()) } catch { result = .failure(error) }
-        await release()
-        return try result.get()
+        return try await releasing(after: body)
     }
 
     /// Runs `body`, taken beforehand, renewing the lease a few times a lifetime (`onLoss` when another process has
@@ -44,9 +41,17 @@ struct RefreshLease: Sendable {
                 if (try? await lease.take()) != true { onLoss() }
             }
         }
+        // The renewal stops before the lease is let go, so it cannot take it again afterwards.
+        return try await releasing {
+            defer { renewal.cancel() }
+            return try await body()
+        }
+    }
+
+    /// Runs `body`, then lets go of the lease whether it threw or not.
+    private func releasing<T>(after body: () async throws -> T) async throws -> T {
         let result: Result<T, any Error>
         do { result = .success(try await body()) } catch { result = .failure(error) }
-        renewal.cancel()
         await release()
         return try result.get()
     }

@@ -221,11 +221,13 @@ package enum Format {
             + String(repeating: "☆", count: 5 - full - half)
     }
 
-    package static func hours(_ hours: Double) -> String {
-        if hours == hours.rounded() { return "\(number(Int(hours))) h" }
-        // One decimal, rounded half away from zero.
-        let tenths = Int((abs(hours) * 10).rounded())
-        return "\(hours < 0 ? "-" : "")\(number(tenths / 10)).\(tenths % 10) h"
+    package static func hours(_ hours: Double) -> String { decimal(hours) + " h" }
+
+    /// "2,000", "12.5": whole numbers as they are, others to one decimal (half away from zero), thousands set apart.
+    package static func decimal(_ value: Double) -> String {
+        if value == value.rounded() { return number(Int(value)) }
+        let tenths = Int((abs(value) * 10).rounded())
+        return "\(value < 0 ? "-" : "")\(number(tenths / 10)).\(tenths % 10)"
     }
 
     /// "about 12 h to beat (rushed 8 h, everything 30 h)": hours to the nearest half; nil when nothing is known.

@@ -223,12 +223,17 @@ extension LibraryRecords: LibraryStore {
 
     package func updateProfile(_ player: PlayerID, _ changes: [ProfileField: String?]) async throws -> Player {
         let fields = ProfileField.allCases.filter { changes[$0] != nil }
-        let columns: [ProfileField: String] = [.nickname: "nickname", .avatar: "avatar_url", .bio: "bio"]
+        let set = fields.map { field in
+            switch field {
+            case .nickname: "nickname = ?"
+            case .avatar: "avatar_url = ?"
+            case .bio: "bio = ?"
+            }
+        }
+        let arguments = SQLArguments(fields.map { field -> (any SQLBindable)? in changes[field]! } + [player.rawValue])
         return try await effect { db in
             if !fields.isEmpty {
-                try await db.execute(
-                    "UPDATE players SET \(fields.map { "\(columns[$0]!) = ?" }.joined(separator: ", ")) WHERE id = ?",
-                    SQLArguments(fields.map { field -> (any SQLBindable)? in changes[field]! } + [player.rawValue]))
+                try await db.execute("UPDATE players SET \(set.joined(separator: ", ")) WHERE id = ?", arguments)
             }
             let row = try await db.fetchOne("SELECT * FROM players WHERE id = ?", [player.rawValue])!
             return LibraryRows.player(from: row)

@@ -173,7 +173,7 @@ struct ChallengeFeatures: Sendable {
             let state =
                 challenge.isOver(at: c.now) ? "ended" : "ends \(Format.date(challenge.endsAt.addingTimeInterval(-1)))"
             return
-                "• \(bold: challenge.name) — \(Self.amount(challenge.goal)) \(challenge.unit.label), \(state)"
+                "• \(bold: challenge.name) — \(Format.decimal(challenge.goal)) \(challenge.unit.label), \(state)"
                 + (yours.contains(challenge.id) ? " · you're in" : "")
         }
         // A button for the standings of each running one.
@@ -185,16 +185,11 @@ struct ChallengeFeatures: Sendable {
             actions: buttons.isEmpty ? [] : [Array(buttons)])
     }
 
-    /// "2,000", "12.5": a goal or a standing, its thousands set apart.
-    static func amount(_ value: Double) -> String {
-        value == value.rounded() ? Format.number(Int(value)) : String(Format.hours(value).dropLast(2))
-    }
-
     func challengeCard(_ challenge: Challenge, standings: [ChallengeStanding], _ c: Context, headline: String?) -> Card
     {
         let over = challenge.isOver(at: c.now)
         let lastDay = Format.date(challenge.endsAt.addingTimeInterval(-1))
-        var description: RichText = "Goal: \(bold: "\(Self.amount(challenge.goal)) \(challenge.unit.label)") · "
+        var description: RichText = "Goal: \(bold: "\(Format.decimal(challenge.goal)) \(challenge.unit.label)") · "
         description +=
             over ? "ended \(lastDay)" : "until \(lastDay) (\(relative: challenge.endsAt))"
         if !standings.isEmpty {
@@ -203,7 +198,7 @@ struct ChallengeFeatures: Sendable {
                     Int(min(standing.progress, challenge.goal) * 100), of: Int(challenge.goal * 100), width: 10)
                 let medal = standing.medalAt != nil ? " 🏅" : ""
                 return
-                    "\(code: "\(index + 1).") \(standing.player.shownName) \(code: "\(bar)") \(Self.amount(standing.progress))/\(Self.amount(challenge.goal))\(medal)"
+                    "\(code: "\(index + 1).") \(standing.player.shownName) \(code: "\(bar)") \(Format.decimal(standing.progress))/\(Format.decimal(challenge.goal))\(medal)"
             }
             description += "\n\n" + (over ? "\(bold: "Final standing")\n" : "") + lines.joined(separator: "\n")
         }

@@ -100,9 +100,13 @@ struct GameNightFeatures: Sendable {
     /// The I'm in button of a night.
     func joinAction(_ night: GameNight) -> Action { Action("I'm in", Self.command(.join, night), style: .success) }
 
-    /// `/gamenight` acting on this night, as its buttons run it.
-    static func command(_ action: GameNightAction, _ night: GameNight) -> CommandInvocation {
-        .run(.gamenight, ["action": .string(action.rawValue), "night": .integer(Int(night.id))])
+    /// `/gamenight` acting on this night, as its buttons run it; a pick may look for another `mode`.
+    static func command(
+        _ action: GameNightAction, _ night: GameNight, mode: GameNightMode? = nil
+    ) -> CommandInvocation {
+        var options: [String: OptionValue] = ["action": .string(action.rawValue), "night": .integer(Int(night.id))]
+        if let mode { options["mode"] = .string(mode.rawValue) }
+        return .run(.gamenight, options)
     }
 
     /// "multiplayer games (up to 4 h to beat)".
@@ -162,13 +166,7 @@ struct GameNightFeatures: Sendable {
         var ways: [RichText] = []
         var widen: [Action] = []
         if night.mode != .any {
-            let command = CommandInvocation.run(
-                .gamenight,
-                [
-                    "action": .string(GameNightAction.pick.rawValue), "night": .integer(Int(night.id)),
-                    "mode": .string(GameNightMode.any.rawValue),
-                ])
-            widen.append(Action("Any kind of game", command, style: .primary))
+            widen.append(Action("Any kind of game", Self.command(.pick, night, mode: .any), style: .primary))
             ways.append("look at any kind of game (\(code: "/gamenight action:pick mode:any"))")
         }
         if let hours = night.maxHours {

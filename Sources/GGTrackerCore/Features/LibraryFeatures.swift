@@ -223,7 +223,7 @@ struct LibraryFeatures: Sendable {
         }
         let medals = change.medals.map { "🏅 \(c.player.shownName) won a medal in “\($0)”!" }.joined(separator: "\n")
         let steps = change.counted.map { challenge, progress -> RichText in
-            let amounts = "\(ChallengeFeatures.amount(progress))/\(ChallengeFeatures.amount(challenge.goal))"
+            let amounts = "\(Format.decimal(progress))/\(Format.decimal(challenge.goal))"
             return "🏁 \(bold: challenge.name): \(amounts) \(challenge.unit.label)"
         }
         let lines = (medals.isEmpty ? [] : [RichText(medals)]) + steps
