@@ -9,12 +9,13 @@ extension SearchIndex {
         var exactName: Bool
         var coversQuery: Bool
         var onlyCorrected: Bool
+        var exactWords: Bool
         var popularity: Double
 
         func hit(_ game: Game) -> SearchHit {
             SearchHit(
                 game: game, score: score, matchedAllWords: matchedAll, exactName: exactName, coversQuery: coversQuery,
-                onlyCorrected: onlyCorrected, popularity: popularity)
+                onlyCorrected: onlyCorrected, exactWords: exactWords, popularity: popularity)
         }
     }
 
@@ -194,7 +195,7 @@ extension SearchIndex {
         return Match(
             score: score, matchedAll: matchedAll && !query.counted.isEmpty, exactName: exactName,
             coversQuery: missing == 0 && !query.counted.isEmpty, onlyCorrected: exact == 0 && prefix == 0 && typo > 0,
-            popularity: popularity)
+            exactWords: exact == n && !query.counted.isEmpty, popularity: popularity)
     }
 }
 

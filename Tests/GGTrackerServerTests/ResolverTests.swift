@@ -66,6 +66,8 @@ enum ResolverCatalog {
         game(11133, "Dark Souls III", 2016, type: "Main Game", esrb: M, ratings: 2800),
         game(5503, "Dead Space 3", 2013, type: "Main Game", esrb: M, ratings: 900),
         game(733, "Grand Theft Auto: Vice City", 2002, type: "Main Game", esrb: M, ratings: 3000),
+        game(300_004, "Angus Hates Aliens", 2015, type: "Main Game"),
+        game(9730, "Shovel Knight", 2014, type: "Main Game", ratings: 1500),
     ]
 
     /// A harness whose catalog is exactly these games.
@@ -242,6 +244,29 @@ struct ResolverTests {
             #expect(titles.first == "The Witcher 3: Wild Hunt (2015)", "\(titles)")
             let bio = try await client.send(I.command("search", [I.option("query", "bioshock")], nsfw: true))
             #expect(bio.embeds.first?["title"] as? String == "BioShock (2007)")
+        }
+    }
+
+    /// Where a game has every word as typed, the list is not filled with games found through typo corrections
+    /// ("Angus Hates Aliens" for "hades"), nor with games that have some of the words ("Shovel Knight" for
+    /// "hollow knight"); a misspelt word is still corrected.
+    @Test func searchLeavesOutCorrectionsWhenTheWordsAreFound() async throws {
+        let harness = try await ResolverCatalog.harness()
+        try await harness.withClient { client in
+            func titles(_ query: String) async throws -> [String] {
+                let answer = try await client.send(I.command("search", [I.option("query", query)], nsfw: true))
+                return answer.embeds.compactMap { $0["title"] as? String }
+            }
+            let hades = try await titles("hades")
+            #expect(hades == ["Hades (2020)", "Hades (1995)"])
+            let hollow = try await titles("hollow knight")
+            #expect(hollow == ["Hollow Knight (2017)"])
+            let aliens = try await titles("hades aliens")
+            #expect(aliens == ["Angus Hates Aliens (2015)"])
+            let misspelt = try await titles("hollow night")
+            #expect(misspelt.first == "Hollow Knight (2017)")
+            let shovel = try await titles("shovel night")
+            #expect(shovel == ["Shovel Knight (2014)"])
         }
     }
 

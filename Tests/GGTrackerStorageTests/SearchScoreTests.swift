@@ -132,6 +132,6 @@ enum WordRules {
         return SearchIndex.Match(
             score: score, matchedAll: matchedAll && !counted.isEmpty, exactName: exactName,
             coversQuery: missing == 0 && !counted.isEmpty, onlyCorrected: exact == 0 && prefix == 0 && typo > 0,
-            popularity: popularity)
+            exactWords: exact == n && !counted.isEmpty, popularity: popularity)
     }
 }

@@ -23,7 +23,15 @@ struct CatalogFeatures: Sendable {
             found.hits = found.hits.filter(\.coversQuery)
             if !found.hits.isEmpty || found.ageRestricted > 0 { (lookup, query, filter) = (found, name, dated) }
         }
-        let hits = lookup.hits
+        // The fewest corrections win, as a search box does: where a game has every word as typed, whole, games
+        // found only through typo corrections are left out ("hades" lists no Angus Hates Aliens), and where a game
+        // has every word, games with only some of them ("hollow knight" lists no Arkham Knight).
+        var hits = lookup.hits
+        if hits.contains(where: \.exactWords) {
+            hits = hits.filter(\.matchedAllWords)
+        } else if hits.contains(where: \.coversQuery) {
+            hits = hits.filter(\.coversQuery)
+        }
         // Games hidden by the age gate are said, never replaced by games that have only some of the words.
         let restricted = lookup.ageRestricted
         let are = restricted == 1 ? "is" : "are"
