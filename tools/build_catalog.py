@@ -19,8 +19,9 @@ What each game carries, and from where:
     sales file) averaged over platforms by their critic counts, whichever has more critics; IGDB scores that
     come without a count are not kept;
   * ESRB ratings from the sales file, the Metacritic scrape (name and year) and the ESRB listings of
-    2018–2021 (name, recent games only); add-ons, editions, bundles and ports take their main game's rating
-    when they have none of their own;
+    2018–2021 (name, recent games only); add-ons, editions, bundles, ports and remakes (typed by IGDB or by
+    name) take their game's rating when they have none of their own, and a later namesake of a rated main
+    game its rating (a mature one only, when the namesake is a main game itself);
   * game_type: IGDB's own where known, "Main Game" for the main-game list, otherwise from the name (bundles,
     editions, add-ons named after an older game) and from namesakes (a later copy of a main game's name
     within five years is a port);
@@ -41,8 +42,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from catalog_rules import (  # noqa: E402
-    ESRB, SECONDARY_TYPES, canonical_genre, canonical_platform, key, parent_prefixes, slugify, type_from_name,
-    year_of, year_ts, METACRITIC_PLATFORMS, GENRE_DROPPED_AS_MODE)
+    ESRB, MATURE_CODES, SECONDARY_TYPES, canonical_genre, canonical_platform, key, parent_prefixes, slugify,
+    type_from_name, year_of, year_ts, METACRITIC_PLATFORMS, GENRE_DROPPED_AS_MODE)
 import catalog_report  # noqa: E402
 
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
@@ -363,11 +364,42 @@ def settle_scores(cat):
             g["aggregated_rating_count"] = count
 
 
+# Releases IGDB types as add-ons, editions, bundles, ports or remakes: without an age rating of their own, they
+# take their game's.
+RATED_LIKE_PARENT = SECONDARY_TYPES | {"Expansion", "Standalone Expansion", "Remake", "Remaster"}
+
+
+def typed_parent(cat, g):
+    """The game an add-on, edition or port typed by IGDB belongs to: an earlier game of the same name, or of the
+    part before a separator ("The Witcher 3: Wild Hunt - Game of the Year Edition"); a main game first."""
+    year = year_of(g.get("first_release_date")) or 9999
+    words = key(g["name"]).split()
+    # Its name, the part before a separator, then its first words (two at least: "Mortal Kombat Trilogy").
+    keys = [(key(g["name"]), None)] + parent_prefixes(g["name"])
+    keys += [(" ".join(words[:n]), " ") for n in range(len(words) - 1, 1, -1)]
+    for pkey, sep in keys:
+        candidates = [p for p in cat.by_key.get(pkey, []) if p is not g
+                      and (p.get("game_type") or {}).get("type") not in RATED_LIKE_PARENT
+                      and (year_of(p.get("first_release_date")) or 0) <= year]
+        if not candidates:
+            continue
+        parent = min(candidates, key=lambda p: (p.get("id") not in cat.main_ids, p.get("first_release_date") or 0))
+        notable = parent.get("id") in cat.main_ids or parent.get("aggregated_rating_count")
+        if sep == ": " and len(pkey.split()) < 2 and not notable:
+            continue
+        return parent
+    return None
+
+
 def settle_types(cat):
     """Main games, and what else each release is as far as names and namesakes tell; parents for age ratings."""
     parents = {}
     for g in cat.all():
         if g.get("game_type"):
+            if g["game_type"].get("type") in RATED_LIKE_PARENT and not g.get("age_ratings"):
+                parent = typed_parent(cat, g)
+                if parent:
+                    parents[id(g)] = parent
             continue
         if g.get("id") in cat.main_ids:
             g["game_type"] = {"type": "Main Game"}
@@ -392,13 +424,23 @@ def settle_types(cat):
     for group in cat.by_key.values():
         mains = [p for p in group if (p.get("game_type") or {}).get("type") == "Main Game"]
         for g in group:
-            if g.get("game_type") or not mains:
+            if not mains:
                 continue
             year = year_of(g.get("first_release_date"))
             earlier = [p for p in mains if year and 0 <= year - (year_of(p.get("first_release_date")) or 0) <= 5]
-            if earlier:
+            if earlier and not g.get("game_type"):
                 g["game_type"] = {"type": "Port"}
                 parents[id(g)] = max(earlier, key=lambda p: p.get("first_release_date") or 0)
+            elif not g.get("age_ratings") and id(g) not in parents:
+                # A later namesake of a rated main game, too late to be called its port (Resident Evil 4 of 2011),
+                # is still rated like it; one that is a main game of its own (Dead Space of 2011 on phones) only
+                # when that rating is mature: the age gate errs on the side of hiding.
+                own = bool(g.get("game_type"))
+                rated = [p for p in mains if p is not g and p.get("age_ratings") and year
+                         and year >= (year_of(p.get("first_release_date")) or 9999)
+                         and (not own or any(r.get("rating") in MATURE_CODES for r in p["age_ratings"]))]
+                if rated:
+                    parents[id(g)] = max(rated, key=lambda p: p.get("first_release_date") or 0)
     inherited = 0
     for g in cat.all():
         parent = parents.get(id(g))

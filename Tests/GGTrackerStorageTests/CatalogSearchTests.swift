@@ -57,6 +57,24 @@ struct CatalogSearchTests {
         #expect(top.game.name == expected, "\(query) → \(hits.prefix(3).map(\.game.displayName))")
     }
 
+    /// An edition, remake or expansion of a mature game with no age rating of its own takes its game's, and so
+    /// does a later namesake (the Resident Evil 4 of 2011, the Dead Spaces of 2011 and 2023): the age gate hides them
+    /// with it.
+    @Test func releasesOfAMatureGameAreHiddenWithIt() async throws {
+        let catalog = await LoadedBundledCatalog.on(.sqlite)
+        for (query, name, releases) in [
+            ("witcher 3", "The Witcher 3: Wild Hunt - Game of the Year Edition", 1),
+            ("resident evil 4", "Resident Evil 4", 3), ("last of us part", "The Last of Us Part I", 1),
+            ("opposing force", "Half-Life: Opposing Force", 1), ("dead space", "Dead Space", 3),
+        ] {
+            let all = try await catalog.search(query, filter: CatalogFilter(), limit: 10)
+            let named = all.filter { $0.game.name == name }
+            #expect(named.count == releases && named.allSatisfy(\.game.isMature), "\(named.map(\.game.displayName))")
+            let shown = try await catalog.search(query, filter: CatalogFilter(includeMature: false), limit: 10)
+            #expect(!shown.contains { $0.game.name == name }, "\(query) → \(shown.map(\.game.displayName))")
+        }
+    }
+
     /// A search checks each candidate for the query's other words by game rank when a word lists few games and by
     /// the game's words when it lists many: whichever way, the same games in the same order.
     @Test func wordsCheckedByRankOrByTermsFindTheSameGames() async throws {
