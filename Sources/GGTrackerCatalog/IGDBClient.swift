@@ -46,15 +46,22 @@ package struct IGDBClient: Sendable {
     }
 
     /// The fields of a game the catalog keeps, expanded (`cover.image_id`, `genres.name`, …).
-    package static let gameFields = [
-        "name", "slug", "summary", "first_release_date", "total_rating", "total_rating_count", "aggregated_rating",
-        "aggregated_rating_count", "cover.image_id", "genres.name", "platforms.name", "platforms.abbreviation",
-        "game_modes.name", "game_engines.name", "involved_companies.company.name", "involved_companies.developer",
-        "involved_companies.publisher", "age_ratings.organization", "age_ratings.rating_category",
-        "age_ratings.category", "age_ratings.rating", "url", "updated_at", "game_type.type", "release_dates.date",
-        "release_dates.date_format", "external_games.external_game_source", "external_games.category",
-        "external_games.uid", "external_games.url",
-    ].joined(separator: ",")
+    package static let gameFields =
+        ([
+            "name", "slug", "summary", "first_release_date", "total_rating", "total_rating_count", "aggregated_rating",
+            "aggregated_rating_count", "cover.image_id", "genres.name", "platforms.name", "platforms.abbreviation",
+            "game_modes.name", "game_engines.name", "involved_companies.company.name", "involved_companies.developer",
+            "involved_companies.publisher", "age_ratings.organization", "age_ratings.rating_category",
+            "age_ratings.category", "age_ratings.rating", "url", "updated_at", "game_type.type", "release_dates.date",
+            "release_dates.date_format", "external_games.external_game_source", "external_games.category",
+            "external_games.uid", "external_games.url",
+        ] + parentAgeRatingFields).joined(separator: ",")
+
+    /// The age ratings of a DLC's or expansion's game (`parent_game`) and of an edition's (`version_parent`), for a
+    /// release without its own.
+    static let parentAgeRatingFields = ["parent_game", "version_parent"].flatMap { parent in
+        ["organization", "rating_category", "category", "rating"].map { "\(parent).age_ratings.\($0)" }
+    }
 
     /// A cached access token: in memory, and in the database so a restart does not ask again.
     final class TokenCache: @unchecked Sendable {

@@ -22,6 +22,8 @@ extension IGDBGameMapping {
         case timeToBeat = "time_to_beat"
         case externalGames = "external_games"
         case externalIDs = "external_ids"
+        case parentGame = "parent_game"
+        case versionParent = "version_parent"
     }
 
     /// What `record(from:)` reads of a game, each field already in the type it is used as: filled from a parsed
@@ -57,6 +59,8 @@ extension IGDBGameMapping {
         var releaseDates: Any?
         var timeToBeat: Any?
         var ageRatings: Any?
+        /// `parent_game.age_ratings` (of a DLC or expansion) and `version_parent.age_ratings` (of an edition).
+        var parentAgeRatings: [Any] = []
         /// Steam's app ids in `external_games` and in `external_ids`.
         var externalGames: [Int64] = []
         var externalIDs: [Int64] = []
@@ -111,6 +115,8 @@ extension IGDBGameMapping {
             case .releaseDates: releaseDates = value
             case .timeToBeat: timeToBeat = value
             case .ageRatings: ageRatings = value
+            case .parentGame, .versionParent:
+                if let ratings = (value as? [String: Any])?["age_ratings"] { parentAgeRatings.append(ratings) }
             case .externalGames: externalGames = steamAppIDs(value)
             case .externalIDs: externalIDs = steamAppIDs(value)
             }

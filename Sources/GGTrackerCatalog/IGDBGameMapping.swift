@@ -65,7 +65,9 @@ package enum IGDBGameMapping {
         } else if let url = fields.coverURL {
             game.coverImageID = coverImageID(url: url)
         }
-        let ages = ageRating(fields.ageRatings)
+        // An edition, DLC or expansion with no age rating of its own is rated as its game.
+        var ages = ageRating(fields.ageRatings)
+        for parent in fields.parentAgeRatings where ages.label == nil { ages = ageRating(parent) }
         game.ageRating = ages.label
         game.isMature = ages.mature
         game.url = fields.url

@@ -88,7 +88,7 @@ struct IGDBFieldsReader {
             case .gameType: fields.gameType = try reader.text(in: "type")
             case .externalGames: fields.externalGames = try reader.steamAppIDs()
             case .externalIDs: fields.externalIDs = try reader.steamAppIDs()
-            case .releaseDates, .timeToBeat, .ageRatings:
+            case .releaseDates, .timeToBeat, .ageRatings, .parentGame, .versionParent:
                 fields.set(key, try reader.cursor.value())
             }
         }

@@ -85,6 +85,9 @@ actor FakeIGDBState {
     var garbage = false
     func setGarbage(_ value: Bool) { garbage = value }
     func setTokenLifetime(_ n: Int) { tokenLifetime = n }
+    func update(id: Int, _ change: @Sendable (inout [String: Any]) -> Void) {
+        for index in games.indices where games[index]["id"] as? Int == id { change(&games[index]) }
+    }
     func touch(ids: [Int], updatedAt: Int) {
         for index in games.indices where ids.contains(games[index]["id"] as! Int) {
             games[index]["updated_at"] = updatedAt
@@ -119,7 +122,12 @@ actor FakeIGDBState {
                 return ascending ? a < b : a > b
             }
         }
-        return Array(rows.dropFirst(query.offset).prefix(min(query.limit, 500)))
+        // Only the fields asked for, as IGDB answers: an expanded field (`version_parent.age_ratings.rating`)
+        // brings its object.
+        let asked = Set(query.fields.map { String($0.prefix { $0 != "." }) } + ["id"])
+        return rows.dropFirst(query.offset).prefix(min(query.limit, 500)).map { row in
+            query.fields.contains("*") ? row : row.filter { asked.contains($0.key) }
+        }
     }
 }
 

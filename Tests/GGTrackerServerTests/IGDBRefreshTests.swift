@@ -100,6 +100,39 @@ struct IGDBRefreshTests {
         }
     }
 
+    /// IGDB often rates an edition only through its game (`version_parent`) and a DLC through `parent_game`: such a
+    /// release is rated as its game, so the age gate hides it with it; a release's own rating comes first.
+    @Test(.timeLimit(.minutes(2)))
+    func aReleaseWithoutItsOwnAgeRatingIsRatedAsItsGame() async throws {
+        try await withFake(games: 3) { state, refresh, database, _ in
+            let mature: [[String: Int]] = [["organization": 1, "rating_category": 6]]
+            await state.update(id: 100_001) {
+                $0["age_ratings"] = nil
+                $0["version_parent"] = ["id": 1942, "age_ratings": mature]
+            }
+            await state.update(id: 100_002) {
+                $0["age_ratings"] = nil
+                $0["parent_game"] = ["id": 7, "age_ratings": [["category": 2, "rating": 5]]]
+            }
+            await state.update(id: 100_003) {
+                $0["age_ratings"] = [["organization": 1, "rating_category": 5]]
+                $0["version_parent"] = ["id": 1942, "age_ratings": mature]
+            }
+            _ = try await refresh.run(full: true)
+            func game(_ id: Int) async throws -> Game? {
+                try await database.catalog.game(GameRef(provider: "igdb", id: String(id)))
+            }
+            let edition = try await game(100_001)
+            #expect(edition?.ageRating == "ESRB M" && edition?.isMature == true)
+            let dlc = try await game(100_002)
+            #expect(dlc?.ageRating == "PEGI 18" && dlc?.isMature == true)
+            let rated = try await game(100_003)
+            #expect(rated?.ageRating == "ESRB T" && rated?.isMature == false)
+            let asked = await state.queries.first { $0.contains("where") && $0.hasPrefix("fields") } ?? ""
+            #expect(asked.contains("version_parent.age_ratings.rating_category"), "\(asked)")
+        }
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func aRefreshKilledHalfWayResumesAndEndsWithEveryGameOnce() async throws {
         try await withFake(games: 3_000) { state, refresh, database, _ in

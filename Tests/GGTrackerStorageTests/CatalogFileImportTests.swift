@@ -207,6 +207,29 @@ struct ImportTests {
         #expect(record.game.isMature == mature)
     }
 
+    /// A release with no age rating of its own, in a file, is rated as its game (`version_parent` of an edition,
+    /// `parent_game` of a DLC), as JSON Lines or as an array.
+    @Test(arguments: [false, true])
+    func aReleaseWithoutItsOwnAgeRatingIsRatedAsItsGame(asArray: Bool) async throws {
+        let lines = [
+            #"{"id":22439,"name":"Edition","version_parent":{"id":1942,"age_ratings":[{"category":1,"rating":11}]}}"#,
+            #"{"id":12503,"name":"DLC","parent_game":{"id":1942,"age_ratings":[{"organization":2,"rating_category":12}]}}"#,
+            #"{"id":5,"name":"Own","age_ratings":[{"category":1,"rating":8}],"version_parent":{"id":1942,"age_ratings":[{"category":1,"rating":11}]}}"#,
+        ]
+        let database = try AppDatabase.inMemory()
+        let text = asArray ? "[" + lines.joined(separator: ",") + "]" : lines.joined(separator: "\n")
+        _ = try await CatalogImporter(database: database).importData(Data(text.utf8))
+        func game(_ id: Int) async throws -> Game? {
+            try await database.catalog.game(GameRef(provider: "igdb", id: String(id)))
+        }
+        let edition = try await game(22439)
+        #expect(edition?.ageRating == "ESRB M" && edition?.isMature == true)
+        let dlc = try await game(12503)
+        #expect(dlc?.ageRating == "PEGI 18" && dlc?.isMature == true)
+        let own = try await game(5)
+        #expect(own?.ageRating == "ESRB E" && own?.isMature == false)
+    }
+
     @Test func expandedFieldsAreMapped() throws {
         let json = """
             {"id":1942,"name":"The Witcher 3: Wild Hunt","slug":"the-witcher-3-wild-hunt","first_release_date":1431993600,
