@@ -236,8 +236,8 @@ package enum CommandName: String, CaseIterable, Sendable {
                         options: [
                             yours,
                             OptionSpec(
-                                name: "amount", summary: "How much to add", kind: .number, required: true,
-                                minValue: 0.01, maxValue: 1_000_000),
+                                name: "amount", summary: "How much to add; below zero takes back a mistake",
+                                kind: .number, required: true, minValue: -1_000_000, maxValue: 1_000_000),
                         ]),
                     CommandSpec(name: "show", summary: "Standings of a challenge", options: [yours]),
                     CommandSpec(name: "list", summary: "This server's challenges"),
@@ -249,7 +249,8 @@ package enum CommandName: String, CaseIterable, Sendable {
                 details: """
                     Progress in games_completed, hours_played and reviews_written challenges follows your library \
                     between the challenge's creation and its end, by itself; custom challenges use \
-                    “/challenge progress amount:”. Reaching the goal wins a medal, shown on your profile.
+                    “/challenge progress amount:” (an amount below zero takes back a mistake, never below none). \
+                    Reaching the goal wins a medal, shown on your profile.
                     """)
         case .friend:
             let user = OptionSpec(name: "user", summary: "Who", kind: .user, required: true)

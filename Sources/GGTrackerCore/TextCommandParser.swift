@@ -70,6 +70,10 @@ package enum TextCommandParser {
                 // or a platform's whole name is read as such ("PlayStation 4") when no other option takes it.
                 options[name] = number
                 if !rest.isEmpty { options[target.name] = try value(rest, for: target, usage: usage) }
+            } else if let (name, rest, number) = Self.nameThenNumber(positional, target: target, of: spec) {
+                // "!gg challenge progress pages 2": the challenge's name, then the amount.
+                options[target.name] = number
+                options[name.name] = try value(rest, for: name, usage: usage)
             } else {
                 options[target.name] = try value(positional, for: target, usage: usage)
             }
@@ -82,6 +86,18 @@ package enum TextCommandParser {
             options[name] = try value(text, for: option, usage: usage)
         }
         return CommandInvocation(path: path, options: options, fromComponent: fromComponent)
+    }
+
+    /// Text typed for a number (the first required option) that is not one but ends with one, split into the
+    /// command's free-text option and the number: "pages 2" → the name "pages", the amount 2.
+    static func nameThenNumber(
+        _ text: String, target: OptionSpec, of spec: CommandSpec
+    ) -> (OptionSpec, String, OptionValue)? {
+        guard target.kind == .number || target.kind == .integer, target.validValue(text) == nil,
+            let name = spec.options.first(where: { $0.kind == .string && $0.choices.isEmpty && $0.shape == nil }),
+            let (rest, number) = CommandInvocation.trailingValue(of: text, for: target)
+        else { return nil }
+        return (name, rest, number)
     }
 
     /// Words typed without option names, each given to the first option not yet set that it fits: a choice (the

@@ -263,9 +263,10 @@ extension SocialRecords: SocialStore {
         try await effect { db in
             try await db.execute(
                 """
-                UPDATE challenge_participants SET custom_progress = custom_progress + ?
+                UPDATE challenge_participants
+                SET custom_progress = CASE WHEN custom_progress + ? < 0 THEN 0 ELSE custom_progress + ? END
                 WHERE challenge_id = ? AND player_id = ?
-                """, [amount, challenge.id, player.rawValue])
+                """, [amount, amount, challenge.id, player.rawValue])
             guard db.changesCount > 0 else { return nil }
             try await ChallengeRows.awardMedals(db, player: player, at: now)
             // Only this player's row is read: writers of other players' progress are not held up by this one.

@@ -50,6 +50,37 @@ struct ChallengeNameTests {
         }
     }
 
+    /// A mistyped amount is taken back with a negative one, never below none; 0 is refused; typed on Matrix, the
+    /// challenge's name then the amount ("!gg challenge progress laps -3") is read as both.
+    @Test func aNegativeAmountTakesBackProgress() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(I.createChallenge("Laps", goal: 20))
+            let progress = { (amount: Double) in
+                I.command("challenge", [I.sub("progress", [I.option("name", "Laps"), I.option("amount", amount)])])
+            }
+            _ = try await client.send(progress(12))
+            let back = try await client.send(progress(-10))
+            DiscordChecks.check(back)
+            #expect(back.text.contains("Alice took back 10") && back.text.contains("2/20"), "\(back.text)")
+            let zero = try await client.send(progress(0))
+            #expect(zero.ephemeral && zero.content.contains("An amount of 0 changes nothing"), "\(zero.content)")
+            let all = try await client.send(progress(-5))
+            #expect(all.text.contains("Alice took back all their progress") && all.text.contains("0/20"), "\(all.text)")
+            let social = harness.services.database.social
+            let laps = try #require(try await social.challenge(in: "discord:900000000000000001", named: "Laps"))
+            #expect(try await social.standings(laps).map(\.progress) == [0])
+        }
+        func matrix(_ line: String) async throws -> String {
+            try await harness.services.bot.respond(toLine: line, from: TextHintTests.matrixUser)
+                .matrixContent(replyTo: nil).body
+        }
+        _ = try await matrix("!gg challenge create name:Laps goal:20 unit:custom ends:in 2 weeks")
+        let typed = try await matrix("!gg challenge progress laps 3")
+        #expect(typed.contains("made progress") && typed.contains("3/20"), "\(typed)")
+        let typedBack = try await matrix("!gg challenge progress laps -1")
+        #expect(typedBack.contains("took back 1") && typedBack.contains("2/20"), "\(typedBack)")
+    }
+
     /// Without a name, `show` and `progress` take the running challenge the caller is in; with none or several,
     /// the caller is told, or asked which one.
     @Test func withoutANameTheChallengeYouAreInIsMeant() async throws {

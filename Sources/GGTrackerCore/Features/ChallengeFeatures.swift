@@ -129,6 +129,9 @@ struct ChallengeFeatures: Sendable {
             )
         }
         guard !challenge.isOver(at: c.now) else { return .notice("“\(challenge.name)” is over.") }
+        guard amount != 0 else {
+            return .notice("An amount of 0 changes nothing: give how much to add, or below zero to take back.")
+        }
         guard
             let standing = try await bot.store.social.addProgress(
                 challenge, c.player.id, amount: amount, community: c.invoker.community, at: c.now)
@@ -138,12 +141,16 @@ struct ChallengeFeatures: Sendable {
         // The medal is stamped with this command's time when this progress reached the goal.
         let won = standing.medalAt.map { abs($0.timeIntervalSince(c.now)) < 0.001 } ?? false
         let standings = try await bot.store.social.standings(challenge)
-        var reply = Reply(
-            cards: [
-                challengeCard(
-                    challenge, standings: standings, c,
-                    headline: won ? "🏅 \(c.player.shownName) reached the goal" : "\(c.player.shownName) made progress")
-            ])
+        // Progress taken back never goes below none: a larger amount takes back all there was.
+        let headline =
+            if won { "🏅 \(c.player.shownName) reached the goal" } else if amount > 0 {
+                "\(c.player.shownName) made progress"
+            } else if standing.progress > 0 {
+                "\(c.player.shownName) took back \(Format.decimal(-amount))"
+            } else {
+                "\(c.player.shownName) took back all their progress"
+            }
+        var reply = Reply(cards: [challengeCard(challenge, standings: standings, c, headline: headline)])
         if won { reply.announcement = bot.announcement(reply.cards, c) }
         return reply
     }
