@@ -105,11 +105,12 @@ package struct SearchIndex: Sendable {
         try await searchCountingHidden(query, filter: filter, limit: limit).hits
     }
 
-    /// The search, with how many games matching every word of the query the age gate left out. Games with only
-    /// some of the words are not offered in their place.
+    /// The search, with how many games matching every word of the query the age gate left out (`partial` when it
+    /// stopped counting: a query so common that more were left out). Games with only some of the words are not
+    /// offered in their place.
     package func searchCountingHidden(
         _ query: String, filter: CatalogFilter, limit: Int
-    ) async throws -> (hits: [SearchHit], ageRestricted: Int) {
+    ) async throws -> (hits: [SearchHit], ageRestricted: Int, partial: Bool) {
         let index = names.snapshot
         let includeMature = filter.includeMature
         let filtered = filter.platform != nil || filter.genre != nil || filter.year != nil
@@ -125,15 +126,17 @@ package struct SearchIndex: Sendable {
         let words = queryWords(query)
         let required = words.filter { !$0.isStopWord }
         let chosen = required.isEmpty ? words : required
-        guard !chosen.isEmpty else { return ([], 0) }
+        guard !chosen.isEmpty else { return ([], 0, false) }
         let groups = chosen.map { ranges($0, in: index) }
         var candidates: [Int32] = []
         var hidden: [Int32] = []
+        var partial = false
         if groups.allSatisfy({ !$0.isEmpty }) {
-            candidates = try await passing(
-                memoryCandidates(
-                    groups, in: index, includeMature: includeMature, any: false, limit: wide, hidden: &hidden)
-            ).prefix(300).map { $0 }
+            let found = memoryCandidates(
+                groups, in: index, includeMature: includeMature, any: false, limit: wide, hidden: &hidden)
+            // The scan stops at `wide` candidates and keeps at most 100 hidden ones: beyond, more may be hidden.
+            partial = found.count >= wide || hidden.count >= 100
+            candidates = try await passing(found).prefix(300).map { $0 }
         }
         // A game named exactly as the query is always considered, however many more popular games match.
         let mature = index.mature
@@ -183,7 +186,7 @@ package struct SearchIndex: Sendable {
             )
         }
         .sorted { ($0.1.score, -$0.0) > ($1.1.score, -$1.0) }.prefix(limit)
-        return (try await hits(ranked), ageRestricted)
+        return (try await hits(ranked), ageRestricted, partial && ageRestricted > 0)
     }
 
     /// Games named exactly so (stop words aside, numerals alike), most popular first.

@@ -46,11 +46,16 @@ package struct Lookup: Sendable {
     package var hits: [SearchHit]
     /// Games matching every word of the query that the age gate left out of `hits`.
     package var ageRestricted: Int
+    /// `ageRestricted` is a lower bound: the search stopped counting (a query as common as "the").
+    package var ageRestrictedIsPartial: Bool
     /// Set when the provider was needed but failed: the hits are what the local catalog has.
     package var providerProblem: String?
-    package init(hits: [SearchHit], ageRestricted: Int = 0, providerProblem: String? = nil) {
+    package init(
+        hits: [SearchHit], ageRestricted: Int = 0, ageRestrictedIsPartial: Bool = false, providerProblem: String? = nil
+    ) {
         self.hits = hits
         self.ageRestricted = ageRestricted
+        self.ageRestrictedIsPartial = ageRestrictedIsPartial
         self.providerProblem = providerProblem
     }
 }

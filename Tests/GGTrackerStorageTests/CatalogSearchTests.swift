@@ -75,6 +75,19 @@ struct CatalogSearchTests {
         }
     }
 
+    /// Every game the age gate hides is counted; for a word as common as "the" the search stops counting, and the
+    /// count says it is a lower bound.
+    @Test func hiddenGamesAreCountedOrSaidToBeAtLeast() async throws {
+        let catalog = await LoadedBundledCatalog.on(.sqlite)
+        let gated = CatalogFilter(includeMature: false)
+        let gta = try await catalog.lookup("grand theft auto", filter: gated, limit: 10)
+        #expect(gta.ageRestricted > 5 && !gta.ageRestrictedIsPartial, "\(gta.ageRestricted)")
+        let common = try await catalog.lookup("the", filter: gated, limit: 10)
+        #expect(common.ageRestricted >= 100 && common.ageRestrictedIsPartial, "\(common.ageRestricted)")
+        let shown = try await catalog.lookup("the", filter: CatalogFilter(), limit: 10)
+        #expect(shown.ageRestricted == 0 && !shown.ageRestrictedIsPartial)
+    }
+
     /// A search checks each candidate for the query's other words by game rank when a word lists few games and by
     /// the game's words when it lists many: whichever way, the same games in the same order.
     @Test func wordsCheckedByRankOrByTermsFindTheSameGames() async throws {

@@ -35,13 +35,14 @@ struct CatalogFeatures: Sendable {
         // Games hidden by the age gate are said, never replaced by games that have only some of the words.
         let restricted = lookup.ageRestricted
         let are = restricted == 1 ? "is" : "are"
+        let atLeast = lookup.ageRestrictedIsPartial ? "at least " : ""
         guard !hits.isEmpty else {
             if let problem = lookup.providerProblem { return .notice(problem) }
             if restricted > 0 {
                 return .notice(
                     "No game matching “\(Format.truncate(query, 100))”\(filter.year.map { " released in \($0)" } ?? "") "
                         + "can be shown in this channel: "
-                        + "\(Format.count(restricted, "game")) with every word \(are) age-restricted; "
+                        + "\(atLeast)\(Format.count(restricted, "game")) with every word \(are) age-restricted; "
                         + c.ageGateRemedy)
             }
             var text = "No game matches “\(Format.truncate(query, 100))”"
@@ -74,7 +75,8 @@ struct CatalogFeatures: Sendable {
         var text = RichText([count, lookup.providerProblem].compactMap { $0 }.joined(separator: "\n"))
         if restricted > 0 {
             text +=
-                "\n\(Format.count(restricted, "more game")) with every word \(are) age-restricted in this channel; "
+                "\n\(lookup.ageRestrictedIsPartial ? "At least " : "")\(Format.count(restricted, "more game")) with every "
+                + "word \(are) age-restricted in this channel; "
                 + c.ageGateRemedy
         }
         return Reply(
