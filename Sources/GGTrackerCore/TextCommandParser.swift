@@ -71,7 +71,8 @@ package enum TextCommandParser {
                 options[name] = number
                 if !rest.isEmpty { options[target.name] = try value(rest, for: target, usage: usage) }
             } else if let (name, rest, number) = Self.nameThenNumber(positional, target: target, of: spec) {
-                // "!gg challenge progress pages 2": the challenge's name, then the amount.
+                // "!gg challenge progress pages 2": the challenge's name, then the amount ("pages" alone: the
+                // name, and the amount is said to be missing).
                 options[target.name] = number
                 options[name.name] = try value(rest, for: name, usage: usage)
             } else {
@@ -88,15 +89,17 @@ package enum TextCommandParser {
         return CommandInvocation(path: path, options: options, fromComponent: fromComponent)
     }
 
-    /// Text typed for a number (the first required option) that is not one but ends with one, split into the
-    /// command's free-text option and the number: "pages 2" → the name "pages", the amount 2.
+    /// Text typed for a number (the first required option) that is not one, read as the command's free-text
+    /// option and the number it ends with, if any: "pages 2" → the name "pages", the amount 2; "pages" → the name.
     static func nameThenNumber(
         _ text: String, target: OptionSpec, of spec: CommandSpec
-    ) -> (OptionSpec, String, OptionValue)? {
-        guard target.kind == .number || target.kind == .integer, target.validValue(text) == nil,
-            let name = spec.options.first(where: { $0.kind == .string && $0.choices.isEmpty && $0.shape == nil }),
-            let (rest, number) = CommandInvocation.trailingValue(of: text, for: target)
+    ) -> (OptionSpec, String, OptionValue?)? {
+        guard target.kind == .number || target.kind == .integer, target.reading(text) == nil,
+            let name = spec.options.first(where: { $0.kind == .string && $0.choices.isEmpty && $0.shape == nil })
         else { return nil }
+        guard let (rest, number) = CommandInvocation.trailingValue(of: text, for: target) else {
+            return (name, text, nil)
+        }
         return (name, rest, number)
     }
 

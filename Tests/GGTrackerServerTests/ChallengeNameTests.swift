@@ -79,6 +79,9 @@ struct ChallengeNameTests {
         #expect(typed.contains("made progress") && typed.contains("3/20"), "\(typed)")
         let typedBack = try await matrix("!gg challenge progress laps -1")
         #expect(typedBack.contains("took back 1") && typedBack.contains("2/20"), "\(typedBack)")
+        // The name alone: the amount is what is missing.
+        let nameOnly = try await matrix("!gg challenge progress laps")
+        #expect(nameOnly.contains("`!gg challenge progress` needs `amount`"), "\(nameOnly)")
     }
 
     /// Without a name, `show` and `progress` take the running challenge the caller is in; with none or several,
