@@ -421,6 +421,11 @@ def settle_types(cat):
             break
         if kind:
             g["game_type"] = {"type": kind}
+            if id(g) not in parents and not g.get("age_ratings"):
+                # "The Witcher 2: Assassins of Kings (Enhanced Edition)": its game is named by its first words.
+                parent = typed_parent(cat, g)
+                if parent:
+                    parents[id(g)] = parent
     for group in cat.by_key.values():
         mains = [p for p in group if (p.get("game_type") or {}).get("type") == "Main Game"]
         for g in group:

@@ -66,6 +66,7 @@ struct CatalogSearchTests {
             ("witcher 3", "The Witcher 3: Wild Hunt - Game of the Year Edition", 1),
             ("resident evil 4", "Resident Evil 4", 3), ("last of us part", "The Last of Us Part I", 1),
             ("opposing force", "Half-Life: Opposing Force", 1), ("dead space", "Dead Space", 3),
+            ("witcher 2 enhanced", "The Witcher 2: Assassins of Kings (Enhanced Edition)", 1),
         ] {
             let all = try await catalog.search(query, filter: CatalogFilter(), limit: 10)
             let named = all.filter { $0.game.name == name }
