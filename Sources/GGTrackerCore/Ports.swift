@@ -39,6 +39,12 @@ package struct RefreshSummary: Hashable, Sendable {
         self.skipped = skipped
         self.duration = duration
     }
+
+    /// "12 added, 35,435 updated, 0 skipped in 2.7 s".
+    package var sentence: String {
+        "\(Format.number(added)) added, \(Format.number(updated)) updated, \(Format.number(skipped)) skipped in "
+            + String(format: "%.1f", duration) + " s"
+    }
 }
 
 /// What a lookup found, and a word for the user when the catalog provider could not help.

@@ -279,7 +279,7 @@ struct Catalog: AsyncParsableCommand {
             }
             FileHandle.standardError.write(Data("\n".utf8))
             print(
-                "Refreshed: \(summary.added) added, \(summary.updated) updated, \(summary.skipped) skipped in \(String(format: "%.1f", summary.duration)) s."
+                "Refreshed: \(summary.sentence)."
             )
         }
     }

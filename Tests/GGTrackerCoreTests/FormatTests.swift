@@ -18,6 +18,12 @@ struct FormatTests {
             Format.hours(12_000) == "12,000 h" && Format.hours(1234.5) == "1,234.5 h" && Format.hours(2.25) == "2.3 h")
     }
 
+    /// A reload of the bundled catalog rewrites every game: "35,435 updated", not "35435".
+    @Test func aRefreshSummarySetsItsThousandsApart() {
+        let summary = RefreshSummary(added: 1_200, updated: 35_435, skipped: 0, duration: 2.66)
+        #expect(summary.sentence == "1,200 added, 35,435 updated, 0 skipped in 2.7 s")
+    }
+
     @Test func truncateEndsWithAnEllipsis() {
         #expect(Format.truncate("abcdef", 4) == "abc…")
         #expect(Format.truncate("abc", 4) == "abc")

@@ -13,7 +13,7 @@ package struct ImportSummary: Sendable {
     /// The summary a player reads: counts, then the first names not matched with what they might be.
     package var text: RichText {
         var text: RichText =
-            "\(bold: "Import from \(source)"): \(Format.count(total, "game")) read — \(counts.added) added, \(counts.updated) updated, \(counts.already) already there, \(unmatched.count) not matched."
+            "\(bold: "Import from \(source)"): \(Format.count(total, "game")) read — \(Format.number(counts.added)) added, \(Format.number(counts.updated)) updated, \(Format.number(counts.already)) already there, \(Format.number(unmatched.count)) not matched."
         if !unmatched.isEmpty {
             let shown = unmatched.prefix(Self.shownUnmatched).map { item, suggestions in
                 var line = "“\(Format.truncate(item.name, 80))”"

@@ -89,9 +89,7 @@ struct InfoFeatures: Sendable {
                             "Refresh",
                             status.refreshing
                                 ? "running now"
-                                : status.lastSummary.map {
-                                    "\($0.added) added, \($0.updated) updated, \($0.skipped) skipped in \(String(format: "%.1f", $0.duration)) s"
-                                } ?? "none since start-up"),
+                                : status.lastSummary?.sentence ?? "none since start-up"),
                     ] + status.details.sorted { $0.key < $1.key }.map { Card.Field($0.key, $0.value) },
                     footer: status.attribution, color: Palette.admin)
             ])
@@ -118,7 +116,7 @@ struct InfoFeatures: Sendable {
                 case .success(let summary):
                     updates.continuation.yield(
                         .notice(
-                            "Catalog refresh (\(mode)) done: \(summary.added) added, \(summary.updated) updated, \(summary.skipped) skipped in \(String(format: "%.1f", summary.duration)) s."
+                            "Catalog refresh (\(mode)) done: \(summary.sentence)."
                         ))
                 case .failure(let error):
                     updates.continuation.yield(.notice("Catalog refresh (\(mode)) stopped: \(error)"))
