@@ -249,7 +249,8 @@ package enum CommandName: String, CaseIterable, Sendable {
                 details: """
                     Progress in games_completed, hours_played and reviews_written challenges follows your library \
                     between the challenge's creation and its end, by itself; custom challenges use \
-                    “/challenge progress amount:” (an amount below zero takes back a mistake, never below none). \
+                    “/challenge progress amount:” (an amount below zero takes back a mistake, never below none, and a \
+                    medal it had won). \
                     Reaching the goal wins a medal, shown on your profile.
                     """)
         case .friend:

@@ -327,11 +327,12 @@ package protocol SocialStore: Sendable {
     func join(_ challenge: Challenge, _ player: PlayerID, at now: Date) async throws -> Bool
     /// Takes the player off the challenge, unless they won its medal: that stays theirs, with their place.
     func leave(_ challenge: Challenge, _ player: PlayerID) async throws -> ChallengeLeaving
-    /// Adds to a `custom` challenge's progress; nil when the player has not joined. Awards the medal on reaching the goal.
+    /// Adds to a `custom` challenge's progress; nil when the player has not joined. Awards the medal on reaching the
+    /// goal; progress taken back below it takes the medal back (`medalTakenBack`).
     func addProgress(
         _ challenge: Challenge, _ player: PlayerID, amount: Double, community: String, at now: Date
     )
-        async throws -> ChallengeStanding?
+        async throws -> (standing: ChallengeStanding, medalTakenBack: Bool)?
     func standings(_ challenge: Challenge) async throws -> [ChallengeStanding]
     func medals(of player: PlayerID) async throws -> [Medal]
     func shareToken(of player: PlayerID) async throws -> String?

@@ -35,6 +35,32 @@ enum ChallengeRows {
                 ]) as Double?) ?? 0
     }
 
+    /// After progress was taken back (a mistyped amount or number of hours corrected), the medal of each running
+    /// challenge whose goal the player no longer reaches goes too, with its news: a medal stands for the goal
+    /// reached. Returns the challenges' names. A challenge that has ended keeps its medals.
+    static func takeBackMedals(_ db: any SQLSession, player: PlayerID, at now: Date) async throws -> [String] {
+        let t = now.timeIntervalSince1970
+        let rows = try await db.fetchAll(
+            """
+            SELECT c.*, c.community_id AS community FROM challenges c
+            JOIN challenge_participants p ON p.challenge_id = c.id
+            WHERE p.player_id = ? AND p.medal_at IS NOT NULL AND c.starts_at <= ? AND c.ends_at > ?
+            """, [player.rawValue, t, t])
+        var lost: [String] = []
+        for row in rows {
+            let challenge = challenge(from: row)
+            guard try await progress(db, challenge: challenge, player: player) < challenge.goal else { continue }
+            try await db.execute(
+                "UPDATE challenge_participants SET medal_at = NULL WHERE challenge_id = ? AND player_id = ?",
+                [challenge.id, player.rawValue])
+            try await db.execute(
+                "DELETE FROM events WHERE community_id = ? AND player_id = ? AND kind = 'medal' AND detail = ?",
+                [row["community"] as String, player.rawValue, challenge.name])
+            lost.append(challenge.name)
+        }
+        return lost
+    }
+
     /// Awards the medal of every running challenge of the player whose goal is now reached; returns their names.
     /// The running challenges the player has joined and has no medal of yet, sent without waiting.
     static func medalCandidates(_ db: any SQLSession, player: PlayerID, at now: Date) async throws -> SQLPending {

@@ -59,6 +59,7 @@ extension LibraryRecords: LibraryStore {
             var events = NewEvent.derive(before: before, after: entry)
             if let lowered = events.first(where: \.takesBackHours), let hours = lowered.amount {
                 try await SocialRecords.takeBackHours(-hours, of: game.id, player: player, in: db)
+                _ = try await ChallengeRows.takeBackMedals(db, player: player, at: now)
                 events.removeAll(where: \.takesBackHours)
             }
             for event in events {

@@ -259,7 +259,7 @@ extension SocialRecords: SocialStore {
 
     package func addProgress(
         _ challenge: Challenge, _ player: PlayerID, amount: Double, community: String, at now: Date
-    ) async throws -> ChallengeStanding? {
+    ) async throws -> (standing: ChallengeStanding, medalTakenBack: Bool)? {
         try await effect { db in
             try await db.execute(
                 """
@@ -268,9 +268,12 @@ extension SocialRecords: SocialStore {
                 WHERE challenge_id = ? AND player_id = ?
                 """, [amount, amount, challenge.id, player.rawValue])
             guard db.changesCount > 0 else { return nil }
+            let lost = amount < 0 ? try await ChallengeRows.takeBackMedals(db, player: player, at: now) : []
             try await ChallengeRows.awardMedals(db, player: player, at: now)
             // Only this player's row is read: writers of other players' progress are not held up by this one.
-            return try await ChallengeRows.standings(db, challenge, of: player).first
+            return try await ChallengeRows.standings(db, challenge, of: player).first.map {
+                ($0, lost.contains(challenge.name))
+            }
         }
     }
 

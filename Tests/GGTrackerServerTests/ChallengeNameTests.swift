@@ -58,10 +58,16 @@ struct ChallengeNameTests {
             let progress = { (amount: Double) in
                 I.command("challenge", [I.sub("progress", [I.option("name", "Laps"), I.option("amount", amount)])])
             }
-            _ = try await client.send(progress(12))
-            let back = try await client.send(progress(-10))
+            let won = try await client.send(progress(25))
+            #expect(won.text.contains("reached the goal"), "\(won.text)")
+            // Taken back below the goal, the medal goes too.
+            let back = try await client.send(progress(-23))
             DiscordChecks.check(back)
-            #expect(back.text.contains("Alice took back 10") && back.text.contains("2/20"), "\(back.text)")
+            #expect(
+                back.text.contains("Alice took back 23, and the medal") && back.text.contains("2/20")
+                    && !back.text.contains("🏅"), "\(back.text)")
+            let medals = try await harness.services.database.social.medals(of: PlayerID("discord:111111111111111111"))
+            #expect(medals.isEmpty, "\(medals)")
             let zero = try await client.send(progress(0))
             #expect(zero.ephemeral && zero.content.contains("An amount of 0 changes nothing"), "\(zero.content)")
             let all = try await client.send(progress(-5))

@@ -49,6 +49,27 @@ struct HoursCorrectionTests {
 }
 
 extension HoursCorrectionTests {
+    /// A medal won on a mistyped number of hours goes when the number is corrected below the goal, with its news.
+    @Test func aMedalWonOnMistypedHoursGoesWithTheCorrection() async throws {
+        let harness = try await TestHarness()
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Celeste"), I.option("hours", 10.0)]))
+            _ = try await client.send(I.createChallenge("Long Haul", goal: 100, unit: "hours_played"))
+            let won = try await client.send(
+                I.command("progress", [I.option("title", "Celeste"), I.option("hours", 1000.0)]))
+            #expect(won.text.contains("Long Haul"), "\(won.text)")
+            let medaled = try await client.send(I.command("challenge", [I.sub("show")]))
+            #expect(medaled.text.contains("🏅"), "\(medaled.text)")
+            _ = try await client.send(I.command("progress", [I.option("title", "Celeste"), I.option("hours", 12.0)]))
+            let show = try await client.send(I.command("challenge", [I.sub("show")]))
+            #expect(show.text.contains("2/100") && !show.text.contains("🏅"), "\(show.text)")
+            let profile = try await client.send(I.command("profile", [I.sub("show")]))
+            #expect(profile.text.contains("Medals (0)"), "\(profile.text)")
+            let news = try await client.send(I.command("activity"))
+            #expect(!news.text.contains("medal"), "\(news.text)")
+        }
+    }
+
     /// A game removed takes with it what the periods counted of it, as the all-time figures lose it.
     @Test func aRemovedGameLeavesTheWeekAndTheNews() async throws {
         let harness = try await TestHarness()

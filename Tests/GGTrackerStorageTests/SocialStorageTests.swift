@@ -90,6 +90,43 @@ struct SocialStorageTests {
         #expect(!after.contains { $0.game?.name == "Hades" } && after.contains { $0.game?.name == "Celeste" })
     }
 
+    /// Progress taken back below a running challenge's goal takes its medal and the medal's news back: hours
+    /// lowered, and a negative custom amount.
+    @Test(arguments: Backend.all)
+    func progressTakenBackTakesTheMedalBack(_ backend: Backend) async throws {
+        let f = try await LibraryFixture(backend)
+        let database = f.database
+        let alice = try await database.library.recordPlayer(f.invoker("alice"), at: f.now)
+        func create(_ name: String, goal: Double, unit: ChallengeUnit) async throws -> Challenge {
+            guard
+                case .created(let challenge) = try await database.social.createChallenge(
+                    in: "discord:1", name: name, goal: goal, unit: unit, startsAt: f.now,
+                    endsAt: f.now.addingTimeInterval(86_400), createdBy: alice.id)
+            else { throw CancellationError() }
+            return challenge
+        }
+        _ = try await create("Long Haul", goal: 20, unit: .hoursPlayed)
+        let laps = try await create("Laps", goal: 3, unit: .custom)
+        let won = try await complete(f.hades, for: alice.id, hours: 30, in: f, at: f.now.addingTimeInterval(60))
+        #expect(won.medals == ["Long Haul"])
+        let reached = try await database.social.addProgress(
+            laps, alice.id, amount: 5, community: "discord:1", at: f.now.addingTimeInterval(70))
+        #expect(reached?.standing.medalAt != nil && reached?.medalTakenBack == false)
+        #expect(Set(try await database.social.medals(of: alice.id).map(\.challenge)) == ["Long Haul", "Laps"])
+
+        _ = try await complete(f.hades, for: alice.id, hours: 10, in: f, at: f.now.addingTimeInterval(80))
+        #expect(try await database.social.medals(of: alice.id).map(\.challenge) == ["Laps"])
+        let stillAbove = try await database.social.addProgress(
+            laps, alice.id, amount: -1, community: "discord:1", at: f.now.addingTimeInterval(90))
+        #expect(stillAbove?.medalTakenBack == false && stillAbove?.standing.medalAt != nil)
+        let below = try await database.social.addProgress(
+            laps, alice.id, amount: -2, community: "discord:1", at: f.now.addingTimeInterval(100))
+        #expect(below?.medalTakenBack == true && below?.standing.medalAt == nil && below?.standing.progress == 2)
+        #expect(try await database.social.medals(of: alice.id).isEmpty)
+        let news = try await database.social.activity(in: "discord:1", of: alice.id, friendsOf: alice.id, limit: 20)
+        #expect(!news.contains { $0.kind == .medal }, "\(news.map(\.kind))")
+    }
+
     @Test(arguments: Backend.all)
     func shareLinksSettingsAndLongButtons(_ backend: Backend) async throws {
         let f = try await LibraryFixture(backend)

@@ -133,7 +133,7 @@ struct ChallengeFeatures: Sendable {
             return .notice("An amount of 0 changes nothing: give how much to add, or below zero to take back.")
         }
         guard
-            let standing = try await bot.store.social.addProgress(
+            let (standing, medalTakenBack) = try await bot.store.social.addProgress(
                 challenge, c.player.id, amount: amount, community: c.invoker.community, at: c.now)
         else {
             return .notice("Join “\(challenge.name)” first: \(code: "/challenge join name:\(challenge.name)").")
@@ -146,9 +146,9 @@ struct ChallengeFeatures: Sendable {
             if won { "🏅 \(c.player.shownName) reached the goal" } else if amount > 0 {
                 "\(c.player.shownName) made progress"
             } else if standing.progress > 0 {
-                "\(c.player.shownName) took back \(Format.decimal(-amount))"
+                "\(c.player.shownName) took back \(Format.decimal(-amount))\(medalTakenBack ? ", and the medal" : "")"
             } else {
-                "\(c.player.shownName) took back all their progress"
+                "\(c.player.shownName) took back all their progress\(medalTakenBack ? " and the medal" : "")"
             }
         var reply = Reply(cards: [challengeCard(challenge, standings: standings, c, headline: headline)])
         if won { reply.announcement = bot.announcement(reply.cards, c) }
