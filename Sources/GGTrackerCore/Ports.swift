@@ -191,6 +191,8 @@ package struct EntryChange: Sendable {
     package var after: LibraryEntry?
     /// Names of challenges whose goal this change reached.
     package var medals: [String]
+    /// Names of running challenges whose medal this change took back (hours lowered below the goal).
+    package var medalsTakenBack: [String] = []
     /// Running challenges that count what this change did, short of their goal, with the player's progress now.
     package var counted: [(challenge: Challenge, progress: Double)] = []
     /// Whether the game was on the wishlist, which a new entry takes it off.

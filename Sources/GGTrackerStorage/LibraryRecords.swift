@@ -57,9 +57,10 @@ extension LibraryRecords: LibraryStore {
                 }
             }
             var events = NewEvent.derive(before: before, after: entry)
+            var medalsTakenBack: [String] = []
             if let lowered = events.first(where: \.takesBackHours), let hours = lowered.amount {
                 try await SocialRecords.takeBackHours(-hours, of: game.id, player: player, in: db)
-                _ = try await ChallengeRows.takeBackMedals(db, player: player, at: now)
+                medalsTakenBack = try await ChallengeRows.takeBackMedals(db, player: player, at: now)
                 events.removeAll(where: \.takesBackHours)
             }
             for event in events {
@@ -67,11 +68,16 @@ extension LibraryRecords: LibraryStore {
                     db, community: community, player: player, kind: event.kind, game: game.id, amount: event.amount,
                     at: now)
             }
-            guard !events.isEmpty else { return EntryChange(before: before, after: entry, leftWishlist: leftWishlist) }
+            guard !events.isEmpty else {
+                var result = EntryChange(before: before, after: entry, leftWishlist: leftWishlist)
+                result.medalsTakenBack = medalsTakenBack
+                return result
+            }
             let challenges = try await ChallengeRows.checkChallenges(
                 db, player: player, at: now, candidates: candidates, counting: events.map(\.kind))
             var result = EntryChange(before: before, after: entry, medals: challenges.won, leftWishlist: leftWishlist)
             result.counted = challenges.counted
+            result.medalsTakenBack = medalsTakenBack
             return result
         }
     }

@@ -60,7 +60,11 @@ extension HoursCorrectionTests {
             #expect(won.text.contains("Long Haul"), "\(won.text)")
             let medaled = try await client.send(I.command("challenge", [I.sub("show")]))
             #expect(medaled.text.contains("🏅"), "\(medaled.text)")
-            _ = try await client.send(I.command("progress", [I.option("title", "Celeste"), I.option("hours", 12.0)]))
+            let corrected = try await client.send(
+                I.command("progress", [I.option("title", "Celeste"), I.option("hours", 12.0)]))
+            #expect(
+                corrected.content.contains("Your medal in “Long Haul” goes with the hours taken back."),
+                "\(corrected.content)")
             let show = try await client.send(I.command("challenge", [I.sub("show")]))
             #expect(show.text.contains("2/100") && !show.text.contains("🏅"), "\(show.text)")
             let profile = try await client.send(I.command("profile", [I.sub("show")]))

@@ -226,7 +226,9 @@ struct LibraryFeatures: Sendable {
             let amounts = "\(Format.decimal(progress))/\(Format.decimal(challenge.goal))"
             return "🏁 \(bold: challenge.name): \(amounts) \(challenge.unit.label)"
         }
-        let lines = (medals.isEmpty ? [] : [RichText(medals)]) + steps
+        // Hours lowered below a running challenge's goal take its medal back: said, so it does not just vanish.
+        let lost = change.medalsTakenBack.map { "Your medal in “\($0)” goes with the hours taken back." }
+        let lines = (medals.isEmpty ? [] : [RichText(medals)]) + steps + lost.map { RichText($0) }
         if !lines.isEmpty {
             reply.text = ([reply.text].compactMap { $0 } + lines).joined(separator: "\n")
         }
