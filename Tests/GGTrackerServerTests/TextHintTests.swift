@@ -201,6 +201,10 @@ struct TextHintTests {
         #expect(try await entry(harness, igdb: "113112")?.review == nil)
         _ = try await matrixBody(harness, hint)
         #expect(try await entry(harness, igdb: "113112")?.review == "Loved it, the spear most")
+        // Text whose words the catalog's search finds in other games ("dark souls"): the game on the caller's
+        // shelves that starts the title is offered, not those.
+        let plain = try await matrixBody(harness, "!gg note Hades harder than dark souls")
+        #expect(plain.contains("Did you mean: Hades (2020) with `text:harder than dark souls`?"), "\(plain)")
         // A status after the title's option name is offered too.
         let named = try await matrixBody(harness, "!gg add Celeste status playing")
         #expect(named.contains("Did you mean: Celeste (2018) with `status:playing`?"), "\(named)")

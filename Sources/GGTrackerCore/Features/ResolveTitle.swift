@@ -40,8 +40,10 @@ extension GGTrackerBot {
                     "The catalog has no game for \(page)\(named). Try \(code: "/search") with its name.")
             }
             if let pick = try await datedPick(text, c, scope: scope) { return try gated(pick, text, c) }
+            var shelfGames: [Game] = []
             if scope == .ownShelves {
-                let shelf = catalog.rank(text, among: try await store.library.shelfGames(of: c.player.id))
+                shelfGames = try await store.library.shelfGames(of: c.player.id)
+                let shelf = catalog.rank(text, among: shelfGames)
                 if let pick = TitlePick.fromShelves(shelf) { return try gated(pick, text, c) }
             }
             let lookup = try await catalog.lookup(text, filter: CatalogFilter(includeMature: true), limit: 10)
@@ -63,6 +65,14 @@ extension GGTrackerBot {
                     pick = .none(suggestions: Array(games.prefix(5)))
                 default: break
                 }
+            }
+            // "hades great game" typed to /review: a game on the caller's shelves whose name starts the title (the
+            // longest) is the suggestion, offered with the rest as the text the command was not given.
+            if case .none = pick,
+                let game = shelfGames.filter({ c.invocation.textAfter(name: $0.name) != nil })
+                    .max(by: { $0.name.count < $1.name.count })
+            {
+                pick = .none(suggestions: [game])
             }
             return try gated(pick, text, c)
         }
