@@ -43,6 +43,14 @@ extension DiscordCommandTests {
             DiscordChecks.check(top)
             #expect(top.text.contains("Top rated: all games"))
             #expect(top.text.contains("`1.`"))
+            // Nothing to rank: said as a sentence, with a year still ahead named.
+            let ahead = try await client.send(
+                I.command("top", [I.option("genre", "Platform"), I.option("year", 2099)]))
+            #expect(
+                ahead.ephemeral
+                    && ahead.content == "Nothing to rank for Platform games released in 2099: none has scores from at "
+                        + "least 5 critics (2099 is still ahead).",
+                "\(ahead.content)")
             let browse = try await client.send(I.command("browse", [I.sub("genre", [I.option("name", "Platform")])]))
             DiscordChecks.check(browse)
             #expect(browse.text.contains("Genre: Platform") && browse.text.contains("Celeste"))

@@ -179,7 +179,14 @@ struct CatalogFeatures: Sendable {
                     "This catalog has no critic scores, so there is nothing to rank: the \(try await bot.catalog.status().provider) catalog does not provide them."
                 )
             }
-            return .notice("No games rated by at least 5 critics match \(scope).")
+            // "Platform games released in 2030": what was asked, as a sentence reads it, and a year still ahead named.
+            let names = [genre, platform].compactMap { $0 }.joined(separator: " · ")
+            let asked = (names.isEmpty ? "games" : "\(names) games") + (year.map { " released in \($0)" } ?? "")
+            let ahead = year.flatMap {
+                $0 > Calendar.utc.component(.year, from: c.now) ? " (\($0) is still ahead)" : nil
+            }
+            return .notice(
+                "Nothing to rank for \(asked): none has scores from at least 5 critics\(ahead ?? "").")
         }
         let lines = result.items.enumerated().map { offset, game in
             let rank = (result.page - 1) * GGTrackerBot.pageSize + offset + 1
