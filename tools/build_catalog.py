@@ -370,8 +370,9 @@ RATED_LIKE_PARENT = SECONDARY_TYPES | {"Expansion", "Standalone Expansion", "Rem
 
 
 def typed_parent(cat, g):
-    """The game an add-on, edition or port typed by IGDB belongs to: an earlier game of the same name, or of the
-    part before a separator ("The Witcher 3: Wild Hunt - Game of the Year Edition"); a main game first."""
+    """The game an add-on, edition or port (typed by IGDB or by its name) belongs to: an earlier game of the same
+    name, of the part before a separator ("The Witcher 3: Wild Hunt - Game of the Year Edition") or of its first
+    words; a main game first."""
     year = year_of(g.get("first_release_date")) or 9999
     words = key(g["name"]).split()
     # Its name, the part before a separator, then its first words (two at least: "Mortal Kombat Trilogy").
@@ -394,12 +395,18 @@ def typed_parent(cat, g):
 def settle_types(cat):
     """Main games, and what else each release is as far as names and namesakes tell; parents for age ratings."""
     parents = {}
+
+    def rate_like_its_game(g):
+        """A typed release without an age rating or a parent yet: its game, found by name, is its parent."""
+        if id(g) not in parents and not g.get("age_ratings"):
+            parent = typed_parent(cat, g)
+            if parent:
+                parents[id(g)] = parent
+
     for g in cat.all():
         if g.get("game_type"):
-            if g["game_type"].get("type") in RATED_LIKE_PARENT and not g.get("age_ratings"):
-                parent = typed_parent(cat, g)
-                if parent:
-                    parents[id(g)] = parent
+            if g["game_type"].get("type") in RATED_LIKE_PARENT:
+                rate_like_its_game(g)
             continue
         if g.get("id") in cat.main_ids:
             g["game_type"] = {"type": "Main Game"}
@@ -421,11 +428,8 @@ def settle_types(cat):
             break
         if kind:
             g["game_type"] = {"type": kind}
-            if id(g) not in parents and not g.get("age_ratings"):
-                # "The Witcher 2: Assassins of Kings (Enhanced Edition)": its game is named by its first words.
-                parent = typed_parent(cat, g)
-                if parent:
-                    parents[id(g)] = parent
+            # "The Witcher 2: Assassins of Kings (Enhanced Edition)": its game is named by its first words.
+            rate_like_its_game(g)
     for group in cat.by_key.values():
         mains = [p for p in group if (p.get("game_type") or {}).get("type") == "Main Game"]
         for g in group:

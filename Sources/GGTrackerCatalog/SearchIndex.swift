@@ -54,7 +54,10 @@ package struct SearchIndex: Sendable {
             groups, in: index, includeMature: includeMature, any: any, limit: limit, hidden: &hidden)
     }
 
-    /// The same, also keeping in `hidden` (up to 100) the games left out only for the age gate: with fewer
+    /// How many games left out only for the age gate a search keeps (and counts) at most.
+    static let hiddenKept = 100
+
+    /// The same, also keeping in `hidden` (up to `hiddenKept`) the games left out only for the age gate: with fewer
     /// candidates than `limit`, all of them.
     func memoryCandidates(
         _ groups: [[Range<Int32>]], in index: NameIndex.Snapshot, includeMature: Bool, any: Bool, limit: Int,
@@ -72,7 +75,9 @@ package struct SearchIndex: Sendable {
         }
         return index.merged(groups[driver], limit: limit) { rank in
             if includeMature || !mature[Int(rank)] { return others.allSatisfy { $0.contains(rank, in: index) } }
-            if hidden.count < 100, others.allSatisfy({ $0.contains(rank, in: index) }) { hidden.append(rank) }
+            if hidden.count < Self.hiddenKept, others.allSatisfy({ $0.contains(rank, in: index) }) {
+                hidden.append(rank)
+            }
             return false
         }
     }
@@ -134,8 +139,9 @@ package struct SearchIndex: Sendable {
         if groups.allSatisfy({ !$0.isEmpty }) {
             let found = memoryCandidates(
                 groups, in: index, includeMature: includeMature, any: false, limit: wide, hidden: &hidden)
-            // The scan stops at `wide` candidates and keeps at most 100 hidden ones: beyond, more may be hidden.
-            partial = found.count >= wide || hidden.count >= 100
+            // The scan stops at `wide` candidates and keeps at most `hiddenKept` hidden ones: beyond, more may be
+            // hidden.
+            partial = found.count >= wide || hidden.count >= Self.hiddenKept
             candidates = try await passing(found).prefix(300).map { $0 }
         }
         // A game named exactly as the query is always considered, however many more popular games match.

@@ -37,15 +37,19 @@ enum ChallengeRows {
 
     /// After progress was taken back (a mistyped amount or number of hours corrected), the medal of each running
     /// challenge whose goal the player no longer reaches goes too, with its news: a medal stands for the goal
-    /// reached. Returns the challenges' names. A challenge that has ended keeps its medals.
-    static func takeBackMedals(_ db: any SQLSession, player: PlayerID, at now: Date) async throws -> [String] {
+    /// reached. Returns the challenges' names. A challenge that has ended keeps its medals. With `only`, that
+    /// challenge alone is looked at (custom progress moves no other).
+    static func takeBackMedals(
+        _ db: any SQLSession, player: PlayerID, at now: Date, only: Challenge? = nil
+    ) async throws -> [String] {
         let t = now.timeIntervalSince1970
         let rows = try await db.fetchAll(
             """
             SELECT c.*, c.community_id AS community FROM challenges c
             JOIN challenge_participants p ON p.challenge_id = c.id
             WHERE p.player_id = ? AND p.medal_at IS NOT NULL AND c.starts_at <= ? AND c.ends_at > ?
-            """, [player.rawValue, t, t])
+            \(only == nil ? "" : "AND c.id = ?")
+            """, [player.rawValue, t, t] + (only.map { [$0.id] } ?? []))
         var lost: [String] = []
         for row in rows {
             let challenge = challenge(from: row)

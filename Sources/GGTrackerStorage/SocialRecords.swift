@@ -268,8 +268,13 @@ extension SocialRecords: SocialStore {
                 WHERE challenge_id = ? AND player_id = ?
                 """, [amount, amount, challenge.id, player.rawValue])
             guard db.changesCount > 0 else { return nil }
-            let lost = amount < 0 ? try await ChallengeRows.takeBackMedals(db, player: player, at: now) : []
-            try await ChallengeRows.awardMedals(db, player: player, at: now)
+            // Progress added may win the medal; progress taken back may lose it, and wins nothing.
+            var lost: [String] = []
+            if amount < 0 {
+                lost = try await ChallengeRows.takeBackMedals(db, player: player, at: now, only: challenge)
+            } else {
+                try await ChallengeRows.awardMedals(db, player: player, at: now)
+            }
             // Only this player's row is read: writers of other players' progress are not held up by this one.
             return try await ChallengeRows.standings(db, challenge, of: player).first.map {
                 ($0, lost.contains(challenge.name))

@@ -66,14 +66,20 @@ struct ChallengeNameTests {
             #expect(
                 back.text.contains("Alice took back 23, and the medal") && back.text.contains("2/20")
                     && !back.text.contains("🏅"), "\(back.text)")
-            let medals = try await harness.services.database.social.medals(of: PlayerID("discord:111111111111111111"))
+            let social = harness.services.database.social
+            let medals = try await social.medals(of: PlayerID("discord:111111111111111111"))
             #expect(medals.isEmpty, "\(medals)")
+            let laps = try #require(try await social.challenge(in: "discord:900000000000000001", named: "Laps"))
+            // Out of range, or 0: refused with the reason, and nothing stored.
+            let far = try await client.send(progress(-2_000_000))
+            #expect(
+                far.ephemeral && far.content.contains("`amount` must be between -1000000 and 1000000"), "\(far.content)"
+            )
             let zero = try await client.send(progress(0))
             #expect(zero.ephemeral && zero.content.contains("An amount of 0 changes nothing"), "\(zero.content)")
+            #expect(try await social.standings(laps).map(\.progress) == [2])
             let all = try await client.send(progress(-5))
             #expect(all.text.contains("Alice took back all their progress") && all.text.contains("0/20"), "\(all.text)")
-            let social = harness.services.database.social
-            let laps = try #require(try await social.challenge(in: "discord:900000000000000001", named: "Laps"))
             #expect(try await social.standings(laps).map(\.progress) == [0])
         }
         func matrix(_ line: String) async throws -> String {

@@ -20,16 +20,7 @@ struct HoursCorrectionTests {
             }
             _ = try await client.send(I.command("add", [I.option("title", "Celeste"), I.option("hours", 10.0)]))
             _ = try await client.send(
-                I.command(
-                    "challenge",
-                    [
-                        I.sub(
-                            "create",
-                            [
-                                I.option("name", "Long Haul"), I.option("goal", 2000.0),
-                                I.option("unit", "hours_played"), I.option("ends", "in 2 weeks"),
-                            ])
-                    ]))
+                I.createChallenge("Long Haul", goal: 2000, unit: "hours_played", ends: "in 2 weeks"))
             try await progress("Celeste", 1000)  // meant 12
             try await progress("Celeste", 12)
             _ = try await client.send(I.command("add", [I.option("title", "Hades"), I.option("hours", 5.0)]))

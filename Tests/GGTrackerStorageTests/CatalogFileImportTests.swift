@@ -215,6 +215,8 @@ struct ImportTests {
             #"{"id":22439,"name":"Edition","version_parent":{"id":1942,"age_ratings":[{"category":1,"rating":11}]}}"#,
             #"{"id":12503,"name":"DLC","parent_game":{"id":1942,"age_ratings":[{"organization":2,"rating_category":12}]}}"#,
             #"{"id":5,"name":"Own","age_ratings":[{"category":1,"rating":8}],"version_parent":{"id":1942,"age_ratings":[{"category":1,"rating":11}]}}"#,
+            // A parent given by its id alone (not expanded) rates nothing, and the game is still read.
+            #"{"id":6,"name":"Bare","version_parent":1942,"parent_game":null}"#,
         ]
         let database = try AppDatabase.inMemory()
         let text = asArray ? "[" + lines.joined(separator: ",") + "]" : lines.joined(separator: "\n")
@@ -228,6 +230,8 @@ struct ImportTests {
         #expect(dlc?.ageRating == "PEGI 18" && dlc?.isMature == true)
         let own = try await game(5)
         #expect(own?.ageRating == "ESRB E" && own?.isMature == false)
+        let bare = try await game(6)
+        #expect(bare?.name == "Bare" && bare?.ageRating == nil && bare?.isMature == false)
     }
 
     @Test func expandedFieldsAreMapped() throws {

@@ -35,14 +35,17 @@ struct CatalogFeatures: Sendable {
         // Games hidden by the age gate are said, never replaced by games that have only some of the words.
         let restricted = lookup.ageRestricted
         let are = restricted == 1 ? "is" : "are"
-        let atLeast = lookup.ageRestrictedIsPartial ? "at least " : ""
+        /// "3 games", or "at least 100 games" where the search stopped counting.
+        func hidden(_ noun: String) -> String {
+            (lookup.ageRestrictedIsPartial ? "at least " : "") + Format.count(restricted, noun)
+        }
         guard !hits.isEmpty else {
             if let problem = lookup.providerProblem { return .notice(problem) }
             if restricted > 0 {
                 return .notice(
                     "No game matching “\(Format.truncate(query, 100))”\(filter.year.map { " released in \($0)" } ?? "") "
                         + "can be shown in this channel: "
-                        + "\(atLeast)\(Format.count(restricted, "game")) with every word \(are) age-restricted; "
+                        + "\(hidden("game")) with every word \(are) age-restricted; "
                         + c.ageGateRemedy)
             }
             var text = "No game matches “\(Format.truncate(query, 100))”"
@@ -74,9 +77,9 @@ struct CatalogFeatures: Sendable {
             .joined(separator: " · ")
         var text = RichText([count, lookup.providerProblem].compactMap { $0 }.joined(separator: "\n"))
         if restricted > 0 {
+            let more = hidden("more game")
             text +=
-                "\n\(lookup.ageRestrictedIsPartial ? "At least " : "")\(Format.count(restricted, "more game")) with every "
-                + "word \(are) age-restricted in this channel; "
+                "\n\(more.prefix(1).uppercased())\(more.dropFirst()) with every word \(are) age-restricted in this channel; "
                 + c.ageGateRemedy
         }
         return Reply(
@@ -182,9 +185,7 @@ struct CatalogFeatures: Sendable {
             // "Platform games released in 2030": what was asked, as a sentence reads it, and a year still ahead named.
             let names = [genre, platform].compactMap { $0 }.joined(separator: " · ")
             let asked = (names.isEmpty ? "games" : "\(names) games") + (year.map { " released in \($0)" } ?? "")
-            let ahead = year.flatMap {
-                $0 > Calendar.utc.component(.year, from: c.now) ? " (\($0) is still ahead)" : nil
-            }
+            let ahead = year.flatMap { $0 > Calendar.utcYear(of: c.now) ? " (\($0) is still ahead)" : nil }
             return .notice(
                 "Nothing to rank for \(asked): none has scores from at least 5 critics\(ahead ?? "").")
         }

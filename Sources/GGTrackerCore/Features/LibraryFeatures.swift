@@ -227,8 +227,8 @@ struct LibraryFeatures: Sendable {
             return "🏁 \(bold: challenge.name): \(amounts) \(challenge.unit.label)"
         }
         // Hours lowered below a running challenge's goal take its medal back: said, so it does not just vanish.
-        let lost = change.medalsTakenBack.map { "Your medal in “\($0)” goes with the hours taken back." }
-        let lines = (medals.isEmpty ? [] : [RichText(medals)]) + steps + lost.map { RichText($0) }
+        let lost = change.medalsTakenBack.map { RichText("Your medal in “\($0)” goes with the hours taken back.") }
+        let lines = (medals.isEmpty ? [] : [RichText(medals)]) + steps + lost
         if !lines.isEmpty {
             reply.text = ([reply.text].compactMap { $0 } + lines).joined(separator: "\n")
         }
