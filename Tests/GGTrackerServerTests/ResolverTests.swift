@@ -44,6 +44,7 @@ enum ResolverCatalog {
         game(19457, "The Elder Scrolls V: Skyrim - Special Edition", 2016, type: "Remaster", esrb: M, ratings: 433),
         game(673, "Doom", 1993, type: "Main Game", esrb: M, ratings: 991),
         game(7351, "Doom", 2016, type: "Main Game", esrb: M, ratings: 1905),
+        game(259_941, "Doom", 2001),
         game(300_002, "Mighty Doom", 2023, type: "Main Game", esrb: 10, ratings: 20),
         game(71, "Portal", 2007, type: "Main Game", ratings: 3922),
         game(14546, "Portal", 1986),
@@ -93,6 +94,8 @@ struct ResolverCase: CustomTestStringConvertible, Sendable {
         case asks([String])
         /// A private refusal naming these age-restricted games.
         case restricted([String])
+        /// A private answer naming the age-restricted games meant and offering the one namesake that may be shown.
+        case offers(String, hidden: [String])
         /// "No game matches".
         case nothing
     }
@@ -134,8 +137,11 @@ struct ResolverCase: CustomTestStringConvertible, Sendable {
         .init(command: "game", title: "skyrm", answer: .restricted(["The Elder Scrolls V: Skyrim (2011)"])),
         .init(
             command: "game", title: "skyrm", ageRestricted: true, answer: .game("The Elder Scrolls V: Skyrim (2011)")),
-        .init(command: "add", title: "Doom", answer: .restricted(["Doom (2016)", "Doom (1993)"])),
-        .init(command: "add", title: "Doom", ageRestricted: true, answer: .asks(["Doom (2016)", "Doom (1993)"])),
+        // Only an obscure namesake may be shown: the ones meant are said to be hidden, and that one is offered.
+        .init(command: "add", title: "Doom", answer: .offers("Doom (2001)", hidden: ["Doom (2016)", "Doom (1993)"])),
+        .init(
+            command: "add", title: "Doom", ageRestricted: true,
+            answer: .asks(["Doom (2016)", "Doom (1993)", "Doom (2001)"])),
         .init(command: "add", title: "mighty doom", answer: .game("Mighty Doom (2023)")),
         .init(
             command: "rate", title: "portal", extra: ["score": 8], shelves: ["igdb:71"], answer: .game("Portal (2007)")),
@@ -203,6 +209,11 @@ struct ResolverTests {
                 #expect(answer.ephemeral && answer.content.contains("age-restricted"), "\(answer.text)")
                 for name in names { #expect(answer.content.contains(name), "\(answer.content)") }
                 #expect(answer.buttons.isEmpty)
+            case .offers(let name, let hidden):
+                #expect(answer.ephemeral && answer.content.contains("Or did you mean **\(name)**?"), "\(answer.text)")
+                #expect(!answer.content.contains("More than one game"), "\(answer.content)")
+                for name in hidden { #expect(answer.content.contains("**\(name)**"), "\(answer.content)") }
+                #expect(answer.buttons.map(\.label) == [name], "\(answer.buttons.map(\.label))")
             case .nothing:
                 #expect(answer.ephemeral && answer.content.contains("No game matches"), "\(answer.text)")
             }
@@ -282,13 +293,15 @@ struct ResolverTests {
                     == "No game matching “witcher 3” can be shown in this channel: 4 games with every word are "
                     + "age-restricted; use an age-restricted channel.")
             let doom = try await client.send(I.command("search", [I.option("query", "doom")]))
-            #expect(doom.embeds.compactMap { $0["title"] as? String } == ["Mighty Doom (2023)"], "\(doom.text)")
+            #expect(
+                doom.embeds.compactMap { $0["title"] as? String } == ["Doom (2001)", "Mighty Doom (2023)"],
+                "\(doom.text)")
             #expect(
                 doom.content.hasSuffix(
                     "\n2 more games with every word are age-restricted in this channel; use an age-restricted channel."),
                 "\(doom.content)")
             let shown = try await client.send(I.command("search", [I.option("query", "doom")], nsfw: true))
-            #expect(shown.embeds.count == 3 && !shown.content.contains("age-restricted"), "\(shown.text)")
+            #expect(shown.embeds.count == 4 && !shown.content.contains("age-restricted"), "\(shown.text)")
         }
     }
 

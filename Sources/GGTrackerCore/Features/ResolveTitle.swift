@@ -109,7 +109,13 @@ extension GGTrackerBot {
                     Format.truncate(label, 80), rerun(c, ["title": .string(game.ref.description)]), style: .primary)
             }
             var message: RichText = "More than one game matches “\(shown)”. Which one do you mean?"
-            if !hidden.isEmpty { message += " (\(restricted).)" }
+            if offered.count == 1, !hidden.isEmpty {
+                // "Doom" where only an obscure namesake may be shown: the ones meant are hidden, that one is asked.
+                message = "“\(shown)”: \(restricted); " + c.ageGateRemedy
+                message += " Or did you mean \(bold: offered[0].displayName)?"
+            } else if !hidden.isEmpty {
+                message += " (\(restricted).)"
+            }
             throw ReplyError(Reply(visibility: .invokerOnly, text: message, actions: [Array(buttons)]))
         case .none(let found):
             let suggestions = found.filter { c.showsMature || !$0.isMature }
