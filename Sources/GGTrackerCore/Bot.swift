@@ -107,7 +107,11 @@ package struct GGTrackerBot: Sendable {
     static func usageReply(_ error: UsageError) -> Reply {
         var text = error.message
         if let usage = error.usage { text += "\nUsage: \(code: "\(usage)")" }
-        return .notice(text)
+        var reply = Reply.notice(text)
+        if let meant = error.meant {
+            reply.actions = [[Action("Run it", meant, style: .primary)]]
+        }
+        return reply
     }
 
     /// What every feature knows about the request.

@@ -56,10 +56,9 @@ package enum BotCommand: Hashable, Sendable {
                 var message: RichText =
                     "Give at least one of \(code: "status"), \(code: "hours") or \(code: "percent")."
                 // "!gg progress hades completed": the status written last, without its name, is offered back.
-                if let ending = invocation.optionsEndingTheTitle {
-                    message += " Did you mean \(code: invocation.settingTheTitlesEnding(ending).commandLine)?"
-                }
-                throw UsageError(message, usage: usage())
+                let meant = invocation.optionsEndingTheTitle.map(invocation.settingTheTitlesEnding)
+                if let meant { message += " Did you mean \(code: meant.commandLine)?" }
+                throw UsageError(message, usage: usage(), meant: meant)
             }
             self = .library(.progress(o.title, status: status, hours: hours, percent: percent))
         case "rate": self = .library(.rate(o.title, score: o.int("score")!))

@@ -112,9 +112,12 @@ package struct UsageError: Error, Equatable, Sendable {
     package var message: RichText
     /// The usage text of the command concerned, when known.
     package var usage: String?
-    package init(_ message: RichText, usage: String? = nil) {
+    /// The whole command the words seem meant for ("Did you mean …?"), offered as a button and never run unasked.
+    package var meant: CommandInvocation?
+    package init(_ message: RichText, usage: String? = nil, meant: CommandInvocation? = nil) {
         self.message = message
         self.usage = usage
+        self.meant = meant
     }
 
     package init(_ message: String, usage: String? = nil) {
@@ -164,6 +167,7 @@ extension CommandInvocation {
                 "\(code: "\(prefix)") needs \(code: "\(option.name)"): \(Self.midSentence(option.summaryHead))."
             if let guess = guessing(option, of: spec) {
                 message += " Did you mean \(code: guess.commandLine)?"
+                throw UsageError(message, usage: usage(), meant: guess)
             } else if let (word, text) = numberNotTaken(by: option, of: spec) {
                 // "!gg rate hades 8.5": a number was typed, but not one the option takes.
                 message +=

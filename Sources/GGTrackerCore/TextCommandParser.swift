@@ -175,7 +175,7 @@ package enum TextCommandParser {
         throw UsageError(
             "\(code: group) needs a subcommand: \(spec.subcommands.map(\.name).joined(separator: ", ")). "
                 + "Did you mean \(code: guess.commandLine)?",
-            usage: spec.usage(prefix: group))
+            usage: spec.usage(prefix: group), meant: guess)
     }
 
     /// An option's name typed as the first word without its colon, "!gg profile set bio I love RPGs", is offered
@@ -195,7 +195,7 @@ package enum TextCommandParser {
         guard (try? guess.validated()) != nil else { return }
         throw UsageError(
             "\(code: option.name) is an option: did you mean \(code: guess.commandLine)?",
-            usage: spec.usage(prefix: "/" + path.joined(separator: " ")))
+            usage: spec.usage(prefix: "/" + path.joined(separator: " ")), meant: guess)
     }
 
     /// A title that is only another option's value, "!gg add playing", names no game the caller meant (a search

@@ -203,6 +203,17 @@ struct SlackTests {
         }
     }
 
+    /// The first message posted to the `response_url` stand-in, waited for up to 5 s.
+    func firstPost(to received: Received) async throws -> [String: Any] {
+        var posted = await received.requests.first
+        for _ in 0..<100 where posted == nil {
+            try await Task.sleep(for: .milliseconds(50))
+            posted = await received.requests.first
+        }
+        let delivered = try #require(posted)
+        return try #require(try JSONSerialization.jsonObject(with: delivered.body) as? [String: Any])
+    }
+
     @Test func buttonPressesPostTheResultToTheResponseURL() async throws {
         try await withResponseURL { harness, url, received in
             try await harness.withClient { client in
@@ -211,14 +222,36 @@ struct SlackTests {
                     try Self.press("/add title:Celeste status:completed", responseURL: url))
                 #expect(status == .ok)
             }
-            var posted = await received.requests.first
-            for _ in 0..<100 where posted == nil {
-                try await Task.sleep(for: .milliseconds(50))
-                posted = await received.requests.first
-            }
-            let delivered = try #require(posted)
-            let message = try #require(try JSONSerialization.jsonObject(with: delivered.body) as? [String: Any])
+            let message = try await firstPost(to: received)
             #expect((message["text"] as? String)?.contains("alice completed Celeste (2018)") == true)
+        }
+    }
+
+    /// "/gg rate Celeste 9" typed without option names is only offered back ("Portal 2" ends with a number too),
+    /// with a button that runs it: nothing is stored until it is pressed.
+    @Test func aCommandOfferedBackHasAButtonThatRunsIt() async throws {
+        try await withResponseURL { harness, url, received in
+            try await harness.withClient { client in
+                let (_, message) = try await post(client, "/slack/commands", Self.command("rate Celeste 9"))
+                #expect(message["response_type"] as? String == "ephemeral")
+                #expect((message["text"] as? String)?.contains("Did you mean /gg rate title:Celeste score:9?") == true)
+                let blocks = try #require(message["blocks"] as? [[String: Any]])
+                let buttons = blocks.filter { $0["type"] as? String == "actions" }
+                    .flatMap { $0["elements"] as? [[String: Any]] ?? [] }
+                let button = try #require(buttons.first, "\(blocks)")
+                #expect((button["text"] as? [String: Any])?["text"] as? String == "Run it")
+                #expect(button["value"] as? String == "/rate title:Celeste score:9")
+                #expect(try await entries(harness) == 0, "offered, not run")
+                let (status, _) = try await post(
+                    client, "/slack/interactions", try Self.press(button["value"] as! String, responseURL: url))
+                #expect(status == .ok)
+            }
+            let message = try await firstPost(to: received)
+            #expect((message["text"] as? String)?.contains("alice rated Celeste (2018)") == true, "\(message)")
+            let score = try await harness.services.database.writer.read { db in
+                try Int.fetchOne(db, sql: "SELECT score FROM library_entries")
+            }
+            #expect(score == 9)
         }
     }
 
