@@ -63,7 +63,9 @@ package enum TextCommandParser {
             // Where the first option takes one word (a member, a choice), the words typed are spread over the
             // options they fit: "!gg list bob completed", "!gg leaderboard hours week", "!gg share revoke".
             let oneWord = target.kind == .user || target.kind == .boolean || !target.choices.isEmpty
-            if oneWord, let spread = Self.spread(positional, over: spec) {
+            if let quoted = try Self.quotedTitle(positional, target: target, of: spec, path: path, usage: usage) {
+                options = quoted
+            } else if oneWord, let spread = Self.spread(positional, over: spec) {
                 options = spread
             } else if target.name != "title", let (rest, name, number) = Self.trailingBareNumber(positional, of: spec) {
                 // "!gg top rpg 2020": a year after a genre's name. A game's name may end with a number; a genre's

@@ -73,6 +73,28 @@ struct TextCommandParserTests {
                 ]
             ),
             ("/help", ["help"], [:]),
+            // A quoted title says where the name ends: the words after it are the other options, run as typed.
+            ("!gg rate \"Portal 2\" 8", ["rate"], ["title": .string("Portal 2"), "score": .integer(8)]),
+            (
+                "/gg add “Hollow Knight” playing 5h", ["add"],
+                ["title": .string("Hollow Knight"), "status": .string("playing"), "hours": .number(5)]
+            ),
+            (
+                "!gg progress \"Hades\" 12 50%", ["progress"],
+                ["title": .string("Hades"), "hours": .number(12), "percent": .integer(50)]
+            ),
+            ("!gg remove \"Celeste\" confirm", ["remove"], ["title": .string("Celeste"), "confirm": .boolean(true)]),
+            (
+                "!gg review \"Hades\" Loved it, 10/10", ["review"],
+                ["title": .string("Hades"), "text": .string("Loved it, 10/10")]
+            ),
+            (
+                "!gg tag \"Hades\" roguelike, co-op", ["tag"],
+                ["title": .string("Hades"), "tags": .string("roguelike, co-op")]
+            ),
+            ("!gg game \"Portal 2\"", ["game"], ["title": .string("Portal 2")]),
+            // A quote inside a name is no quoted title: the whole text is the title.
+            ("!gg add Assassin's Creed II", ["add"], ["title": .string("Assassin's Creed II")]),
             (
                 "/search query:zelda genre:Adventure", ["search"],
                 ["query": .string("zelda"), "genre": .string("Adventure")]
@@ -170,6 +192,11 @@ struct TextCommandParserTests {
         ("/profile set avatar:http://example.com/a.png", "`avatar` must be an https:// image URL."),
         ("/note title:Hades text:" + String(repeating: "x", count: 1001), "the limit is 1000"),
         ("", "Type a command"),
+        (
+            "!gg add \"Celeste\" banana",
+            "After the title “Celeste”, “banana” is no value `/add` takes: give each option by name"
+        ),
+        ("!gg rate \"Portal 2\" 11", "After the title “Portal 2”, “11” is no value `/rate` takes"),
     ])
     func badInputGetsAClearMessage(line: String, message: String) {
         #expect {

@@ -210,6 +210,22 @@ struct TextHintTests {
         #expect(named.contains("Did you mean: Celeste (2018) with `status:playing`?"), "\(named)")
     }
 
+    /// A quoted title ends where its quote does: the words after it are run as the options they name, and what no
+    /// option takes is refused with nothing stored.
+    @Test func wordsAfterAQuotedTitleAreItsOptions() async throws {
+        let harness = try await TestHarness()
+        let rated = try await matrixBody(harness, "!gg rate \"Portal 2\" 8")
+        #expect(rated.contains("rated Portal 2 (2011)"), "\(rated)")
+        #expect(try await entry(harness, igdb: "72")?.score == 8)
+        let added = try await matrixBody(harness, "!gg add “Celeste” playing 5h")
+        #expect(added.contains("added Celeste (2018)"), "\(added)")
+        let celeste = try await entry(harness, igdb: "26226")
+        #expect(celeste?.status == .playing && celeste?.hours == 5)
+        let refused = try await matrixBody(harness, "!gg add \"Hades\" banana")
+        #expect(refused.contains("“banana” is no value `!gg add` takes"), "\(refused)")
+        #expect(try await entry(harness, igdb: "113112") == nil)
+    }
+
     /// "!gg remove Hades confirm": a yes/no option named after the title is offered as yes, and nothing is removed
     /// until the hint is sent.
     @Test func aYesNoOptionNamedAfterATitleIsOfferedAsYes() async throws {
