@@ -27,7 +27,7 @@ struct FailureVisibilityTests {
             // Each button re-runs the review with its long text: too long for a custom id, so it must be stored.
             let review = String(repeating: "A long review that does not fit in a button. ", count: 5)
             let answer = try await client.send(
-                I.command("review", [I.option("title", "Doom"), I.option("text", review)]))
+                I.command("review", [I.option("title", "Doom"), I.option("text", review)], nsfw: true))
             #expect(answer.type == 4, "answered at once, not deferred")
             #expect(answer.ephemeral && answer.content.contains("More than one game matches"), "\(answer.content)")
             #expect(answer.content.contains("buttons are unavailable"))
