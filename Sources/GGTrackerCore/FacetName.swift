@@ -70,6 +70,21 @@ package enum FacetName: Equatable, Sendable {
                 let limit = compact.count >= 8 ? 2 : compact.count >= 4 ? 1 : 0
                 return limit > 0 ? candidate.distance(from: compact, limit: limit) : nil
             },
+            // Each typed word a word of the name, or one edit from one (4 letters or more, the numbers as typed):
+            // "wintr" is "Winter Sprint", "gamecub" "Nintendo GameCube".
+            { candidate in
+                var edits = 0
+                for word in words where !candidate.words.contains(word) {
+                    guard word.count >= 4,
+                        candidate.words.contains(where: {
+                            $0.filter(\.isNumber) == word.filter(\.isNumber)
+                                && boundedLevenshtein(Array(word.utf8), Array($0.utf8), limit: 1) != nil
+                        })
+                    else { return nil }
+                    edits += 1
+                }
+                return edits
+            },
         ]
         for rule in rules {
             let fitting = known.compactMap { candidate in rule(candidate).map { (candidate, $0) } }

@@ -53,6 +53,7 @@ struct FacetNameTests {
         ("genesis", "Sega Mega Drive/Genesis"), ("mega drive", "Sega Mega Drive/Genesis"), ("3ds", "Nintendo 3DS"),
         ("wiiu", "Wii U"), ("xbox", "Xbox"), ("xbox 1", "Xbox One"), ("series x", "Xbox Series X|S"),
         ("playstaton 4", "PlayStation 4"), ("gamecube", "Nintendo GameCube"),
+        ("gamecub", "Nintendo GameCube"), ("nintendo swich", "Nintendo Switch"),
     ])
     func platformsAsTyped(_ typed: String, _ name: String) {
         #expect(FacetName.resolve(typed, among: Self.platforms) == .found(name))

@@ -31,6 +31,8 @@ struct ChallengeNameTests {
             #expect(word.text.contains("Bob joined: Winter Sprint"), "\(word.text)")
             let typo = try await client.send(challenge("show", "wintr reading", as: .bob))
             #expect(typo.text.contains("Winter Reading") && !typo.ephemeral, "\(typo.text)")
+            let wordTypo = try await client.send(challenge("show", "sprnt", as: .bob))
+            #expect(wordTypo.text.contains("Winter Sprint") && !wordTypo.ephemeral, "\(wordTypo.text)")
 
             // "winter" fits both: the bot asks, and joins nothing until a button is pressed.
             let both = try await client.send(challenge("join", "winter", as: .bob))
