@@ -1,8 +1,16 @@
 import Foundation
 
 /// Discord's and Slack's tokens for a user or a channel inside typed text and older buttons (`<@123>`, `<@!123>`,
-/// `<@U123|ada>`, `<#C123|general>`), turned into the form every command line uses: `@123`, `#C123`.
+/// `<@U123|ada>`, `<#C123|general>`), turned into the form every command line uses: `@123`, `#C123`; a link in
+/// angle brackets (`<https://store.steampowered.com/app/620/>`, Slack's `<https://…|label>`) is its address.
 enum MentionTokens {
+    /// A Slack slash command's text as typed: its tokens made neutral, then the three characters Slack sends as
+    /// entities (`&amp;`, `&lt;`, `&gt;`) put back, `&amp;` last.
+    static func slackText(_ text: String) -> String {
+        neutral(text).replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+
     static func neutral(_ line: String) -> String {
         guard line.contains("<") else { return line }
         var out = ""
@@ -12,6 +20,13 @@ enum MentionTokens {
             let token = rest[open...]
             guard let close = token.firstIndex(of: ">") else { break }
             let inner = token[token.index(after: open)..<close]
+            if ["http://", "https://"].contains(where: { inner.lowercased().hasPrefix($0) }),
+                !inner.contains(where: \.isWhitespace)
+            {
+                out += inner.prefix { $0 != "|" }
+                rest = token[token.index(after: close)...]
+                continue
+            }
             let sigil = inner.first
             var id = inner.dropFirst()
             if sigil == "@", id.first == "!" { id = id.dropFirst() }

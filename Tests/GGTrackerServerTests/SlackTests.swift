@@ -75,6 +75,28 @@ struct SlackTests {
         }
     }
 
+    /// Slack sends `&`, `<` and `>` typed in a command as entities, and a pasted address as `<https://…>`: the bot
+    /// reads what was typed.
+    @Test func typedTextIsReadAsTypedNotAsSlackEscapesIt() async throws {
+        let harness = try await TestHarness { $0.slackSigningSecret = Self.secret }
+        try await harness.withClient { client in
+            let (_, added) = try await post(
+                client, "/slack/commands", Self.command("add <https://store.steampowered.com/app/620/Portal_2/>"))
+            #expect((added["text"] as? String)?.contains("alice added Portal 2 (2011)") == true, "\(added)")
+            let (_, noted) = try await post(
+                client, "/slack/commands", Self.command("note Portal 2 text:co-op w/ Sam &amp; Max &lt;3 &amp;lt;"))
+            #expect(noted["response_type"] as? String == "ephemeral")
+            let note = try await harness.services.database.writer.read { db in
+                try String.fetchOne(db, sql: "SELECT note FROM library_entries")
+            }
+            #expect(note == "co-op w/ Sam & Max <3 &lt;")
+            let (_, shown) = try await post(client, "/slack/commands", Self.command("note Portal 2"))
+            let blocks = String(
+                decoding: try JSONSerialization.data(withJSONObject: shown["blocks"] ?? []), as: UTF8.self)
+            #expect(blocks.contains("Sam &amp; Max &lt;3 &amp;lt;"), "escaped once for Slack: \(blocks)")
+        }
+    }
+
     @Test func errorsArePrivate() async throws {
         try await withBot { client in
             let (_, message) = try await post(client, "/slack/commands", Self.command("rate Celeste --score 11"))

@@ -115,7 +115,7 @@ package struct SlackController: Sendable {
             return Self.plain(.badRequest, "missing user_id or team_id\n")
         }
         let text = (form["text"] ?? "").trimmingCharacters(in: .whitespaces)
-        let line = text.isEmpty ? "help" : MentionTokens.neutral(text)
+        let line = text.isEmpty ? "help" : MentionTokens.slackText(text)
         let invoker = invoker(user: user, name: form["user_name"], team: team, channel: form["channel_id"])
         let command = Delivery(
             id: delivery, platform: .slack, command: (try? TextCommandParser.parse(line).path.first) ?? "unknown",
