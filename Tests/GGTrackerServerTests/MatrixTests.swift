@@ -153,6 +153,20 @@ struct MatrixTests {
         }
     }
 
+    /// A reply to the bot's message from a client that quotes it first ("> <@ggtracker:localhost> …", a blank line)
+    /// is the command after the quote; a quote of someone else's "!gg" line is not a command.
+    @Test func aCommandSentAsAReplyIsReadAfterTheQuotedMessage() async throws {
+        try await withBot { client, received in
+            let reply = "> <@ggtracker:localhost> 🎮 Game night — who's in?\n> In (1): bob\n\n!gg add Celeste"
+            _ = try await put(client, txn: "10", events: [Self.message(reply, id: "$reply")])
+            let content = try await Self.lastSent(received)
+            #expect((content["body"] as? String)?.contains("alice added Celeste (2018)") == true, "\(content)")
+            let quoted = "> <@bob:localhost> !gg remove Celeste\n\nwhy would you"
+            _ = try await put(client, txn: "11", events: [Self.message(quoted, id: "$quoted")])
+            #expect(await received.requests.filter { $0.path.hasPrefix("send") }.count == 1)
+        }
+    }
+
     @Test func userTextIsEscapedInTheHTML() async throws {
         try await withBot { client, received in
             _ = try await put(client, txn: "8", events: [Self.message("!gg profile set --nickname <b>Bold</b> & co")])

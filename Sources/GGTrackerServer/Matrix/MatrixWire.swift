@@ -72,11 +72,18 @@ package struct MatrixEvent: Decodable, Sendable {
         content = (try? container.decodeIfPresent(Content.self, forKey: .content)) ?? Content()
     }
 
-    /// The `!gg` command line of a text message, if it is one.
+    /// The `!gg` command line of a text message, if it is one; a reply's quote of the message it answers (the
+    /// fallback older clients put before the text, "> <@bot:server> …" lines and a blank one) is no part of it.
+    /// https://spec.matrix.org/latest/client-server-api/#fallbacks-for-rich-replies
     package var commandLine: String? {
-        guard stateKey == nil, content.msgtype == "m.text", let text = content.body,
-            text.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("!gg")
-        else { return nil }
+        guard stateKey == nil, content.msgtype == "m.text", var text = content.body else { return nil }
+        if text.hasPrefix("> <") || text.hasPrefix("> * <") {
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
+            while lines.first?.hasPrefix("> ") == true { lines = lines.dropFirst() }
+            if lines.first?.isEmpty == true { lines = lines.dropFirst() }
+            text = lines.joined(separator: "\n")
+        }
+        guard text.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("!gg") else { return nil }
         return text
     }
 }
