@@ -243,8 +243,13 @@ package struct Invoker: Sendable {
         self.isAdmin = isAdmin
     }
 
-    /// The player a `user` option names, on the invoker's platform.
-    package func player(named user: UserMention) -> PlayerID { PlayerID(platform: platform, userID: user.id) }
+    /// The player a `user` option names, on the invoker's platform; on Matrix a bare name ("bob") is that user on
+    /// the invoker's homeserver (`@bob:example.org`).
+    package func player(named user: UserMention) -> PlayerID {
+        let own = player.platformUserID
+        let server = platform == .matrix && !user.id.contains(":") ? own.firstIndex(of: ":") : nil
+        return PlayerID(platform: platform, userID: server.map { "@" + user.id + own[$0...] } ?? user.id)
+    }
 }
 
 /// A user named in a command option (a mention or a plain id).

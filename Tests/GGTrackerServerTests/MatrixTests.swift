@@ -167,6 +167,28 @@ struct MatrixTests {
         }
     }
 
+    /// A member is named by a mention pill (the body shows their display name), by their id, or by the name before
+    /// the colon on the same homeserver.
+    @Test func aMemberIsNamedByAPillTheirIdOrTheirName() async throws {
+        try await withBot { client, received in
+            _ = try await put(
+                client, txn: "20", events: [Self.message("!gg add Celeste", from: "@bob:localhost", id: "$b1")])
+            var pill = Self.message("!gg list Bobby Tables", id: "$p1")
+            pill["content"] = [
+                "msgtype": "m.text", "body": "!gg list Bobby Tables", "format": "org.matrix.custom.html",
+                "formatted_body": "!gg list <a href=\"https://matrix.to/#/%40bob%3Alocalhost\">Bobby Tables</a>",
+            ]
+            for (txn, event) in [
+                ("21", pill), ("22", Self.message("!gg list @bob:localhost", id: "$p2")),
+                ("23", Self.message("!gg list bob", id: "$p3")),
+            ] {
+                _ = try await put(client, txn: txn, events: [event])
+                let body = try await Self.lastSent(received)["body"] as? String ?? ""
+                #expect(body.contains("Celeste (2018)") && !body.contains("hasn't used"), "\(txn): \(body)")
+            }
+        }
+    }
+
     @Test func userTextIsEscapedInTheHTML() async throws {
         try await withBot { client, received in
             _ = try await put(client, txn: "8", events: [Self.message("!gg profile set --nickname <b>Bold</b> & co")])

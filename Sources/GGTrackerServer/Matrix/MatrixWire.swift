@@ -36,22 +36,50 @@ package struct MatrixEvent: Decodable, Sendable {
     package struct Content: Decodable, Sendable {
         package var msgtype: String?
         package var body: String?
+        /// The HTML of a formatted message, where a mention "pill" links its user.
+        package var formattedBody: String?
         package var membership: String?
 
-        package init(msgtype: String? = nil, body: String? = nil, membership: String? = nil) {
+        package init(
+            msgtype: String? = nil, body: String? = nil, formattedBody: String? = nil, membership: String? = nil
+        ) {
             self.msgtype = msgtype
             self.body = body
+            self.formattedBody = formattedBody
             self.membership = membership
         }
 
-        enum CodingKeys: String, CodingKey { case msgtype, body, membership }
+        enum CodingKeys: String, CodingKey {
+            case msgtype, body, membership
+            case formattedBody = "formatted_body"
+        }
 
         /// A field of another kind than the bot expects (a number for a body) is as good as absent.
         package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             msgtype = try? container.decodeIfPresent(String.self, forKey: .msgtype)
             body = try? container.decodeIfPresent(String.self, forKey: .body)
+            formattedBody = try? container.decodeIfPresent(String.self, forKey: .formattedBody)
             membership = try? container.decodeIfPresent(String.self, forKey: .membership)
+        }
+
+        /// The users the HTML mentions with a pill (`<a href="https://matrix.to/#/@bob:example.org">Bob</a>`), as
+        /// the text the plain body shows for each and the user's id.
+        var pills: [(text: String, userID: String)] {
+            guard let html = formattedBody else { return [] }
+            var found: [(text: String, userID: String)] = []
+            for part in html.components(separatedBy: "<a href=\"https://matrix.to/#/").dropFirst() {
+                guard let quote = part.firstIndex(of: "\""), let open = part[quote...].firstIndex(of: ">"),
+                    let close = part[open...].range(of: "</a>"),
+                    let id = part[..<quote].split(separator: "?").first?.removingPercentEncoding, id.hasPrefix("@"),
+                    id.contains(":")
+                else { continue }
+                let text = part[part.index(after: open)..<close.lowerBound].replacingOccurrences(of: "&lt;", with: "<")
+                    .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
+                    .replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+                if !text.isEmpty { found.append((text, id)) }
+            }
+            return found
         }
     }
 
@@ -84,6 +112,12 @@ package struct MatrixEvent: Decodable, Sendable {
             text = lines.joined(separator: "\n")
         }
         guard text.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("!gg") else { return nil }
+        // A mention pill shows its user's display name in the body: the command names the user by id instead.
+        for pill in content.pills {
+            guard let shown = text.range(of: pill.text, options: .backwards), shown.lowerBound > text.startIndex
+            else { continue }
+            text.replaceSubrange(shown, with: pill.userID)
+        }
         return text
     }
 }
