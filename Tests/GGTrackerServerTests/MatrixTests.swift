@@ -189,6 +189,30 @@ struct MatrixTests {
         }
     }
 
+    /// A command sent in a thread is answered in that thread, in reply to the command; one in the room's timeline
+    /// is answered there.
+    @Test func aCommandInAThreadIsAnsweredInTheThread() async throws {
+        try await withBot { client, received in
+            var threaded = Self.message("!gg add Celeste", id: "$inthread")
+            threaded["content"] = [
+                "msgtype": "m.text", "body": "!gg add Celeste",
+                "m.relates_to": [
+                    "rel_type": "m.thread", "event_id": "$root", "is_falling_back": true,
+                    "m.in_reply_to": ["event_id": "$root"],
+                ],
+            ]
+            _ = try await put(client, txn: "30", events: [threaded])
+            let relation = try #require(try await Self.lastSent(received)["m.relates_to"] as? [String: Any])
+            #expect(relation["rel_type"] as? String == "m.thread" && relation["event_id"] as? String == "$root")
+            #expect((relation["m.in_reply_to"] as? [String: Any])?["event_id"] as? String == "$inthread")
+            #expect(relation["is_falling_back"] as? Bool == false)
+            _ = try await put(client, txn: "31", events: [Self.message("!gg list", id: "$timeline")])
+            let plain = try #require(try await Self.lastSent(received)["m.relates_to"] as? [String: Any])
+            #expect(plain["rel_type"] == nil && plain["event_id"] == nil, "\(plain)")
+            #expect((plain["m.in_reply_to"] as? [String: Any])?["event_id"] as? String == "$timeline")
+        }
+    }
+
     @Test func userTextIsEscapedInTheHTML() async throws {
         try await withBot { client, received in
             _ = try await put(client, txn: "8", events: [Self.message("!gg profile set --nickname <b>Bold</b> & co")])

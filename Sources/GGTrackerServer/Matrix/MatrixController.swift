@@ -118,10 +118,15 @@ package struct MatrixController: Sendable {
             let delivered = try await pipeline.deliver(
                 delivery, logger: logger, run: { try await $0.respond(toLine: text, from: invoker) },
                 render: { reply in
-                    try JSONEncoder().encode(
-                        reply.matrixContent(
-                            replyTo: eventID,
-                            privateFor: reply.visibility == .invokerOnly ? invoker.displayName : nil))
+                    var content = reply.matrixContent(
+                        replyTo: eventID, privateFor: reply.visibility == .invokerOnly ? invoker.displayName : nil)
+                    // A command sent in a thread is answered in that thread.
+                    if let root = event.content.threadRoot {
+                        content.relatesTo?.relType = "m.thread"
+                        content.relatesTo?.threadRoot = root
+                        content.relatesTo?.isFallingBack = false
+                    }
+                    return try JSONEncoder().encode(content)
                 })
             let data: Data?
             let outcome: Outcome

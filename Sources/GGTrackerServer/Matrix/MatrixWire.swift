@@ -39,6 +39,8 @@ package struct MatrixEvent: Decodable, Sendable {
         /// The HTML of a formatted message, where a mention "pill" links its user.
         package var formattedBody: String?
         package var membership: String?
+        /// The thread the message was sent in (`m.relates_to` of `rel_type` `m.thread`): its first event's id.
+        package var threadRoot: String?
 
         package init(
             msgtype: String? = nil, body: String? = nil, formattedBody: String? = nil, membership: String? = nil
@@ -52,6 +54,16 @@ package struct MatrixEvent: Decodable, Sendable {
         enum CodingKeys: String, CodingKey {
             case msgtype, body, membership
             case formattedBody = "formatted_body"
+            case relatesTo = "m.relates_to"
+        }
+
+        struct Relation: Decodable {
+            var relType: String?
+            var eventID: String?
+            enum CodingKeys: String, CodingKey {
+                case relType = "rel_type"
+                case eventID = "event_id"
+            }
         }
 
         /// A field of another kind than the bot expects (a number for a body) is as good as absent.
@@ -61,6 +73,11 @@ package struct MatrixEvent: Decodable, Sendable {
             body = try? container.decodeIfPresent(String.self, forKey: .body)
             formattedBody = try? container.decodeIfPresent(String.self, forKey: .formattedBody)
             membership = try? container.decodeIfPresent(String.self, forKey: .membership)
+            if let relation = try? container.decodeIfPresent(Relation.self, forKey: .relatesTo),
+                relation.relType == "m.thread"
+            {
+                threadRoot = relation.eventID
+            }
         }
 
         /// The users the HTML mentions with a pill (`<a href="https://matrix.to/#/@bob:example.org">Bob</a>`), as
@@ -137,8 +154,18 @@ package struct MatrixMessage: Codable, Sendable, Equatable {
 
     package struct Relation: Codable, Sendable, Equatable {
         package var inReplyTo: EventReference
+        /// `m.thread` for an answer in the thread its command was sent in, with the thread's first event.
+        /// https://spec.matrix.org/latest/client-server-api/#threading
+        package var relType: String?
+        package var threadRoot: String?
+        package var isFallingBack: Bool?
 
-        enum CodingKeys: String, CodingKey { case inReplyTo = "m.in_reply_to" }
+        enum CodingKeys: String, CodingKey {
+            case inReplyTo = "m.in_reply_to"
+            case relType = "rel_type"
+            case threadRoot = "event_id"
+            case isFallingBack = "is_falling_back"
+        }
     }
 
     package struct EventReference: Codable, Sendable, Equatable {
