@@ -1,6 +1,19 @@
 import Foundation
 
 extension TextCommandParser {
+    /// `—status playing` as phones write `--status playing` (a dash made long by smart punctuation): an em or en
+    /// dash starting a word that names one of the command's options is read as `--`. Elsewhere a dash is text.
+    static func dashesAsFlags(_ text: String, of spec: CommandSpec) -> String {
+        guard text.contains(where: { $0 == "—" || $0 == "–" }) else { return text }
+        var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        for index in words.indices {
+            guard let first = words[index].first, first == "—" || first == "–" else { continue }
+            let name = words[index].dropFirst().prefix { $0 != "=" }.lowercased()
+            if spec.option(name) != nil { words[index] = "--" + words[index].dropFirst() }
+        }
+        return words.joined(separator: " ")
+    }
+
     /// The quote that ends a title opened by each of these.
     static let closingQuotes: [Character: Character] = ["\"": "\"", "“": "”", "„": "“", "«": "»"]
 

@@ -50,6 +50,7 @@ package enum TextCommandParser {
         }
         let usage = spec.usage(prefix: "/" + path.joined(separator: " "))
         var options: [String: OptionValue] = [:]
+        rest = Substring(dashesAsFlags(String(rest), of: spec))
         let segments = split(String(rest), spec: spec)
         try refuseMistypedOption(in: segments, typed: String(rest), of: spec, path: path, usage: usage)
         if let positional = segments.positional {

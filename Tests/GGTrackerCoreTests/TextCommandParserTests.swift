@@ -93,6 +93,15 @@ struct TextCommandParserTests {
                 ["title": .string("Hades"), "tags": .string("roguelike, co-op")]
             ),
             ("!gg game \"Portal 2\"", ["game"], ["title": .string("Portal 2")]),
+            // A phone's smart punctuation makes `--` a long dash: before an option's name it is still `--`.
+            (
+                "!gg add Hades —status playing –hours=3", ["add"],
+                ["title": .string("Hades"), "status": .string("playing"), "hours": .number(3)]
+            ),
+            (
+                "!gg review Hades —text Loved it — truly —spoiler", ["review"],
+                ["title": .string("Hades"), "text": .string("Loved it — truly"), "spoiler": .boolean(true)]
+            ),
             // A quote inside a name is no quoted title: the whole text is the title.
             ("!gg add Assassin's Creed II", ["add"], ["title": .string("Assassin's Creed II")]),
             (
