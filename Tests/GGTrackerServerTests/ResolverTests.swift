@@ -305,6 +305,21 @@ struct ResolverTests {
         }
     }
 
+    /// "celeste pc": no game has every word, and the last one names a platform, so it is the platform filter.
+    @Test func aSearchEndingWithAPlatformNoNameHasFiltersByIt() async throws {
+        let harness = try await ResolverCatalog.harness()
+        try await harness.withClient { client in
+            let found = try await client.send(I.command("search", [I.option("query", "celeste pc")]))
+            #expect(found.content.hasPrefix("1 game for “celeste” · PC (Microsoft Windows)"), "\(found.content)")
+            #expect(found.embeds.compactMap { $0["title"] as? String } == ["Celeste (2018)"])
+            // Where games have every word, or the gate hides such games, the words are the query.
+            let named = try await client.send(I.command("search", [I.option("query", "portal 2")]))
+            #expect(named.content.hasPrefix("1 game for “portal 2”\n") || named.content == "1 game for “portal 2”")
+            let hidden = try await client.send(I.command("search", [I.option("query", "witcher 3")]))
+            #expect(hidden.content.contains("No game matching “witcher 3”"), "\(hidden.content)")
+        }
+    }
+
     /// "doom 1993": no game has the year in its name, so the year is the release year.
     @Test func aSearchEndingWithAYearNoNameHasFindsThatYearsGames() async throws {
         let harness = try await ResolverCatalog.harness()

@@ -20,6 +20,24 @@ extension CatalogFeatures {
             actions: [Array(buttons)])
     }
 
+    /// The platform or genre the last one or two words of a search name, when the filter has none of that kind
+    /// and words are left before them: "zelda switch" → ("zelda", platform, "Nintendo Switch"). Only a name that
+    /// fits one facet alone.
+    func trailingFacet(_ query: String, _ filter: CatalogFilter) async throws -> (String, FacetKind, String)? {
+        let words = query.split(whereSeparator: \.isWhitespace)
+        for kind in [FacetKind.platform, .genre] where (kind == .platform ? filter.platform : filter.genre) == nil {
+            let names = try await bot.catalog.facetNames(kind)
+            for count in [2, 1] where words.count > count {
+                let typed = words.suffix(count).joined(separator: " ")
+                guard typed.filter(\.isLetter).count >= 2,
+                    case .found(let name) = FacetName.resolve(typed, among: names)
+                else { continue }
+                return (words.dropLast(count).joined(separator: " "), kind, name)
+            }
+        }
+        return nil
+    }
+
     /// Whether the command has an option for this kind of facet (`/top`'s `platform`), not given.
     private func takesFacet(_ kind: FacetKind, _ c: Context) -> Bool {
         c.invocation.options[kind.rawValue] == nil && c.invocation.leafSpec?.option(kind.rawValue) != nil

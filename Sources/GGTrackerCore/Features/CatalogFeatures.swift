@@ -11,8 +11,8 @@ struct CatalogFeatures: Sendable {
     )
         async throws -> Reply
     {
-        let platform = try await facet(.platform, typedPlatform, option: "platform", c)
-        let genre = try await facet(.genre, typedGenre, option: "genre", c)
+        var platform = try await facet(.platform, typedPlatform, option: "platform", c)
+        var genre = try await facet(.genre, typedGenre, option: "genre", c)
         var filter = CatalogFilter(platform: platform, genre: genre, includeMature: c.showsMature)
         var lookup = try await bot.catalog.lookup(query, filter: filter, limit: 10)
         // "doom 1993": where no game has every word, a year ending the words is the release year.
@@ -22,6 +22,19 @@ struct CatalogFeatures: Sendable {
             var found = try await bot.catalog.lookup(name, filter: dated, limit: 10)
             found.hits = found.hits.filter(\.coversQuery)
             if !found.hits.isEmpty || found.ageRestricted > 0 { (lookup, query, filter) = (found, name, dated) }
+        }
+        // "zelda switch": where no game has every word, last words naming a platform or a genre not given are it.
+        if !lookup.hits.contains(where: \.coversQuery), lookup.ageRestricted == 0,
+            let (name, kind, facet) = try await trailingFacet(query, filter)
+        {
+            var faceted = filter
+            if kind == .platform { faceted.platform = facet } else { faceted.genre = facet }
+            var found = try await bot.catalog.lookup(name, filter: faceted, limit: 10)
+            found.hits = found.hits.filter(\.coversQuery)
+            if !found.hits.isEmpty || found.ageRestricted > 0 {
+                (lookup, query, filter) = (found, name, faceted)
+                (platform, genre) = (faceted.platform, faceted.genre)
+            }
         }
         // The fewest corrections win, as a search box does: where a game has every word as typed, whole, games
         // found only through typo corrections are left out ("hades" lists no Angus Hates Aliens), and where a game
