@@ -48,11 +48,19 @@ print("bot joined", room)
 txn = 0
 
 
-def ask(text, expect):
+def send(content):
     global txn
     txn += 1
-    sent = call("PUT", f"/_matrix/client/v3/rooms/{quoted}/send/m.room.message/t{txn}-{int(time.time()*1000)}", token,
-                {"msgtype": "m.text", "body": text})["event_id"]
+    return call("PUT", f"/_matrix/client/v3/rooms/{quoted}/send/m.room.message/t{txn}-{int(time.time()*1000)}", token,
+                content)["event_id"]
+
+
+def ask(text, expect, thread=None):
+    content = {"msgtype": "m.text", "body": text}
+    if thread:
+        content["m.relates_to"] = {"rel_type": "m.thread", "event_id": thread, "is_falling_back": True,
+                                   "m.in_reply_to": {"event_id": thread}}
+    sent = send(content)
 
     def answer():
         messages = call("GET", f"/_matrix/client/v3/rooms/{quoted}/messages?dir=b&limit=50", token)["chunk"]
@@ -80,6 +88,11 @@ ask("!gg rate Celeste --score 9", ["alice rated Celeste (2018)"])
 listing = ask("!gg list", ["alice's library", "Hollow Knight (2017)", "Celeste (2018)"])
 ask("!gg help", ["GGTracker commands"])
 ask("!gg dance", ["Unknown command `dance`", "`!gg help`"])
+# A command in a thread is answered in that thread.
+root = send({"msgtype": "m.text", "body": "what do we play tonight?"})
+threaded = ask("!gg list", ["alice's library"], thread=root)
+assert threaded["m.relates_to"].get("rel_type") == "m.thread", threaded
+assert threaded["m.relates_to"].get("event_id") == root, threaded
 # Ordinary chat is not a command and gets no answer; the bot's own notices are ignored.
 call("PUT", f"/_matrix/client/v3/rooms/{quoted}/send/m.room.message/plain-{int(time.time()*1000)}", token,
      {"msgtype": "m.text", "body": "gg everyone"})
