@@ -93,6 +93,8 @@ root = send({"msgtype": "m.text", "body": "what do we play tonight?"})
 threaded = ask("!gg list", ["alice's library"], thread=root)
 assert threaded["m.relates_to"].get("rel_type") == "m.thread", threaded
 assert threaded["m.relates_to"].get("event_id") == root, threaded
+# A reply from a client that quotes the message it answers is read after the quote.
+ask(f"> <{BOT}> alice's library\n> Hollow Knight (2017)\n\n!gg stats", ["alice's stats"])
 # Ordinary chat is not a command and gets no answer; the bot's own notices are ignored.
 call("PUT", f"/_matrix/client/v3/rooms/{quoted}/send/m.room.message/plain-{int(time.time()*1000)}", token,
      {"msgtype": "m.text", "body": "gg everyone"})
