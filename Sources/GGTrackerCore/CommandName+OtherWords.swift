@@ -59,11 +59,22 @@ extension CommandName {
     /// " Did you mean `/list`?" for another word for a command ("library", `otherWords`) or a mistyped name
     /// (`nearestNames`; admin's is never offered), or nothing.
     static func suggestion(for typed: String) -> RichText {
+        let near = nearNames(typed)
+        guard !near.isEmpty else { return "" }
+        return " Did you mean " + near.map { RichText([.code("/" + $0)]) }.joined(separator: RichText(" or ")) + "?"
+    }
+
+    /// Up to three commands a typed name may mean: another word for one first, then names spelled alike.
+    static func nearNames(_ typed: String) -> [String] {
         let word = typed.trimmingCharacters(in: ["/", " "]).lowercased()
         let names = allCases.filter { $0 != .admin }.map(\.rawValue)
         let other = otherWords[word].map { [$0.rawValue] } ?? []
-        let near = (other + nearestNames(word, among: names).filter { !other.contains($0) }).prefix(3)
-        guard !near.isEmpty else { return "" }
-        return " Did you mean " + near.map { RichText([.code("/" + $0)]) }.joined(separator: RichText(" or ")) + "?"
+        return Array((other + nearestNames(word, among: names).filter { !other.contains($0) }).prefix(3))
+    }
+
+    /// The one command a typed name means, when the suggestion names only one.
+    static func nearest(to typed: String) -> String? {
+        let near = nearNames(typed)
+        return near.count == 1 ? near[0] : nil
     }
 }

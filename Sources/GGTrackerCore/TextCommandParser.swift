@@ -18,7 +18,9 @@ package enum TextCommandParser {
         // "!gg add: hades", "!gg list, please": punctuation ending the command's word is no part of it.
         let commandName = commandWord.lowercased().trimmingCharacters(in: [":", ",", ".", "!", "?"])
         guard let command = CommandName(rawValue: commandName) else {
-            throw UsageError.unknownCommand(commandWord)
+            var error = UsageError.unknownCommand(commandWord)
+            error.meant = runnable(CommandName.nearest(to: commandWord).map { "/" + $0 }, rest)
+            throw error
         }
         var path = [command.rawValue]
         var spec = command.spec
@@ -36,7 +38,7 @@ package enum TextCommandParser {
                 continue
             }
             guard let sub = spec.subcommand(word.lowercased()) else {
-                try nearSubcommand(word, of: spec, path: path)
+                try nearSubcommand(word, of: spec, path: path, rest: probe)
                 try meantSubcommand(rest, of: spec, path: path)
                 break
             }
@@ -151,12 +153,23 @@ package enum TextCommandParser {
 
     /// A mistyped subcommand ("!gg wishlist ad …") names the one it is nearest to; any other word is left for
     /// validation to explain which subcommands exist.
-    private static func nearSubcommand(_ word: String, of spec: CommandSpec, path: [String]) throws(UsageError) {
+    private static func nearSubcommand(
+        _ word: String, of spec: CommandSpec, path: [String], rest: Substring
+    ) throws(UsageError) {
         guard let nearest = nearestNames(word, among: spec.subcommands.map(\.name), limit: 1).first else { return }
         let group = "/" + path.joined(separator: " ")
         throw UsageError(
             "\(code: group) has no subcommand \(code: word). Did you mean \(code: "\(group) \(nearest)")?",
-            usage: spec.usage(prefix: group))
+            usage: spec.usage(prefix: group), meant: runnable("\(group) \(nearest)", rest))
+    }
+
+    /// The command a mistyped name was likely meant for, with the rest of the line, when that reads as a valid
+    /// command: "!gg serch zelda" → `/search query:zelda`. Offered, never run.
+    static func runnable(_ command: String?, _ rest: Substring) -> CommandInvocation? {
+        guard let command, let meant = try? parse(command + " " + rest), (try? meant.validated()) != nil else {
+            return nil
+        }
+        return meant
     }
 
     /// Words after a group that start with none of its subcommands, offered back with the one they were likely

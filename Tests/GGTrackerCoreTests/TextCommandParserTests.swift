@@ -223,6 +223,21 @@ struct TextCommandParserTests {
         }
     }
 
+    /// A mistyped command or subcommand with the one name it was likely meant for offers the whole line as that
+    /// command, to run with a button; nothing is offered where no name or several are near.
+    @Test(arguments: [
+        ("!gg serch zelda", "/search query:zelda"), ("!gg lst", "/list"),
+        ("!gg wishlist ad Hollow Knight", "/wishlist add title:Hollow Knight"),
+        ("/gg challenge jion winter", "/challenge join name:winter"), ("!gg dance", nil),
+    ])
+    func aMistypedNameOffersTheWholeCommand(line: String, meant: String?) {
+        #expect {
+            try TextCommandParser.parse(line)
+        } throws: { error in
+            (error as? UsageError)?.meant?.commandLine == meant
+        }
+    }
+
     @Test func buttonsMaySetHiddenOptions() throws {
         let invocation = try TextCommandParser.parse("/remove title:igdb:1 confirm:true", fromComponent: true)
         #expect(
