@@ -19,6 +19,7 @@ package struct LocalCatalog: GameCatalog {
     /// Opens after repeated provider failures, so a dead API is not waited on by every command.
     package var breaker = CircuitBreaker()
     let refreshState = RefreshState()
+    let facetMatchers = FacetMatchers()
     /// One refresh runs across every process sharing the database.
     var lease: RefreshLease
 
@@ -80,6 +81,7 @@ package struct LocalCatalog: GameCatalog {
     /// Call after games were imported from elsewhere, so typo correction knows their words.
     package func reloadVocabulary() async throws {
         try await index.reload()
+        facetMatchers.forget()
     }
 
     package func search(_ query: String, filter: CatalogFilter, limit: Int) async throws -> [SearchHit] {
@@ -196,6 +198,10 @@ package struct LocalCatalog: GameCatalog {
 
     package func facetNames(_ kind: FacetKind) async throws -> [String] {
         try await database.catalog.facetNames(kind)
+    }
+
+    package func facetName(_ kind: FacetKind, for typed: String) async throws -> FacetName {
+        try await facetMatchers.matcher(kind) { try await database.catalog.facetNames(kind) }.resolve(typed)
     }
 
     package func facetNames(_ kind: FacetKind, matching text: String, limit: Int) async throws -> [String] {

@@ -41,13 +41,27 @@ package enum FacetName: Equatable, Sendable {
 
     /// The name among `names` (every name of one kind in the catalog) that `typed` means.
     package static func resolve(_ typed: String, among names: [String]) -> FacetName {
+        Matcher(names).resolve(typed)
+    }
+
+    /// The names of one kind with what `resolve` compares worked out once, for names looked up again and again.
+    package struct Matcher: Sendable {
+        let known: [Candidate]
+
+        package init(_ names: [String]) { known = names.map(Candidate.init) }
+
+        package func resolve(_ typed: String) -> FacetName { FacetName.resolve(typed, among: known) }
+    }
+
+    static func resolve(_ typed: String, among known: [Candidate]) -> FacetName {
         let text = typed.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return .unknown }
-        if let same = names.first(where: { $0.caseInsensitiveCompare(text) == .orderedSame }) { return .found(same) }
+        if let same = known.first(where: { $0.name.caseInsensitiveCompare(text) == .orderedSame }) {
+            return .found(same.name)
+        }
         let words = Self.words(text)
         let compact = words.joined()
         guard !compact.isEmpty else { return .unknown }
-        let known = names.map(Candidate.init)
         /// How far each name is from what was typed under a rule, nil where the rule does not accept it; the first
         /// rule that accepts any name decides.
         let rules: [(Candidate) -> Int?] = [

@@ -26,11 +26,10 @@ extension CatalogFeatures {
     func trailingFacet(_ query: String, _ filter: CatalogFilter) async throws -> (String, FacetKind, String)? {
         let words = query.split(whereSeparator: \.isWhitespace)
         for kind in [FacetKind.platform, .genre] where (kind == .platform ? filter.platform : filter.genre) == nil {
-            let names = try await bot.catalog.facetNames(kind)
             for count in [2, 1] where words.count > count {
                 let typed = words.suffix(count).joined(separator: " ")
                 guard typed.filter(\.isLetter).count >= 2,
-                    case .found(let name) = FacetName.resolve(typed, among: names)
+                    case .found(let name) = try await bot.catalog.facetName(kind, for: typed)
                 else { continue }
                 return (words.dropLast(count).joined(separator: " "), kind, name)
             }
