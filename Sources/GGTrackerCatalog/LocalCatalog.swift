@@ -200,8 +200,9 @@ package struct LocalCatalog: GameCatalog {
         try await database.catalog.facetNames(kind)
     }
 
-    package func facetName(_ kind: FacetKind, for typed: String) async throws -> FacetName {
-        try await facetMatchers.matcher(kind) { try await database.catalog.facetNames(kind) }.resolve(typed)
+    package func facetName(_ kind: FacetKind, for typed: String, typos: Bool) async throws -> FacetName {
+        try await facetMatchers.matcher(kind) { try await database.catalog.facetNames(kind) }
+            .resolve(typed, typos: typos)
     }
 
     package func facetNames(_ kind: FacetKind, matching text: String, limit: Int) async throws -> [String] {

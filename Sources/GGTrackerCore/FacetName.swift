@@ -20,13 +20,14 @@ package enum FacetName: Equatable, Sendable {
         /// What else it is called (`aliases(of:)`).
         var aliases: Set<String>
         /// The compact name and its aliases.
-        var forms: [String] { [compact] + aliases }
+        var forms: [String]
 
         init(_ name: String) {
             self.name = name
             words = FacetName.words(name)
             compact = words.joined()
             aliases = FacetName.aliases(of: name)
+            forms = [compact] + aliases
         }
 
         /// The fewest edits from `typed` (letters and digits) to one of its forms with the same numbers ("ps3" is
@@ -47,13 +48,35 @@ package enum FacetName: Equatable, Sendable {
     /// The names of one kind with what `resolve` compares worked out once, for names looked up again and again.
     package struct Matcher: Sendable {
         let known: [Candidate]
+        /// Every name's forms, their starts of 3 letters or more, and every word: what a name typed without a typo
+        /// must meet, so that one meeting none is turned down at once.
+        let forms: Set<String>
+        let starts: Set<String>
+        let words: Set<String>
 
-        package init(_ names: [String]) { known = names.map(Candidate.init) }
+        package init(_ names: [String]) {
+            known = names.map(Candidate.init)
+            forms = Set(known.flatMap(\.forms))
+            starts = Set(forms.flatMap { form in (3...max(3, form.count)).map { String(form.prefix($0)) } })
+            words = Set(known.flatMap(\.words))
+        }
 
-        package func resolve(_ typed: String) -> FacetName { FacetName.resolve(typed, among: known) }
+        /// `typos: false` keeps to names as typed (the same letters, a short name, a start, every word), cheaply.
+        package func resolve(_ typed: String, typos: Bool = true) -> FacetName {
+            if !typos {
+                let typedWords = FacetName.words(typed)
+                let compact = typedWords.joined()
+                let near =
+                    (0...min(3, compact.count)).contains { forms.contains(String(compact.dropLast($0))) }
+                    || (compact.count >= 3 && starts.contains(compact))
+                    || (!typedWords.isEmpty && typedWords.allSatisfy(words.contains))
+                guard near else { return .unknown }
+            }
+            return FacetName.resolve(typed, among: known, typos: typos)
+        }
     }
 
-    static func resolve(_ typed: String, among known: [Candidate]) -> FacetName {
+    static func resolve(_ typed: String, among known: [Candidate], typos: Bool = true) -> FacetName {
         let text = typed.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return .unknown }
         if let same = known.first(where: { $0.name.caseInsensitiveCompare(text) == .orderedSame }) {
@@ -100,7 +123,7 @@ package enum FacetName: Equatable, Sendable {
                 return edits
             },
         ]
-        for rule in rules {
+        for rule in typos ? rules[...] : rules.prefix(4) {
             let fitting = known.compactMap { candidate in rule(candidate).map { (candidate, $0) } }
             guard !fitting.isEmpty else { continue }
             // The nearest, then the fewest words besides the typed ones: "switch" is "Nintendo Switch" before

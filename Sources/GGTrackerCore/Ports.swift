@@ -131,8 +131,9 @@ package protocol GameCatalog: Sendable {
     func facetNames(_ kind: FacetKind, matching text: String, limit: Int) async throws -> [String]
     /// Every genre, platform, mode or engine name some game of the catalog has.
     func facetNames(_ kind: FacetKind) async throws -> [String]
-    /// Which of the catalog's names of this kind a typed name means (`FacetName.resolve`), the names' forms kept.
-    func facetName(_ kind: FacetKind, for typed: String) async throws -> FacetName
+    /// Which of the catalog's names of this kind a typed name means (`FacetName.resolve`; `typos: false`, only as
+    /// typed), the names' forms kept.
+    func facetName(_ kind: FacetKind, for typed: String, typos: Bool) async throws -> FacetName
     func status() async throws -> CatalogStatus
     /// Whether the catalog holds a game not out yet at `now`, one that can be wishlisted ahead of its release.
     func hasUnreleased(after now: Date) async throws -> Bool

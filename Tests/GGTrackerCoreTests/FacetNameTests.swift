@@ -59,6 +59,29 @@ struct FacetNameTests {
         #expect(FacetName.resolve(typed, among: Self.platforms) == .found(name))
     }
 
+    /// A kept matcher answers as `resolve` does; without typos it takes names as typed only, and turns the rest down.
+    @Test func aMatcherWithoutTyposTakesNamesAsTyped() {
+        let platforms = FacetName.Matcher(Self.platforms)
+        let genres = FacetName.Matcher(Self.genres)
+        for (typed, name) in [
+            ("ps4", "PlayStation 4"), ("switch", "Nintendo Switch"), ("switch 2", "Nintendo Switch 2"),
+            ("pc", "PC (Microsoft Windows)"), ("genesis", "Sega Mega Drive/Genesis"), ("xbox 1", "Xbox One"),
+            ("gamecube", "Nintendo GameCube"), ("playstation4", "PlayStation 4"), ("wiiu", "Wii U"),
+        ] {
+            #expect(platforms.resolve(typed, typos: false) == .found(name), "\(typed)")
+            #expect(platforms.resolve(typed) == FacetName.resolve(typed, among: Self.platforms), "\(typed)")
+        }
+        for (typed, name) in [
+            ("rpg", "Role-playing (RPG)"), ("platformer", "Platform"), ("card game", "Card & Board Game"),
+        ] {
+            #expect(genres.resolve(typed, typos: false) == .found(name), "\(typed)")
+        }
+        for typed in ["playstaton 4", "gamecub", "hunt", "wild hunt", "lfe 2"] {
+            #expect(platforms.resolve(typed, typos: false) == .unknown, "\(typed)")
+        }
+        #expect(platforms.resolve("playstaton 4") == .found("PlayStation 4"))
+    }
+
     @Test func severalFitOrNone() {
         guard case .several(let nintendo) = FacetName.resolve("nintendo", among: Self.platforms) else {
             Issue.record("“nintendo” should fit several platforms")

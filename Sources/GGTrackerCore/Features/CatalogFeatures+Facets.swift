@@ -22,14 +22,14 @@ extension CatalogFeatures {
 
     /// The platform or genre the last one or two words of a search name, when the filter has none of that kind
     /// and words are left before them: "zelda switch" → ("zelda", platform, "Nintendo Switch"). Only a name that
-    /// fits one facet alone.
+    /// fits one facet alone, as typed (a typo there is more likely part of a game's name).
     func trailingFacet(_ query: String, _ filter: CatalogFilter) async throws -> (String, FacetKind, String)? {
         let words = query.split(whereSeparator: \.isWhitespace)
         for kind in [FacetKind.platform, .genre] where (kind == .platform ? filter.platform : filter.genre) == nil {
             for count in [2, 1] where words.count > count {
                 let typed = words.suffix(count).joined(separator: " ")
                 guard typed.filter(\.isLetter).count >= 2,
-                    case .found(let name) = try await bot.catalog.facetName(kind, for: typed)
+                    case .found(let name) = try await bot.catalog.facetName(kind, for: typed, typos: false)
                 else { continue }
                 return (words.dropLast(count).joined(separator: " "), kind, name)
             }
