@@ -2,17 +2,18 @@ import Foundation
 import GGTrackerCore
 
 /// The catalog's genre, platform, mode and engine names, ready to resolve what people type (`FacetName.Matcher`),
-/// kept for a minute: a search asks whether its last words name one, and the names change only with the catalog.
+/// kept while the catalog stays the one the name index was built from: a search asks whether its last words name
+/// one, and the names change only with the catalog.
 final class FacetMatchers: @unchecked Sendable {
     private let lock = NSLock()
-    private var kept: [FacetKind: (matcher: FacetName.Matcher, until: ContinuousClock.Instant)] = [:]
-    static let lifetime: Duration = .seconds(60)
+    private var kept: [FacetKind: (matcher: FacetName.Matcher, generation: Int)] = [:]
 
-    func matcher(_ kind: FacetKind, load: () async throws -> [String]) async throws -> FacetName.Matcher {
-        let now = ContinuousClock.now
-        if let entry = lock.withLock({ kept[kind] }), entry.until > now { return entry.matcher }
+    func matcher(
+        _ kind: FacetKind, generation: Int, load: () async throws -> [String]
+    ) async throws -> FacetName.Matcher {
+        if let entry = lock.withLock({ kept[kind] }), entry.generation == generation { return entry.matcher }
         let matcher = FacetName.Matcher(try await load())
-        lock.withLock { kept[kind] = (matcher, now + Self.lifetime) }
+        lock.withLock { kept[kind] = (matcher, generation) }
         return matcher
     }
 

@@ -201,8 +201,10 @@ package struct LocalCatalog: GameCatalog {
     }
 
     package func facetName(_ kind: FacetKind, for typed: String, typos: Bool) async throws -> FacetName {
-        try await facetMatchers.matcher(kind) { try await database.catalog.facetNames(kind) }
-            .resolve(typed, typos: typos)
+        try await facetMatchers.matcher(kind, generation: index.names.generation) {
+            try await database.catalog.facetNames(kind)
+        }
+        .resolve(typed, typos: typos)
     }
 
     package func facetNames(_ kind: FacetKind, matching text: String, limit: Int) async throws -> [String] {

@@ -44,6 +44,9 @@ package final class NameIndex: Sendable {
 
     var snapshot: Snapshot { current.withLock { $0 } }
 
+    /// The catalog's generation the index in use was built from.
+    var generation: Int { current.withLock { $0.generation } }
+
     package var isEmpty: Bool { current.withLock { $0.count == 0 } }
 
     /// Whether the catalog changed since the index was built (another process imported or refreshed it).
