@@ -186,6 +186,18 @@ struct MatrixTests {
                 let body = try await Self.lastSent(received)["body"] as? String ?? ""
                 #expect(body.contains("Celeste (2018)") && !body.contains("hasn't used"), "\(txn): \(body)")
             }
+            // A pill in the quote of a reply names the quoted message's sender, not an option: "Celeste" stays a game.
+            var reply = Self.message("> <@celeste:localhost> hi\n\n!gg add Celeste", id: "$p4")
+            reply["content"] = [
+                "msgtype": "m.text", "body": "> <@celeste:localhost> hi\n\n!gg add Celeste",
+                "format": "org.matrix.custom.html",
+                "formatted_body": "<mx-reply><blockquote><a href=\"https://matrix.to/#/!r/$e\">In reply to</a> "
+                    + "<a href=\"https://matrix.to/#/@celeste:localhost\">Celeste</a><br>hi</blockquote></mx-reply>"
+                    + "!gg add Celeste",
+            ]
+            _ = try await put(client, txn: "24", events: [reply])
+            let added = try await Self.lastSent(received)["body"] as? String ?? ""
+            #expect(added.contains("alice added Celeste (2018)"), "\(added)")
         }
     }
 

@@ -81,9 +81,10 @@ package struct MatrixEvent: Decodable, Sendable {
         }
 
         /// The users the HTML mentions with a pill (`<a href="https://matrix.to/#/@bob:example.org">Bob</a>`), as
-        /// the text the plain body shows for each and the user's id.
+        /// the text the plain body shows for each and the user's id; not those of a reply's quote (`<mx-reply>`).
         var pills: [(text: String, userID: String)] {
-            guard let html = formattedBody else { return [] }
+            guard var html = formattedBody else { return [] }
+            if let quote = html.range(of: "</mx-reply>") { html = String(html[quote.upperBound...]) }
             var found: [(text: String, userID: String)] = []
             for part in html.components(separatedBy: "<a href=\"https://matrix.to/#/").dropFirst() {
                 guard let quote = part.firstIndex(of: "\""), let open = part[quote...].firstIndex(of: ">"),
