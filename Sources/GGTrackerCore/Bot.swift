@@ -294,8 +294,14 @@ package struct GGTrackerBot: Sendable {
             return player
         }
         let name = user.displayName ?? user.id
-        throw ReplyError.notice(
-            "\(name) hasn't used GGTracker in this server yet, \(consequence).")
+        var text: RichText = "\(name) hasn't used GGTracker in this server yet, \(consequence)."
+        // Slack sends "@bob" as it was typed when the command does not escape users: no member id to look up.
+        if c.invoker.platform == .slack, !user.id.allSatisfy({ $0.isUppercase || $0.isNumber }) {
+            text +=
+                " If they have, Slack sent “@\(user.id)” as plain text: pick them from the list Slack shows as you "
+                + "type @ (the app's \(code: "/gg") command needs “Escape channels, users, and links” ticked)."
+        }
+        throw ReplyError.notice(text)
     }
 
     /// A command line that runs this same command again with `changes` applied to its options.

@@ -97,6 +97,21 @@ struct SlackTests {
         }
     }
 
+    /// A member typed as "@bob" reaches the bot as text when the command does not escape users: the answer says so
+    /// and how to name them; a member id Slack sent is answered plainly.
+    @Test func aMemberSentAsPlainTextIsExplained() async throws {
+        try await withBot { client in
+            let (_, plain) = try await post(client, "/slack/commands", Self.command("list @bob"))
+            let text = try #require(plain["text"] as? String)
+            #expect(plain["response_type"] as? String == "ephemeral")
+            #expect(
+                text.contains("Slack sent “@bob” as plain text") && text.contains("Escape channels, users, and links"))
+            let (_, escaped) = try await post(client, "/slack/commands", Self.command("list <@U0BOB|bob>"))
+            let answer = try #require(escaped["text"] as? String)
+            #expect(answer.contains("U0BOB hasn't used GGTracker") && !answer.contains("plain text"), "\(answer)")
+        }
+    }
+
     @Test func errorsArePrivate() async throws {
         try await withBot { client in
             let (_, message) = try await post(client, "/slack/commands", Self.command("rate Celeste --score 11"))
