@@ -124,7 +124,11 @@ package struct LibraryExport: Sendable {
             "format": "ggtracker-export", "version": 1, "exported_at": Self.moment(exportedAt), "player": player,
             "library": library, "wishlist": wishes,
         ]
-        return try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted])
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted])
+        // An empty list is written `[]`, not opened over blank lines: a raw line break is never inside a string.
+        return Data(
+            String(decoding: data, as: UTF8.self)
+                .replacingOccurrences(of: #"\[\n\s*\]"#, with: "[]", options: .regularExpression).utf8)
     }
 
     static func year(_ game: Game) -> String { game.releaseDate.map { String(Calendar.utcYear(of: $0)) } ?? "" }

@@ -110,6 +110,8 @@ struct ExportTests {
             let document = try #require(
                 try JSONSerialization.jsonObject(with: Data(json.body.utf8)) as? [String: Any])
             #expect(document["format"] as? String == "ggtracker-export" && document["version"] as? Int == 1)
+            // An empty list reads `[]`; a review's line break stays escaped inside its string.
+            #expect(json.body.contains("\"tags\" : []") && !json.body.contains("[\n\n"), "\(json.body)")
             let library = try #require(document["library"] as? [[String: Any]])
             let celeste = try #require(
                 library.first { ($0["game"] as? [String: Any])?["name"] as? String == "Celeste" })
