@@ -93,6 +93,9 @@ package struct OptionSpec: Sendable {
     /// bare one may be part of a name.
     func carriesUnit(_ word: String) -> Bool { !units.isEmpty && withoutUnit(word) != word }
 
+    /// Text of any words: no choices, no form (a day) and not a member — a name, a review, a note, tags.
+    var isFreeText: Bool { kind == .string && choices.isEmpty && shape == nil }
+
     /// Whether a whole number typed alone is this option's: a number written without a unit, in a narrow range (a
     /// year, a page), where a member's id or a game's name is not expected.
     var takesBareNumber: Bool {

@@ -35,7 +35,7 @@ extension TextCommandParser {
         let title: [String: OptionValue] = [target.name: .string(name)]
         if let values = values(after, of: spec, given: title) { return values }
         if let free = spec.options.first(where: {
-            $0.kind == .string && $0.choices.isEmpty && $0.shape == nil && !$0.autocomplete && $0.name != target.name
+            $0.isFreeText && !$0.autocomplete && $0.name != target.name
         }) {
             return title.merging([free.name: .string(after)]) { first, _ in first }
         }

@@ -100,7 +100,7 @@ package enum TextCommandParser {
         _ text: String, target: OptionSpec, of spec: CommandSpec
     ) -> (OptionSpec, String, OptionValue?)? {
         guard target.kind == .number || target.kind == .integer, target.reading(text) == nil,
-            let name = spec.options.first(where: { $0.kind == .string && $0.choices.isEmpty && $0.shape == nil })
+            let name = spec.options.first(where: \.isFreeText)
         else { return nil }
         guard let (rest, number) = CommandInvocation.trailingValue(of: text, for: target) else {
             return (name, text, nil)
@@ -186,7 +186,7 @@ package enum TextCommandParser {
         } else {
             return
         }
-        guard let guess = try? parse("/\(command.rawValue) \(line)"), (try? guess.validated()) != nil else { return }
+        guard let guess = runnable("/\(command.rawValue)", Substring(line)) else { return }
         let group = "/" + command.rawValue
         throw UsageError(
             "\(code: group) needs a subcommand: \(spec.subcommands.map(\.name).joined(separator: ", ")). "
@@ -205,8 +205,9 @@ package enum TextCommandParser {
         guard words.count == 2, let option = spec.option(words[0].lowercased()), option.kind != .boolean else {
             return
         }
-        let freeText = option.kind == .string && option.choices.isEmpty && option.shape == nil
-        guard let value = freeText ? .string(String(words[1])) : option.reading(String(words[1])) else { return }
+        guard let value = option.isFreeText ? .string(String(words[1])) : option.reading(String(words[1])) else {
+            return
+        }
         let guess = CommandInvocation(path: path, options: [option.name: value])
         guard (try? guess.validated()) != nil else { return }
         throw UsageError(

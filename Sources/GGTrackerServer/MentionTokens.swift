@@ -5,11 +5,8 @@ import Foundation
 /// angle brackets (`<https://store.steampowered.com/app/620/>`, Slack's `<https://…|label>`) is its address.
 enum MentionTokens {
     /// A Slack slash command's text as typed: its tokens made neutral, then the three characters Slack sends as
-    /// entities (`&amp;`, `&lt;`, `&gt;`) put back, `&amp;` last.
-    static func slackText(_ text: String) -> String {
-        neutral(text).replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&amp;", with: "&")
-    }
+    /// entities (`&amp;`, `&lt;`, `&gt;`) put back.
+    static func slackText(_ text: String) -> String { HTML.unescape(neutral(text)) }
 
     static func neutral(_ line: String) -> String {
         guard line.contains("<") else { return line }

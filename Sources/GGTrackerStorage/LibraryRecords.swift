@@ -68,16 +68,13 @@ extension LibraryRecords: LibraryStore {
                     db, community: community, player: player, kind: event.kind, game: game.id, amount: event.amount,
                     at: now)
             }
-            guard !events.isEmpty else {
-                var result = EntryChange(before: before, after: entry, leftWishlist: leftWishlist)
-                result.medalsTakenBack = medalsTakenBack
-                return result
-            }
+            var result = EntryChange(before: before, after: entry, leftWishlist: leftWishlist)
+            result.medalsTakenBack = medalsTakenBack
+            guard !events.isEmpty else { return result }
             let challenges = try await ChallengeRows.checkChallenges(
                 db, player: player, at: now, candidates: candidates, counting: events.map(\.kind))
-            var result = EntryChange(before: before, after: entry, medals: challenges.won, leftWishlist: leftWishlist)
+            result.medals = challenges.won
             result.counted = challenges.counted
-            result.medalsTakenBack = medalsTakenBack
             return result
         }
     }

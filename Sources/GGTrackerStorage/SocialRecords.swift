@@ -276,9 +276,7 @@ extension SocialRecords: SocialStore {
                 try await ChallengeRows.awardMedals(db, player: player, at: now)
             }
             // Only this player's row is read: writers of other players' progress are not held up by this one.
-            return try await ChallengeRows.standings(db, challenge, of: player).first.map {
-                ($0, lost.contains(challenge.name))
-            }
+            return try await ChallengeRows.standings(db, challenge, of: player).first.map { ($0, !lost.isEmpty) }
         }
     }
 

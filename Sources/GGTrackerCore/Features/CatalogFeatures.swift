@@ -11,17 +11,23 @@ struct CatalogFeatures: Sendable {
     )
         async throws -> Reply
     {
-        var platform = try await facet(.platform, typedPlatform, option: "platform", c)
-        var genre = try await facet(.genre, typedGenre, option: "genre", c)
+        let platform = try await facet(.platform, typedPlatform, option: "platform", c)
+        let genre = try await facet(.genre, typedGenre, option: "genre", c)
         var filter = CatalogFilter(platform: platform, genre: genre, includeMature: c.showsMature)
         var lookup = try await bot.catalog.lookup(query, filter: filter, limit: 10)
-        // "doom 1993": where no game has every word, a year ending the words is the release year.
         var query = query
-        if !lookup.hits.contains(where: \.coversQuery), let (name, year) = TitleQuery.nameAndYear(query) {
-            let dated = CatalogFilter(platform: platform, genre: genre, year: year, includeMature: c.showsMature)
-            var found = try await bot.catalog.lookup(name, filter: dated, limit: 10)
+        /// Searches the words before the last ones under a narrower filter, kept where that finds games with every
+        /// word (or hides some): the last words were the filter's, not the name's.
+        func narrowed(to name: String, _ narrower: CatalogFilter) async throws {
+            var found = try await bot.catalog.lookup(name, filter: narrower, limit: 10)
             found.hits = found.hits.filter(\.coversQuery)
-            if !found.hits.isEmpty || found.ageRestricted > 0 { (lookup, query, filter) = (found, name, dated) }
+            if !found.hits.isEmpty || found.ageRestricted > 0 { (lookup, query, filter) = (found, name, narrower) }
+        }
+        // "doom 1993": where no game has every word, a year ending the words is the release year.
+        if !lookup.hits.contains(where: \.coversQuery), let (name, year) = TitleQuery.nameAndYear(query) {
+            var dated = filter
+            dated.year = year
+            try await narrowed(to: name, dated)
         }
         // "zelda switch": where no game has every word, last words naming a platform or a genre not given are it.
         if !lookup.hits.contains(where: \.coversQuery), lookup.ageRestricted == 0,
@@ -29,12 +35,7 @@ struct CatalogFeatures: Sendable {
         {
             var faceted = filter
             if kind == .platform { faceted.platform = facet } else { faceted.genre = facet }
-            var found = try await bot.catalog.lookup(name, filter: faceted, limit: 10)
-            found.hits = found.hits.filter(\.coversQuery)
-            if !found.hits.isEmpty || found.ageRestricted > 0 {
-                (lookup, query, filter) = (found, name, faceted)
-                (platform, genre) = (faceted.platform, faceted.genre)
-            }
+            try await narrowed(to: name, faceted)
         }
         // The fewest corrections win, as a search box does: where a game has every word as typed, whole, games
         // found only through typo corrections are left out ("hades" lists no Angus Hates Aliens), and where a game
@@ -62,7 +63,7 @@ struct CatalogFeatures: Sendable {
                         + c.ageGateRemedy)
             }
             var text = "No game matches “\(Format.truncate(query, 100))”"
-            if platform != nil || genre != nil { text += " with those filters" }
+            if filter.platform != nil || filter.genre != nil { text += " with those filters" }
             return .notice(text + ". Check the spelling or try fewer words.")
         }
         // A game's line is written once for its card and its three menu options.
@@ -86,7 +87,7 @@ struct CatalogFeatures: Sendable {
         }
         let count =
             ([Format.count(hits.count, "game") + " for “\(Format.truncate(query, 100))”"]
-            + [platform, genre, filter.year.map { "released in \($0)" }].compactMap { $0 })
+            + [filter.platform, filter.genre, filter.year.map { "released in \($0)" }].compactMap { $0 })
             .joined(separator: " · ")
         var text = RichText([count, lookup.providerProblem].compactMap { $0 }.joined(separator: "\n"))
         if restricted > 0 {

@@ -92,9 +92,7 @@ package struct MatrixEvent: Decodable, Sendable {
                     let id = part[..<quote].split(separator: "?").first?.removingPercentEncoding, id.hasPrefix("@"),
                     id.contains(":")
                 else { continue }
-                let text = part[part.index(after: open)..<close.lowerBound].replacingOccurrences(of: "&lt;", with: "<")
-                    .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
-                    .replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+                let text = HTML.unescape(String(part[part.index(after: open)..<close.lowerBound]))
                 if !text.isEmpty { found.append((text, id)) }
             }
             return found

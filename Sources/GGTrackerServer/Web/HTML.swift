@@ -16,4 +16,13 @@ enum HTML {
         }
         return out
     }
+
+    /// The text `escape` wrote, and Slack's escaping of typed text (`&amp;`, `&lt;`, `&gt;` only): `&amp;` is read
+    /// last, so `&amp;lt;` stays the text `&lt;`.
+    static func unescape(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        return text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
 }
