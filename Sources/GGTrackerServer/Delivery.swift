@@ -15,6 +15,8 @@ struct Delivery: Sendable {
     let platform: Platform
     let command: String
     let started: ContinuousClock.Instant
+    /// Another id its change records as made (`DeliveryClaim.marks`): the message a Matrix edit replaces.
+    var marks: String?
 
     init(id: String, platform: Platform, command: String, started: ContinuousClock.Instant = .now) {
         self.id = id
@@ -103,7 +105,7 @@ struct DeliveryPipeline: Sendable {
         _ delivery: Delivery, holdingChanges: Bool, logger: Logger, run: (GGTrackerBot) async throws -> Reply,
         render: (Reply) async throws -> Data
     ) async throws -> Delivered {
-        let claim = DeliveryClaim(id: delivery.id)
+        let claim = DeliveryClaim(id: delivery.id, marks: delivery.marks)
         let database = self.database.claiming(claim, holdingChanges: holdingChanges)
         defer { database.endReads() }
         let reply: Reply
@@ -231,6 +233,11 @@ extension Reply {
     /// The answer to a command that failed on our side after its change was committed.
     static let failureAfterChange = Reply.notice(
         "Your change was saved, but something went wrong on our side before the answer was ready. `/list` shows where things stand."
+    )
+
+    /// The answer to an edited command whose first version already changed something.
+    static let editNotRun = Reply.notice(
+        "That command was carried out when you sent it, so your edit was not run: it could apply the change twice. Send the changed command as a new message."
     )
 
     /// The answer to a retry whose change an earlier attempt committed before its answer was lost.

@@ -10,10 +10,14 @@ package struct DeliveryClaim: Sendable {
     package let id: String
     /// Distinguishes this attempt from an earlier one of the same delivery.
     package let attempt: String
+    /// Another id its change records as made, in the same transaction: the message a Matrix edit replaces, so that
+    /// no later edit of it runs again.
+    package let marks: String?
     private let wrote = OnceFlag()
 
-    package init(id: String) {
+    package init(id: String, marks: String? = nil) {
         self.id = id
+        self.marks = marks
         self.attempt = Self.nextAttempt()
     }
 
@@ -67,8 +71,17 @@ extension DeliveryRecords {
         try await db.send(
             "INSERT INTO processed_interactions (id, attempt, response, created_at) VALUES (?, ?, NULL, ?) ON CONFLICT DO NOTHING",
             [claim.id, claim.attempt, now.timeIntervalSince1970])
+        try await mark(claim, in: db, at: now)
         let owner = try await db.prefetch("SELECT attempt FROM processed_interactions WHERE id = ?", [claim.id])
         return PendingClaim(claim: claim, owner: owner)
+    }
+
+    /// Records the claim's other id (`DeliveryClaim.marks`) as changed, once.
+    private static func mark(_ claim: DeliveryClaim, in db: any SQLSession, at now: Date) async throws {
+        guard let marks = claim.marks else { return }
+        try await db.send(
+            "INSERT INTO processed_interactions (id, attempt, response, created_at) VALUES (?, ?, NULL, ?) ON CONFLICT DO NOTHING",
+            [marks, claim.attempt, now.timeIntervalSince1970])
     }
 
     /// Claims the delivery in a transaction that holds the command's change until its answer is stored with it:
@@ -78,6 +91,7 @@ extension DeliveryRecords {
         try await db.send(
             "INSERT INTO processed_interactions (id, attempt, response, created_at) VALUES (?, ?, NULL, ?)",
             [claim.id, claim.attempt, now.timeIntervalSince1970])
+        try await mark(claim, in: db, at: now)
     }
 
     /// A claim sent, its owner not yet looked at.
@@ -99,6 +113,17 @@ extension DeliveryRecords {
     package func deliverySeen(_ id: String) async throws -> Bool {
         try await read { db in
             try await (db.value("SELECT 1 FROM processed_interactions WHERE id = ?", [id]) as Bool?) ?? false
+        }
+    }
+
+    /// Whether a change was made on behalf of the delivery (claimed by it), or marked as made by another
+    /// (`DeliveryClaim.marks`).
+    package func changeMade(by id: String, orMarked mark: String) async throws -> Bool {
+        try await read { db in
+            try await
+                (db.value(
+                    "SELECT 1 FROM processed_interactions WHERE attempt IS NOT NULL AND (id = ? OR id = ?)", [id, mark])
+                as Bool?) ?? false
         }
     }
 

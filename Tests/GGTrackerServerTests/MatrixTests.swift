@@ -225,6 +225,52 @@ struct MatrixTests {
         }
     }
 
+    /// An edit (`m.replace`) of the message with its new content, with the "* …" fallback body clients send.
+    static func edit(_ original: String, to body: String, id: String) -> [String: Any] {
+        var event = message("* \(body)", id: id)
+        event["content"] = [
+            "msgtype": "m.text", "body": "* \(body)", "m.new_content": ["msgtype": "m.text", "body": body],
+            "m.relates_to": ["rel_type": "m.replace", "event_id": original],
+        ]
+        return event
+    }
+
+    /// A command edited to fix what was refused is run, under the message it edits; an edit of a command whose
+    /// change was made (first sent or edited) is not run again, and says so.
+    @Test func anEditedCommandRunsOnlyWhereNoVersionChangedAnything() async throws {
+        try await withBot { client, received in
+            func answer() async throws -> (body: String, replyTo: String?) {
+                let content = try await Self.lastSent(received)
+                let relation = content["m.relates_to"] as? [String: Any]
+                return (
+                    content["body"] as? String ?? "",
+                    (relation?["m.in_reply_to"] as? [String: Any])?["event_id"] as? String
+                )
+            }
+            _ = try await put(client, txn: "40", events: [Self.message("!gg ad Celeste", id: "$typo")])
+            #expect(try await answer().body.contains("Did you mean"))
+            _ = try await put(client, txn: "41", events: [Self.edit("$typo", to: "!gg add Celeste", id: "$fix")])
+            let fixed = try await answer()
+            #expect(fixed.body.contains("alice added Celeste (2018)") && fixed.replyTo == "$typo", "\(fixed)")
+            // Edited again, or a command that changed something when first sent: not run.
+            _ = try await put(client, txn: "42", events: [Self.edit("$typo", to: "!gg add Hades", id: "$again")])
+            let refused = try await answer().body
+            #expect(refused.contains("That command was carried out when you sent it"), "\(refused)")
+            _ = try await put(client, txn: "43", events: [Self.message("!gg rate Celeste score:6", id: "$rated")])
+            _ = try await put(
+                client, txn: "44", events: [Self.edit("$rated", to: "!gg add Hades", id: "$rated2")])
+            #expect(try await answer().body.contains("your edit was not run"))
+            // A read edited is run: it changed nothing.
+            _ = try await put(client, txn: "45", events: [Self.message("!gg list bob", id: "$read")])
+            _ = try await put(client, txn: "46", events: [Self.edit("$read", to: "!gg list", id: "$read2")])
+            let list = try await answer().body
+            #expect(list.contains("Celeste (2018)") && !list.contains("Hades"), "\(list)")
+            let sent = await received.requests.filter { $0.path.hasPrefix("send") }.count
+            _ = try await put(client, txn: "47", events: [Self.edit("$typo", to: "!gg add Celeste", id: "$fix")])
+            #expect(await received.requests.filter { $0.path.hasPrefix("send") }.count == sent)
+        }
+    }
+
     @Test func userTextIsEscapedInTheHTML() async throws {
         try await withBot { client, received in
             _ = try await put(client, txn: "8", events: [Self.message("!gg profile set --nickname <b>Bold</b> & co")])

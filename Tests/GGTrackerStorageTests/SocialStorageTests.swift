@@ -23,8 +23,7 @@ struct SocialStorageTests {
     func friendsChallengesAndMedals(_ backend: Backend) async throws {
         let f = try await LibraryFixture(backend)
         let database = f.database
-        let alice = try await database.library.recordPlayer(f.invoker("alice"), at: f.now)
-        let bob = try await database.library.recordPlayer(f.invoker("bob"), at: f.now)
+        let (alice, bob) = (try await f.player("alice"), try await f.player("bob"))
         #expect(try await database.social.addFriend(alice.id, bob.id, at: f.now))
         #expect(try await !database.social.addFriend(alice.id, bob.id, at: f.now), "already friends")
         #expect(try await database.social.friends(of: alice.id).map(\.id) == [bob.id])
@@ -159,8 +158,7 @@ struct SocialStorageTests {
     func aDeliveryIsAppliedOnceAndItsAnswerKept(_ backend: Backend) async throws {
         let f = try await LibraryFixture(backend)
         let database = f.database
-        let alice = try await database.library.recordPlayer(f.invoker("alice"), at: f.now)
-        let bob = try await database.library.recordPlayer(f.invoker("bob"), at: f.now)
+        let (alice, bob) = (try await f.player("alice"), try await f.player("bob"))
         let claim = DeliveryClaim(id: "interaction-1")
         let added = try await database.claiming(claim).social.addFriend(alice.id, bob.id, at: f.now)
         #expect(added)
@@ -183,6 +181,33 @@ struct SocialStorageTests {
         #expect(try await database.deliveries.processedResponse("interaction-1") == Data("answer".utf8))
         #expect(try await database.deliveries.prune(now: Date().addingTimeInterval(2 * 86_400)) >= 1)
         #expect(try await !database.deliveries.deliverySeen("interaction-1"))
+    }
+
+    /// A Matrix edit's change marks the message it edits as changed, in the same transaction, so that no later edit
+    /// of it runs again; a delivery that only answered (a command refused, a read) changed nothing.
+    @Test(arguments: Backend.all)
+    func anEditsChangeMarksTheMessageItEdits(_ backend: Backend) async throws {
+        let f = try await LibraryFixture(backend)
+        let database = f.database
+        let (alice, bob) = (try await f.player("alice"), try await f.player("bob"))
+        for (index, holding) in [false, true].enumerated() {
+            let original = "matrix:event:$\(index)"
+            let mark = "matrix:edited:$\(index)"
+            try await database.deliveries.recordProcessed(original, response: Data("refused".utf8))
+            #expect(try await !database.deliveries.changeMade(by: original, orMarked: mark))
+            let claim = DeliveryClaim(id: "matrix:event:$edit\(index)", marks: mark)
+            let command = database.claiming(claim, holdingChanges: holding)
+            if index == 0 {
+                _ = try await command.social.addFriend(alice.id, bob.id, at: f.now)
+            } else {
+                _ = try await command.social.removeFriend(alice.id, bob.id)
+            }
+            try await command.deliveries.recordProcessed(claim.id, response: Data("done".utf8), claim: claim)
+            command.endReads()
+            #expect(try await database.deliveries.changeMade(by: original, orMarked: mark), "\(holding)")
+            #expect(try await database.deliveries.processedResponse(claim.id) == Data("done".utf8))
+        }
+        #expect(try await database.social.friends(of: alice.id).isEmpty)
     }
 
     @Test(arguments: Backend.all)

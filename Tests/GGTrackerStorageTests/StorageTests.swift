@@ -27,6 +27,11 @@ struct LibraryFixture {
     func invoker(_ id: String, community: String = "discord:1") -> Invoker {
         Invoker(platform: .discord, userID: id, displayName: id, community: community)
     }
+
+    /// The player of that id, recorded now.
+    func player(_ id: String) async throws -> Player {
+        try await database.library.recordPlayer(invoker(id), at: now)
+    }
 }
 
 @Suite("Library storage, on SQLite and PostgreSQL")

@@ -55,23 +55,28 @@ def send(content):
                 content)["event_id"]
 
 
-def ask(text, expect, thread=None):
-    content = {"msgtype": "m.text", "body": text}
-    if thread:
-        content["m.relates_to"] = {"rel_type": "m.thread", "event_id": thread, "is_falling_back": True,
-                                   "m.in_reply_to": {"event_id": thread}}
-    sent = send(content)
-
+def answer_to(event_id, expect):
+    """The bot's latest answer in reply to the event, once it holds every expected phrase."""
     def answer():
         messages = call("GET", f"/_matrix/client/v3/rooms/{quoted}/messages?dir=b&limit=50", token)["chunk"]
         for event in messages:
             content = event.get("content", {})
             relates = content.get("m.relates_to", {}).get("m.in_reply_to", {}).get("event_id")
-            if event.get("sender") == BOT and relates == sent:
-                return content
+            if event.get("sender") == BOT and relates == event_id:
+                return content if all(words in content["body"] for words in expect) else None
         return None
+    return wait_for(f"an answer to {event_id} with {expect!r}", answer)
 
-    content = wait_for(f"an answer to {text!r}", answer)
+
+def ask(text, expect, thread=None):
+    global asked
+    content = {"msgtype": "m.text", "body": text}
+    if thread:
+        content["m.relates_to"] = {"rel_type": "m.thread", "event_id": thread, "is_falling_back": True,
+                                   "m.in_reply_to": {"event_id": thread}}
+    sent = send(content)
+    asked = sent
+    content = answer_to(sent, [])
     assert content["msgtype"] == "m.notice", content
     assert content["format"] == "org.matrix.custom.html", content
     assert content.get("m.mentions") == {}, content
@@ -88,6 +93,11 @@ ask("!gg rate Celeste --score 9", ["alice rated Celeste (2018)"])
 listing = ask("!gg list", ["alice's library", "Hollow Knight (2017)", "Celeste (2018)"])
 ask("!gg help", ["GGTracker commands"])
 ask("!gg dance", ["Unknown command `dance`", "`!gg help`"])
+# A refused command edited into a right one is run, answered under the message it edits.
+edit = {"msgtype": "m.text", "body": "* !gg stats", "m.new_content": {"msgtype": "m.text", "body": "!gg stats"},
+        "m.relates_to": {"rel_type": "m.replace", "event_id": asked}}
+send(edit)
+print("edited '!gg dance' →", repr(answer_to(asked, ["alice's stats"])["body"].splitlines()[0]))
 # A command in a thread is answered in that thread.
 root = send({"msgtype": "m.text", "body": "what do we play tonight?"})
 threaded = ask("!gg list", ["alice's library"], thread=root)

@@ -111,15 +111,25 @@ package struct MatrixController: Sendable {
             let sentKey = "matrix:sent:\(eventID)"
             guard try await !database.deliveries.deliverySeen(sentKey) else { return }
             let command = (try? TextCommandParser.parse(text).path.first) ?? "unknown"
-            let delivery = Delivery(id: key, platform: .matrix, command: command)
+            var delivery = Delivery(id: key, platform: .matrix, command: command)
+            // An edited command runs where no version of it changed anything yet (a typo refused, a read), and is
+            // answered under the message it edits, as clients show the edit in its place.
+            var editApplied = false
+            if let edited = event.content.replaces {
+                delivery.marks = "matrix:edited:\(edited)"
+                editApplied = try await database.deliveries.changeMade(
+                    by: "matrix:event:\(edited)", orMarked: "matrix:edited:\(edited)")
+            }
             let invoker = try await invoker(sender: sender, room: room)
             // An attempt that committed its change but could not send the answer left it kept: it is sent as it
             // was, with the same transaction id, so the homeserver drops it if it did arrive.
             let delivered = try await pipeline.deliver(
-                delivery, logger: logger, run: { try await $0.respond(toLine: text, from: invoker) },
+                delivery, logger: logger,
+                run: { editApplied ? .editNotRun : try await $0.respond(toLine: text, from: invoker) },
                 render: { reply in
                     var content = reply.matrixContent(
-                        replyTo: eventID, privateFor: reply.visibility == .invokerOnly ? invoker.displayName : nil)
+                        replyTo: event.content.replaces ?? eventID,
+                        privateFor: reply.visibility == .invokerOnly ? invoker.displayName : nil)
                     // A command sent in a thread is answered in that thread.
                     if let root = event.content.threadRoot {
                         content.relatesTo?.relType = "m.thread"

@@ -41,6 +41,9 @@ package struct MatrixEvent: Decodable, Sendable {
         package var membership: String?
         /// The thread the message was sent in (`m.relates_to` of `rel_type` `m.thread`): its first event's id.
         package var threadRoot: String?
+        /// The message this one edits (`rel_type` `m.replace`): the fields above are then its new content
+        /// (`m.new_content`), not the "* …" fallback. https://spec.matrix.org/latest/client-server-api/#event-replacements
+        package var replaces: String?
 
         package init(
             msgtype: String? = nil, body: String? = nil, formattedBody: String? = nil, membership: String? = nil
@@ -55,6 +58,18 @@ package struct MatrixEvent: Decodable, Sendable {
             case msgtype, body, membership
             case formattedBody = "formatted_body"
             case relatesTo = "m.relates_to"
+            case newContent = "m.new_content"
+        }
+
+        /// What an edit's message now reads.
+        struct NewContent: Decodable {
+            var msgtype: String?
+            var body: String?
+            var formattedBody: String?
+            enum CodingKeys: String, CodingKey {
+                case msgtype, body
+                case formattedBody = "formatted_body"
+            }
         }
 
         struct Relation: Decodable {
@@ -73,10 +88,16 @@ package struct MatrixEvent: Decodable, Sendable {
             body = try? container.decodeIfPresent(String.self, forKey: .body)
             formattedBody = try? container.decodeIfPresent(String.self, forKey: .formattedBody)
             membership = try? container.decodeIfPresent(String.self, forKey: .membership)
-            if let relation = try? container.decodeIfPresent(Relation.self, forKey: .relatesTo),
-                relation.relType == "m.thread"
-            {
-                threadRoot = relation.eventID
+            let relation = try? container.decodeIfPresent(Relation.self, forKey: .relatesTo)
+            switch relation?.relType {
+            case "m.thread": threadRoot = relation?.eventID
+            case "m.replace":
+                guard let edited = relation?.eventID,
+                    let new = try? container.decodeIfPresent(NewContent.self, forKey: .newContent)
+                else { break }
+                replaces = edited
+                (msgtype, body, formattedBody) = (new.msgtype, new.body, new.formattedBody)
+            default: break
             }
         }
 
