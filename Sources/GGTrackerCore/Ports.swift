@@ -188,6 +188,19 @@ package struct GameOwner: Hashable, Sendable {
     }
 }
 
+/// What removing a game took: from which shelves, and the medals of running challenges it counted toward.
+package struct Removal: Sendable, Equatable {
+    package var library: Bool
+    package var wishlist: Bool
+    package var medalsTakenBack: [String] = []
+
+    package init(library: Bool, wishlist: Bool, medalsTakenBack: [String] = []) {
+        self.library = library
+        self.wishlist = wishlist
+        self.medalsTakenBack = medalsTakenBack
+    }
+}
+
 /// A library entry before and after a change, the medals the change won and the challenges it counts toward.
 package struct EntryChange: Sendable {
     package var before: LibraryEntry?
@@ -270,8 +283,9 @@ package protocol LibraryStore: Sendable {
         in community: String, of player: PlayerID?, after now: Date, includeMature: Bool, limit: Int
     ) async throws -> [UpcomingGame]
     /// Removes the game from the library and the wishlist, with the player's news about it (what periods, challenges
-    /// and recaps counted of it goes too); says which shelves held it.
-    func removeEverywhere(_ player: PlayerID, game: Int64) async throws -> (library: Bool, wishlist: Bool)
+    /// and recaps counted of it goes too, and the medal of a running challenge whose goal is then no longer reached);
+    /// says which shelves held it.
+    func removeEverywhere(_ player: PlayerID, game: Int64, at now: Date) async throws -> Removal
     /// A page of the library with the status counts. Its entries carry what a line of the list shows and no more:
     /// status, hours, percent, score, favorite mark and dates, and of each game its id, name, release and age
     /// restriction (no review, note or tags; no summary, facets or cover).

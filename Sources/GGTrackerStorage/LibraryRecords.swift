@@ -159,18 +159,21 @@ extension LibraryRecords: LibraryStore {
         }
     }
 
-    package func removeEverywhere(_ player: PlayerID, game: Int64) async throws -> (library: Bool, wishlist: Bool) {
+    package func removeEverywhere(_ player: PlayerID, game: Int64, at now: Date) async throws -> Removal {
         try await effect { db in
             try await db.execute(
                 "DELETE FROM library_entries WHERE player_id = ? AND game_id = ?", [player.rawValue, game])
-            let library = db.changesCount > 0
+            var removal = Removal(library: db.changesCount > 0, wishlist: false)
             try await db.execute("DELETE FROM wishlist WHERE player_id = ? AND game_id = ?", [player.rawValue, game])
-            let wishlist = db.changesCount > 0
-            if library || wishlist {
+            removal.wishlist = db.changesCount > 0
+            if removal.library || removal.wishlist {
                 // A week's leaderboard would otherwise count hours and completions the all-time one no longer has.
                 try await db.execute("DELETE FROM events WHERE player_id = ? AND game_id = ?", [player.rawValue, game])
             }
-            return (library, wishlist)
+            if removal.library {
+                removal.medalsTakenBack = try await ChallengeRows.takeBackMedals(db, player: player, at: now)
+            }
+            return removal
         }
     }
 

@@ -89,4 +89,26 @@ extension HoursCorrectionTests {
             #expect(!news.text.contains("Celeste") && news.text.contains("Hades"), "\(news.text)")
         }
     }
+
+    /// A medal of a running challenge won with a game goes when the game is removed and the goal is no longer
+    /// reached; the answer says so.
+    @Test func aMedalWonWithARemovedGameGoesWithIt() async throws {
+        let harness = try await TestHarness()
+        try await harness.withClient { client in
+            _ = try await client.send(I.createChallenge("One Done", goal: 1, unit: "games_completed"))
+            let won = try await client.send(
+                I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")]))
+            #expect(won.text.contains("One Done"), "\(won.text)")
+            let removed = try await client.send(
+                I.command("remove", [I.option("title", "Celeste"), I.option("confirm", true)]))
+            #expect(
+                removed.content.contains(
+                    "Removed **Celeste (2018)** from your library. Your medal in “One Done” goes with it"),
+                "\(removed.content)")
+            let show = try await client.send(I.command("challenge", [I.sub("show")]))
+            #expect(show.text.contains("0/1") && !show.text.contains("🏅"), "\(show.text)")
+            let profile = try await client.send(I.command("profile", [I.sub("show")]))
+            #expect(profile.text.contains("Medals (0)"), "\(profile.text)")
+        }
+    }
 }

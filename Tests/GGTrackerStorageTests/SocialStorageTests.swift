@@ -81,7 +81,7 @@ struct SocialStorageTests {
         #expect(try await database.social.friends(of: alice.id).isEmpty)
 
         // A game removed takes its news and what the periods counted of it.
-        let removed = try await database.library.removeEverywhere(alice.id, game: f.hades.id)
+        let removed = try await database.library.removeEverywhere(alice.id, game: f.hades.id, at: f.now)
         #expect(removed.library && !removed.wishlist)
         let emptied = try await database.social.leaderboard(in: "discord:1", metric: .hours, since: f.now)
         #expect(emptied.first { $0.0.id == alice.id }?.1 == 0)
@@ -124,6 +124,14 @@ struct SocialStorageTests {
         #expect(try await database.social.medals(of: alice.id).isEmpty)
         let news = try await database.social.activity(in: "discord:1", of: alice.id, friendsOf: alice.id, limit: 20)
         #expect(!news.contains { $0.kind == .medal }, "\(news.map(\.kind))")
+
+        // A game removed takes the medal its completion won (Hades, completed, counts one of the two).
+        _ = try await create("Two Done", goal: 2, unit: .gamesCompleted)
+        let done = try await complete(f.celeste, for: alice.id, hours: 1, in: f, at: f.now.addingTimeInterval(110))
+        #expect(done.medals == ["Two Done"])
+        let removed = try await database.library.removeEverywhere(alice.id, game: f.celeste.id, at: f.now)
+        #expect(removed == Removal(library: true, wishlist: false, medalsTakenBack: ["Two Done"]))
+        #expect(try await database.social.medals(of: alice.id).isEmpty)
     }
 
     @Test(arguments: Backend.all)

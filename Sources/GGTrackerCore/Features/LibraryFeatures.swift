@@ -380,14 +380,16 @@ struct LibraryFeatures: Sendable {
                     [Action("Remove it", .run(.remove, ["title": .game(game.ref), "confirm": true]), style: .danger)]
                 ])
         }
-        let removed = try await bot.store.library.removeEverywhere(c.player.id, game: game.id)
+        let removed = try await bot.store.library.removeEverywhere(c.player.id, game: game.id, at: c.now)
         guard removed.library || removed.wishlist else {
             // A second press of the button finds it gone; a typed confirmation may name a game never there.
             return .notice(c.invocation.fromComponent ? "\(bold: game.displayName) was already gone." : nowhere)
         }
+        var text: RichText = "Removed \(bold: game.displayName) from your \(removed.library ? "library" : "wishlist")."
+        for lost in removed.medalsTakenBack {
+            text += " Your medal in “\(lost)” goes with it, as its goal is no longer reached."
+        }
         return Reply(
-            visibility: .invokerOnly, delivery: c.invocation.fromComponent ? .updateMessage : .newMessage,
-            text:
-                "Removed \(bold: game.displayName) from your \(removed.library ? "library" : "wishlist").")
+            visibility: .invokerOnly, delivery: c.invocation.fromComponent ? .updateMessage : .newMessage, text: text)
     }
 }
