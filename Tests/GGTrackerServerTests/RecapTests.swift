@@ -90,13 +90,13 @@ struct RecapTests {
             let months = try #require(Self.field(last, "By month"))
             #expect(months.hasPrefix("```\nJan ░░░░░░░░░░ 0\n"))
             #expect(months.contains("\nJun ██████████ 1\nJul ██████████ 1\nAug ░░░░░░░░░░ 0\n"))
-            #expect(Self.field(last, "Hours played") == "60 h")
+            // The headline's hours and reviews are not said again below it.
+            #expect(Self.field(last, "Hours played") == nil && Self.field(last, "Reviews written") == nil)
             #expect(Self.field(last, "Best rated") == "Celeste · ★★★★½ 9/10")
             #expect(Self.field(last, "First finished") == "Celeste · Jun 15")
             #expect(Self.field(last, "Last finished") == "Hades · Jul 20")
             // The longest game by the hours on it now, this year's five included.
             #expect(Self.field(last, "Longest game") == "Hades · 45 h")
-            #expect(Self.field(last, "Reviews written") == "1")
             #expect(Self.field(last, "Medals (0)") == "None this year")
             #expect(Self.field(last, "Most played genre")?.hasSuffix(" · 60 h") == true, "\(last.text)")
 
@@ -107,7 +107,6 @@ struct RecapTests {
             #expect(current.embeds.first?["description"] as? String == "0 games finished · 5 h played · 0 reviews")
             #expect(Self.field(current, "Finished") == "No games finished in \(thisYear) yet.")
             #expect(Self.field(current, "By month") == nil && Self.field(current, "First finished") == nil)
-            #expect(Self.field(current, "Hours played") == "5 h")
             #expect(Self.field(current, "Best rated") == "Hades · ★★★★☆ 8/10")
 
             let empty = try await client.send(I.command("recap", [I.option("year", lastYear - 1)]))

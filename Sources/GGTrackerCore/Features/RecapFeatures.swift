@@ -73,9 +73,10 @@ package struct RecapFeatures: Sendable {
             + Format.count(recap.reviewsWritten, "review")
     }
 
-    /// The year's highlights, labelled: the card's short fields and the share page's list.
+    /// The year's highlights, labelled: the card's short fields and the share page's list. The hours and the
+    /// reviews are in the headline above them.
     package static func facts(_ recap: YearRecap) -> [(label: String, value: String)] {
-        var facts: [(String, String)] = [("Hours played", Format.hours(recap.hours))]
+        var facts: [(String, String)] = []
         if let best = recap.bestRated, let score = best.score {
             facts.append(("Best rated", "\(best.game.name) · \(Format.stars(score)) \(score)/10"))
         }
@@ -99,7 +100,6 @@ package struct RecapFeatures: Sendable {
             facts.append(
                 ("Longest game", "\(longest.entry.game.name) · \(Format.hours((longest.hours * 2).rounded() / 2))"))
         }
-        facts.append(("Reviews written", String(recap.reviewsWritten)))
         return facts
     }
 
