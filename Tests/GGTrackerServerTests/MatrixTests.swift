@@ -31,10 +31,26 @@ func fakeHomeserver(asToken: String, received: Received, powerLevels: [String: I
     router.put("/_matrix/client/v3/rooms/:room/send/m.room.message/:txn") { request, context -> Response in
         guard authorized(request) else { return Response(status: .forbidden) }
         let body = try await request.body.collect(upTo: 1 << 20)
+        let txn = context.parameters.get("txn")?.removingPercentEncoding ?? ""
         await received.add(
-            "send \(context.parameters.get("room")?.removingPercentEncoding ?? "")", context.parameters.get("txn"),
-            Data(buffer: body))
-        return FakeHomeserver.json(.ok, ["event_id": "$reply\(UUID().uuidString)"])
+            "send \(context.parameters.get("room")?.removingPercentEncoding ?? "")", txn, Data(buffer: body))
+        return FakeHomeserver.json(.ok, ["event_id": "$sent-\(txn)"])
+    }
+    // The bot's own messages, by the ids the send above gave them; any other is unknown, as one never seen is.
+    router.get("/_matrix/client/v3/rooms/:room/event/:event") { request, context -> Response in
+        guard authorized(request) else { return Response(status: .forbidden) }
+        let id = context.parameters.get("event")?.removingPercentEncoding ?? ""
+        guard id.hasPrefix("$sent-"),
+            let sent = await received.requests.last(where: { $0.path.hasPrefix("send") && "$sent-\($0.1 ?? "")" == id }
+            ),
+            let content = try? JSONSerialization.jsonObject(with: sent.body)
+        else { return FakeHomeserver.json(.notFound, ["errcode": "M_NOT_FOUND", "error": "Event not found"]) }
+        return FakeHomeserver.json(
+            .ok,
+            [
+                "type": "m.room.message", "room_id": context.parameters.get("room")?.removingPercentEncoding ?? "",
+                "sender": "@ggtracker:localhost", "event_id": id, "content": content,
+            ])
     }
     router.get("/_matrix/client/v3/rooms/:room/state/m.room.power_levels") { request, _ -> Response in
         guard authorized(request) else { return Response(status: .forbidden) }

@@ -169,6 +169,7 @@ struct RendererGoldenTests {
                 igdb:26226
 
                 1. Mark completed: reply !gg progress title:igdb:26226 status:completed
+                (Or reply to this message with a number.)
                 """)
         #expect(
             content.formattedBody
@@ -176,7 +177,9 @@ struct RendererGoldenTests {
                 + "<p>🎮 Playing · 3 h</p><p><em>Genres</em>: Platform</p>"
                 + "<p><a href=\"https://images.igdb.com/igdb/image/upload/t_thumb/co3byy.jpg\">cover</a></p>"
                 + "<p><sub>igdb:26226</sub></p></blockquote>"
-                + "<ol><li>Mark completed: reply <code>!gg progress title:igdb:26226 status:completed</code></li></ol>")
+                + "<ol><li>Mark completed: reply <code>!gg progress title:igdb:26226 status:completed</code></li></ol>"
+                + "<p><sub>(Or reply to this message with a number.)</sub></p>")
+        #expect(content.commands == ["progress title:igdb:26226 status:completed"])
     }
 
     @Test func slackGolden() throws {

@@ -56,13 +56,17 @@ def send(content):
 
 
 def answer_to(event_id, expect):
-    """The bot's latest answer in reply to the event, once it holds every expected phrase."""
+    """The bot's latest answer in reply to the event, once it holds every expected phrase; its id is `answered`."""
+    global answered
+
     def answer():
+        global answered
         messages = call("GET", f"/_matrix/client/v3/rooms/{quoted}/messages?dir=b&limit=50", token)["chunk"]
         for event in messages:
             content = event.get("content", {})
             relates = content.get("m.relates_to", {}).get("m.in_reply_to", {}).get("event_id")
             if event.get("sender") == BOT and relates == event_id:
+                answered = event["event_id"]
                 return content if all(words in content["body"] for words in expect) else None
         return None
     return wait_for(f"an answer to {event_id} with {expect!r}", answer)
@@ -89,6 +93,10 @@ def ask(text, expect, thread=None):
 
 ask("!gg search hollow knight", ["Hollow Knight (2017)"])
 ask("!gg add Hollow Knight --status playing", ["alice added Hollow Knight (2017)", "Playing"])
+# A number answering the bot's message runs the command its hint of that number offers.
+offer = answered
+choice = send({"msgtype": "m.text", "body": "1", "m.relates_to": {"m.in_reply_to": {"event_id": offer}}})
+print("'1' →", repr(answer_to(choice, ["alice completed Hollow Knight (2017)"])["body"].splitlines()[0]))
 ask("!gg rate Celeste --score 9", ["alice rated Celeste (2018)"])
 listing = ask("!gg list", ["alice's library", "Hollow Knight (2017)", "Celeste (2018)"])
 ask("!gg help", ["GGTracker commands"])

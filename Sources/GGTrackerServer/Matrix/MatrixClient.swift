@@ -56,6 +56,12 @@ package struct MatrixClient: Sendable {
             json: content)
     }
 
+    /// `GET /_matrix/client/v3/rooms/{roomId}/event/{eventId}`: one event of a room the bot is in.
+    package func event(_ id: String, in room: String) async throws -> MatrixEvent {
+        let answer = try await call(.GET, "/_matrix/client/v3/rooms/\(Self.encode(room))/event/\(Self.encode(id))")
+        return try JSONDecoder().decode(MatrixEvent.self, from: answer)
+    }
+
     /// The room's `m.room.power_levels` state: a user's level, or the default.
     package func powerLevel(of user: String, in room: String) async throws -> Int {
         let answer = try await call(.GET, "/_matrix/client/v3/rooms/\(Self.encode(room))/state/m.room.power_levels")

@@ -104,7 +104,9 @@ package struct MatrixController: Sendable {
             try await client?.join(room)
             logger.info("joined a room", metadata: ["room": "\(room)"])
         case "m.room.message":
-            guard !isBot(sender), let text = event.commandLine else { return }
+            guard !isBot(sender) else { return }
+            var (line, refusal) = await choosing(event)
+            guard let text = line else { return }
             let eventID = event.eventID ?? UUID().uuidString
             // An event delivered again in another transaction is answered once.
             let key = "matrix:event:\(eventID)"
@@ -114,18 +116,23 @@ package struct MatrixController: Sendable {
             var delivery = Delivery(id: key, platform: .matrix, command: command)
             // An edited command runs where no version of it changed anything yet (a typo refused, a read), and is
             // answered under the message it edits, as clients show the edit in its place.
-            var editApplied = false
             if let edited = event.content.replaces {
                 delivery.marks = "matrix:edited:\(edited)"
-                editApplied = try await database.deliveries.changeMade(
+                if try await database.deliveries.changeMade(
                     by: "matrix:event:\(edited)", orMarked: "matrix:edited:\(edited)")
+                {
+                    refusal = .editNotRun
+                }
             }
             let invoker = try await invoker(sender: sender, room: room)
             // An attempt that committed its change but could not send the answer left it kept: it is sent as it
             // was, with the same transaction id, so the homeserver drops it if it did arrive.
             let delivered = try await pipeline.deliver(
                 delivery, logger: logger,
-                run: { editApplied ? .editNotRun : try await $0.respond(toLine: text, from: invoker) },
+                run: { bot in
+                    if let refusal { return refusal }
+                    return try await bot.respond(toLine: text, from: invoker)
+                },
                 render: { reply in
                     var content = reply.matrixContent(
                         replyTo: event.content.replaces ?? eventID,
@@ -152,6 +159,23 @@ package struct MatrixController: Sendable {
         default:
             return
         }
+    }
+
+    /// The command line of a message: where it answers one of the bot's messages with a number ("2", "#2",
+    /// "!gg 2"), the command that message's hint of that number offers, or a refusal when it offers no such number.
+    func choosing(_ event: MatrixEvent) async -> (line: String?, refusal: Reply?) {
+        let line = event.commandLine
+        guard let choice = event.choice, let answered = event.content.inReplyTo else { return (line, nil) }
+        guard let offered = try? await client?.event(answered, in: event.roomID), isBot(offered.sender),
+            let commands = offered.content.offered
+        else {
+            return (line, line == nil ? nil : .notice("The message you answered offers nothing to choose by number."))
+        }
+        guard commands.indices.contains(choice - 1) else {
+            let choices = commands.count == 1 ? "one choice, 1" : "choices 1 to \(commands.count)"
+            return ("!gg \(choice)", .notice("That message offers \(choices), not \(choice)."))
+        }
+        return ("!gg " + commands[choice - 1], nil)
     }
 
     var pipeline: DeliveryPipeline { DeliveryPipeline(bot: bot, database: database, metrics: metrics) }

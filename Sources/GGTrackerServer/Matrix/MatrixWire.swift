@@ -44,6 +44,10 @@ package struct MatrixEvent: Decodable, Sendable {
         /// The message this one edits (`rel_type` `m.replace`): the fields above are then its new content
         /// (`m.new_content`), not the "* …" fallback. https://spec.matrix.org/latest/client-server-api/#event-replacements
         package var replaces: String?
+        /// The message this one answers (`m.in_reply_to`; not a thread's fallback to its last message).
+        package var inReplyTo: String?
+        /// The commands the bot's own message offers by number (`MatrixMessage.commands`).
+        package var offered: [String]?
 
         package init(
             msgtype: String? = nil, body: String? = nil, formattedBody: String? = nil, membership: String? = nil
@@ -59,6 +63,7 @@ package struct MatrixEvent: Decodable, Sendable {
             case formattedBody = "formatted_body"
             case relatesTo = "m.relates_to"
             case newContent = "m.new_content"
+            case offered = "org.ggtracker.commands"
         }
 
         /// What an edit's message now reads.
@@ -75,9 +80,13 @@ package struct MatrixEvent: Decodable, Sendable {
         struct Relation: Decodable {
             var relType: String?
             var eventID: String?
+            var inReplyTo: MatrixMessage.EventReference?
+            var isFallingBack: Bool?
             enum CodingKeys: String, CodingKey {
                 case relType = "rel_type"
                 case eventID = "event_id"
+                case inReplyTo = "m.in_reply_to"
+                case isFallingBack = "is_falling_back"
             }
         }
 
@@ -88,7 +97,9 @@ package struct MatrixEvent: Decodable, Sendable {
             body = try? container.decodeIfPresent(String.self, forKey: .body)
             formattedBody = try? container.decodeIfPresent(String.self, forKey: .formattedBody)
             membership = try? container.decodeIfPresent(String.self, forKey: .membership)
+            offered = try? container.decodeIfPresent([String].self, forKey: .offered)
             let relation = try? container.decodeIfPresent(Relation.self, forKey: .relatesTo)
+            if relation?.isFallingBack != true { inReplyTo = relation?.inReplyTo?.eventID }
             switch relation?.relType {
             case "m.thread": threadRoot = relation?.eventID
             case "m.replace":
@@ -141,14 +152,8 @@ package struct MatrixEvent: Decodable, Sendable {
     /// fallback older clients put before the text, "> <@bot:server> …" lines and a blank one) is no part of it.
     /// https://spec.matrix.org/latest/client-server-api/#fallbacks-for-rich-replies
     package var commandLine: String? {
-        guard stateKey == nil, content.msgtype == "m.text", var text = content.body else { return nil }
-        if text.hasPrefix("> <") || text.hasPrefix("> * <") {
-            var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
-            while lines.first?.hasPrefix("> ") == true { lines = lines.dropFirst() }
-            if lines.first?.isEmpty == true { lines = lines.dropFirst() }
-            text = lines.joined(separator: "\n")
-        }
-        guard text.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("!gg") else { return nil }
+        guard var text = typedText, text.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("!gg")
+        else { return nil }
         // A mention pill shows its user's display name in the body: the command names the user by id instead.
         for pill in content.pills {
             guard let shown = text.range(of: pill.text, options: .backwards), shown.lowerBound > text.startIndex
@@ -156,6 +161,28 @@ package struct MatrixEvent: Decodable, Sendable {
             text.replaceSubrange(shown, with: pill.userID)
         }
         return text
+    }
+
+    /// The words of a text message, after the quote of the message it answers that some clients put first.
+    var typedText: String? {
+        guard stateKey == nil, content.msgtype == "m.text", var text = content.body else { return nil }
+        if text.hasPrefix("> <") || text.hasPrefix("> * <") {
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
+            while lines.first?.hasPrefix("> ") == true { lines = lines.dropFirst() }
+            if lines.first?.isEmpty == true { lines = lines.dropFirst() }
+            text = lines.joined(separator: "\n")
+        }
+        return text
+    }
+
+    /// The number a reply to one of the bot's messages picks among the commands it offers: "2", "#2" or "!gg 2".
+    package var choice: Int? {
+        guard content.inReplyTo != nil, var text = typedText?.trimmingCharacters(in: .whitespacesAndNewlines)
+        else { return nil }
+        if text.lowercased().hasPrefix("!gg") { text = text.dropFirst(3).trimmingCharacters(in: .whitespaces) }
+        if text.hasPrefix("#") { text.removeFirst() }
+        guard text.count <= 2, let number = Int(text), number > 0 else { return nil }
+        return number
     }
 }
 
@@ -169,6 +196,8 @@ package struct MatrixMessage: Codable, Sendable, Equatable {
     /// Empty: a reply never pings anyone. https://spec.matrix.org/latest/client-server-api/#user-and-room-mentions
     package var mentions = Mentions()
     package var relatesTo: Relation?
+    /// The commands its numbered hints offer, in order, as typed after `!gg`: a reply with a number runs one.
+    package var commands: [String]?
 
     package struct Mentions: Codable, Sendable, Equatable {}
 
@@ -199,6 +228,7 @@ package struct MatrixMessage: Codable, Sendable, Equatable {
         case formattedBody = "formatted_body"
         case mentions = "m.mentions"
         case relatesTo = "m.relates_to"
+        case commands = "org.ggtracker.commands"
     }
 }
 

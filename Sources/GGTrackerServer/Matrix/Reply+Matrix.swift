@@ -66,14 +66,15 @@ extension Reply {
                     ("\(menu.placeholder.replacingOccurrences(of: "…", with: "")) \($0.label)", $0.command)
                 }
             }
-        if !hints.isEmpty {
-            let items = hints.prefix(30).map { label, command in
-                "<li>\(MatrixHTML.escape(label)): reply <code>!gg \(MatrixHTML.escape(Self.bang(command)))</code></li>"
+        let offered = hints.prefix(30).map { (label: $0.0, command: Self.bang($0.1)) }
+        if !offered.isEmpty {
+            let items = offered.map { label, command in
+                "<li>\(MatrixHTML.escape(label)): reply <code>!gg \(MatrixHTML.escape(command))</code></li>"
             }
-            html.append("<ol>\(items.joined())</ol>")
+            html.append("<ol>\(items.joined())</ol><p><sub>\(Self.choosing)</sub></p>")
             plain.append(
-                hints.prefix(30).enumerated().map { "\($0 + 1). \($1.0): reply !gg \(Self.bang($1.1))" }.joined(
-                    separator: "\n"))
+                offered.enumerated().map { "\($0 + 1). \($1.label): reply !gg \($1.command)" }.joined(separator: "\n")
+                    + "\n" + Self.choosing)
         }
         if let modal {
             let option = modal.inputs.first?.option ?? "text"
@@ -89,8 +90,12 @@ extension Reply {
         }
         return MatrixMessage(
             body: body, formattedBody: formatted,
-            relatesTo: eventID.map { .init(inReplyTo: .init(eventID: $0)) })
+            relatesTo: eventID.map { .init(inReplyTo: .init(eventID: $0)) },
+            commands: offered.isEmpty ? nil : offered.map(\.command))
     }
+
+    /// Said under the numbered hints.
+    static let choosing = "(Or reply to this message with a number.)"
 
     /// `/add title:x` → `add title:x`, the form typed after `!gg`.
     static func bang(_ command: String) -> String {
