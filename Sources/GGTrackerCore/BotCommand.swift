@@ -92,7 +92,8 @@ package enum BotCommand: Hashable, Sendable {
             self = .library(
                 .list(
                     user: o.user, status: o.string("status").flatMap(GameStatus.init),
-                    sort: o.string("sort").flatMap(LibrarySort.init) ?? .recent, page: o.page))
+                    sort: o.string("sort").flatMap(LibrarySort.init) ?? .recent, page: o.page,
+                    tag: Self.listedTag(o.string("tag"))))
         case "export": self = .library(.export(o.string("format").flatMap(LibraryExport.Format.init) ?? .csv))
         case "import steam": self = .library(.importSteam(account: o.string("steam_id")!))
         case "import file":
@@ -196,6 +197,13 @@ package enum BotCommand: Hashable, Sendable {
         }
     }
 
+    /// The tag `/list` keeps to, as tags are stored: "#Co-op" is co-op.
+    static func listedTag(_ text: String?) -> String? {
+        guard var tag = text?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() else { return nil }
+        if tag.hasPrefix("#") { tag = String(tag.dropFirst()).trimmingCharacters(in: .whitespaces) }
+        return tag.isEmpty ? nil : tag
+    }
+
     /// `roguelike, Couch co-op, -old` → add roguelike, add couch co-op, remove old.
     static func tagChanges(_ text: String, usage: String) throws(UsageError) -> [TagChange] {
         var changes: [TagChange] = []
@@ -252,7 +260,7 @@ package enum LibraryCommand: Hashable, Sendable {
     case tag(TitleQuery, changes: [TagChange])
     case note(TitleQuery, text: String?, clear: Bool)
     case remove(TitleQuery, confirmed: Bool)
-    case list(user: UserMention?, status: GameStatus?, sort: LibrarySort, page: Int)
+    case list(user: UserMention?, status: GameStatus?, sort: LibrarySort, page: Int, tag: String? = nil)
     case export(LibraryExport.Format)
     case importSteam(account: String)
     case importFile(Attachment, format: ImportFormat)

@@ -27,12 +27,15 @@ package struct LibraryListing: Sendable {
     package var sort: LibrarySort
     package var page: Int
     package var pageSize: Int
+    /// Only the games with this tag (lower-case, as tags are stored).
+    package var tag: String?
 
-    package init(status: GameStatus?, sort: LibrarySort, page: Int, pageSize: Int) {
+    package init(status: GameStatus?, sort: LibrarySort, page: Int, pageSize: Int, tag: String? = nil) {
         self.status = status
         self.sort = sort
         self.page = page
         self.pageSize = pageSize
+        self.tag = tag
     }
 }
 

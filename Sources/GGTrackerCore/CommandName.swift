@@ -153,8 +153,9 @@ package enum CommandName: String, CaseIterable, Sendable {
                     .status("Only this status"),
                     .string("sort", "Order", choices: LibrarySort.allCases.map(\.rawValue)),
                     .page(),
+                    .string("tag", "Only games with this tag", autocomplete: true),
                 ],
-                examples: ["/list", "/list status:completed sort:score"])
+                examples: ["/list", "/list status:completed sort:score", "/list tag:co-op"])
         case .profile:
             return CommandSpec(
                 name: "profile", summary: "A player's profile card",

@@ -275,6 +275,8 @@ package protocol LibraryStore: Sendable {
     func isWishlisted(_ player: PlayerID, game: Int64) async throws -> Bool
     /// Every game in the player's library or on their wishlist.
     func shelfGames(of player: PlayerID) async throws -> [Game]
+    /// The tags of the player's library, each with how many games have it: the most used first, then by name.
+    func tagCounts(of player: PlayerID) async throws -> [(tag: String, games: Int)]
     func removeFromWishlist(_ player: PlayerID, game: Int64) async throws -> Bool
     func wishlist(of player: PlayerID, includeMature: Bool, page: Int, pageSize: Int) async throws -> Page<WishlistItem>
     /// Games on the wishlists of a server's members (or of one of them) whose release is still ahead of `now`
@@ -288,9 +290,11 @@ package protocol LibraryStore: Sendable {
     func removeEverywhere(_ player: PlayerID, game: Int64, at now: Date) async throws -> Removal
     /// A page of the library with the status counts. Its entries carry what a line of the list shows and no more:
     /// status, hours, percent, score, favorite mark and dates, and of each game its id, name, release and age
-    /// restriction (no review, note or tags; no summary, facets or cover).
+    /// restriction (no review, note or tags; no summary, facets or cover). With `tag`, only the games with that tag,
+    /// and their counts.
     func library(
-        of player: PlayerID, status: GameStatus?, sort: LibrarySort, includeMature: Bool, page: Int, pageSize: Int
+        of player: PlayerID, status: GameStatus?, sort: LibrarySort, includeMature: Bool, page: Int, pageSize: Int,
+        tag: String?
     ) async throws -> LibraryPage
     func stats(of player: PlayerID) async throws -> PlayerStats
     /// The player's library and wishlist, whole; nil for a player never seen.

@@ -109,12 +109,16 @@ package enum TextCommandParser {
     }
 
     /// Words typed without option names, each given to the first option not yet set that it fits: a choice (the
-    /// whole text first: "on hold"), a yes/no option by its name, a number written with its unit, or else one
-    /// member. Nil when a word fits none, or a second member would be needed.
+    /// whole text first: "on hold"), a yes/no option by its name, a number written with its unit, a tag written
+    /// with "#", or else one member. Nil when a word fits none, or a second member would be needed.
     static func spread(_ text: String, over spec: CommandSpec) -> [String: OptionValue]? {
         func fitting(_ word: String, _ set: [String: OptionValue]) -> (String, OptionValue)? {
             for option in spec.options where set[option.name] == nil {
                 if option.isNamed(by: word) { return (option.name, .boolean(true)) }
+                // "#co-op" is a tag.
+                if option.name == "tag", word.count > 1, word.hasPrefix("#") {
+                    return (option.name, .string(String(word.dropFirst())))
+                }
                 // Choices, numbers with their unit, and a whole number where no unit is written and the range is
                 // narrow (a year, a page): a member's id is never one.
                 let bare = option.takesBareNumber && option.validValue(word) != nil

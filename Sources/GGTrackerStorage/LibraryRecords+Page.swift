@@ -4,9 +4,10 @@ import GGTrackerCore
 extension LibraryRecords {
     /// A page of a player's library, with its counts by status.
     package func library(
-        of player: PlayerID, status: GameStatus?, sort: LibrarySort, includeMature: Bool, page: Int, pageSize: Int
+        of player: PlayerID, status: GameStatus?, sort: LibrarySort, includeMature: Bool, page: Int, pageSize: Int,
+        tag: String? = nil
     ) async throws -> LibraryPage {
-        let listing = LibraryListing(status: status, sort: sort, page: page, pageSize: pageSize)
+        let listing = LibraryListing(status: status, sort: sort, page: page, pageSize: pageSize, tag: tag)
         return try await read { db in try await Self.library(of: player, listing, includeMature: includeMature, in: db)
         }
     }
@@ -26,15 +27,50 @@ extension LibraryRecords {
         if carried, let first = rows.first {
             return page(rows, counts: first["status_counts"], listing, includeMature: includeMature)
         }
-        let groups = try await db.fetchAll(countsByGroup, [player.rawValue]).map { $0[0] as String }
+        let groups = try await db.fetchAll(
+            countsByGroup(tagged: listing.tag != nil), SQLArguments([player.rawValue] + tagArguments(listing))
+        ).map { $0[0] as String }
         return page(rows, counts: groups.joined(separator: ","), listing, includeMature: includeMature)
     }
 
-    /// The library's entries by status and age restriction, one `status mature count` text a group.
-    private static let countsByGroup = """
-        SELECT e.status || ' ' || g.mature || ' ' || count(*) AS c FROM library_entries e
-        JOIN games g ON g.id = e.game_id WHERE e.player_id = ? GROUP BY e.status, g.mature
+    package func tagCounts(of player: PlayerID) async throws -> [(tag: String, games: Int)] {
+        let lists = try await read { db in
+            try await db.values(
+                "SELECT tags FROM library_entries WHERE player_id = ? AND tags <> '[]'", [player.rawValue])
+                as [String]
+        }
+        var counts: [String: Int] = [:]
+        for tag in lists.flatMap(NameList.decode) { counts[tag, default: 0] += 1 }
+        return counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { ($0.key, $0.value) }
+    }
+
+    /// The library's entries by status and age restriction, one `status mature count` text a group; `tagged`, only
+    /// those with the tag `tagArguments` gives.
+    private static func countsByGroup(tagged: Bool) -> String { tagged ? countsByGroupTagged : countsByGroupAll }
+    private static let countsByGroupAll = countsByGroup(where: "")
+    private static let countsByGroupTagged = countsByGroup(where: "AND \(taggedCondition)")
+    private static func countsByGroup(where condition: String) -> String {
         """
+        SELECT e.status || ' ' || g.mature || ' ' || count(*) AS c FROM library_entries e
+        JOIN games g ON g.id = e.game_id WHERE e.player_id = ? \(condition) GROUP BY e.status, g.mature
+        """
+    }
+
+    /// An entry whose stored tags (`NameList`) hold the tag as one item.
+    private static let taggedCondition = "e.tags LIKE ? ESCAPE '!'"
+
+    /// The argument of `taggedCondition` for the listing's tag, if it has one: the tag as `NameList` writes an item,
+    /// quotes included, with LIKE's wildcards escaped.
+    private static func tagArguments(_ listing: LibraryListing) -> [(any SQLBindable)?] {
+        guard let tag = listing.tag else { return [] }
+        let item = NameList.encode([tag]).dropFirst().dropLast()
+        var pattern = "%"
+        for character in item {
+            if character == "%" || character == "_" || character == "!" { pattern.append("!") }
+            pattern.append(character)
+        }
+        return [pattern + "%"]
+    }
 
     /// The statement that reads a page: the listed columns, then (`carriesCounts`) the library's counts by group in
     /// `status_counts`, and (`positioned`) the entry's place in the whole list in `position`, for a statement that
@@ -50,6 +86,10 @@ extension LibraryRecords {
             conditions.append("e.status = ?")
             arguments.append(status.rawValue)
         }
+        if listing.tag != nil {
+            conditions.append(taggedCondition)
+            arguments += tagArguments(listing)
+        }
         if let (condition, values) = mature {
             conditions.append(condition)
             arguments += values
@@ -63,7 +103,8 @@ extension LibraryRecords {
             }
         let counted =
             carriesCounts
-            ? ", (SELECT string_agg(c, ',') FROM (\(countsByGroup)) AS status_groups) AS status_counts" : ""
+            ? ", (SELECT string_agg(c, ',') FROM (\(countsByGroup(tagged: listing.tag != nil))) AS status_groups) AS status_counts"
+            : ""
         let position = positioned ? ", row_number() OVER (ORDER BY \(order)) AS position" : ""
         let sql = """
             SELECT \(LibraryRows.listedColumns) \(counted) \(position)
@@ -72,7 +113,7 @@ extension LibraryRecords {
             """
         return (
             sql,
-            (carriesCounts ? [player.rawValue] : []) + arguments
+            (carriesCounts ? [player.rawValue] + tagArguments(listing) : []) + arguments
                 + [listing.pageSize, (listing.page - 1) * listing.pageSize]
         )
     }

@@ -45,7 +45,7 @@ struct MistypedOptionTests {
     }
 
     @Test func wordsBeforeAMemberAreNoOptionOfTheirs() {
-        #expect(message(of: "/list tag:rpg") == "`/list` has no option `tag`.")
+        #expect(message(of: "/list genre:rpg") == "`/list` has no option `genre`.")
         #expect(message(of: "!gg stats genre:rpg") == "`/stats` has no option `genre`.")
     }
 

@@ -57,6 +57,16 @@ extension GGTrackerBot {
             let fitting = all.filter { needle.isEmpty || $0.name.lowercased().contains(needle) }
             return (fitting.filter { yours.contains($0.id) } + fitting.filter { !yours.contains($0.id) })
                 .prefix(Self.maxChoices).map { Choice(name: Format.truncate($0.name, 100), value: $0.name) }
+        case "tag":
+            // The caller's own tags, the most used first: those starting with the text, then those containing it.
+            let needle = BotCommand.listedTag(text) ?? ""
+            let tags = try await store.library.tagCounts(of: invoker.player)
+            let fitting =
+                tags.filter { $0.tag.hasPrefix(needle) }
+                + tags.filter { !$0.tag.hasPrefix(needle) && $0.tag.contains(needle) }
+            return fitting.prefix(Self.maxChoices).map {
+                Choice(name: Format.truncate("\($0.tag) (\(Format.count($0.games, "game")))", 100), value: $0.tag)
+            }
         case "command":
             let needle = text.lowercased().trimmingCharacters(in: ["/", " "])
             return CommandName.allCases.filter { needle.isEmpty || $0.rawValue.hasPrefix(needle) }.prefix(

@@ -73,22 +73,23 @@ struct ShelfFeatures: Sendable {
     }
 
     /// `/list`: a library, ten per page, with the status counts in the footer.
-    func list(user: UserMention?, status: GameStatus?, sort: LibrarySort, page: Int, _ c: Context) async throws -> Reply
-    {
+    func list(user: UserMention?, listing: LibraryListing, _ c: Context) async throws -> Reply {
         let player = try await bot.targetPlayer(user, c)
         let result: LibraryPage
         if player.id == c.player.id, let listed = c.listed {
             result = listed
         } else {
             result = try await bot.store.library.library(
-                of: player.id, status: status, sort: sort, includeMature: c.showsMature, page: page,
-                pageSize: GGTrackerBot.pageSize)
+                of: player.id, status: listing.status, sort: listing.sort, includeMature: c.showsMature,
+                page: listing.page, pageSize: listing.pageSize, tag: listing.tag)
         }
+        let (status, sort) = (listing.status, listing.sort)
         let name = player.shownName
         guard !result.page.items.isEmpty else {
             if let past = bot.pastTheLastPage(result.page) { return past }
-            let scope = status.map { " with status \($0.rawValue)" } ?? ""
             let hidden = result.hiddenMature > 0 ? " (\(result.hiddenMature) age-restricted hidden here)" : ""
+            if let tag = listing.tag { return try await noneTagged(tag, status: status, of: player, hidden: hidden, c) }
+            let scope = status.map { " with status \($0.rawValue)" } ?? ""
             return .notice(
                 player.id == c.player.id
                     ? "Your library has no games\(scope) yet\(hidden). Add one with \(code: "/add")."
@@ -105,18 +106,19 @@ struct ShelfFeatures: Sendable {
             return line
         }
         let total = result.statusCounts.values.reduce(0, +)
+        let games = Format.count(total, "game") + (listing.tag.map { " tagged “\($0)”" } ?? "")
         var footer: String
         if let status {
-            footer =
-                "\(status.emoji) \(result.statusCounts[status] ?? 0) \(status.rawValue) of \(Format.count(total, "game"))"
+            footer = "\(status.emoji) \(result.statusCounts[status] ?? 0) \(status.rawValue) of \(games)"
         } else {
             let counts = GameStatus.allCases.compactMap { s in result.statusCounts[s].map { "\(s.emoji) \($0)" } }
-            footer = Format.count(total, "game") + " · " + counts.joined(separator: " · ")
+            footer = games + " · " + counts.joined(separator: " · ")
         }
         footer += " · page \(result.page.page)/\(result.page.pageCount)"
         if result.hiddenMature > 0 { footer += " · \(result.hiddenMature) age-restricted hidden" }
         let title =
             "\(name)'s library" + (status.map { " — \($0.label)" } ?? "")
+            + (listing.tag.map { " — tagged “\($0)”" } ?? "")
             + (sort == .recent ? "" : " by \(sort.rawValue)")
         let card = Card(
             title: title, description: lines.joined(separator: "\n"), thumbnailURL: player.avatarURL, footer: footer,
@@ -124,6 +126,34 @@ struct ShelfFeatures: Sendable {
         return Reply(
             delivery: c.invocation.fromComponent ? .updateMessage : .newMessage, cards: [card],
             actions: bot.pager(result.page, c, owner: player))
+    }
+}
+
+extension ShelfFeatures {
+    /// The answer to `/list tag:` that finds nothing: the tags the library does have, each a button that lists it.
+    func noneTagged(
+        _ tag: String, status: GameStatus?, of player: Player, hidden: String, _ c: Context
+    ) async throws
+        -> Reply
+    {
+        let own = player.id == c.player.id
+        let whose = own ? "your library" : "\(player.shownName)'s library"
+        let scope = status.map { " with status \($0.rawValue)" } ?? ""
+        let tags = try await bot.store.library.tagCounts(of: player.id)
+        guard !tags.isEmpty else {
+            return .notice(
+                "No game in \(whose) is tagged “\(tag)”\(scope)\(hidden): \(own ? "you have" : "they have") no tags yet."
+                    + (own ? " Tag a game with \(code: "/tag title:… tags:\(tag)")." : ""))
+        }
+        let listed = tags.prefix(10).map { "\($0.tag) (\($0.games))" }.joined(separator: ", ")
+        return Reply(
+            visibility: .invokerOnly,
+            text: "No game in \(whose) is tagged “\(tag)”\(scope)\(hidden). \(own ? "Your" : "Their") tags: \(listed).",
+            actions: [
+                tags.prefix(5).map { counted in
+                    Action("#\(counted.tag)", bot.rerun(c, ["tag": .string(counted.tag), "page": nil, "status": nil]))
+                }
+            ])
     }
 }
 
@@ -204,8 +234,8 @@ extension ShelfFeatures {
 extension BotCommand {
     /// The page of the invoker's own library the command lists, for the store to read with the caller.
     func listing(by invoker: Invoker) -> LibraryListing? {
-        guard case .library(.list(let user, let status, let sort, let page)) = self else { return nil }
+        guard case .library(.list(let user, let status, let sort, let page, let tag)) = self else { return nil }
         if let user, invoker.player(named: user) != invoker.player { return nil }
-        return LibraryListing(status: status, sort: sort, page: page, pageSize: GGTrackerBot.pageSize)
+        return LibraryListing(status: status, sort: sort, page: page, pageSize: GGTrackerBot.pageSize, tag: tag)
     }
 }

@@ -1,0 +1,66 @@
+import Foundation
+import GGTrackerCore
+import Testing
+
+@testable import GGTrackerServer
+
+/// `/list tag:`: a library's games with one tag, paged with the tag kept; a tag no game has is answered with the
+/// tags there are, each a button; the tag autocompletes from the caller's own tags.
+@Suite("Lists by tag")
+struct TaggedListCommandTests {
+    typealias I = Interaction
+
+    @Test func aLibraryIsListedByTagWithTheTagKeptAcrossPages() async throws {
+        let harness = try await TestHarness()
+        try await harness.withClient { client in
+            let games = [
+                "Celeste", "Hades", "Hollow Knight", "Portal 2", "Stardew Valley", "Terraria", "Cuphead", "Undertale",
+                "Limbo", "Tetris", "Ori and the Blind Forest", "Disco Elysium",
+            ]
+            for game in games {
+                let added = try await client.send(I.command("add", [I.option("title", game)]))
+                #expect(added.status == .ok && !added.ephemeral, "\(game): \(added.text)")
+                let tagged = try await client.send(
+                    I.command(
+                        "tag", [I.option("title", game), I.option("tags", game == "Portal 2" ? "co-op" : "Indie")]))
+                #expect(tagged.status == .ok, "\(game): \(tagged.text)")
+            }
+            let indie = try await client.send(I.command("list", [I.option("tag", "#Indie")]))
+            DiscordChecks.check(indie)
+            let card = try #require(indie.embeds.first)
+            #expect(card["title"] as? String == "Alice's library — tagged “indie”", "\(indie.text)")
+            let footer = ((card["footer"] as? [String: Any])?["text"] as? String) ?? ""
+            #expect(footer.hasPrefix("11 games tagged “indie” · 📚 11 · page 1/2"), "\(footer)")
+            #expect(!indie.text.contains("Portal 2"))
+            let next = try #require(indie.button("Next"))
+            let second = try await client.send(I.button(next))
+            #expect(second.text.contains("page 2/2") && !second.text.contains("Portal 2"), "\(second.text)")
+            #expect(second.text.contains("11 games tagged “indie”"), "\(second.text)")
+
+            let none = try await client.send(I.command("list", [I.option("tag", "rpg")]))
+            #expect(none.ephemeral)
+            #expect(
+                none.content.contains("No game in your library is tagged “rpg”. Your tags: indie (11), co-op (1)."),
+                "\(none.content)")
+            let coop = try await client.send(I.button(try #require(none.button("#co-op"))))
+            #expect(coop.text.contains("Portal 2") && coop.text.contains("1 game tagged “co-op”"), "\(coop.text)")
+
+            let suggested = try await client.send(I.autocomplete("list", [I.option("tag", "c", focused: true)]))
+            let choices = (suggested.data["choices"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
+            #expect(choices == ["co-op"], "\(choices)")
+        }
+    }
+
+    /// Typed, a tag is its option or a word written with "#".
+    @Test func aTagIsTypedWithItsNameOrAHash() throws {
+        for line in ["!gg list #co-op", "!gg list tag:co-op", "!gg list --tag Co-op"] {
+            let command = try BotCommand(TextCommandParser.parse(line))
+            #expect(command == .library(.list(user: nil, status: nil, sort: .recent, page: 1, tag: "co-op")), "\(line)")
+        }
+        let both = try BotCommand(TextCommandParser.parse("!gg list bob #co-op completed"))
+        #expect(
+            both
+                == .library(
+                    .list(user: UserMention(id: "bob"), status: .completed, sort: .recent, page: 1, tag: "co-op")))
+    }
+}
