@@ -77,9 +77,9 @@ struct CommandRegistrationTests {
                 apiBase: "http://127.0.0.1:\(port)/api/v10", applicationID: "123456789012345678",
                 botToken: "secret-token")
             let global = try await registrar.register(guild: nil)
-            #expect(global == CommandName.allCases.count)
+            #expect(global == CommandName.allCases.count + DiscordUserCommand.allCases.count)
             let guild = try await registrar.register(guild: "900000000000000001")
-            #expect(guild == CommandName.allCases.count)
+            #expect(guild == CommandName.allCases.count + DiscordUserCommand.allCases.count)
         }
         let requests = await received.requests
         #expect(

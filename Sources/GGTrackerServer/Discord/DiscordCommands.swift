@@ -4,6 +4,24 @@ import GGTrackerCore
 import NIOCore
 import NIOHTTP1
 
+/// The commands in a member's context menu (Apps), each a slash command about that member, answered only to whoever
+/// asked. https://discord.com/developers/docs/interactions/application-commands#user-commands
+package enum DiscordUserCommand: String, CaseIterable, Sendable {
+    case library = "Library"
+    case compare = "Compare with me"
+
+    /// The application command type of a user command (`USER`).
+    static let type = 2
+
+    /// The slash command it runs, with the member as its `user`.
+    var command: String {
+        switch self {
+        case .library: "list"
+        case .compare: "compare"
+        }
+    }
+}
+
 /// A slash command as Discord registers it, generated from the command declarations.
 /// https://discord.com/developers/docs/interactions/application-commands#application-command-object
 package struct DiscordCommandDefinition: Encodable, Sendable {
@@ -50,9 +68,12 @@ package struct DiscordCommandDefinition: Encodable, Sendable {
         try c.encodeIfPresent(contexts, forKey: .contexts)
     }
 
-    /// Every command, in declaration order.
+    /// Every command, in declaration order, then the commands of a member's context menu.
     package static var all: [DiscordCommandDefinition] {
         CommandName.allCases.map { command($0.spec) }
+            + DiscordUserCommand.allCases.map {
+                DiscordCommandDefinition(name: $0.rawValue, type: DiscordUserCommand.type, description: "")
+            }
     }
 
     /// The application command type of a slash command (`CHAT_INPUT`).

@@ -72,7 +72,7 @@ struct InteractionReader {
     static let memberKeys: [StaticString] = ["user", "nick", "permissions"]
     static let channelKeys: [StaticString] = ["id", "nsfw"]
     static let dataKeys: [StaticString] = [
-        "name", "options", "custom_id", "component_type", "values", "resolved", "components",
+        "name", "options", "custom_id", "component_type", "values", "resolved", "components", "type", "target_id",
     ]
     static let optionKeys: [StaticString] = ["name", "type", "value", "options", "focused"]
 
@@ -217,6 +217,8 @@ struct InteractionReader {
                     values.append(value)
                 }
                 data.values = values
+            case 7: data.type = try reader.integer()
+            case 8: data.targetID = try reader.text()
             default:
                 // Resolved users and files, a modal's components: left to the decoder.
                 throw reader.fail()

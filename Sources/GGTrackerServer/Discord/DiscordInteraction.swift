@@ -61,11 +61,20 @@ package struct DiscordInteraction: Decodable, Equatable, Sendable {
         package var componentType: DiscordComponentType?
         package var values: [String]?
         package var components: [ModalComponent]?
+        /// An application command's type (1 a slash command, 2 a user command) and a user command's member.
+        package var type: Int?
+        package var targetID: String?
 
         enum CodingKeys: String, CodingKey {
-            case name, options, resolved, values, components
+            case name, options, resolved, values, components, type
             case customID = "custom_id"
             case componentType = "component_type"
+            case targetID = "target_id"
+        }
+
+        /// The command of a member's context menu this is, if it is one.
+        var userCommand: DiscordUserCommand? {
+            type == DiscordUserCommand.type ? name.flatMap(DiscordUserCommand.init(rawValue:)) : nil
         }
 
         /// The custom id that says what to run: a button's own, or for a menu (`gm:`) the chosen option's.

@@ -127,9 +127,12 @@ package struct DiscordInteractionController: Sendable {
         let delivered = try await pipeline.deliver(
             delivery, logger: logger,
             run: { bot in
-                try await bot.respond(
+                var reply = try await bot.respond(
                     to: try await invocation(for: interaction).0, from: try invoker(for: interaction),
                     progress: progress)
+                // A member's context menu answers only whoever opened it.
+                if interaction.data?.type == DiscordUserCommand.type { reply.visibility = .invokerOnly }
+                return reply
             },
             render: { reply in try await encodeOrPlain(reply, interaction: interaction, logger: logger) })
         switch delivered {
@@ -159,7 +162,10 @@ package struct DiscordInteractionController: Sendable {
     /// The command an interaction runs, as metrics name it: a slash command's name, or the first word of a
     /// button's or modal's command line when the button carries it.
     static func commandName(of interaction: DiscordInteraction) -> String {
-        if interaction.type == .applicationCommand { return interaction.data?.name ?? "unknown" }
+        if interaction.type == .applicationCommand {
+            if let menu = interaction.data?.userCommand { return menu.command }
+            return interaction.data?.name ?? "unknown"
+        }
         let fallback = interaction.type == .modalSubmit ? "modal" : "component"
         guard let id = interaction.data?.commandID, id.hasPrefix("gg:") else { return fallback }
         return (try? TextCommandParser.parse(String(id.dropFirst(3)), fromComponent: true).path.first) ?? fallback
@@ -246,6 +252,15 @@ package struct DiscordInteractionController: Sendable {
         switch interaction.type {
         case .applicationCommand:
             guard let name = data.name else { throw UsageError("This interaction names no command.") }
+            if data.type == DiscordUserCommand.type {
+                guard let menu = data.userCommand, let target = data.targetID else {
+                    throw UsageError("Unknown command \(code: name).")
+                }
+                let member = value(
+                    of: DiscordInteraction.Option(name: "user", type: .user, value: .string(target)),
+                    resolved: data.resolved)
+                return (CommandInvocation(path: [menu.command], options: ["user": member]), menu.command)
+            }
             var path = [name]
             var options: [String: OptionValue] = [:]
             var level = data.options ?? []
