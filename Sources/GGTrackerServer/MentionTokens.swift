@@ -4,11 +4,12 @@ import Foundation
 /// `<@U123|ada>`, `<#C123|general>`), turned into the form every command line uses: `@123`, `#C123`; a link in
 /// angle brackets (`<https://store.steampowered.com/app/620/>`, Slack's `<https://…|label>`) is its address.
 enum MentionTokens {
-    /// A Slack slash command's text as typed: its tokens made neutral, then the three characters Slack sends as
-    /// entities (`&amp;`, `&lt;`, `&gt;`) put back.
-    static func slackText(_ text: String) -> String { HTML.unescape(neutral(text)) }
+    /// A Slack slash command's text as typed: its tokens made neutral, a channel as its name (`<#C123|co-op>` is
+    /// "#co-op": no command takes a Slack channel, and a tag written with "#" is turned into one when a channel has
+    /// its name), then the three characters Slack sends as entities (`&amp;`, `&lt;`, `&gt;`) put back.
+    static func slackText(_ text: String) -> String { HTML.unescape(neutral(text, channelsByName: true)) }
 
-    static func neutral(_ line: String) -> String {
+    static func neutral(_ line: String, channelsByName: Bool = false) -> String {
         guard line.contains("<") else { return line }
         var out = ""
         var rest = Substring(line)
@@ -25,6 +26,13 @@ enum MentionTokens {
                 continue
             }
             let sigil = inner.first
+            if channelsByName, sigil == "#", let bar = inner.firstIndex(of: "|"),
+                inner.index(after: bar) < inner.endIndex
+            {
+                out += "#" + inner[inner.index(after: bar)...]
+                rest = token[token.index(after: close)...]
+                continue
+            }
             var id = inner.dropFirst()
             if sigil == "@", id.first == "!" { id = id.dropFirst() }
             id = id.prefix { $0 != "|" }

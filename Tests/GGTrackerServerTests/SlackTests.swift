@@ -94,6 +94,12 @@ struct SlackTests {
             let blocks = String(
                 decoding: try JSONSerialization.data(withJSONObject: shown["blocks"] ?? []), as: UTF8.self)
             #expect(blocks.contains("Sam &amp; Max &lt;3 &amp;lt;"), "escaped once for Slack: \(blocks)")
+            // A tag written with "#" that Slack turned into a channel of that name is the tag.
+            _ = try await post(client, "/slack/commands", Self.command("tag Portal 2 tags:co-op"))
+            let (_, listed) = try await post(client, "/slack/commands", Self.command("list <#C0COOP|co-op>"))
+            let text = String(
+                decoding: try JSONSerialization.data(withJSONObject: listed["blocks"] ?? []), as: UTF8.self)
+            #expect(text.contains("alice's library — tagged “co-op”") && text.contains("Portal 2"), "\(text)")
         }
     }
 
