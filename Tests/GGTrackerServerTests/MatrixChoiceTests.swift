@@ -41,6 +41,12 @@ extension MatrixTests {
             #expect(await sentCount() == before)
             _ = try await put(client, txn: "55", events: [Self.reply("!gg 1", to: "$someone", id: "$typed")])
             #expect(try await answer().contains("The message you answered offers nothing to choose by number."))
+            // Sent on its own, a number is explained; as chat, it is left alone.
+            _ = try await put(client, txn: "56", events: [Self.message("!gg 2", id: "$alone")])
+            #expect(try await answer().contains("reply to the message that offers it with its number"))
+            let quiet = await sentCount()
+            _ = try await put(client, txn: "57", events: [Self.message("2", id: "$two-alone")])
+            #expect(await sentCount() == quiet)
         }
     }
 }

@@ -165,7 +165,16 @@ package struct MatrixController: Sendable {
     /// "!gg 2"), the command that message's hint of that number offers, or a refusal when it offers no such number.
     func choosing(_ event: MatrixEvent) async -> (line: String?, refusal: Reply?) {
         let line = event.commandLine
-        guard let choice = event.choice, let answered = event.content.inReplyTo else { return (line, nil) }
+        guard let choice = event.choice else { return (line, nil) }
+        guard let answered = event.content.inReplyTo else {
+            // "!gg 2" sent on its own: a number means something only in answer to a message that offers it.
+            return (
+                line,
+                line == nil
+                    ? nil
+                    : .notice("To run a numbered choice, reply to the message that offers it with its number.")
+            )
+        }
         guard let offered = try? await client?.event(answered, in: event.roomID), isBot(offered.sender),
             let commands = offered.content.offered
         else {

@@ -175,10 +175,10 @@ package struct MatrixEvent: Decodable, Sendable {
         return text
     }
 
-    /// The number a reply to one of the bot's messages picks among the commands it offers: "2", "#2" or "!gg 2".
+    /// A message that is only a number ("2", "#2" or "!gg 2"): as a reply to one of the bot's messages, it picks
+    /// among the commands that message offers.
     package var choice: Int? {
-        guard content.inReplyTo != nil, var text = typedText?.trimmingCharacters(in: .whitespacesAndNewlines)
-        else { return nil }
+        guard var text = typedText?.trimmingCharacters(in: .whitespacesAndNewlines) else { return nil }
         if text.lowercased().hasPrefix("!gg") { text = text.dropFirst(3).trimmingCharacters(in: .whitespaces) }
         if text.hasPrefix("#") { text.removeFirst() }
         guard text.count <= 2, let number = Int(text), number > 0 else { return nil }
