@@ -197,35 +197,6 @@ package enum BotCommand: Hashable, Sendable {
         }
     }
 
-    /// The tag `/list` keeps to, as tags are stored: "#Co-op" is co-op.
-    static func listedTag(_ text: String?) -> String? {
-        guard var tag = text?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() else { return nil }
-        if tag.hasPrefix("#") { tag = String(tag.dropFirst()).trimmingCharacters(in: .whitespaces) }
-        return tag.isEmpty ? nil : tag
-    }
-
-    /// `roguelike, Couch co-op, -old` → add roguelike, add couch co-op, remove old.
-    static func tagChanges(_ text: String, usage: String) throws(UsageError) -> [TagChange] {
-        var changes: [TagChange] = []
-        for piece in text.split(separator: ",") {
-            var tag = piece.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-            let removing = tag.hasPrefix("-")
-            if removing { tag = String(tag.dropFirst()).trimmingCharacters(in: .whitespaces) }
-            guard !tag.isEmpty else { continue }
-            guard Format.length(tag) <= maxTagLength else {
-                throw UsageError(
-                    "Tags are 1–\(maxTagLength) characters; “\(Format.truncate(tag, 40))” has \(Format.length(tag)).",
-                    usage: usage)
-            }
-            changes.append(removing ? .remove(tag) : .add(tag))
-        }
-        guard !changes.isEmpty else {
-            throw UsageError(
-                "Give tags separated by commas, for example \(code: "tags:roguelike, couch").", usage: usage)
-        }
-        return changes
-    }
-
     /// The command's name, for logs and metrics.
     package var name: String {
         switch self {
