@@ -49,4 +49,30 @@ extension MatrixTests {
             #expect(await sentCount() == quiet)
         }
     }
+
+    /// An edit of a command sent in a thread is answered in that thread; an "edit" of someone else's message is none.
+    @Test func anEditIsAnsweredInItsMessagesThreadAndOnlyForItsSender() async throws {
+        try await withBot { client, received in
+            var original = Self.message("!gg ad Celeste", id: "$inthread")
+            original["content"] = [
+                "msgtype": "m.text", "body": "!gg ad Celeste",
+                "m.relates_to": ["rel_type": "m.thread", "event_id": "$root", "is_falling_back": true],
+            ]
+            // The homeserver holds the message the edit names.
+            await received.add("event $inthread", nil, try JSONSerialization.data(withJSONObject: original))
+            _ = try await put(client, txn: "60", events: [original])
+            let sent = await received.requests.filter { $0.path.hasPrefix("send") }.count
+            var foreign = Self.edit("$inthread", to: "!gg add Hades", id: "$bob-edit")
+            foreign["sender"] = "@bob:localhost"
+            _ = try await put(client, txn: "61", events: [foreign])
+            #expect(await received.requests.filter { $0.path.hasPrefix("send") }.count == sent)
+
+            _ = try await put(client, txn: "62", events: [Self.edit("$inthread", to: "!gg add Celeste", id: "$fix")])
+            let answer = try await Self.lastSent(received)
+            #expect((answer["body"] as? String)?.contains("alice added Celeste (2018)") == true, "\(answer)")
+            let relation = try #require(answer["m.relates_to"] as? [String: Any])
+            #expect(relation["rel_type"] as? String == "m.thread" && relation["event_id"] as? String == "$root")
+            #expect((relation["m.in_reply_to"] as? [String: Any])?["event_id"] as? String == "$inthread")
+        }
+    }
 }

@@ -40,6 +40,12 @@ func fakeHomeserver(asToken: String, received: Received, powerLevels: [String: I
     router.get("/_matrix/client/v3/rooms/:room/event/:event") { request, context -> Response in
         guard authorized(request) else { return Response(status: .forbidden) }
         let id = context.parameters.get("event")?.removingPercentEncoding ?? ""
+        // An event a test said the room holds (`Received.add("event …")`), whole.
+        if let held = await received.requests.last(where: { $0.path == "event \(id)" }) {
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(data: held.body)))
+        }
         guard id.hasPrefix("$sent-"),
             let sent = await received.requests.last(where: { $0.path.hasPrefix("send") && "$sent-\($0.1 ?? "")" == id }
             ),

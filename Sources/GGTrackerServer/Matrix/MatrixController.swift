@@ -114,9 +114,14 @@ package struct MatrixController: Sendable {
             guard try await !database.deliveries.deliverySeen(sentKey) else { return }
             let command = (try? TextCommandParser.parse(text).path.first) ?? "unknown"
             var delivery = Delivery(id: key, platform: .matrix, command: command)
+            var threadRoot = event.content.threadRoot
             // An edited command runs where no version of it changed anything yet (a typo refused, a read), and is
-            // answered under the message it edits, as clients show the edit in its place.
+            // answered under the message it edits, as clients show the edit in its place, in that message's thread.
             if let edited = event.content.replaces {
+                // An edit of someone else's message is no edit: clients ignore it too.
+                let original = try? await client?.event(edited, in: room)
+                if let original, original.sender != sender { return }
+                threadRoot = original?.content.threadRoot
                 delivery.marks = "matrix:edited:\(edited)"
                 if try await database.deliveries.changeMade(
                     by: "matrix:event:\(edited)", orMarked: "matrix:edited:\(edited)")
@@ -138,7 +143,7 @@ package struct MatrixController: Sendable {
                         replyTo: event.content.replaces ?? eventID,
                         privateFor: reply.visibility == .invokerOnly ? invoker.displayName : nil)
                     // A command sent in a thread is answered in that thread.
-                    if let root = event.content.threadRoot {
+                    if let root = threadRoot {
                         content.relatesTo?.relType = "m.thread"
                         content.relatesTo?.threadRoot = root
                         content.relatesTo?.isFallingBack = false
