@@ -89,11 +89,17 @@ package enum BotCommand: Hashable, Sendable {
             self = .library(.note(o.title, text: o.string("text"), clear: clear))
         case "remove": self = .library(.remove(o.title, confirmed: o.bool("confirm") ?? false))
         case "list":
+            let tag = Self.listedTag(o.string("tag"))
+            if let tag, tag.contains(",") {
+                throw UsageError(
+                    "\(code: "/list") keeps to one tag at a time: \(code: "tag:\(tag.split(separator: ",")[0])").",
+                    usage: usage())
+            }
             self = .library(
                 .list(
                     user: o.user, status: o.string("status").flatMap(GameStatus.init),
                     sort: o.string("sort").flatMap(LibrarySort.init) ?? .recent, page: o.page,
-                    tag: Self.listedTag(o.string("tag"))))
+                    tag: tag))
         case "export": self = .library(.export(o.string("format").flatMap(LibraryExport.Format.init) ?? .csv))
         case "import steam": self = .library(.importSteam(account: o.string("steam_id")!))
         case "import file":

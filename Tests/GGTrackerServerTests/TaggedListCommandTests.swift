@@ -57,6 +57,7 @@ struct TaggedListCommandTests {
             let command = try BotCommand(TextCommandParser.parse(line))
             #expect(command == .library(.list(user: nil, status: nil, sort: .recent, page: 1, tag: "co-op")), "\(line)")
         }
+        #expect(throws: UsageError.self) { try BotCommand(TextCommandParser.parse("!gg list tag:co-op, rpg")) }
         let both = try BotCommand(TextCommandParser.parse("!gg list bob #co-op completed"))
         #expect(
             both
