@@ -91,9 +91,12 @@ package enum BotCommand: Hashable, Sendable {
         case "list":
             let tag = Self.listedTag(o.string("tag"))
             if let tag, tag.contains(",") {
+                // The same list with its first tag, offered.
+                var first = invocation
+                first.options["tag"] = .string(String(tag.prefix { $0 != "," }))
                 throw UsageError(
-                    "\(code: "/list") keeps to one tag at a time: \(code: "tag:\(tag.split(separator: ",")[0])").",
-                    usage: usage())
+                    "\(code: "/list") keeps to one tag at a time. Did you mean \(code: first.commandLine)?",
+                    usage: usage(), meant: first)
             }
             self = .library(
                 .list(

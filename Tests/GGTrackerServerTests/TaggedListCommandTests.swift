@@ -57,7 +57,10 @@ struct TaggedListCommandTests {
             let command = try BotCommand(TextCommandParser.parse(line))
             #expect(command == .library(.list(user: nil, status: nil, sort: .recent, page: 1, tag: "co-op")), "\(line)")
         }
-        #expect(throws: UsageError.self) { try BotCommand(TextCommandParser.parse("!gg list tag:co-op, rpg")) }
+        let two = #expect(throws: UsageError.self) {
+            try BotCommand(TextCommandParser.parse("!gg list tag:co-op, rpg"))
+        }
+        #expect(two?.meant?.commandLine == "/list tag:co-op", "\(String(describing: two))")
         let both = try BotCommand(TextCommandParser.parse("!gg list bob #co-op completed"))
         #expect(
             both
