@@ -115,10 +115,8 @@ package enum TextCommandParser {
         func fitting(_ word: String, _ set: [String: OptionValue]) -> (String, OptionValue)? {
             for option in spec.options where set[option.name] == nil {
                 if option.isNamed(by: word) { return (option.name, .boolean(true)) }
-                // "#co-op" is a tag.
-                if option.name == "tag", word.count > 1, word.hasPrefix("#") {
-                    return (option.name, .string(String(word.dropFirst())))
-                }
+                // "#co-op" is a tag (`BotCommand.listedTag` reads it without its "#").
+                if option.name == "tag", word.count > 1, word.hasPrefix("#") { return (option.name, .string(word)) }
                 // Choices, numbers with their unit, and a whole number where no unit is written and the range is
                 // narrow (a year, a page): a member's id is never one.
                 let bare = option.takesBareNumber && option.validValue(word) != nil

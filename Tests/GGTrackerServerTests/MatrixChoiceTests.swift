@@ -67,6 +67,15 @@ extension MatrixTests {
             _ = try await put(client, txn: "61", events: [foreign])
             #expect(await received.requests.filter { $0.path.hasPrefix("send") }.count == sent)
 
+            // An edit without its new content (only the "* …" fallback) is not read as a command.
+            var bare = Self.edit("$inthread", to: "!gg add Hades", id: "$bare")
+            bare["content"] = [
+                "msgtype": "m.text", "body": "* !gg add Hades",
+                "m.relates_to": ["rel_type": "m.replace", "event_id": "$inthread"],
+            ]
+            _ = try await put(client, txn: "63", events: [bare])
+            #expect(await received.requests.filter { $0.path.hasPrefix("send") }.count == sent)
+
             _ = try await put(client, txn: "62", events: [Self.edit("$inthread", to: "!gg add Celeste", id: "$fix")])
             let answer = try await Self.lastSent(received)
             #expect((answer["body"] as? String)?.contains("alice added Celeste (2018)") == true, "\(answer)")

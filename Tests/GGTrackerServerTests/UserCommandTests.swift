@@ -49,6 +49,12 @@ struct UserCommandTests {
             #expect(own.embeds.first?["title"] as? String == "Alice's library", "\(own.text)")
             let unknown = try await client.send(Self.userCommand("Wave", on: .bob))
             #expect(unknown.ephemeral && unknown.content.contains("Unknown command"), "\(unknown.content)")
+            var noMember = Self.userCommand("Library", on: .bob)
+            var data = try #require(noMember["data"] as? [String: Any])
+            data["target_id"] = nil
+            noMember["data"] = data
+            let unnamed = try await client.send(noMember)
+            #expect(unnamed.ephemeral && unnamed.content == "This command names no member.", "\(unnamed.content)")
         }
     }
 

@@ -253,9 +253,8 @@ package struct DiscordInteractionController: Sendable {
         case .applicationCommand:
             guard let name = data.name else { throw UsageError("This interaction names no command.") }
             if data.type == DiscordUserCommand.type {
-                guard let menu = data.userCommand, let target = data.targetID else {
-                    throw UsageError("Unknown command \(code: name).")
-                }
+                guard let menu = data.userCommand else { throw UsageError("Unknown command \(code: name).") }
+                guard let target = data.targetID else { throw UsageError("This command names no member.") }
                 let member = value(
                     of: DiscordInteraction.Option(name: "user", type: .user, value: .string(target)),
                     resolved: data.resolved)
