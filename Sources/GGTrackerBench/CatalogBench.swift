@@ -27,6 +27,7 @@ struct CatalogBench: AsyncParsableCommand {
     var peer: String?
     @Option(help: "The core the servers are pinned to, with --peer.") var serverCore = 0
     @Option(help: "The core the client timing the queries runs on, with --peer.") var clientCore = 1
+    @Option(help: "The servers' LOG_LEVEL, with --peer.") var logLevel = "info"
     @Option(
         help:
             "With --database: search each line of this file and write the ids of its first 10 results to --results-out, to compare rankings between builds."
@@ -61,7 +62,7 @@ struct CatalogBench: AsyncParsableCommand {
             try Pinned.moveHarness(to: "\(clientCore)")
             return try await CatalogSideBySide(
                 file: file, peerFolder: peer, runs: runs, repeats: repeats, serverCore: serverCore,
-                directory: directory
+                logLevel: logLevel, directory: directory
             ).run()
         }
         var rates = Samples()

@@ -12,6 +12,7 @@ struct CatalogSideBySide {
     var runs: Int
     var repeats: Int
     var serverCore: Int
+    var logLevel: String
     var directory: URL
 
     func run() async throws {
@@ -23,7 +24,7 @@ struct CatalogSideBySide {
         // limits on, most of its searches would be refusals, answered quickly.
         let environment = [
             "DISCORD_PUBLIC_KEY": signer.publicKeyHex, "GGTRACKER_CATALOG": "offline", "GGTRACKER_USER_RATE": "0",
-            "GGTRACKER_SERVER_RATE": "0",
+            "GGTRACKER_SERVER_RATE": "0", "LOG_LEVEL": logLevel,
         ]
         let port = 18_500 + Int(getpid() % 100)
         let cpus = "\(serverCore)"

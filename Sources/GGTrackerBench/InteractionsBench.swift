@@ -183,13 +183,29 @@ struct Interactions: AsyncParsableCommand {
             return result
         }
         let list = { (id: Int) in Signer.interaction(id: id, user: user, name: "list", options: []) }
+        let ping = { (id: Int) -> [String: Any] in
+            [
+                "id": String(1_700_000_000_000_000_000 + id), "application_id": "123456789012345678", "type": 1,
+                "token": "bench-ping-\(id)", "version": 1,
+            ]
+        }
         var listRates = Samples()
         var peerListRates = Samples()
+        var pingRates = Samples()
+        var peerPingRates = Samples()
         var progressRates = Samples()
         for run in 1...runs {
             listRates.add(try measure("GGTracker /list", ports: ours, rate: 0, run: run, make: list).rate)
             if let theirs {
                 peerListRates.add(try measure("peer /list", ports: theirs, rate: 0, run: run, make: list).rate)
+            }
+        }
+        // Discord's PING in the same closed loop: the signature check and the HTTP every command pays, with no
+        // command behind it — the most any signed command can reach on each server.
+        for run in 1...runs {
+            pingRates.add(try measure("GGTracker PING", ports: ours, rate: 0, run: run, make: ping).rate)
+            if let theirs {
+                peerPingRates.add(try measure("peer PING", ports: theirs, rate: 0, run: run, make: ping).rate)
             }
         }
         // Both servers under the same closed loop at once, on the same core: each one's CPU time per `/list` in the
@@ -252,12 +268,7 @@ struct Interactions: AsyncParsableCommand {
         var responder = ServerUnderTest.bare(port: port + 150, log: directory.appendingPathComponent("bare.log"))
         try await responder.start(cpus: cpus)
         defer { responder.stop() }
-        let (pings, peerPingRuns, floorRuns) = try openLoops("PING", floor: responder.port) { id in
-            [
-                "id": String(1_700_000_000_000_000_000 + id), "application_id": "123456789012345678", "type": 1,
-                "token": "bench-ping-\(id)", "version": 1,
-            ]
-        }
+        let (pings, peerPingRuns, floorRuns) = try openLoops("PING", floor: responder.port, make: ping)
         sampler.cancel()
         let peaks = peak.withLock { $0 }
         let table = SideBySide(peer: peerServer != nil)
@@ -268,6 +279,12 @@ struct Interactions: AsyncParsableCommand {
         table.row(
             "the same as a fraction of the Ed25519 ceiling (\(format(ceiling, 0))/s)", listRates.median / ceiling,
             peerListRates.median / ceiling, digits: 2, ratio: .none, target: "≥ 0.45")
+        table.row(
+            "signed PING/s, one core (\(connections) in flight, median of \(runs)): the signature and HTTP alone",
+            pingRates.median, peerPingRates.median, digits: 0, ratio: .higherIsBetter, target: "—")
+        table.row(
+            "`/list`/s as a fraction of the same server's PING/s", listRates.median / pingRates.median,
+            peerListRates.median / peerPingRates.median, digits: 2, ratio: .none, target: "—")
         if peerServer != nil {
             table.row(
                 "server CPU per `/list`, µs: both loaded at once on the same core (median of \(runs))",
