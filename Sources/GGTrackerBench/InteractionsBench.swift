@@ -151,7 +151,7 @@ struct Interactions: AsyncParsableCommand {
         let theirs = peerServer.map { [$0.port] }
         // A run's signed requests, new ids each, in a file for `bench load`: as many as the run can take.
         func requestFile(rate: Int, make: (Int) -> [String: Any]) throws -> URL {
-            let count = rate > 0 ? Int(Double(rate) * seconds) + 10 : Int(10_000 * seconds)
+            let count = rate > 0 ? Int(Double(rate) * seconds) + 10 : Int(20_000 * seconds)
             let requests = try (0..<count).map { _ in
                 sequence += 1
                 return try signer.sign(make(sequence))
