@@ -12,6 +12,8 @@ package struct LibrarySourcesClient: LibrarySources {
     package var steamAPIKey: String?
     /// Where sent files may be downloaded from (Discord's CDN); other addresses are refused.
     package var attachmentBases: [String]
+    /// The homeserver that keeps files sent to Matrix rooms (`mxc://` addresses), and the token it is called with.
+    package var matrixMedia: (homeserver: String, token: String)?
     package var http: HTTPClient = .shared
     package var timeout: TimeAmount = .seconds(20)
 
@@ -127,12 +129,20 @@ package struct LibrarySourcesClient: LibrarySources {
     }
 
     package func download(_ attachment: Attachment, limit: Int) async throws -> Data {
-        guard attachmentBases.contains(where: { attachment.url.hasPrefix($0) }) else {
-            throw ImportSourceError("That file is not stored where this bot downloads files from.")
+        var request = HTTPClientRequest(url: attachment.url)
+        if let media = Self.mxc(attachment.url), let matrixMedia {
+            // Matrix's authenticated media: https://spec.matrix.org/v1.11/client-server-api/#content-repository
+            request = HTTPClientRequest(
+                url: matrixMedia.homeserver + "/_matrix/client/v1/media/download/\(media.server)/\(media.id)")
+            request.headers.add(name: "Authorization", value: "Bearer \(matrixMedia.token)")
+        } else {
+            guard attachmentBases.contains(where: { attachment.url.hasPrefix($0) }) else {
+                throw ImportSourceError("That file is not stored where this bot downloads files from.")
+            }
         }
         let response: HTTPClientResponse
         do {
-            response = try await http.execute(HTTPClientRequest(url: attachment.url), timeout: timeout)
+            response = try await http.execute(request, timeout: timeout)
         } catch {
             throw ImportSourceError("The file could not be downloaded; send it again.")
         }
@@ -146,5 +156,17 @@ package struct LibrarySourcesClient: LibrarySources {
         } catch {
             throw ImportSourceError("The file could not be downloaded; send it again.")
         }
+    }
+
+    /// The server name and media id of an `mxc://{server}/{id}` address; nil for anything else (a media id is
+    /// letters, digits, `_` and `-`; a server name has no `/`).
+    package static func mxc(_ url: String) -> (server: String, id: String)? {
+        guard url.hasPrefix("mxc://") else { return nil }
+        let parts = url.dropFirst("mxc://".count).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
+            parts[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:[]".contains($0)) }),
+            parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-".contains($0)) })
+        else { return nil }
+        return (String(parts[0]), String(parts[1]))
     }
 }

@@ -63,13 +63,16 @@ package struct GGTrackerBot: Sendable {
         self.now = now
     }
 
-    /// Parses and runs a command line typed as text (terminal, Matrix, Slack, buttons).
-    package func respond(toLine line: String, from invoker: Invoker, fromComponent: Bool = false) async throws -> Reply
-    {
+    /// Parses and runs a command line typed as text (terminal, Matrix, Slack, buttons); `file` is one sent with it
+    /// (on Matrix, the file a command answers), which `/import file` takes.
+    package func respond(
+        toLine line: String, from invoker: Invoker, fromComponent: Bool = false, file: Attachment? = nil
+    ) async throws -> Reply {
         do {
-            let invocation = try TextCommandParser.parse(line, fromComponent: fromComponent)
+            var invocation = try TextCommandParser.parse(line, fromComponent: fromComponent)
             if invocation.path == ["import", "file"], invoker.platform != .discord {
-                return ImportFeatures.fileWithoutAttachment(invoker)
+                guard let file else { return ImportFeatures.fileWithoutAttachment(invoker) }
+                invocation.options["file"] = .attachment(file)
             }
             return try await respond(to: invocation, from: invoker)
         } catch let error as UsageError {

@@ -36,9 +36,13 @@ package struct AppServices: Sendable {
                 publicBaseURL: config.publicURL ?? "http://\(config.host):\(config.port)"),
             now: now)
         self.bot.floodGuard = FloodGuard(config.limits)
-        self.bot.sources = LibrarySourcesClient(
+        var sources = LibrarySourcesClient(
             steamAPIBase: config.steamAPIBase, steamAPIKey: config.steamAPIKey,
             attachmentBases: [config.discordCDNBase])
+        if let homeserver = config.matrixHomeserverURL, let token = config.matrixASToken {
+            sources.matrixMedia = (homeserver, token)
+        }
+        self.bot.sources = sources
     }
 
     /// Opens the database file (creating it and running migrations) and, in offline mode, loads the bundled

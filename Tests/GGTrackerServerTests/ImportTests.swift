@@ -356,9 +356,14 @@ extension ImportTests {
     @Test func importFileTypedWithoutAFileSaysHowFromTheServer() async throws {
         let harness = try await TestHarness()
         let bot = harness.services.bot
+        let slack = try await bot.respond(toLine: "/gg import file", from: TextHintTests.slackUser)
+        let text = slack.text?.plainText(now: Date()) ?? ""
+        #expect(text.contains("ggtracker import FILE --user \(TextHintTests.slackUser.player.rawValue)"), "\(text)")
+        #expect(text.contains("import steam") && text.contains("Nothing was imported."), "\(text)")
+        // On Matrix a file can be sent to the room, and the command answer it.
         let matrix = try await bot.respond(toLine: "!gg import file", from: TextHintTests.matrixUser)
         let body = matrix.matrixContent(replyTo: nil).body
-        #expect(body.contains("`ggtracker import FILE --user matrix:@alice:localhost`"), "\(body)")
+        #expect(body.contains("then reply to it with `!gg import file`"), "\(body)")
         #expect(body.contains("`!gg import steam`") && body.contains("Nothing was imported."), "\(body)")
         let terminal = Invoker(platform: .cli, userID: "ada", displayName: "ada", community: "cli:terminal")
         let typed = try await bot.respond(toLine: "/import file format:hltb", from: terminal)

@@ -58,6 +58,18 @@ func fakeHomeserver(asToken: String, received: Received, powerLevels: [String: I
                 "sender": "@ggtracker:localhost", "event_id": id, "content": content,
             ])
     }
+    // Authenticated media: a file a test said the homeserver keeps (`Received.add("media {server}/{id}")`).
+    router.get("/_matrix/client/v1/media/download/:server/:media") { request, context -> Response in
+        guard authorized(request) else {
+            return FakeHomeserver.json(.unauthorized, ["errcode": "M_MISSING_TOKEN", "error": "Missing access token"])
+        }
+        let name = "media \(context.parameters.get("server") ?? "")/\(context.parameters.get("media") ?? "")"
+        guard let held = await received.requests.last(where: { $0.path == name }) else {
+            return FakeHomeserver.json(.notFound, ["errcode": "M_NOT_FOUND", "error": "Not found"])
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "text/csv"], body: .init(byteBuffer: ByteBuffer(data: held.body)))
+    }
     router.get("/_matrix/client/v3/rooms/:room/state/m.room.power_levels") { request, _ -> Response in
         guard authorized(request) else { return Response(status: .forbidden) }
         return FakeHomeserver.json(.ok, ["users": powerLevels, "users_default": 0])

@@ -1,5 +1,6 @@
 """A real Matrix user talking to the bot through Synapse's client-server API."""
 import json
+import os
 import sys
 import time
 import urllib.parse
@@ -113,6 +114,22 @@ assert threaded["m.relates_to"].get("rel_type") == "m.thread", threaded
 assert threaded["m.relates_to"].get("event_id") == root, threaded
 # A reply from a client that quotes the message it answers is read after the quote.
 ask(f"> <{BOT}> alice's library\n> Hollow Knight (2017)\n\n!gg stats", ["alice's stats"])
+# A CSV export sent to the room as a file comes in by answering it with `!gg import file`.
+export = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "GGTrackerServerTests", "Fixtures",
+                      "grouvee.csv")
+with open(export, "rb") as handle:
+    data = handle.read()
+upload = urllib.request.Request(HS + "/_matrix/media/v3/upload?filename=grouvee.csv", data=data, method="POST")
+upload.add_header("Content-Type", "text/csv")
+upload.add_header("Authorization", "Bearer " + token)
+with urllib.request.urlopen(upload, timeout=30) as response:
+    media = json.loads(response.read())["content_uri"]
+shared = send({"msgtype": "m.file", "body": "grouvee.csv", "filename": "grouvee.csv", "url": media,
+               "info": {"mimetype": "text/csv", "size": len(data)}})
+command = send({"msgtype": "m.text", "body": "!gg import file", "m.relates_to": {"m.in_reply_to": {"event_id": shared}}})
+imported = answer_to(command, ["Import from Grouvee (grouvee.csv)", "4 games read"])
+print("'!gg import file' →", repr(imported["body"].splitlines()[0]))
+ask("!gg list playing", ["Hades"])
 # Ordinary chat is not a command and gets no answer; the bot's own notices are ignored.
 call("PUT", f"/_matrix/client/v3/rooms/{quoted}/send/m.room.message/plain-{int(time.time()*1000)}", token,
      {"msgtype": "m.text", "body": "gg everyone"})

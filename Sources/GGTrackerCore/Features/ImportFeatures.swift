@@ -41,14 +41,21 @@ struct ImportFeatures: Sendable {
 
     let bot: GGTrackerBot
 
-    /// `/import file` typed where no file can come with a command (the terminal, Matrix, Slack): the way that
-    /// works there instead, for this player.
+    /// `/import file` typed without a file (in the terminal, on Slack, or on Matrix not answering one): the way
+    /// that works there instead, for this player.
     static func fileWithoutAttachment(_ invoker: Invoker) -> Reply {
         let command = "ggtracker import FILE --user \(invoker.player.rawValue)"
-        guard invoker.platform != .cli else {
+        switch invoker.platform {
+        case .cli:
             return .notice(
                 "The terminal reads a CSV export with \(code: command) (Grouvee, HowLongToBeat or GGTracker's own). "
                     + "Nothing was imported.")
+        case .matrix:
+            return .notice(
+                "Send your Grouvee, HowLongToBeat or GGTracker CSV export to this room as a file, then reply to it "
+                    + "with \(code: "/import file"); your Steam games come in with \(code: "/import steam"). "
+                    + "Nothing was imported.")
+        default: break
         }
         return .notice(
             "A file cannot come with a typed command here. Whoever runs GGTracker can bring your Grouvee, "

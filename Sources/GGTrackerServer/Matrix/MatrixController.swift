@@ -112,8 +112,13 @@ package struct MatrixController: Sendable {
             let key = "matrix:event:\(eventID)"
             let sentKey = "matrix:sent:\(eventID)"
             guard try await !database.deliveries.deliverySeen(sentKey) else { return }
-            let command = (try? TextCommandParser.parse(text).path.first) ?? "unknown"
-            var delivery = Delivery(id: key, platform: .matrix, command: command)
+            let path = (try? TextCommandParser.parse(text).path) ?? []
+            var delivery = Delivery(id: key, platform: .matrix, command: path.first ?? "unknown")
+            // `!gg import file` takes the file it is the caption of, or the file message it answers.
+            var file = event.file
+            if file == nil, path == ["import", "file"], let answered = event.content.inReplyTo {
+                file = try? await client?.event(answered, in: room).file
+            }
             var threadRoot = event.content.threadRoot
             // An edited command runs where no version of it changed anything yet (a typo refused, a read), and is
             // answered under the message it edits, as clients show the edit in its place, in that message's thread.
@@ -136,7 +141,7 @@ package struct MatrixController: Sendable {
                 delivery, logger: logger,
                 run: { bot in
                     if let refusal { return refusal }
-                    return try await bot.respond(toLine: text, from: invoker)
+                    return try await bot.respond(toLine: text, from: invoker, file: file)
                 },
                 render: { reply in
                     var content = reply.matrixContent(

@@ -1,4 +1,5 @@
 import Foundation
+import GGTrackerCore
 
 /// A transaction the homeserver pushes to `PUT /_matrix/app/v1/transactions/{txnId}`, as the application service
 /// API describes it; only the fields the bot reads.
@@ -48,6 +49,12 @@ package struct MatrixEvent: Decodable, Sendable {
         package var inReplyTo: String?
         /// The commands the bot's own message offers by number (`MatrixMessage.commands`).
         package var offered: [String]?
+        /// A file message's content (`m.file`): where the homeserver keeps it (`mxc://…`), its name, and its size
+        /// when the sender's client gave it. With a `filename`, a `body` that differs is the file's caption.
+        /// https://spec.matrix.org/latest/client-server-api/#mfile
+        package var url: String?
+        package var filename: String?
+        package var size: Int?
 
         package init(
             msgtype: String? = nil, body: String? = nil, formattedBody: String? = nil, membership: String? = nil
@@ -64,7 +71,10 @@ package struct MatrixEvent: Decodable, Sendable {
             case relatesTo = "m.relates_to"
             case newContent = "m.new_content"
             case offered = "org.ggtracker.commands"
+            case url, filename, info
         }
+
+        struct FileInfo: Decodable { var size: Int? }
 
         /// What an edit's message now reads.
         struct NewContent: Decodable {
@@ -98,6 +108,9 @@ package struct MatrixEvent: Decodable, Sendable {
             formattedBody = try? container.decodeIfPresent(String.self, forKey: .formattedBody)
             membership = try? container.decodeIfPresent(String.self, forKey: .membership)
             offered = try? container.decodeIfPresent([String].self, forKey: .offered)
+            url = try? container.decodeIfPresent(String.self, forKey: .url)
+            filename = try? container.decodeIfPresent(String.self, forKey: .filename)
+            size = (try? container.decodeIfPresent(FileInfo.self, forKey: .info))?.size
             let relation = try? container.decodeIfPresent(Relation.self, forKey: .relatesTo)
             if relation?.isFallingBack != true { inReplyTo = relation?.inReplyTo?.eventID }
             switch relation?.relType {
@@ -163,8 +176,18 @@ package struct MatrixEvent: Decodable, Sendable {
         return text
     }
 
-    /// The words of a text message, after the quote of the message it answers that some clients put first.
+    /// The file a file message carries, as an import downloads it (`mxc://` from the homeserver).
+    package var file: Attachment? {
+        guard stateKey == nil, content.msgtype == "m.file", let url = content.url, url.hasPrefix("mxc://") else {
+            return nil
+        }
+        return Attachment(url: url, filename: content.filename ?? content.body ?? "file", size: content.size ?? 0)
+    }
+
+    /// The words of a text message, after the quote of the message it answers that some clients put first; or a
+    /// file's caption.
     var typedText: String? {
+        if file != nil, let caption = content.body, let name = content.filename, caption != name { return caption }
         guard stateKey == nil, content.msgtype == "m.text", var text = content.body else { return nil }
         if text.hasPrefix("> <") || text.hasPrefix("> * <") {
             var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
