@@ -14,6 +14,8 @@ package struct LibrarySourcesClient: LibrarySources {
     package var attachmentBases: [String]
     /// The homeserver that keeps files sent to Matrix rooms (`mxc://` addresses), and the token it is called with.
     package var matrixMedia: (homeserver: String, token: String)?
+    /// The host of Slack's private file addresses and the bot token they are downloaded with.
+    package var slackFiles: (base: String, token: String)?
     package var http: HTTPClient = .shared
     package var timeout: TimeAmount = .seconds(20)
 
@@ -130,11 +132,14 @@ package struct LibrarySourcesClient: LibrarySources {
 
     package func download(_ attachment: Attachment, limit: Int) async throws -> Data {
         var request = HTTPClientRequest(url: attachment.url)
+        let fromSlack = slackFiles.map { attachment.url.hasPrefix($0.base) } ?? false
         if let media = Self.mxc(attachment.url), let matrixMedia {
             // Matrix's authenticated media: https://spec.matrix.org/v1.11/client-server-api/#content-repository
             request = HTTPClientRequest(
                 url: matrixMedia.homeserver + "/_matrix/client/v1/media/download/\(media.server)/\(media.id)")
             request.headers.add(name: "Authorization", value: "Bearer \(matrixMedia.token)")
+        } else if let slackFiles, fromSlack {
+            request.headers.add(name: "Authorization", value: "Bearer \(slackFiles.token)")
         } else {
             guard attachmentBases.contains(where: { attachment.url.hasPrefix($0) }) else {
                 throw ImportSourceError("That file is not stored where this bot downloads files from.")
@@ -148,6 +153,11 @@ package struct LibrarySourcesClient: LibrarySources {
         }
         guard response.status.code == 200 else {
             throw ImportSourceError("The file could not be downloaded (HTTP \(response.status.code)); send it again.")
+        }
+        // Slack answers a private file asked for with a token it refuses with its sign-in page, not an error.
+        if fromSlack, response.headers.first(name: "Content-Type")?.lowercased().hasPrefix("text/html") == true {
+            throw ImportSourceError(
+                "The file was not handed over (a sign-in page came instead): an admin needs to check the bot's token.")
         }
         do {
             return Data(buffer: try await response.body.collect(upTo: limit))

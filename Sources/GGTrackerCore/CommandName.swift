@@ -317,7 +317,7 @@ package enum CommandName: String, CaseIterable, Sendable {
                 ],
                 examples: ["/import steam steam_id:gabelogannewell", "/import steam steam_id:76561197960287930"],
                 details:
-                    "/import file takes a file attached on Discord, or on Matrix a file sent to the room that the command replies to. Adds what is missing and never changes what you wrote (status, score, review, tags, note); hours only go up. Running it again changes nothing."
+                    "/import file takes a file attached on Discord; on Matrix, a file sent to the room that the command replies to; on Slack, the newest CSV you shared in the channel in the last day. Adds what is missing and never changes what you wrote (status, score, review, tags, note); hours only go up. Running it again changes nothing."
             )
         case .gamenight:
             return CommandSpec(

@@ -33,6 +33,9 @@ package struct AppConfig: Sendable {
     /// How long posting a button's result to its `response_url` may take (in the background, after the press is
     /// acknowledged).
     package var slackResponseTimeout: Duration = .seconds(10)
+    /// What `/import file` on Slack needs to find and download a CSV a member shared; without a bot token, it says
+    /// how the server's operator can import the file instead.
+    package var slackFiles = SlackFileSettings()
     package var igdbClientID: String?
     package var igdbClientSecret: String?
     package var igdbAPIBase = "https://api.igdb.com/v4"
@@ -170,6 +173,9 @@ package struct AppConfig: Sendable {
         }
         self.slackSigningSecret = text("SLACK_SIGNING_SECRET")
         if let base = try url("SLACK_RESPONSE_BASE") { self.slackResponseBase = base + "/" }
+        self.slackFiles.botToken = text("SLACK_BOT_TOKEN")
+        if let base = try url("SLACK_API_BASE") { self.slackFiles.apiBase = base }
+        if let base = try url("SLACK_FILES_BASE") { self.slackFiles.filesBase = base + "/" }
         self.igdbClientID = text("IGDB_CLIENT_ID")
         self.igdbClientSecret = text("IGDB_CLIENT_SECRET")
         if let base = try url("IGDB_API_BASE") { self.igdbAPIBase = base }
@@ -249,8 +255,8 @@ struct ConfigSetting {
     /// Settings that are secrets: each may instead be read from the file named by `NAME_FILE`
     /// (a Docker or systemd secret), so it never has to sit in the environment or the config file.
     static let secrets: Set<String> = [
-        "DISCORD_BOT_TOKEN", "MATRIX_AS_TOKEN", "MATRIX_HS_TOKEN", "SLACK_SIGNING_SECRET", "IGDB_CLIENT_SECRET",
-        "GIANTBOMB_API_KEY", "STEAM_API_KEY",
+        "DISCORD_BOT_TOKEN", "MATRIX_AS_TOKEN", "MATRIX_HS_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_BOT_TOKEN",
+        "IGDB_CLIENT_SECRET", "GIANTBOMB_API_KEY", "STEAM_API_KEY",
     ]
     var isSecret: Bool { Self.secrets.contains(env) }
 }
@@ -274,6 +280,9 @@ extension ConfigSetting {
         .init(table: "matrix", key: "bot_localpart", env: "MATRIX_BOT_LOCALPART"),
         .init(table: "slack", key: "signing_secret", env: "SLACK_SIGNING_SECRET"),
         .init(table: "slack", key: "response_base", env: "SLACK_RESPONSE_BASE"),
+        .init(table: "slack", key: "bot_token", env: "SLACK_BOT_TOKEN"),
+        .init(table: "slack", key: "api_base", env: "SLACK_API_BASE"),
+        .init(table: "slack", key: "files_base", env: "SLACK_FILES_BASE"),
         .init(table: "igdb", key: "client_id", env: "IGDB_CLIENT_ID"),
         .init(table: "igdb", key: "client_secret", env: "IGDB_CLIENT_SECRET"),
         .init(table: "igdb", key: "api_base", env: "IGDB_API_BASE"),

@@ -42,6 +42,7 @@ package struct AppServices: Sendable {
         if let homeserver = config.matrixHomeserverURL, let token = config.matrixASToken {
             sources.matrixMedia = (homeserver, token)
         }
+        if let token = config.slackFiles.botToken { sources.slackFiles = (config.slackFiles.filesBase, token) }
         self.bot.sources = sources
     }
 

@@ -74,10 +74,16 @@ struct ConfigTests {
             file: nil,
             environment: [
                 "GGTRACKER_MAX_CONNECTIONS": "64", "GGTRACKER_UNVERIFIED_BODY_MB": "4",
-                "SLACK_RESPONSE_BASE": "https://hooks.example.org/",
+                "SLACK_RESPONSE_BASE": "https://hooks.example.org/", "SLACK_BOT_TOKEN": "xoxb-1",
+                "SLACK_API_BASE": "https://slack.example.org/api/", "SLACK_FILES_BASE": "https://files.example.org",
             ])
         #expect(config.maxConnections == 64 && config.unverifiedBodyBytes == 4 << 20)
         #expect(config.slackResponseBase == "https://hooks.example.org/")
+        #expect(config.slackFiles.botToken == "xoxb-1" && config.slackFiles.apiBase == "https://slack.example.org/api")
+        #expect(config.slackFiles.filesBase == "https://files.example.org/")
+        let defaults = try AppConfig.load(file: nil, environment: [:]).slackFiles
+        #expect(defaults.botToken == nil && defaults.apiBase == "https://slack.com/api")
+        #expect(defaults.filesBase == "https://files.slack.com/")
     }
 
     @Test func theCommittedExampleConfigIsValid() throws {

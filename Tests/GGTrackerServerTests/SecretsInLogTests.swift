@@ -13,6 +13,7 @@ struct SecretsInLogTests {
         "DISCORD_BOT_TOKEN": "bot-SECRET-7f1d2a", "MATRIX_AS_TOKEN": "as-SECRET-93b0c4",
         "MATRIX_HS_TOKEN": "hs-SECRET-5e6f71", "SLACK_SIGNING_SECRET": "slack-SECRET-a8c2d9",
         "IGDB_CLIENT_SECRET": "igdb-SECRET-04ce3b", "GIANTBOMB_API_KEY": "gb-SECRET-c9d1e2",
+        "SLACK_BOT_TOKEN": "xoxb-SECRET-77d3e1",
     ]
 
     @Test func theConfigurationPrintsWithoutItsSecrets() throws {

@@ -117,11 +117,26 @@ package struct SlackController: Sendable {
         let text = (form["text"] ?? "").trimmingCharacters(in: .whitespaces)
         let line = text.isEmpty ? "help" : MentionTokens.slackText(text)
         let invoker = invoker(user: user, name: form["user_name"], team: team, channel: form["channel_id"])
-        let command = Delivery(
-            id: delivery, platform: .slack, command: (try? TextCommandParser.parse(line).path.first) ?? "unknown",
-            started: started)
+        let path = (try? TextCommandParser.parse(line).path) ?? []
+        let command = Delivery(id: delivery, platform: .slack, command: path.first ?? "unknown", started: started)
+        // A slash command carries no file: `import file` takes the newest CSV its sender shared in the channel.
+        var file: Attachment?
+        var refusal: Reply?
+        if path == ["import", "file"], let token = config.slackFiles.botToken, let channel = form["channel_id"] {
+            switch await SlackFiles(settings: config.slackFiles, token: token).latestCSV(
+                from: user, in: channel, since: Date().addingTimeInterval(-SlackFiles.window))
+            {
+            case .found(let found): file = found
+            case .none: refusal = Self.noSharedFile
+            case .failed(let reason): refusal = .notice(reason + " Nothing was imported.")
+            }
+        }
         switch try await pipeline.deliver(
-            command, logger: context.logger, run: { try await $0.respond(toLine: line, from: invoker) },
+            command, logger: context.logger,
+            run: { bot in
+                if let refusal { return refusal }
+                return try await bot.respond(toLine: line, from: invoker, file: file)
+            },
             render: { try JSONEncoder().encode($0.slackMessage()) })
         {
         case .retried:
@@ -134,6 +149,10 @@ package struct SlackController: Sendable {
     }
 
     var pipeline: DeliveryPipeline { DeliveryPipeline(bot: bot, database: database, metrics: metrics) }
+
+    static let noSharedFile = Reply.notice(
+        "No CSV file from you in this channel in the last day. Upload your Grouvee, HowLongToBeat or GGTracker CSV "
+            + "export here, then run \(code: "/import file") again. Nothing was imported.")
 
     /// A button or select: acknowledged as soon as the command has run and its effects are stored (Slack allows 3
     /// seconds), the result posted to the `response_url` Slack gives afterwards, in the background.
