@@ -360,6 +360,7 @@ extension ImportTests {
         let text = slack.text?.plainText(now: Date()) ?? ""
         #expect(text.contains("ggtracker import FILE --user \(TextHintTests.slackUser.player.rawValue)"), "\(text)")
         #expect(text.contains("import steam") && text.contains("Nothing was imported."), "\(text)")
+        #expect(text.contains("(SLACK_BOT_TOKEN) so that /import file takes a CSV you share"), "\(text)")
         // On Matrix a file can be sent to the room, and the command answer it.
         let matrix = try await bot.respond(toLine: "!gg import file", from: TextHintTests.matrixUser)
         let body = matrix.matrixContent(replyTo: nil).body

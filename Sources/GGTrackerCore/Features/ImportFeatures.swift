@@ -59,8 +59,9 @@ struct ImportFeatures: Sendable {
         }
         return .notice(
             "A file cannot come with a typed command here. Whoever runs GGTracker can bring your Grouvee, "
-                + "HowLongToBeat or GGTracker CSV export in on the server with \(code: command); your Steam games "
-                + "come in with \(code: "/import steam"). Nothing was imported.")
+                + "HowLongToBeat or GGTracker CSV export in on the server with \(code: command), or give the app a "
+                + "bot token (SLACK_BOT_TOKEN) so that \(code: "/import file") takes a CSV you share in the channel; "
+                + "your Steam games come in with \(code: "/import steam"). Nothing was imported.")
     }
 
     /// A private refusal: nothing was imported.
