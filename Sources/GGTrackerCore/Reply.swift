@@ -26,6 +26,9 @@ package struct Reply: Equatable, Sendable {
     package var announcement: Announcement? = nil
     /// Later versions of this reply (progress of a long task); platforms that can edit a message apply them.
     package var updates: ReplyUpdates? = nil
+    /// A private reply whose words are a secret of the asker's (a one-download link): a platform whose private
+    /// answers the whole room sees (Matrix) sends it to them in a direct message instead.
+    package var isSecret = false
 
     package init(
         visibility: Visibility = .channel, delivery: Delivery = .newMessage, text: RichText? = nil, cards: [Card] = [],

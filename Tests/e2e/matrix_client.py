@@ -130,6 +130,32 @@ command = send({"msgtype": "m.text", "body": "!gg import file", "m.relates_to": 
 imported = answer_to(command, ["Import from Grouvee (grouvee.csv)", "4 games read"])
 print("'!gg import file' →", repr(imported["body"].splitlines()[0]))
 ask("!gg list playing", ["Hades"])
+# An export's one-download link goes to alice alone, in a direct message she is invited to; the room hears where.
+pointer = ask("!gg export", ["sent to you in a direct message"])
+assert "/export/" not in pointer["body"], pointer
+
+
+def invited():
+    rooms = call("GET", "/_matrix/client/v3/sync?timeout=0", token).get("rooms", {}).get("invite", {})
+    return next(iter(rooms), None)
+
+
+direct = urllib.parse.quote(wait_for("an invite to a direct message", invited), safe="")
+call("POST", f"/_matrix/client/v3/join/{direct}", token, {})
+
+
+def link():
+    for event in call("GET", f"/_matrix/client/v3/rooms/{direct}/messages?dir=b&limit=10", token)["chunk"]:
+        body = event.get("content", {}).get("body", "")
+        if event.get("sender") == BOT and "/export/" in body:
+            return next(word for word in body.split() if "/export/" in word)
+    return None
+
+
+url = wait_for("the export link in the direct message", link)
+with urllib.request.urlopen(url, timeout=30) as response:
+    assert b"Hollow Knight" in response.read(), url
+print("'!gg export' → the link in a direct message, downloaded")
 # Ordinary chat is not a command and gets no answer; the bot's own notices are ignored.
 call("PUT", f"/_matrix/client/v3/rooms/{quoted}/send/m.room.message/plain-{int(time.time()*1000)}", token,
      {"msgtype": "m.text", "body": "gg everyone"})

@@ -227,7 +227,9 @@ extension ShelfFeatures {
                 "ggtracker export --user \(user) --format \(format.rawValue) --output library.\(format.rawValue)"
             text += "\n\(SocialFeatures.servedLink) To write the file here instead: \(code: command)"
         }
-        return Reply(visibility: .invokerOnly, text: text)
+        var reply = Reply(visibility: .invokerOnly, text: text)
+        reply.isSecret = true
+        return reply
     }
 }
 

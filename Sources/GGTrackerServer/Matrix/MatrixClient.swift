@@ -62,6 +62,29 @@ package struct MatrixClient: Sendable {
         return try JSONDecoder().decode(MatrixEvent.self, from: answer)
     }
 
+    /// The bot's direct-message room with `user`: the one its `m.direct` account data names, while the user is in
+    /// it or invited; else a new room the user is invited to, then named in `m.direct`.
+    /// https://spec.matrix.org/latest/client-server-api/#direct-messaging
+    package func directRoom(with user: String) async throws -> String {
+        let me = try JSONDecoder().decode(
+            MatrixWhoAmI.self, from: try await call(.GET, "/_matrix/client/v3/account/whoami"))
+        let data = "/_matrix/client/v3/user/\(Self.encode(me.userID))/account_data/m.direct"
+        // None yet answers 404.
+        var direct = (try? JSONDecoder().decode([String: [String]].self, from: try await call(.GET, data))) ?? [:]
+        for room in (direct[user] ?? []).reversed() {
+            let state = try? await call(
+                .GET, "/_matrix/client/v3/rooms/\(Self.encode(room))/state/m.room.member/\(Self.encode(user))")
+            let membership = state.flatMap { try? JSONDecoder().decode(MatrixMembership.self, from: $0) }?.membership
+            if membership == "join" || membership == "invite" { return room }
+        }
+        let created = try JSONDecoder().decode(
+            MatrixDirectRoom.Created.self,
+            from: try await call(.POST, "/_matrix/client/v3/createRoom", json: MatrixDirectRoom(invite: [user])))
+        direct[user, default: []].append(created.roomID)
+        try await call(.PUT, data, json: direct)
+        return created.roomID
+    }
+
     /// The room's `m.room.power_levels` state: a user's level, or the default.
     package func powerLevel(of user: String, in room: String) async throws -> Int {
         let answer = try await call(.GET, "/_matrix/client/v3/rooms/\(Self.encode(room))/state/m.room.power_levels")

@@ -144,16 +144,16 @@ package struct MatrixController: Sendable {
                     return try await bot.respond(toLine: text, from: invoker, file: file)
                 },
                 render: { reply in
-                    var content = reply.matrixContent(
+                    // Everyone in the room reads a private answer there: a secret one goes to the sender alone.
+                    if reply.isSecret, reply.visibility == .invokerOnly {
+                        var content = reply.matrixContent(replyTo: nil)
+                        content.direct = true
+                        return try JSONEncoder().encode(content)
+                    }
+                    let content = reply.matrixContent(
                         replyTo: event.content.replaces ?? eventID,
                         privateFor: reply.visibility == .invokerOnly ? invoker.displayName : nil)
-                    // A command sent in a thread is answered in that thread.
-                    if let root = threadRoot {
-                        content.relatesTo?.relType = "m.thread"
-                        content.relatesTo?.threadRoot = root
-                        content.relatesTo?.isFallingBack = false
-                    }
-                    return try JSONEncoder().encode(content)
+                    return try JSONEncoder().encode(Self.threaded(content, in: threadRoot))
                 })
             let data: Data?
             let outcome: Outcome
@@ -161,8 +161,17 @@ package struct MatrixController: Sendable {
             case .answered(let answer, _, let result): (data, outcome) = (answer, result)
             case .retried(let stored): (data, outcome) = (stored, .retry)
             }
-            if let data, let content = try? JSONDecoder().decode(MatrixMessage.self, from: data) {
-                try await client?.send(content, to: room, transaction: "gg-\(eventID)")
+            if let data, var content = try? JSONDecoder().decode(MatrixMessage.self, from: data), let client {
+                if content.direct == true {
+                    content.direct = nil
+                    let notice = await sendDirect(content, to: sender, for: eventID, client: client, logger: logger)
+                    let pointer = notice.matrixContent(
+                        replyTo: event.content.replaces ?? eventID, privateFor: invoker.displayName)
+                    try await client.send(
+                        Self.threaded(pointer, in: threadRoot), to: room, transaction: "gg-\(eventID)-direct")
+                } else {
+                    try await client.send(content, to: room, transaction: "gg-\(eventID)")
+                }
             }
             try await database.deliveries.recordProcessed(sentKey, response: Data())
             pipeline.record(delivery, outcome, logger: logger)
@@ -198,6 +207,35 @@ package struct MatrixController: Sendable {
     }
 
     var pipeline: DeliveryPipeline { DeliveryPipeline(bot: bot, database: database, metrics: metrics) }
+
+    /// A command sent in a thread is answered in that thread.
+    static func threaded(_ content: MatrixMessage, in root: String?) -> MatrixMessage {
+        guard let root else { return content }
+        var content = content
+        content.relatesTo?.relType = "m.thread"
+        content.relatesTo?.threadRoot = root
+        content.relatesTo?.isFallingBack = false
+        return content
+    }
+
+    /// Sends an answer for `user` alone to their direct-message room; what the command's room is told instead: where
+    /// it went, or that it could not go (the secret kept back).
+    func sendDirect(
+        _ content: MatrixMessage, to user: String, for eventID: String, client: MatrixClient, logger: Logger
+    ) async -> Reply {
+        do {
+            let room = try await client.directRoom(with: user)
+            try await client.send(content, to: room, transaction: "gg-\(eventID)")
+            return .notice(
+                "The answer holds a link for you alone, so it was sent to you in a direct message: accept the "
+                    + "invite from this bot to read it.")
+        } catch {
+            logger.warning("could not send a direct message", metadata: ["error": "\(error)"])
+            return .notice(
+                "The answer holds a link for you alone, and a direct message to you could not be sent, so it is "
+                    + "not posted here. Try again in a while.")
+        }
+    }
 
     func invoker(sender: String, room: String) async throws -> Invoker {
         var isAdmin = config.isConfiguredAdmin(platform: "matrix", userID: sender)

@@ -221,6 +221,9 @@ package struct MatrixMessage: Codable, Sendable, Equatable {
     package var relatesTo: Relation?
     /// The commands its numbered hints offer, in order, as typed after `!gg`: a reply with a number runs one.
     package var commands: [String]?
+    /// Set on an answer kept for its sender alone (`Reply.isSecret`): it goes to their direct-message room, and the
+    /// command's room hears only where it went. Never sent.
+    package var direct: Bool?
 
     package struct Mentions: Codable, Sendable, Equatable {}
 
@@ -252,6 +255,7 @@ package struct MatrixMessage: Codable, Sendable, Equatable {
         case mentions = "m.mentions"
         case relatesTo = "m.relates_to"
         case commands = "org.ggtracker.commands"
+        case direct = "org.ggtracker.direct"
     }
 }
 
@@ -270,4 +274,34 @@ struct MatrixPowerLevels: Decodable {
         case users
         case usersDefault = "users_default"
     }
+}
+
+/// `POST /_matrix/client/v3/createRoom` for a direct-message room with one user, and its answer.
+/// https://spec.matrix.org/latest/client-server-api/#post_matrixclientv3createroom
+struct MatrixDirectRoom: Encodable {
+    var invite: [String]
+    var isDirect = true
+    var preset = "trusted_private_chat"
+    var name = "GGTracker"
+
+    enum CodingKeys: String, CodingKey {
+        case invite, preset, name
+        case isDirect = "is_direct"
+    }
+
+    struct Created: Decodable {
+        var roomID: String
+        enum CodingKeys: String, CodingKey { case roomID = "room_id" }
+    }
+}
+
+/// `GET /_matrix/client/v3/account/whoami`'s answer: the user the token acts as.
+struct MatrixWhoAmI: Decodable {
+    var userID: String
+    enum CodingKeys: String, CodingKey { case userID = "user_id" }
+}
+
+/// A member's `m.room.member` state: whether they are in (or invited to) the room.
+struct MatrixMembership: Decodable {
+    var membership: String?
 }
