@@ -4,7 +4,7 @@ import GGTrackerCore
 /// A release alert due in one server: a game its members wishlisted before its release date, now out.
 package struct DueReleaseAlert: Sendable, Equatable {
     package var community: String
-    /// The server's announce channel.
+    /// The server's announce channel; for a Matrix room, the room.
     package var channel: String
     package var game: Game
     /// The members who wished for it, earliest wish first.
@@ -13,19 +13,20 @@ package struct DueReleaseAlert: Sendable, Equatable {
 
 extension SocialRecords {
     /// The alerts due at `now`: games released after `since` and by `now` (an exact date, not only a year) that
-    /// members of a server with an announce channel wishlisted before that date, and for which no alert was sent
+    /// members of a server with an announce channel (or of a Matrix room, which is its own) wishlisted before that date, and for which no alert was sent
     /// for that server, game and release date yet. A release date moved by a refresh is a new alert.
     package func dueReleaseAlerts(at now: Date, since: Date) async throws -> [DueReleaseAlert] {
         let rows = try await read { db in
             try await db.fetchAll(
                 """
-                SELECT c.id AS alert_community, c.announce_channel AS alert_channel, w.player_id AS alert_wisher,
+                SELECT c.id AS alert_community, w.player_id AS alert_wisher,
+                    CASE WHEN c.id LIKE 'matrix:%' THEN substr(c.id, 8) ELSE c.announce_channel END AS alert_channel,
                     \(GameRows.columns)
                 FROM wishlist w
                 JOIN memberships m ON m.player_id = w.player_id
                 JOIN communities c ON c.id = m.community_id
                 JOIN games g ON g.id = w.game_id
-                WHERE c.announce_channel IS NOT NULL AND g.release_year_only = 0
+                WHERE (c.announce_channel IS NOT NULL OR c.id LIKE 'matrix:%') AND g.release_year_only = 0
                     AND g.release_date > ? AND g.release_date <= ? AND w.added_at < g.release_date
                     AND NOT EXISTS (
                         SELECT 1 FROM release_alerts a

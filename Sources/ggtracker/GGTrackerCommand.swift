@@ -335,12 +335,8 @@ struct Alerts: AsyncParsableCommand {
             }
             let database = try await AppDatabase.open(config.databasePath)
             defer { try? database.close() }
-            let sent = try await ReleaseAlerts(
-                database: database,
-                announcer: config.discordBotToken.map {
-                    DiscordAnnouncer(apiBase: config.discordAPIBase, botToken: $0)
-                }, logger: Logger(label: "ggtracker")
-            ).check()
+            let sent = try await ReleaseAlerts(database: database, config: config, logger: Logger(label: "ggtracker"))
+                .check()
             for line in sent { print("Out today: \(line)") }
             print(
                 sent.isEmpty

@@ -65,17 +65,30 @@ struct UpcomingStorageTests {
         _ = try await database.library.updateSettings(of: "discord:1", announceChannel: "777", ageGate: nil)
         _ = try await database.library.addToWishlist(alice.id, game: game, at: now.addingTimeInterval(-86_400))
         _ = try await database.library.addToWishlist(bob.id, game: game, at: now.addingTimeInterval(-80_000))
-        let due = try await database.social.dueReleaseAlerts(at: now, since: now.addingTimeInterval(-3 * 86_400))
+        // A Matrix room is its own announce channel; a Discord server without one gets no alert.
+        let dan = try await database.library.recordPlayer(
+            Invoker(
+                platform: .matrix, userID: "@dan:localhost", displayName: "dan", community: "matrix:!games:localhost"),
+            at: now)
+        _ = try await database.library.addToWishlist(dan.id, game: game, at: now.addingTimeInterval(-86_400))
+        let erin = try await database.library.recordPlayer(f.invoker("erin", community: "discord:3"), at: now)
+        _ = try await database.library.addToWishlist(erin.id, game: game, at: now.addingTimeInterval(-86_400))
+        let all = try await database.social.dueReleaseAlerts(at: now, since: now.addingTimeInterval(-3 * 86_400))
+        #expect(all.map(\.community) == ["discord:1", "matrix:!games:localhost"])
+        #expect(all.last?.channel == "!games:localhost" && all.last?.wishers == [dan.id])
+        let due = all.filter { $0.community == "discord:1" }
         #expect(due.map(\.game.name) == ["Launch Day"])
         #expect(due.first?.wishers == [alice.id, bob.id])
         #expect(due.first?.channel == "777")
         let alert = try #require(due.first)
         #expect(try await database.social.claimReleaseAlert(alert, at: now))
         #expect(try await !database.social.claimReleaseAlert(alert, at: now), "claimed once")
-        #expect(try await database.social.dueReleaseAlerts(at: now, since: now.addingTimeInterval(-86_400)).isEmpty)
+        #expect(
+            try await database.social.dueReleaseAlerts(at: now, since: now.addingTimeInterval(-86_400)).map(\.community)
+                == ["matrix:!games:localhost"])
         // A claim given back (the post failed) is due again.
         try await database.social.unclaimReleaseAlert(alert)
-        #expect(try await database.social.dueReleaseAlerts(at: now, since: now.addingTimeInterval(-86_400)).count == 1)
+        #expect(try await database.social.dueReleaseAlerts(at: now, since: now.addingTimeInterval(-86_400)).count == 2)
         // Too long ago for the window: not due.
         #expect(try await database.social.dueReleaseAlerts(at: now, since: now.addingTimeInterval(-60)).isEmpty)
     }

@@ -225,7 +225,11 @@ package struct MatrixMessage: Codable, Sendable, Equatable {
     /// command's room hears only where it went. Never sent.
     package var direct: Bool?
 
-    package struct Mentions: Codable, Sendable, Equatable {}
+    /// Who the message pings: no one, but the users a release alert names.
+    package struct Mentions: Codable, Sendable, Equatable {
+        package var userIDs: [String]?
+        enum CodingKeys: String, CodingKey { case userIDs = "user_ids" }
+    }
 
     package struct Relation: Codable, Sendable, Equatable {
         package var inReplyTo: EventReference

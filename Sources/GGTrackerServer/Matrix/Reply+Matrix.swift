@@ -112,8 +112,12 @@ extension RichText {
     /// The plain `body`: the words, with code in backticks as people type it in chat.
     var matrixBody: String {
         spans.map { span in
-            if case .code(let text) = span { return "`" + text + "`" }
-            return RichText([span]).plainText
+            switch span {
+            case .code(let text): return "`" + text + "`"
+            // A Matrix user id is written whole, its "@" included.
+            case .mention(let id) where id.hasPrefix("@"): return id
+            default: return RichText([span]).plainText
+            }
         }.joined()
     }
 
@@ -127,7 +131,10 @@ extension RichText {
             case .block(let text): html += "<pre>" + MatrixHTML.escape(text) + "</pre>"
             case .link(let label, let url):
                 html += "<a href=\"" + MatrixHTML.escape(url) + "\">" + MatrixHTML.escape(label) + "</a>"
-            // Mentions stay text: a reply never pings anyone.
+            // A user's pill; only a message whose `m.mentions` names them pings them (a reply never does).
+            case .mention(let id) where id.hasPrefix("@"):
+                html +=
+                    "<a href=\"https://matrix.to/#/" + MatrixHTML.escape(id) + "\">" + MatrixHTML.escape(id) + "</a>"
             case .relative, .mention, .channel: html += MatrixHTML.escape(RichText([span]).plainText)
             // Clients hide it until clicked; the plain `body` says a spoiler is hidden.
             case .spoiler(let text):
