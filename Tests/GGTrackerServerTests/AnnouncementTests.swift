@@ -132,6 +132,7 @@ struct AnnouncementTests {
             toLine: "/admin settings announce_channel:#news age_gate:off", from: admin)
         #expect(refused.visibility == .invokerOnly)
         #expect(refused.plainText().contains("Announcements are posted in a channel of a Discord server"))
+        #expect(refused.plainText().contains("This room is its own: release alerts of its members' wishes come here."))
         #expect(refused.plainText().contains("Nothing was changed"))
         let settings = try await harness.services.database.library.settings(of: admin.community)
         #expect(settings.announceChannel == nil && settings.ageGate == .strict)

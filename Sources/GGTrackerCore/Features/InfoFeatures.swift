@@ -143,8 +143,12 @@ struct InfoFeatures: Sendable {
         // Announcements go out through Discord's API alone.
         let announces = c.invoker.platform == .discord
         if announceChannel != nil, !announces {
+            // A Matrix room is its own announce channel: release alerts come to it.
+            let matrix =
+                c.invoker.platform == .matrix
+                ? " This room is its own: release alerts of its members' wishes come here." : ""
             throw ReplyError.notice(
-                "Announcements are posted in a channel of a Discord server; here there is none to set: news shows in \(code: "/activity"). Nothing was changed."
+                "Announcements are posted in a channel of a Discord server; here there is none to set: news shows in \(code: "/activity").\(matrix) Nothing was changed."
             )
         }
         if let announceChannel, !c.invoker.platform.isChannelID(announceChannel) {
