@@ -18,6 +18,10 @@ actor FakeSlackFiles {
     var shared: [String: [(name: String, data: Data, filetype: String, created: Date)]] = [:]
     var error: String?
     var listed: [String] = []
+    /// Messages posted to the `response_url` a button press gives.
+    var posted: [Data] = []
+
+    func post(_ message: Data) { posted.append(message) }
 
     func share(_ name: String, _ data: Data, by user: String, filetype: String = "csv", at created: Date = Date()) {
         shared[user, default: []].append((name, data, filetype, created))
@@ -74,6 +78,10 @@ func fakeSlackAPI(_ state: FakeSlackFiles) -> some ApplicationProtocol {
         return Response(
             status: .ok, headers: [.contentType: "text/csv"], body: .init(byteBuffer: ByteBuffer(data: data)))
     }
+    router.post("/response") { request, _ -> Response in
+        await state.post(Data(buffer: try await request.body.collect(upTo: 1 << 20)))
+        return Response(status: .ok)
+    }
     var logger = Logger(label: "fake-slack")
     logger.logLevel = .warning
     return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
@@ -92,6 +100,7 @@ extension SlackTests {
                 config.slackFiles.botToken = token
                 config.slackFiles.apiBase = "http://127.0.0.1:\(port)/api"
                 config.slackFiles.filesBase = "http://127.0.0.1:\(port)/files-pri/"
+                config.slackResponseBase = "http://127.0.0.1:\(port)/"
             }
             try await harness.withClient { client in try await body(state, harness, client) }
         }
@@ -129,6 +138,25 @@ extension SlackTests {
             #expect(abs(Date().timeIntervalSince1970 - 86_400 - (Double(since) ?? 0)) < 60)
             let games = try await Self.games(harness, of: "U0ALICE")
             #expect(games["Celeste"]?.status == .completed && games["Hades"]?.status == .playing)
+        }
+    }
+
+    /// A button that runs `/import file` (offered for a mistyped command) takes the shared file too.
+    @Test func aButtonRunningTheImportTakesTheSharedFile() async throws {
+        try await withFiles { state, harness, client in
+            await state.share("grouvee.csv", try ImportTests.fixture("grouvee"), by: "U0ALICE")
+            let url = harness.services.config.slackResponseBase + "response"
+            let (status, _) = try await post(
+                client, "/slack/interactions", try Self.press("/import file", responseURL: url))
+            #expect(status == .ok)
+            var posted = await state.posted
+            for _ in 0..<100 where posted.isEmpty {
+                try await Task.sleep(for: .milliseconds(50))
+                posted = await state.posted
+            }
+            let message = String(decoding: try #require(posted.first), as: UTF8.self)
+            #expect(message.contains("Import from Grouvee (grouvee.csv)"), "\(message)")
+            #expect(try await Self.games(harness, of: "U0ALICE")["Celeste"] != nil)
         }
     }
 

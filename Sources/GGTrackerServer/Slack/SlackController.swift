@@ -119,18 +119,7 @@ package struct SlackController: Sendable {
         let invoker = invoker(user: user, name: form["user_name"], team: team, channel: form["channel_id"])
         let path = (try? TextCommandParser.parse(line).path) ?? []
         let command = Delivery(id: delivery, platform: .slack, command: path.first ?? "unknown", started: started)
-        // A slash command carries no file: `import file` takes the newest CSV its sender shared in the channel.
-        var file: Attachment?
-        var refusal: Reply?
-        if path == ["import", "file"], let token = config.slackFiles.botToken, let channel = form["channel_id"] {
-            switch await SlackFiles(settings: config.slackFiles, token: token).latestCSV(
-                from: user, in: channel, since: Date().addingTimeInterval(-SlackFiles.window))
-            {
-            case .found(let found): file = found
-            case .none: refusal = Self.noSharedFile
-            case .failed(let reason): refusal = .notice(reason + " Nothing was imported.")
-            }
-        }
+        let (file, refusal) = await sharedFile(for: path, from: user, in: form["channel_id"])
         switch try await pipeline.deliver(
             command, logger: context.logger,
             run: { bot in
@@ -150,6 +139,19 @@ package struct SlackController: Sendable {
 
     var pipeline: DeliveryPipeline { DeliveryPipeline(bot: bot, database: database, metrics: metrics) }
 
+    /// A slash command carries no file: `import file` takes the newest CSV its sender shared in the channel (with the
+    /// bot token), or is answered why there is none to take.
+    func sharedFile(for path: [String], from user: String, in channel: String?) async -> (Attachment?, Reply?) {
+        guard path == ["import", "file"], let token = config.slackFiles.botToken, let channel else { return (nil, nil) }
+        switch await SlackFiles(settings: config.slackFiles, token: token).latestCSV(
+            from: user, in: channel, since: Date().addingTimeInterval(-SlackFiles.window))
+        {
+        case .found(let found): return (found, nil)
+        case .none: return (nil, Self.noSharedFile)
+        case .failed(let reason): return (nil, .notice(reason + " Nothing was imported."))
+        }
+    }
+
     static let noSharedFile = Reply.notice(
         "No CSV file from you in this channel in the last day. Upload your Grouvee, HowLongToBeat or GGTracker CSV "
             + "export here, then run \(code: "/import file") again. Nothing was imported.")
@@ -165,13 +167,16 @@ package struct SlackController: Sendable {
         }
         let line = MentionTokens.neutral(press.line)
         let invoker = invoker(user: press.user, name: press.userName, team: press.team, channel: press.channel)
-        let command = Delivery(
-            id: delivery, platform: .slack, command: (try? TextCommandParser.parse(line).path.first) ?? "component",
-            started: started)
+        let path = (try? TextCommandParser.parse(line).path) ?? []
+        let command = Delivery(id: delivery, platform: .slack, command: path.first ?? "component", started: started)
+        let (file, refusal) = await sharedFile(for: path, from: press.user, in: press.channel)
         let message: Data
         switch try await pipeline.deliver(
             command, logger: context.logger,
-            run: { try await $0.respond(toLine: line, from: invoker, fromComponent: true) },
+            run: { bot in
+                if let refusal { return refusal }
+                return try await bot.respond(toLine: line, from: invoker, fromComponent: true, file: file)
+            },
             render: { reply in
                 var message = reply.slackMessage()
                 message.replaceOriginal = reply.delivery == .updateMessage
