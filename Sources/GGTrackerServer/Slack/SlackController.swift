@@ -153,8 +153,9 @@ package struct SlackController: Sendable {
     }
 
     static let noSharedFile = Reply.notice(
-        "No CSV file from you in this channel in the last day. Upload your Grouvee, HowLongToBeat or GGTracker CSV "
-            + "export here, then run \(code: "/import file") again. Nothing was imported.")
+        "No CSV file from you in this channel in the last day that this app can see. Upload your Grouvee, "
+            + "HowLongToBeat or GGTracker CSV export here (the app must be a member of the channel: "
+            + "\(code: "/invite") it here), then run \(code: "/import file") again. Nothing was imported.")
 
     /// A button or select: acknowledged as soon as the command has run and its effects are stored (Slack allows 3
     /// seconds), the result posted to the `response_url` Slack gives afterwards, in the background.
