@@ -27,6 +27,9 @@ package struct BotInfo: Sendable {
     package var homepage: String?
     /// Where the bot's web pages are reached from outside, without a trailing slash.
     package var publicBaseURL: String
+    /// The platforms whose announce channel this installation can post to: Discord always (with its bot token),
+    /// Slack with the app's bot token.
+    package var announcesOn: Set<ChatPlatform> = [.discord]
 
     package init(
         name: String = "GGTracker", version: String, creators: String = "the GGTracker team", homepage: String? = nil,

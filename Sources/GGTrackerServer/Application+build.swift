@@ -42,7 +42,10 @@ package struct AppServices: Sendable {
         if let homeserver = config.matrixHomeserverURL, let token = config.matrixASToken {
             sources.matrixMedia = (homeserver, token)
         }
-        if let token = config.slackFiles.botToken { sources.slackFiles = (config.slackFiles.filesBase, token) }
+        if let token = config.slackFiles.botToken {
+            sources.slackFiles = (config.slackFiles.filesBase, token)
+            self.bot.info.announcesOn.insert(.slack)
+        }
         self.bot.sources = sources
     }
 

@@ -11,14 +11,19 @@ package struct ReleaseAlerts: Sendable {
     let database: AppDatabase
     let announcer: DiscordAnnouncer?
     let matrix: MatrixClient?
+    let slack: SlackAnnouncer?
     let logger: Logger
     /// How late an alert may still go out: a release up to this long ago (a server down over the day) is announced.
     package static let lateness: TimeInterval = 3 * 86_400
 
-    package init(database: AppDatabase, announcer: DiscordAnnouncer?, matrix: MatrixClient? = nil, logger: Logger) {
+    package init(
+        database: AppDatabase, announcer: DiscordAnnouncer?, matrix: MatrixClient? = nil, slack: SlackAnnouncer? = nil,
+        logger: Logger
+    ) {
         self.database = database
         self.announcer = announcer
         self.matrix = matrix
+        self.slack = slack
         self.logger = logger
     }
 
@@ -30,7 +35,9 @@ package struct ReleaseAlerts: Sendable {
             announcer: config.discordBotToken.map { DiscordAnnouncer(apiBase: config.discordAPIBase, botToken: $0) },
             matrix: config.matrixHomeserverURL.flatMap { url in
                 config.matrixASToken.map { MatrixClient(homeserver: url, asToken: $0) }
-            }, logger: logger)
+            },
+            slack: config.slackFiles.botToken.map { SlackAnnouncer(apiBase: config.slackFiles.apiBase, token: $0) },
+            logger: logger)
     }
 
     package init(services: AppServices, logger: Logger) {
@@ -62,6 +69,8 @@ package struct ReleaseAlerts: Sendable {
             let release = Int(alert.game.releaseDate?.timeIntervalSince1970 ?? 0)
             try await matrix.send(
                 content, to: alert.channel, transaction: "gg-alert-\(alert.channel)-\(alert.game.id)-\(release)")
+        } else if alert.community.hasPrefix("slack:"), let slack {
+            try await slack.post(announcement)
         } else if let announcer {
             try await announcer.post(announcement)
         }
@@ -74,6 +83,7 @@ package struct ReleaseAlerts: Sendable {
         var due: [DueReleaseAlert] = []
         for (platform, setting, postable) in [
             ("discord:", "DISCORD_BOT_TOKEN", announcer != nil), ("matrix:", "MATRIX_AS_TOKEN", matrix != nil),
+            ("slack:", "SLACK_BOT_TOKEN", slack != nil),
         ] {
             let alerts = all.filter { $0.community.hasPrefix(platform) }
             if postable {

@@ -20,8 +20,18 @@ actor FakeSlackFiles {
     var listed: [String] = []
     /// Messages posted to the `response_url` a button press gives.
     var posted: [Data] = []
+    /// Messages posted with `chat.postMessage`.
+    var channelPosts: [[String: Any]] = []
 
     func post(_ message: Data) { posted.append(message) }
+
+    func postToChannel(_ body: Data) -> [String: Any] {
+        guard let message = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+            let channel = message["channel"] as? String, channel.hasPrefix("C")
+        else { return ["ok": false, "error": "channel_not_found"] }
+        channelPosts.append(message)
+        return ["ok": true, "channel": channel, "ts": "1700000000.000\(channelPosts.count)"]
+    }
 
     func share(_ name: String, _ data: Data, by user: String, filetype: String = "csv", at created: Date = Date()) {
         shared[user, default: []].append((name, data, filetype, created))
@@ -78,6 +88,13 @@ func fakeSlackAPI(_ state: FakeSlackFiles) -> some ApplicationProtocol {
         return Response(
             status: .ok, headers: [.contentType: "text/csv"], body: .init(byteBuffer: ByteBuffer(data: data)))
     }
+    router.post("/api/chat.postMessage") { request, _ -> Response in
+        guard request.headers[.authorization] == "Bearer \(FakeSlackFiles.token)" else {
+            return FakeHomeserver.json(.ok, ["ok": false, "error": "invalid_auth"])
+        }
+        return FakeHomeserver.json(
+            .ok, await state.postToChannel(Data(buffer: try await request.body.collect(upTo: 1 << 20))))
+    }
     router.post("/response") { request, _ -> Response in
         await state.post(Data(buffer: try await request.body.collect(upTo: 1 << 20)))
         return Response(status: .ok)
@@ -89,19 +106,21 @@ func fakeSlackAPI(_ state: FakeSlackFiles) -> some ApplicationProtocol {
 
 extension SlackTests {
     func withFiles(
-        token: String = FakeSlackFiles.token,
+        token: String = FakeSlackFiles.token, now: @escaping @Sendable () -> Date = { Date() },
         _ body: @Sendable (FakeSlackFiles, TestHarness, TestHarness.Client) async throws -> Void
     ) async throws {
         let state = FakeSlackFiles()
         try await fakeSlackAPI(state).test(.live) { fake in
             let port = try #require(fake.port)
-            let harness = try await TestHarness { config in
-                config.slackSigningSecret = Self.secret
-                config.slackFiles.botToken = token
-                config.slackFiles.apiBase = "http://127.0.0.1:\(port)/api"
-                config.slackFiles.filesBase = "http://127.0.0.1:\(port)/files-pri/"
-                config.slackResponseBase = "http://127.0.0.1:\(port)/"
-            }
+            let harness = try await TestHarness(
+                adminIDs: ["slack:U0ALICE"],
+                configure: { config in
+                    config.slackSigningSecret = Self.secret
+                    config.slackFiles.botToken = token
+                    config.slackFiles.apiBase = "http://127.0.0.1:\(port)/api"
+                    config.slackFiles.filesBase = "http://127.0.0.1:\(port)/files-pri/"
+                    config.slackResponseBase = "http://127.0.0.1:\(port)/"
+                }, now: now)
             try await harness.withClient { client in try await body(state, harness, client) }
         }
     }

@@ -138,18 +138,30 @@ struct InfoFeatures: Sendable {
     }
 
     /// `/admin settings`: shows, or changes, the announce channel and the age gate.
-    func adminSettings(announceChannel: String?, ageGate: AgeGate?, _ c: Context) async throws -> Reply {
+    func adminSettings(announceChannel typed: String?, ageGate: AgeGate?, _ c: Context) async throws -> Reply {
         var settings = c.settings
-        // Announcements go out through Discord's API alone.
-        let announces = c.invoker.platform == .discord
+        var announceChannel = typed
+        let announces = bot.info.announcesOn.contains(c.invoker.platform)
         if announceChannel != nil, !announces {
-            // A Matrix room is its own announce channel: release alerts come to it.
-            let matrix =
-                c.invoker.platform == .matrix
-                ? " This room is its own: release alerts of its members' wishes come here." : ""
+            let instead =
+                switch c.invoker.platform {
+                // A Matrix room is its own announce channel: release alerts come to it.
+                case .matrix: " This room is its own: release alerts of its members' wishes come here."
+                case .slack: " On Slack the app posts them once given a bot token (SLACK_BOT_TOKEN, scope chat:write)."
+                default: ""
+                }
             throw ReplyError.notice(
-                "Announcements are posted in a channel of a Discord server; here there is none to set: news shows in \(code: "/activity").\(matrix) Nothing was changed."
+                "Announcements are posted in a channel of a Discord server; here there is none to set: news shows in \(code: "/activity").\(instead) Nothing was changed."
             )
+        }
+        // Slack's command text names a channel, not its id: `here` is the channel the command is typed in.
+        if c.invoker.platform == .slack, let typed {
+            guard typed.lowercased() == "here", let channel = c.invoker.channel else {
+                throw ReplyError.notice(
+                    "On Slack, \(code: "announce_channel") is \(code: "here"): run \(code: "/admin settings announce_channel:here") in the channel to announce in. Nothing was changed."
+                )
+            }
+            announceChannel = channel
         }
         if let announceChannel, !c.invoker.platform.isChannelID(announceChannel) {
             throw ReplyError.notice(

@@ -64,13 +64,20 @@ package struct DiscordAnnouncer: Sendable {
 
     /// Posts in the background: the command's reply never waits for it.
     package func postInBackground(_ announcement: Announcement, logger: Logger) {
-        Task.detached(priority: .utility) {
-            do {
-                try await post(announcement)
-            } catch {
-                logger.warning(
-                    "announcement failed", metadata: ["channel": "\(announcement.channel)", "error": "\(error)"])
-            }
+        announceInBackground(announcement, logger: logger) { _ = try await post($0) }
+    }
+}
+
+/// Runs an announcement's post in the background, after the command's reply: a failure is logged, never shown.
+func announceInBackground(
+    _ announcement: Announcement, logger: Logger, post: @escaping @Sendable (Announcement) async throws -> Void
+) {
+    Task.detached(priority: .utility) {
+        do {
+            try await post(announcement)
+        } catch {
+            logger.warning(
+                "announcement failed", metadata: ["channel": "\(announcement.channel)", "error": "\(error)"])
         }
     }
 }

@@ -131,13 +131,21 @@ package struct SlackController: Sendable {
         case .retried:
             pipeline.record(command, .unauthorized, logger: context.logger)
             return Self.plain(.unauthorized, "replayed request\n")
-        case .answered(let data, _, let outcome):
+        case .answered(let data, let reply, let outcome):
             pipeline.record(command, outcome, logger: context.logger)
+            announce(reply, logger: context.logger)
             return Self.json(data)
         }
     }
 
     var pipeline: DeliveryPipeline { DeliveryPipeline(bot: bot, database: database, metrics: metrics) }
+
+    /// What a change announces (a completion, a review, a medal) goes to the workspace's announce channel, once its
+    /// change is stored, with the app's bot token.
+    func announce(_ reply: Reply, logger: Logger) {
+        guard let announcement = reply.announcement, let token = config.slackFiles.botToken else { return }
+        SlackAnnouncer(apiBase: config.slackFiles.apiBase, token: token).postInBackground(announcement, logger: logger)
+    }
 
     /// A slash command carries no file: `import file` takes the newest CSV its sender shared in the channel (with the
     /// bot token), or is answered why there is none to take.
@@ -187,8 +195,9 @@ package struct SlackController: Sendable {
         case .retried:
             pipeline.record(command, .unauthorized, logger: context.logger)
             return Self.plain(.unauthorized, "replayed request\n")
-        case .answered(let data, _, let outcome):
+        case .answered(let data, let reply, let outcome):
             pipeline.record(command, outcome, logger: context.logger)
+            announce(reply, logger: context.logger)
             message = data
         }
         if let responseURL = press.responseURL, responseURL.hasPrefix(config.slackResponseBase) {

@@ -1,0 +1,67 @@
+import AsyncHTTPClient
+import Foundation
+import GGTrackerCore
+import Logging
+import NIOCore
+
+/// Posts announcements (completions, reviews, medals, release alerts) to a Slack workspace's announce channel with
+/// the Web API's `chat.postMessage` and the app's bot token (scope `chat:write`). A member named in the words
+/// (`<@U…>`) is notified. https://api.slack.com/methods/chat.postMessage
+package struct SlackAnnouncer: Sendable {
+    package var apiBase: String
+    package var token: String
+    package var http: HTTPClient = .shared
+
+    package init(apiBase: String, token: String) {
+        self.apiBase = apiBase
+        self.token = token
+    }
+
+    struct Post: Encodable {
+        var channel: String
+        var text: String
+        var blocks: [SlackBlock]
+        /// The bot's links (store pages) are not unfurled under each announcement.
+        var unfurlLinks = false
+
+        enum CodingKeys: String, CodingKey {
+            case channel, text, blocks
+            case unfurlLinks = "unfurl_links"
+        }
+    }
+
+    struct Answer: Decodable {
+        var ok: Bool
+        var error: String?
+    }
+
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    package func post(_ announcement: Announcement) async throws {
+        let message = Reply(text: announcement.text, cards: announcement.cards).slackMessage()
+        var request = HTTPClientRequest(url: apiBase + "/chat.postMessage")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        request.body = .bytes(
+            ByteBuffer(
+                data: try JSONEncoder().encode(
+                    Post(channel: announcement.channel, text: message.text, blocks: message.blocks))))
+        let response = try await http.execute(request, timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        guard response.status.code == 200 else {
+            throw Failure(description: "chat.postMessage answered \(response.status.code)")
+        }
+        let answer = try? JSONDecoder().decode(Answer.self, from: Data(buffer: body))
+        guard answer?.ok == true else {
+            throw Failure(description: "chat.postMessage refused: \(answer?.error ?? "an unreadable answer")")
+        }
+    }
+
+    /// Posts in the background: the command's reply never waits for it.
+    package func postInBackground(_ announcement: Announcement, logger: Logger) {
+        announceInBackground(announcement, logger: logger, post: post)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import GGTrackerCatalog
+import GGTrackerCore
+import Logging
+import Synchronization
+import Testing
+
+@testable import GGTrackerServer
+
+extension SlackTests {
+    /// The posts `chat.postMessage` received, waited for up to 5 s until there are `count`.
+    static func channelPosts(_ state: FakeSlackFiles, count: Int) async throws -> [[String: Any]] {
+        var posts = await state.channelPosts
+        for _ in 0..<100 where posts.count < count {
+            try await Task.sleep(for: .milliseconds(50))
+            posts = await state.channelPosts
+        }
+        return posts
+    }
+
+    /// With the bot token, an admin makes the channel they type in the announce channel (`here`: Slack's command text
+    /// names a channel, not its id), and a completion is announced there with `chat.postMessage`.
+    @Test func anAdminAnnouncesInTheChannelTheyTypeIn() async throws {
+        try await withFiles { state, harness, client in
+            let named = Self.said(
+                try await post(client, "/slack/commands", Self.command("admin settings announce_channel:#games")).1)
+            #expect(named.contains("On Slack, `announce_channel` is `here`"), "\(named)")
+            let set = Self.said(
+                try await post(client, "/slack/commands", Self.command("admin settings announce_channel:here")).1)
+            #expect(set.contains("Settings saved.") && set.contains("<#C0GAMES>"), "\(set)")
+            #expect(
+                try await harness.services.database.library.settings(of: "slack:T0001").announceChannel == "C0GAMES")
+
+            _ = try await post(client, "/slack/commands", Self.command("add Celeste --status completed", user: "U0BOB"))
+            let posts = try await Self.channelPosts(state, count: 1)
+            let post = try #require(posts.first)
+            #expect(post["channel"] as? String == "C0GAMES")
+            let blocks = Self.said(post)
+            #expect(blocks.contains("completed Celeste (2018)"), "\(blocks)")
+        }
+    }
+
+    /// Without the bot token nothing can be posted, and the setting says so.
+    @Test func withoutTheBotTokenTheAnnounceChannelIsRefused() async throws {
+        let harness = try await TestHarness(
+            adminIDs: ["slack:U0ALICE"], configure: { $0.slackSigningSecret = Self.secret })
+        try await harness.withClient { client in
+            let refused = Self.said(
+                try await post(client, "/slack/commands", Self.command("admin settings announce_channel:here")).1)
+            #expect(
+                refused.contains("On Slack the app posts them once given a bot token (SLACK_BOT_TOKEN"), "\(refused)")
+            #expect(try await harness.services.database.library.settings(of: "slack:T0001").announceChannel == nil)
+        }
+    }
+
+    /// A game members of the workspace wishlisted before it came out is announced in its announce channel, pinging
+    /// exactly them.
+    @Test func aReleaseAlertGoesToTheWorkspacesAnnounceChannel() async throws {
+        let now = Date()
+        let clock = Mutex(now.addingTimeInterval(-2 * 86_400))
+        try await withFiles(now: { clock.withLock { $0 } }) { state, harness, client in
+            let lines = """
+                {"id":990031,"name":"Launch Day","first_release_date":\(Int(now.timeIntervalSince1970) - 3600)}
+                """
+            _ = try await CatalogImporter(database: harness.services.database).importData(Data(lines.utf8))
+            try await harness.services.catalog.reloadVocabulary()
+            _ = try await post(client, "/slack/commands", Self.command("admin settings announce_channel:here"))
+            _ = try await post(client, "/slack/commands", Self.command("wishlist add Launch Day", user: "U0BOB"))
+            clock.withLock { $0 = now }
+            var logger = Logger(label: "alerts")
+            logger.logLevel = .warning
+            let sent = try await ReleaseAlerts(services: harness.services, logger: logger).check(at: now)
+            #expect(sent.count == 1, "\(sent)")
+            let post = try #require(try await Self.channelPosts(state, count: 1).last)
+            #expect(post["channel"] as? String == "C0GAMES")
+            #expect(Self.said(post).contains("Out today: *Launch Day* — wishlisted by <@U0BOB>"), "\(Self.said(post))")
+        }
+    }
+}
