@@ -59,20 +59,30 @@ package struct ReleaseAlerts: Sendable {
         return Announcement(channel: alert.channel, text: text, cards: [card], pinging: ids)
     }
 
-    /// Posts one alert: to the Discord channel, or to the Matrix room, pinging its wishers (`m.mentions`). The room
-    /// message's transaction id is the alert's, so a retry the homeserver already took is not shown twice.
-    func post(_ alert: DueReleaseAlert) async throws {
-        let announcement = Self.announcement(alert)
-        if alert.community.hasPrefix("matrix:"), let matrix {
-            var content = Reply(text: announcement.text, cards: announcement.cards).matrixContent(replyTo: nil)
-            content.mentions.userIDs = announcement.pinging
-            let release = Int(alert.game.releaseDate?.timeIntervalSince1970 ?? 0)
-            try await matrix.send(
-                content, to: alert.channel, transaction: "gg-alert-\(alert.channel)-\(alert.game.id)-\(release)")
-        } else if alert.community.hasPrefix("slack:"), let slack {
-            try await slack.post(announcement)
-        } else if let announcer {
-            try await announcer.post(announcement)
+    typealias Post = @Sendable (DueReleaseAlert) async throws -> Void
+
+    /// How a community's alerts go out: the setting that lets this installation post to its platform, and the post
+    /// itself, nil where that setting is not set; nil for a platform without alerts.
+    func poster(for community: String) -> (setting: String, post: Post?)? {
+        switch community.prefix(while: { $0 != ":" }) {
+        case "discord":
+            guard let announcer else { return ("DISCORD_BOT_TOKEN", nil) }
+            let post: Post = { alert in _ = try await announcer.post(Self.announcement(alert)) }
+            return ("DISCORD_BOT_TOKEN", post)
+        case "matrix":
+            guard let matrix else { return ("MATRIX_AS_TOKEN", nil) }
+            // The alert's own transaction id: a retry the homeserver already took is not shown twice.
+            let post: Post = { alert in
+                let release = Int(alert.game.releaseDate?.timeIntervalSince1970 ?? 0)
+                try await matrix.post(
+                    Self.announcement(alert), transaction: "gg-alert-\(alert.channel)-\(alert.game.id)-\(release)")
+            }
+            return ("MATRIX_AS_TOKEN", post)
+        case "slack":
+            guard let slack else { return ("SLACK_BOT_TOKEN", nil) }
+            let post: Post = { alert in try await slack.post(Self.announcement(alert)) }
+            return ("SLACK_BOT_TOKEN", post)
+        default: return nil
         }
     }
 
@@ -80,21 +90,21 @@ package struct ReleaseAlerts: Sendable {
     @discardableResult
     package func check(at now: Date = Date()) async throws -> [String] {
         let all = try await database.social.dueReleaseAlerts(at: now, since: now.addingTimeInterval(-Self.lateness))
-        var due: [DueReleaseAlert] = []
-        for (platform, setting, postable) in [
-            ("discord:", "DISCORD_BOT_TOKEN", announcer != nil), ("matrix:", "MATRIX_AS_TOKEN", matrix != nil),
-            ("slack:", "SLACK_BOT_TOKEN", slack != nil),
-        ] {
-            let alerts = all.filter { $0.community.hasPrefix(platform) }
-            if postable {
-                due += alerts
-            } else if !alerts.isEmpty {
-                logger.warning(
-                    "release alerts are due but \(setting) is not set", metadata: ["due": "\(alerts.count)"])
+        var due: [(alert: DueReleaseAlert, post: Post)] = []
+        var unposted: [String: Int] = [:]
+        for alert in all {
+            guard let poster = poster(for: alert.community) else { continue }
+            if let post = poster.post {
+                due.append((alert, post))
+            } else {
+                unposted[poster.setting, default: 0] += 1
             }
         }
+        for (setting, count) in unposted.sorted(by: { $0.key < $1.key }) {
+            logger.warning("release alerts are due but \(setting) is not set", metadata: ["due": "\(count)"])
+        }
         var sent: [String] = []
-        for alert in due {
+        for (alert, post) in due {
             guard try await database.social.claimReleaseAlert(alert, at: now) else { continue }
             do {
                 try await post(alert)

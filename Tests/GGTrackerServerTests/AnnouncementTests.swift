@@ -131,8 +131,8 @@ struct AnnouncementTests {
         let refused = try await harness.services.bot.respond(
             toLine: "/admin settings announce_channel:#news age_gate:off", from: admin)
         #expect(refused.visibility == .invokerOnly)
-        #expect(refused.plainText().contains("Announcements are posted in a channel of a Discord server"))
-        #expect(refused.plainText().contains("This room is its own: release alerts of its members' wishes come here."))
+        #expect(refused.plainText().contains("A Matrix room has no announce channel to set: news shows in /activity"))
+        #expect(refused.plainText().contains("release alerts of its members' wishes come to the room itself."))
         #expect(refused.plainText().contains("Nothing was changed"))
         let settings = try await harness.services.database.library.settings(of: admin.community)
         #expect(settings.announceChannel == nil && settings.ageGate == .strict)

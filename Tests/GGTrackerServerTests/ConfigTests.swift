@@ -51,6 +51,8 @@ struct ConfigTests {
         (["GGTRACKER_UNVERIFIED_BODY_MB": "lots"], "GGTRACKER_UNVERIFIED_BODY_MB must be a whole number of megabytes"),
         (["GGTRACKER_UNVERIFIED_BODY_MB": "0"], "GGTRACKER_UNVERIFIED_BODY_MB must be a whole number of megabytes"),
         (["SLACK_RESPONSE_BASE": "hooks.slack.com"], "SLACK_RESPONSE_BASE must be an http:// or https:// URL"),
+        (["SLACK_API_BASE": "slack.com/api"], "SLACK_API_BASE must be an http:// or https:// URL"),
+        (["SLACK_FILES_BASE": "ftp://files.slack.com"], "SLACK_FILES_BASE must be an http:// or https:// URL"),
         (["GGTRACKER_ADMIN_IDS": "discord:1, 2"], "GGTRACKER_ADMIN_IDS entries need their platform"),
     ])
     func badValuesFailFastNamingTheSetting(environment: [String: String], message: String) throws {

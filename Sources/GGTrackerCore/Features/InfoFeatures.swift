@@ -143,16 +143,17 @@ struct InfoFeatures: Sendable {
         var announceChannel = typed
         let announces = bot.info.announcesOn.contains(c.invoker.platform)
         if announceChannel != nil, !announces {
-            let instead =
+            let why: RichText =
                 switch c.invoker.platform {
                 // A Matrix room is its own announce channel: release alerts come to it.
-                case .matrix: " This room is its own: release alerts of its members' wishes come here."
-                case .slack: " On Slack the app posts them once given a bot token (SLACK_BOT_TOKEN, scope chat:write)."
-                default: ""
+                case .matrix:
+                    "A Matrix room has no announce channel to set: news shows in \(code: "/activity"), and release alerts of its members' wishes come to the room itself."
+                case .slack:
+                    "This installation cannot post to Slack: its operator gives the app a bot token (SLACK_BOT_TOKEN, scope chat:write) first. Meanwhile news shows in \(code: "/activity")."
+                default:
+                    "Announcements are posted in a channel of a Discord server or a Slack workspace; here there is none to set: news shows in \(code: "/activity")."
                 }
-            throw ReplyError.notice(
-                "Announcements are posted in a channel of a Discord server; here there is none to set: news shows in \(code: "/activity").\(instead) Nothing was changed."
-            )
+            throw ReplyError.notice(why + " Nothing was changed.")
         }
         // Slack's command text names a channel, not its id: `here` is the channel the command is typed in.
         if c.invoker.platform == .slack, let typed {

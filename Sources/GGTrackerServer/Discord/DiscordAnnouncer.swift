@@ -68,20 +68,6 @@ package struct DiscordAnnouncer: Sendable {
     }
 }
 
-/// Runs an announcement's post in the background, after the command's reply: a failure is logged, never shown.
-func announceInBackground(
-    _ announcement: Announcement, logger: Logger, post: @escaping @Sendable (Announcement) async throws -> Void
-) {
-    Task.detached(priority: .utility) {
-        do {
-            try await post(announcement)
-        } catch {
-            logger.warning(
-                "announcement failed", metadata: ["channel": "\(announcement.channel)", "error": "\(error)"])
-        }
-    }
-}
-
 /// Discord's answer to a request over a rate limit (429): how many seconds to wait.
 /// https://discord.com/developers/docs/topics/rate-limits#exceeding-a-rate-limit
 struct DiscordRateLimit: Decodable {

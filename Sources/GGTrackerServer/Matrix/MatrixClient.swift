@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import GGTrackerCore
 import NIOCore
 import NIOHTTP1
 
@@ -83,6 +84,14 @@ package struct MatrixClient: Sendable {
         direct[user, default: []].append(created.roomID)
         try await call(.PUT, data, json: direct)
         return created.roomID
+    }
+
+    /// An announcement (a release alert) as a notice in its room: it pings exactly the users it names
+    /// (`m.mentions`), whose pills its words hold.
+    package func post(_ announcement: Announcement, transaction: String) async throws {
+        var content = Reply(text: announcement.text, cards: announcement.cards).matrixContent(replyTo: nil)
+        content.mentions.userIDs = announcement.pinging
+        try await send(content, to: announcement.channel, transaction: transaction)
     }
 
     /// The room's `m.room.power_levels` state: a user's level, or the default.
