@@ -27,9 +27,6 @@ package struct BotInfo: Sendable {
     package var homepage: String?
     /// Where the bot's web pages are reached from outside, without a trailing slash.
     package var publicBaseURL: String
-    /// The platforms whose announce channel this installation can post to: Discord always (with its bot token),
-    /// Slack with the app's bot token.
-    package var announcesOn: Set<ChatPlatform> = [.discord]
 
     package init(
         name: String = "GGTracker", version: String, creators: String = "the GGTracker team", homepage: String? = nil,
@@ -53,6 +50,8 @@ package struct GGTrackerBot: Sendable {
     package var floodGuard: FloodGuard?
     /// Steam and attachment downloads for imports; nil when the installation has none.
     package var sources: (any LibrarySources)?
+    /// Where announcements can be posted; nil where none can.
+    package var announcers: (any AnnounceChannels)?
 
     package static let pageSize = 10
 

@@ -199,10 +199,18 @@ extension Calendar {
 package enum ChatPlatform: String, Sendable, Codable {
     case discord, matrix, slack, cli
 
-    /// Whether text can be a channel id here: on Discord a snowflake (17 to 20 digits); elsewhere any text.
+    /// Whether text can be a channel id here: on Discord a snowflake (17 to 20 digits); on Slack a channel's id
+    /// (`C0123ABCD`, `G…` for an older private one, `D…` a direct message: capitals and digits); elsewhere any text.
     package func isChannelID(_ id: String) -> Bool {
-        guard self == .discord else { return !id.isEmpty }
-        return (17...20).contains(id.utf8.count) && id.utf8.allSatisfy { (48...57).contains($0) }
+        switch self {
+        case .discord:
+            return (17...20).contains(id.utf8.count) && id.utf8.allSatisfy { (48...57).contains($0) }
+        case .slack:
+            return id.utf8.count >= 2 && "CGD".utf8.contains(id.utf8.first!)
+                && id.utf8.allSatisfy { (48...57).contains($0) || (65...90).contains($0) }
+        default:
+            return !id.isEmpty
+        }
     }
 }
 

@@ -96,6 +96,15 @@ package protocol LibrarySources: Sendable {
     func download(_ attachment: Attachment, limit: Int) async throws -> Data
 }
 
+/// The announce channels this installation can post to. A channel is posted to as it is set, so an admin learns at
+/// once when the bot cannot post there.
+package protocol AnnounceChannels: Sendable {
+    /// The platforms whose channels can be posted to (with the tokens that allow it).
+    var platforms: Set<ChatPlatform> { get }
+    /// Posts `announcement` to its channel on `platform`: nil once posted, else why it could not be, for the admin.
+    func tryPost(_ announcement: Announcement, on platform: ChatPlatform) async -> RichText?
+}
+
 /// Why an import source gave nothing, said to the player. Nothing was imported.
 package struct ImportSourceError: Error, Equatable, Sendable, CustomStringConvertible {
     package var message: String

@@ -44,9 +44,9 @@ package struct AppServices: Sendable {
         }
         if let token = config.slackFiles.botToken {
             sources.slackFiles = (config.slackFiles.filesBase, token)
-            self.bot.info.announcesOn.insert(.slack)
         }
         self.bot.sources = sources
+        self.bot.announcers = ChannelAnnouncers(config: config)
     }
 
     /// Opens the database file (creating it and running migrations) and, in offline mode, loads the bundled
@@ -110,9 +110,7 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
         verifier: services.config.discordPublicKey.map(DiscordSignatureVerifier.init(publicKey:)),
         config: services.config,
         metrics: metrics,
-        announcer: services.config.discordBotToken.map {
-            DiscordAnnouncer(apiBase: services.config.discordAPIBase, botToken: $0)
-        })
+        announcer: ChannelAnnouncers(config: services.config).discord)
     router.group("discord")
         .add(middleware: SignedBody.discord(discord.verifier, budget: services.bodyBudget, metrics: metrics))
         .post("interactions") { request, context in try await discord.handle(request, context: context) }

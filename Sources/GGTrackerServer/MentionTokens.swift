@@ -5,9 +5,12 @@ import Foundation
 /// angle brackets (`<https://store.steampowered.com/app/620/>`, Slack's `<https://…|label>`) is its address.
 enum MentionTokens {
     /// A Slack slash command's text as typed: its tokens made neutral, a channel as its name (`<#C123|co-op>` is
-    /// "#co-op": no command takes a Slack channel, and a tag written with "#" is turned into one when a channel has
-    /// its name), then the three characters Slack sends as entities (`&amp;`, `&lt;`, `&gt;`) put back.
-    static func slackText(_ text: String) -> String { HTML.unescape(neutral(text, channelsByName: true)) }
+    /// "#co-op": a tag written with "#" is turned into a channel when one has its name) or, for the one option
+    /// that takes a channel, as its id (`#C123`), then the three characters Slack sends as entities (`&amp;`,
+    /// `&lt;`, `&gt;`) put back.
+    static func slackText(_ text: String, channelsByName: Bool = true) -> String {
+        HTML.unescape(neutral(text, channelsByName: channelsByName))
+    }
 
     static func neutral(_ line: String, channelsByName: Bool = false) -> String {
         guard line.contains("<") else { return line }

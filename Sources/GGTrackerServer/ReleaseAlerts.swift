@@ -30,14 +30,13 @@ package struct ReleaseAlerts: Sendable {
     /// Posting where the configuration allows: Discord with its bot token, Matrix with the homeserver's address and
     /// the application service's token.
     package init(database: AppDatabase, config: AppConfig, logger: Logger) {
+        let channels = ChannelAnnouncers(config: config)
         self.init(
-            database: database,
-            announcer: config.discordBotToken.map { DiscordAnnouncer(apiBase: config.discordAPIBase, botToken: $0) },
+            database: database, announcer: channels.discord,
             matrix: config.matrixHomeserverURL.flatMap { url in
                 config.matrixASToken.map { MatrixClient(homeserver: url, asToken: $0) }
             },
-            slack: config.slackFiles.botToken.map { SlackAnnouncer(apiBase: config.slackFiles.apiBase, token: $0) },
-            logger: logger)
+            slack: channels.slack, logger: logger)
     }
 
     package init(services: AppServices, logger: Logger) {

@@ -9,13 +9,18 @@ import Testing
 
 @testable import GGTrackerServer
 
-/// A local stand-in for Discord's `POST /channels/{channel.id}/messages`: the first request of each channel is
-/// answered 429 with Discord's rate-limit body and headers, later ones 200. Every accepted message is streamed out.
+/// A local stand-in for Discord's `POST /channels/{channel.id}/messages`: every other request to a channel, the first
+/// one first, is answered 429 with Discord's rate-limit body and headers, the others 200; channel …403 answers as one
+/// the bot cannot see, …404 as one Discord does not know. Every accepted message is streamed out.
 func fakeDiscordChannels(
     token: String, accepted: AsyncStream<(String, [String: Any])>.Continuation
 ) -> some ApplicationProtocol {
     let router = Router()
     let seen = Received()
+    let refusals: [String: (status: HTTPResponse.Status, body: String)] = [
+        "777000000000000403": (.forbidden, #"{"message": "Missing Access", "code": 50001}"#),
+        "777000000000000404": (.notFound, #"{"message": "Unknown Channel", "code": 10003}"#),
+    ]
     router.post("/api/v10/channels/:channel/messages") { request, context -> Response in
         let body = try await request.body.collect(upTo: 1 << 20)
         let channel = context.parameters.get("channel") ?? ""
@@ -24,9 +29,14 @@ func fakeDiscordChannels(
                 status: .unauthorized,
                 body: .init(byteBuffer: ByteBuffer(string: #"{"message": "401: Unauthorized", "code": 0}"#)))
         }
+        if let refusal = refusals[channel] {
+            return Response(
+                status: refusal.status, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: refusal.body)))
+        }
         let earlier = await seen.requests.filter { $0.path == channel }.count
         await seen.add(channel, nil, Data(buffer: body))
-        if earlier == 0 {
+        if earlier % 2 == 0 {
             return Response(
                 status: .tooManyRequests,
                 headers: [
@@ -52,13 +62,18 @@ func fakeDiscordChannels(
     return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
 }
 
+extension Interaction {
+    /// `/admin settings announce_channel:` as the admin sends it.
+    static func announceChannel(_ channel: String) -> [String: Any] {
+        command("admin", [sub("settings", [["name": "announce_channel", "type": 7, "value": channel]])], as: .admin)
+    }
+}
+
 @Suite("Announcements in the server's channel")
 struct AnnouncementTests {
-    /// Runs `commands` against a bot whose server announces in channel 777000000000000001 through the stand-in,
-    /// then hands over the stream of messages the stand-in accepted.
-    func withAnnouncements(
-        _ commands: @Sendable (TestHarness.Client) async throws -> Void,
-        then check: (inout AsyncStream<(String, [String: Any])>.Iterator) async throws -> Void
+    /// A bot whose Discord bot token posts to the stand-in, and the stream of the messages the stand-in accepted.
+    func withFakeDiscord(
+        _ body: (TestHarness, AsyncStream<(String, [String: Any])>) async throws -> Void
     ) async throws {
         let (stream, continuation) = AsyncStream.makeStream(of: (String, [String: Any]).self)
         try await fakeDiscordChannels(token: "bot-token", accepted: continuation).test(.live) { fake in
@@ -67,16 +82,28 @@ struct AnnouncementTests {
                 config.discordBotToken = "bot-token"
                 config.discordAPIBase = "http://127.0.0.1:\(port)/api/v10"
             }
+            try await body(harness, stream)
+        }
+    }
+
+    /// Runs `commands` against a bot whose server announces in channel 777000000000000001 through the stand-in,
+    /// then hands over the stream of messages the stand-in accepted.
+    func withAnnouncements(
+        _ commands: @Sendable (TestHarness.Client) async throws -> Void,
+        then check: (inout AsyncStream<(String, [String: Any])>.Iterator) async throws -> Void
+    ) async throws {
+        try await withFakeDiscord { harness, stream in
             try await harness.withClient { client in
-                let settings = try await client.send(
-                    I.command(
-                        "admin",
-                        [I.sub("settings", [["name": "announce_channel", "type": 7, "value": "777000000000000001"]])],
-                        as: .admin))
+                let settings = try await client.send(I.announceChannel("777000000000000001"))
                 #expect(settings.text.contains("<#777000000000000001>"))
                 try await commands(client)
             }
             var iterator = stream.makeAsyncIterator()
+            // The channel heard first that news goes there, as it was set.
+            let (channel, welcome) = try #require(await iterator.next())
+            #expect(channel == "777000000000000001")
+            let title = (welcome["embeds"] as? [[String: Any]])?.first?["title"] as? String
+            #expect(title == "📣 GGTracker's news will be posted here")
             try await check(&iterator)
         }
     }
@@ -119,6 +146,45 @@ struct AnnouncementTests {
             }
             #expect(titles.sorted() == ["Alice completed Celeste (2018) 🎉", "Bob rated Hades (2020) ★★★★½"])
         }
+    }
+
+    /// A channel is posted to as it is set: one the bot cannot see, or one Discord does not know, is refused with
+    /// what to do, and the channel set before stays; without the bot's token the setting says what it needs.
+    @Test(.timeLimit(.minutes(1)))
+    func aChannelTheBotCannotPostInIsRefused() async throws {
+        try await withFakeDiscord { harness, stream in
+            try await harness.withClient { client in
+                let set = try await client.send(I.announceChannel("777000000000000001"))
+                #expect(set.text.contains("Settings saved."), "\(set.text)")
+                let hidden = try await client.send(I.announceChannel("777000000000000403"))
+                #expect(hidden.ephemeral)
+                #expect(
+                    hidden.text.contains(
+                        "The bot cannot post in <#777000000000000403>: it cannot see that channel. Give the bot View Channel there"
+                    ), "\(hidden.text)")
+                #expect(hidden.text.contains("Nothing was changed."))
+                let unknown = try await client.send(I.announceChannel("777000000000000404"))
+                #expect(unknown.text.contains("Discord knows no such channel."), "\(unknown.text)")
+            }
+            let settings = try await harness.services.database.library.settings(of: "discord:900000000000000001")
+            #expect(settings.announceChannel == "777000000000000001")
+            var iterator = stream.makeAsyncIterator()
+            let (channel, _) = try #require(await iterator.next())
+            #expect(channel == "777000000000000001")
+        }
+
+        let tokenless = try await TestHarness()
+        try await tokenless.withClient { client in
+            let answer = try await client.send(I.announceChannel("777000000000000001"))
+            #expect(
+                answer.text.contains(
+                    #"This installation cannot post to Discord channels: its operator gives it the bot's token (DISCORD\_BOT\_TOKEN)"#
+                ),
+                "\(answer.text)")
+        }
+        #expect(
+            try await tokenless.services.database.library.settings(of: "discord:900000000000000001").announceChannel
+                == nil)
     }
 
     /// Announcements are posted through Discord alone: elsewhere there is no channel to set, and saying so changes

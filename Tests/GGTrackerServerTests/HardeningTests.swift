@@ -22,13 +22,13 @@ struct HardeningTests {
     }
 
     @Test func anAnnounceChannelMustBeAChannelId() async throws {
-        let harness = try await TestHarness()
+        // With a token, so the id itself is what is refused (nothing listens on port 9: nothing is posted).
+        let harness = try await TestHarness { config in
+            config.discordBotToken = "t"
+            config.discordAPIBase = "http://127.0.0.1:9/api/v10"
+        }
         try await harness.withClient { client in
-            let bad = try await client.send(
-                I.command(
-                    "admin",
-                    [I.sub("settings", [["name": "announce_channel", "type": 7, "value": "../../users/@me"]])],
-                    as: .admin))
+            let bad = try await client.send(I.announceChannel("../../users/@me"))
             #expect(bad.ephemeral && bad.content.contains("is not a channel id"), "\(bad.content)")
         }
         let settings = try await harness.services.database.library.settings(of: "discord:900000000000000001")

@@ -65,12 +65,10 @@ struct ReleaseAlertTests {
         defer { collector.cancel() }
         try await fakeDiscordChannels(token: "bot-token", accepted: continuation).test(.live) { fake in
             let port = try #require(fake.port)
+            // The server's announce channel, as an admin set it (the setting's own post is not this test's).
+            _ = try await harness.services.database.library.updateSettings(
+                of: "discord:900000000000000001", announceChannel: "777000000000000001", ageGate: nil)
             try await harness.withClient { client in
-                _ = try await client.send(
-                    I.command(
-                        "admin",
-                        [I.sub("settings", [["name": "announce_channel", "type": 7, "value": "777000000000000001"]])],
-                        as: .admin))
                 func wish(_ title: String, as person: I.Person, guild: String? = nil) async throws {
                     var command = I.command("wishlist", [I.sub("add", [I.option("title", title)])], as: person)
                     if let guild { command["guild_id"] = guild }

@@ -18,25 +18,61 @@ extension SlackTests {
         return posts
     }
 
-    /// With the bot token, an admin makes the channel they type in the announce channel (`here`: Slack's command text
-    /// names a channel, not its id), and a completion is announced there with `chat.postMessage`.
+    /// With the bot token, an admin makes the channel they type in the announce channel (`here`), which hears so at
+    /// once, and a completion is announced there with `chat.postMessage`. A channel's name Slack sent without its id
+    /// is refused with how to name it.
     @Test func anAdminAnnouncesInTheChannelTheyTypeIn() async throws {
         try await withFiles { state, harness, client in
             let named = Self.said(
                 try await post(client, "/slack/commands", Self.command("admin settings announce_channel:#games")).1)
-            #expect(named.contains("On Slack, `announce_channel` is `here`"), "\(named)")
+            #expect(named.contains("Slack sent “games” as a name, not a channel"), "\(named)")
+            #expect(named.contains("announce_channel:here` in it. Nothing was changed."), "\(named)")
             let set = Self.said(
                 try await post(client, "/slack/commands", Self.command("admin settings announce_channel:here")).1)
             #expect(set.contains("Settings saved.") && set.contains("<#C0GAMES>"), "\(set)")
             #expect(
                 try await harness.services.database.library.settings(of: "slack:T0001").announceChannel == "C0GAMES")
+            let welcome = try #require(try await Self.channelPosts(state, count: 1).first)
+            #expect(welcome["channel"] as? String == "C0GAMES")
+            #expect(Self.said(welcome).contains("GGTracker's news will be posted here"), "\(Self.said(welcome))")
 
             _ = try await post(client, "/slack/commands", Self.command("add Celeste --status completed", user: "U0BOB"))
-            let posts = try await Self.channelPosts(state, count: 1)
-            let post = try #require(posts.first)
+            let posts = try await Self.channelPosts(state, count: 2)
+            #expect(posts.count == 2)
+            let post = try #require(posts.last)
             #expect(post["channel"] as? String == "C0GAMES")
             let blocks = Self.said(post)
             #expect(blocks.contains("completed Celeste (2018)"), "\(blocks)")
+        }
+    }
+
+    /// A channel linked as Slack sends it with "Escape channels" on (`<#C…|name>`) is that channel; one the app is
+    /// not a member of is refused with how to add it, and the channel set before stays.
+    @Test func aLinkedChannelIsSetAndOneTheAppIsNotInIsRefused() async throws {
+        try await withFiles { state, harness, client in
+            let set = Self.said(
+                try await post(
+                    client, "/slack/commands", Self.command("admin settings announce_channel:<#C0NEWS|news>")
+                ).1)
+            #expect(set.contains("Settings saved.") && set.contains("<#C0NEWS>"), "\(set)")
+            let welcome = try #require(try await Self.channelPosts(state, count: 1).first)
+            #expect(welcome["channel"] as? String == "C0NEWS")
+
+            let refused = Self.said(
+                try await post(
+                    client, "/slack/commands", Self.command("admin settings announce_channel:<#C0OUTSIDE|lounge>")
+                ).1)
+            #expect(
+                refused.contains("The bot cannot post in <#C0OUTSIDE>: the app is not a member of it. Add it there"),
+                "\(refused)")
+            #expect(refused.contains("Nothing was changed."))
+            #expect(
+                try await harness.services.database.library.settings(of: "slack:T0001").announceChannel == "C0NEWS")
+            // A tag written with "#" elsewhere is still the tag, not the channel Slack linked for it.
+            _ = try await post(client, "/slack/commands", Self.command("add Celeste"))
+            _ = try await post(client, "/slack/commands", Self.command("tag Celeste --tags co-op"))
+            let listed = Self.said(try await post(client, "/slack/commands", Self.command("list <#C0COOP|co-op>")).1)
+            #expect(listed.contains("Celeste") && listed.contains("co-op"), "\(listed)")
         }
     }
 
@@ -74,7 +110,7 @@ extension SlackTests {
             logger.logLevel = .warning
             let sent = try await ReleaseAlerts(services: harness.services, logger: logger).check(at: now)
             #expect(sent.count == 1, "\(sent)")
-            let post = try #require(try await Self.channelPosts(state, count: 1).last)
+            let post = try #require(try await Self.channelPosts(state, count: 2).last)
             #expect(post["channel"] as? String == "C0GAMES")
             #expect(Self.said(post).contains("Out today: *Launch Day* — wishlisted by <@U0BOB>"), "\(Self.said(post))")
         }

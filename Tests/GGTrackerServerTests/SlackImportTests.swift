@@ -25,10 +25,14 @@ actor FakeSlackFiles {
 
     func post(_ message: Data) { posted.append(message) }
 
+    /// Channels the app is not a member of: a post there is refused as Slack refuses it.
+    let outside: Set<String> = ["C0OUTSIDE"]
+
     func postToChannel(_ body: Data) -> [String: Any] {
         guard let message = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
             let channel = message["channel"] as? String, channel.hasPrefix("C")
         else { return ["ok": false, "error": "channel_not_found"] }
+        if outside.contains(channel) { return ["ok": false, "error": "not_in_channel"] }
         channelPosts.append(message)
         return ["ok": true, "channel": channel, "ts": "1700000000.000\(channelPosts.count)"]
     }

@@ -137,37 +137,59 @@ struct InfoFeatures: Sendable {
         return reply
     }
 
-    /// `/admin settings`: shows, or changes, the announce channel and the age gate.
+    /// `/admin settings`: shows, or changes, the announce channel and the age gate. A new announce channel is posted
+    /// to before it is saved: where the bot cannot post, the admin is told why and nothing changes.
     func adminSettings(announceChannel typed: String?, ageGate: AgeGate?, _ c: Context) async throws -> Reply {
         var settings = c.settings
         var announceChannel = typed
-        let announces = bot.info.announcesOn.contains(c.invoker.platform)
+        let platform = c.invoker.platform
+        let announces = bot.announcers?.platforms.contains(platform) ?? false
         if announceChannel != nil, !announces {
             let why: RichText =
-                switch c.invoker.platform {
+                switch platform {
                 // A Matrix room is its own announce channel: release alerts come to it.
                 case .matrix:
                     "A Matrix room has no announce channel to set: news shows in \(code: "/activity"), and release alerts of its members' wishes come to the room itself."
                 case .slack:
                     "This installation cannot post to Slack: its operator gives the app a bot token (SLACK_BOT_TOKEN, scope chat:write) first. Meanwhile news shows in \(code: "/activity")."
+                case .discord:
+                    "This installation cannot post to Discord channels: its operator gives it the bot's token (DISCORD_BOT_TOKEN) first. Meanwhile news shows in \(code: "/activity")."
                 default:
                     "Announcements are posted in a channel of a Discord server or a Slack workspace; here there is none to set: news shows in \(code: "/activity")."
                 }
             throw ReplyError.notice(why + " Nothing was changed.")
         }
-        // Slack's command text names a channel, not its id: `here` is the channel the command is typed in.
-        if c.invoker.platform == .slack, let typed {
-            guard typed.lowercased() == "here", let channel = c.invoker.channel else {
-                throw ReplyError.notice(
-                    "On Slack, \(code: "announce_channel") is \(code: "here"): run \(code: "/admin settings announce_channel:here") in the channel to announce in. Nothing was changed."
-                )
+        // Slack's command text names a channel by its id only when it was linked as typed (`#games` picked from
+        // Slack's list); `here` is the channel the command is typed in.
+        if platform == .slack, let typed, typed.lowercased() == "here" {
+            guard let channel = c.invoker.channel else {
+                throw ReplyError.notice("This command came from no channel to announce in. Nothing was changed.")
             }
             announceChannel = channel
+        } else if platform == .slack, let typed, !platform.isChannelID(typed) {
+            throw ReplyError.notice(
+                "Slack sent “\(Format.truncate(typed, 40))” as a name, not a channel: pick the channel from the list Slack shows as you type \(code: "#") (the app's command must have “Escape channels, users, and links” on), or run \(code: "/admin settings announce_channel:here") in it. Nothing was changed."
+            )
         }
-        if let announceChannel, !c.invoker.platform.isChannelID(announceChannel) {
+        if let announceChannel, !platform.isChannelID(announceChannel) {
             throw ReplyError.notice(
                 "\(code: "announce_channel") must be a channel of this server (pick it from the list); “\(Format.truncate(announceChannel, 40))” is not a channel id. Nothing was changed."
             )
+        }
+        if let announceChannel, announceChannel != settings.announceChannel, let announcers = bot.announcers {
+            let welcome = Announcement(
+                channel: announceChannel,
+                cards: [
+                    Card(
+                        title: "📣 GGTracker's news will be posted here",
+                        description:
+                            "Games completed and reviewed, challenge medals, and release alerts of games members wishlisted. Set by \(c.invoker.displayName).",
+                        color: Palette.admin)
+                ])
+            if let why = await announcers.tryPost(welcome, on: platform) {
+                throw ReplyError.notice(
+                    "The bot cannot post in \(channel: announceChannel): " + why + " Nothing was changed.")
+            }
         }
         if announceChannel != nil || ageGate != nil {
             settings = try await bot.store.library.updateSettings(

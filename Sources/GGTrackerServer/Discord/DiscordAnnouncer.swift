@@ -22,6 +22,15 @@ package struct DiscordAnnouncer: Sendable {
 
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
+        /// The HTTP status Discord answered, and its JSON error code when it gave one (50001: the bot cannot see
+        /// the channel).
+        package var status: Int? = nil
+        package var code: Int? = nil
+    }
+
+    /// Discord's error body: `{"message": "Missing Access", "code": 50001}`.
+    struct ErrorBody: Decodable {
+        var code: Int
     }
 
     /// Sends the cards as one message; returns the HTTP status of the last attempt.
@@ -55,7 +64,9 @@ package struct DiscordAnnouncer: Sendable {
             }
             guard (200..<300).contains(Int(response.status.code)) else {
                 throw Failure(
-                    description: "Discord answered \(response.status.code): \(String(buffer: answer).prefix(300))")
+                    description: "Discord answered \(response.status.code): \(String(buffer: answer).prefix(300))",
+                    status: Int(response.status.code),
+                    code: (try? JSONDecoder().decode(ErrorBody.self, from: Data(buffer: answer)))?.code)
             }
             return Int(response.status.code)
         }

@@ -37,6 +37,8 @@ package struct SlackAnnouncer: Sendable {
 
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
+        /// Slack's error, when it answered with one (`not_in_channel`).
+        package var error: String? = nil
     }
 
     package func post(_ announcement: Announcement) async throws {
@@ -52,11 +54,15 @@ package struct SlackAnnouncer: Sendable {
         let response = try await http.execute(request, timeout: .seconds(10))
         let body = try await response.body.collect(upTo: 1 << 20)
         guard response.status.code == 200 else {
-            throw Failure(description: "chat.postMessage answered \(response.status.code)")
+            throw Failure(
+                description: "chat.postMessage answered \(response.status.code)",
+                error: response.status == .tooManyRequests ? "ratelimited" : nil)
         }
         let answer = try? JSONDecoder().decode(Answer.self, from: Data(buffer: body))
         guard answer?.ok == true else {
-            throw Failure(description: "chat.postMessage refused: \(answer?.error ?? "an unreadable answer")")
+            throw Failure(
+                description: "chat.postMessage refused: \(answer?.error ?? "an unreadable answer")",
+                error: answer?.error)
         }
     }
 

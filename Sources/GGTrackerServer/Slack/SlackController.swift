@@ -115,9 +115,11 @@ package struct SlackController: Sendable {
             return Self.plain(.badRequest, "missing user_id or team_id\n")
         }
         let text = (form["text"] ?? "").trimmingCharacters(in: .whitespaces)
-        let line = text.isEmpty ? "help" : MentionTokens.slackText(text)
+        var line = text.isEmpty ? "help" : MentionTokens.slackText(text)
         let invoker = invoker(user: user, name: form["user_name"], team: team, channel: form["channel_id"])
         let path = (try? TextCommandParser.parse(line).path) ?? []
+        // The one command that takes a channel: a channel linked in it is its id (`<#C0123|games>`).
+        if path == ["admin", "settings"] { line = MentionTokens.slackText(text, channelsByName: false) }
         let command = Delivery(id: delivery, platform: .slack, command: path.first ?? "unknown", started: started)
         let (file, refusal) = await sharedFile(for: path, from: user, in: form["channel_id"])
         switch try await pipeline.deliver(
@@ -143,8 +145,8 @@ package struct SlackController: Sendable {
     /// What a change announces (a completion, a review, a medal) goes to the workspace's announce channel, once its
     /// change is stored, with the app's bot token.
     func announce(_ reply: Reply, logger: Logger) {
-        guard let announcement = reply.announcement, let token = config.slackFiles.botToken else { return }
-        SlackAnnouncer(apiBase: config.slackFiles.apiBase, token: token).postInBackground(announcement, logger: logger)
+        guard let announcement = reply.announcement, let slack = ChannelAnnouncers(config: config).slack else { return }
+        slack.postInBackground(announcement, logger: logger)
     }
 
     /// A slash command carries no file: `import file` takes the newest CSV its sender shared in the channel (with the
