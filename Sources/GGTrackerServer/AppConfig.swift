@@ -48,8 +48,9 @@ package struct AppConfig: Sendable {
     package var discordCDNBase = "https://cdn.discordapp.com/"
     /// Player ids (`discord:123`, or a bare platform id) that are admins everywhere.
     package var adminIDs: Set<String> = []
-    /// How long a Discord command may run before its answer is deferred (Discord allows 3 seconds).
-    package var discordDeferAfter: Duration = .milliseconds(2500)
+    /// How long a Discord or Slack command may run before it is acknowledged and its answer follows (both allow 3
+    /// seconds).
+    package var deferAfter: Duration = .milliseconds(2500)
     /// Commands a minute per user and per server before the friendly "slow down" answer.
     package var limits = FloodGuard.Limits()
     /// Connections served at once; more wait until one closes.

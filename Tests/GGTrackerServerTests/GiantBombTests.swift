@@ -133,7 +133,7 @@ struct GiantBombTests {
             var signed = services
             signed.config.discordPublicKey = key.publicKey
             // As in every router test, answers are awaited in full: a loaded machine must not turn them deferred.
-            signed.config.discordDeferAfter = .seconds(120)
+            signed.config.deferAfter = .seconds(120)
             try await TestHarness(services: signed, key: key).withClient { client in
                 let search = try await client.send(I.command("search", [I.option("query", "outer wilds")]))
                 #expect(search.embeds.first?["title"] as? String == "Outer Wilds (2019)")

@@ -142,7 +142,7 @@ struct ImportTests {
             let discordPort = try #require(discord.port)
             try await withSteam(configure: { config in
                 config.discordAPIBase = "http://127.0.0.1:\(discordPort)/api/v10"
-                config.discordDeferAfter = .milliseconds(100)
+                config.deferAfter = .milliseconds(100)
             }) { state, harness, client, _ in
                 await state.own(Self.aliceSteam, [(620, "Portal 2", 754), (999999, "Orbital Tax Simulator", 30)])
                 await state.setDelay(.milliseconds(1500))

@@ -30,7 +30,7 @@ struct ProviderLookupTests {
                 let port = try #require(fake.port)
                 let harness = try await TestHarness(databasePath: databasePath, emptyCatalog: true) { config in
                     config.discordAPIBase = "http://127.0.0.1:\(discordPort)/api/v10"
-                    config.discordDeferAfter = deferAfter
+                    config.deferAfter = deferAfter
                 }
                 var logger = Logger(label: "igdb")
                 logger.logLevel = .critical

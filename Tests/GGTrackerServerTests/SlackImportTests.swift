@@ -43,6 +43,10 @@ actor FakeSlackFiles {
 
     func fail(with error: String) { self.error = error }
 
+    /// How long the file host takes before it answers.
+    var delay: Duration = .zero
+    func slowDown(_ delay: Duration) { self.delay = delay }
+
     func list(_ query: String, host: String) -> [String: Any] {
         listed.append(query)
         if let error { return ["ok": false, "error": error, "needed": "files:read", "provided": "commands"] }
@@ -81,6 +85,7 @@ func fakeSlackAPI(_ state: FakeSlackFiles) -> some ApplicationProtocol {
         return FakeHomeserver.json(.ok, object)
     }
     router.get("/files-pri/:file/download/:name") { request, context -> Response in
+        try await Task.sleep(for: await state.delay)
         guard request.headers[.authorization] == "Bearer \(FakeSlackFiles.token)",
             let data = await state.file(context.parameters.get("name") ?? "")
         else {
@@ -110,7 +115,8 @@ func fakeSlackAPI(_ state: FakeSlackFiles) -> some ApplicationProtocol {
 
 extension SlackTests {
     func withFiles(
-        token: String = FakeSlackFiles.token, now: @escaping @Sendable () -> Date = { Date() },
+        token: String = FakeSlackFiles.token, deferAfter: Duration = .seconds(120),
+        now: @escaping @Sendable () -> Date = { Date() },
         _ body: @Sendable (FakeSlackFiles, TestHarness, TestHarness.Client) async throws -> Void
     ) async throws {
         let state = FakeSlackFiles()
@@ -124,6 +130,7 @@ extension SlackTests {
                     config.slackFiles.apiBase = "http://127.0.0.1:\(port)/api"
                     config.slackFiles.filesBase = "http://127.0.0.1:\(port)/files-pri/"
                     config.slackResponseBase = "http://127.0.0.1:\(port)/"
+                    config.deferAfter = deferAfter
                 }, now: now)
             try await harness.withClient { client in try await body(state, harness, client) }
         }
@@ -161,6 +168,33 @@ extension SlackTests {
             #expect(abs(Date().timeIntervalSince1970 - 86_400 - (Double(since) ?? 0)) < 60)
             let games = try await Self.games(harness, of: "U0ALICE")
             #expect(games["Celeste"]?.status == .completed && games["Hades"]?.status == .playing)
+        }
+    }
+
+    /// An import still running at Slack's deadline is acknowledged, privately, and its summary follows at the
+    /// `response_url`, the games stored; a quick command is answered at once.
+    @Test func aSlowImportIsAcknowledgedAndItsAnswerFollows() async throws {
+        try await withFiles(deferAfter: .milliseconds(100)) { state, harness, client in
+            await state.share("grouvee.csv", try ImportTests.fixture("grouvee"), by: "U0ALICE")
+            await state.slowDown(.milliseconds(800))
+            let url = harness.services.config.slackResponseBase + "response"
+            let (status, message) = try await post(
+                client, "/slack/commands", Self.command("import file", responseURL: url))
+            #expect(status == .ok)
+            #expect(message["response_type"] as? String == "ephemeral")
+            #expect(Self.said(message).contains("Working on it: the answer follows here"), "\(Self.said(message))")
+            var posted = await state.posted
+            for _ in 0..<100 where posted.isEmpty {
+                try await Task.sleep(for: .milliseconds(50))
+                posted = await state.posted
+            }
+            let followed = String(decoding: try #require(posted.first), as: UTF8.self)
+            #expect(
+                followed.contains("Import from Grouvee (grouvee.csv)") && followed.contains("3 added"), "\(followed)")
+            #expect(try await Self.games(harness, of: "U0ALICE")["Celeste"] != nil)
+
+            let (_, listed) = try await post(client, "/slack/commands", Self.command("list", responseURL: url))
+            #expect(Self.said(listed).contains("Celeste"), "\(Self.said(listed))")
         }
     }
 

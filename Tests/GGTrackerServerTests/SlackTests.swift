@@ -51,11 +51,13 @@ struct SlackTests {
         }
     }
 
-    static func command(_ text: String, user: String = "U0ALICE") -> String {
+    static func command(
+        _ text: String, user: String = "U0ALICE", responseURL: String = "https://hooks.slack.com/commands/T0001/1/abc"
+    ) -> String {
         form([
             ("token", "legacy"), ("team_id", "T0001"), ("team_domain", "friends"), ("channel_id", "C0GAMES"),
             ("channel_name", "games"), ("user_id", user), ("user_name", "alice"), ("command", "/gg"), ("text", text),
-            ("response_url", "https://hooks.slack.com/commands/T0001/1/abc"), ("trigger_id", "1.2.3"),
+            ("response_url", responseURL), ("trigger_id", "1.2.3"),
         ])
     }
 

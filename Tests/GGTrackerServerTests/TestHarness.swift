@@ -32,7 +32,7 @@ struct TestHarness {
         config.discordPublicKey = key.publicKey
         config.adminIDs = adminIDs
         // Replies are awaited in full unless a test is about deferral: a loaded machine must not change answers.
-        config.discordDeferAfter = .seconds(120)
+        config.deferAfter = .seconds(120)
         // Tests send bursts from one user; the rate limits have their own tests.
         config.limits = .init(userPerMinute: 0, serverPerMinute: 0)
         configure(&config)

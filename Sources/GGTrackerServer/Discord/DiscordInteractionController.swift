@@ -19,7 +19,7 @@ package struct DiscordInteractionController: Sendable {
     let metrics: RequestMetrics
     let announcer: DiscordAnnouncer?
     /// How long a command may run before the answer is deferred.
-    var deferAfter: Duration { config.discordDeferAfter }
+    var deferAfter: Duration { config.deferAfter }
 
     /// A verified request (its body already read by the middleware).
     func handle(_ request: Request, context: some RequestContext) async throws -> Response {

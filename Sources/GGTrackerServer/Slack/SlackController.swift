@@ -115,29 +115,33 @@ package struct SlackController: Sendable {
             return Self.plain(.badRequest, "missing user_id or team_id\n")
         }
         let text = (form["text"] ?? "").trimmingCharacters(in: .whitespaces)
-        var line = text.isEmpty ? "help" : MentionTokens.slackText(text)
+        let typed = text.isEmpty ? "help" : MentionTokens.slackText(text)
         let invoker = invoker(user: user, name: form["user_name"], team: team, channel: form["channel_id"])
-        let path = (try? TextCommandParser.parse(line).path) ?? []
+        let path = (try? TextCommandParser.parse(typed).path) ?? []
         // The one command that takes a channel: a channel linked in it is its id (`<#C0123|games>`).
-        if path == ["admin", "settings"] { line = MentionTokens.slackText(text, channelsByName: false) }
+        let line = path == ["admin", "settings"] ? MentionTokens.slackText(text, channelsByName: false) : typed
         let command = Delivery(id: delivery, platform: .slack, command: path.first ?? "unknown", started: started)
-        let (file, refusal) = await sharedFile(for: path, from: user, in: form["channel_id"])
-        switch try await pipeline.deliver(
-            command, logger: context.logger,
-            run: { bot in
-                if let refusal { return refusal }
-                return try await bot.respond(toLine: line, from: invoker, file: file)
-            },
-            render: { try JSONEncoder().encode($0.slackMessage()) })
-        {
-        case .retried:
-            pipeline.record(command, .unauthorized, logger: context.logger)
-            return Self.plain(.unauthorized, "replayed request\n")
-        case .answered(let data, let reply, let outcome):
-            pipeline.record(command, outcome, logger: context.logger)
-            announce(reply, logger: context.logger)
-            return Self.json(data)
+        let logger = context.logger
+        let channel = form["channel_id"]
+        let answer = await withinDeadline(
+            responseURL: responseURL(form["response_url"], logger: logger), command: command.command, logger: logger
+        ) {
+            let (file, refusal) = await sharedFile(for: path, from: user, in: channel)
+            let delivered = try await pipeline.deliver(
+                command, logger: logger,
+                run: { bot in
+                    if let refusal { return refusal }
+                    return try await bot.respond(toLine: line, from: invoker, file: file)
+                },
+                render: { try JSONEncoder().encode($0.slackMessage()) })
+            return handled(delivered, of: command, logger: logger)
         }
+        guard let answer else {
+            pipeline.record(command, .deferred, logger: logger)
+            return Self.json(try JSONEncoder().encode(Self.busy.slackMessage()))
+        }
+        if answer.outcome == .unauthorized { return Self.plain(.unauthorized, "replayed request\n") }
+        return Self.json(answer.data)
     }
 
     var pipeline: DeliveryPipeline { DeliveryPipeline(bot: bot, database: database, metrics: metrics) }
@@ -180,39 +184,37 @@ package struct SlackController: Sendable {
         let invoker = invoker(user: press.user, name: press.userName, team: press.team, channel: press.channel)
         let path = (try? TextCommandParser.parse(line).path) ?? []
         let command = Delivery(id: delivery, platform: .slack, command: path.first ?? "component", started: started)
-        let (file, refusal) = await sharedFile(for: path, from: press.user, in: press.channel)
-        let message: Data
-        switch try await pipeline.deliver(
-            command, logger: context.logger,
-            run: { bot in
-                if let refusal { return refusal }
-                return try await bot.respond(toLine: line, from: invoker, fromComponent: true, file: file)
-            },
-            render: { reply in
-                var message = reply.slackMessage()
-                message.replaceOriginal = reply.delivery == .updateMessage
-                return try JSONEncoder().encode(message)
-            })
-        {
-        case .retried:
-            pipeline.record(command, .unauthorized, logger: context.logger)
-            return Self.plain(.unauthorized, "replayed request\n")
-        case .answered(let data, let reply, let outcome):
-            pipeline.record(command, outcome, logger: context.logger)
-            announce(reply, logger: context.logger)
-            message = data
+        let logger = context.logger
+        let responseURL = responseURL(press.responseURL, logger: logger)
+        let answer = await withinDeadline(responseURL: responseURL, command: command.command, logger: logger) {
+            let (file, refusal) = await sharedFile(for: path, from: press.user, in: press.channel)
+            let delivered = try await pipeline.deliver(
+                command, logger: logger,
+                run: { bot in
+                    if let refusal { return refusal }
+                    return try await bot.respond(toLine: line, from: invoker, fromComponent: true, file: file)
+                },
+                render: { reply in
+                    var message = reply.slackMessage()
+                    message.replaceOriginal = reply.delivery == .updateMessage
+                    return try JSONEncoder().encode(message)
+                })
+            return handled(delivered, of: command, logger: logger)
         }
-        if let responseURL = press.responseURL, responseURL.hasPrefix(config.slackResponseBase) {
-            let logger = context.logger
+        // Still busy: acknowledged now, the result is posted when it is ready.
+        guard let answer else {
+            pipeline.record(command, .deferred, logger: logger)
+            return Response(status: .ok)
+        }
+        if answer.outcome == .unauthorized { return Self.plain(.unauthorized, "replayed request\n") }
+        if let responseURL {
             Task {
                 do {
-                    try await post(message, to: responseURL)
+                    try await post(answer.data, to: responseURL)
                 } catch {
                     logger.warning("could not post a Slack button's result", metadata: ["error": "\(error)"])
                 }
             }
-        } else if press.responseURL != nil {
-            context.logger.warning("a Slack response_url outside SLACK_RESPONSE_BASE was not posted to")
         }
         return Response(status: .ok)
     }
