@@ -174,9 +174,9 @@ extension SlackTests {
     /// An import still running at Slack's deadline is acknowledged, privately, and its summary follows at the
     /// `response_url`, the games stored; a quick command is answered at once.
     @Test func aSlowImportIsAcknowledgedAndItsAnswerFollows() async throws {
-        try await withFiles(deferAfter: .milliseconds(100)) { state, harness, client in
+        try await withFiles(deferAfter: .seconds(1)) { state, harness, client in
             await state.share("grouvee.csv", try ImportTests.fixture("grouvee"), by: "U0ALICE")
-            await state.slowDown(.milliseconds(800))
+            await state.slowDown(.milliseconds(2500))
             let url = harness.services.config.slackResponseBase + "response"
             let (status, message) = try await post(
                 client, "/slack/commands", Self.command("import file", responseURL: url))
