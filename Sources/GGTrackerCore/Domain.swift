@@ -368,13 +368,27 @@ package enum AgeGate: String, CaseIterable, Sendable {
     case strict, off
 }
 
+/// A post to an announce channel that did not go through: why, in words for the admin, and when.
+package struct AnnounceFailure: Hashable, Sendable {
+    package var reason: String
+    package var at: Date
+    package init(reason: String, at: Date) {
+        self.reason = reason
+        self.at = at
+    }
+}
+
 /// A server's settings, set by its admins.
 package struct CommunitySettings: Hashable, Sendable {
     package var announceChannel: String?
     package var ageGate: AgeGate
-    package init(announceChannel: String? = nil, ageGate: AgeGate = .strict) {
+    /// Why the last post to the announce channel did not go through, and when; nil once one does (read for
+    /// `/admin settings` only).
+    package var announceFailure: AnnounceFailure?
+    package init(announceChannel: String? = nil, ageGate: AgeGate = .strict, announceFailure: AnnounceFailure? = nil) {
         self.announceChannel = announceChannel
         self.ageGate = ageGate
+        self.announceFailure = announceFailure
     }
 
     /// Whether mature games show where `invoker` writes: in age-restricted channels, or everywhere when the age

@@ -71,11 +71,16 @@ package struct Announcement: Equatable, Sendable {
     package var cards: [Card]
     /// The players (their ids on the platform) the message pings; nobody else mentioned in it is pinged.
     package var pinging: [String]
-    package init(channel: String, text: RichText? = nil, cards: [Card], pinging: [String] = []) {
+    /// The community whose announce channel it goes to, where how the post went is noted for its admins.
+    package var community: String?
+    package init(
+        channel: String, text: RichText? = nil, cards: [Card], pinging: [String] = [], community: String? = nil
+    ) {
         self.channel = channel
         self.text = text
         self.cards = cards
         self.pinging = pinging
+        self.community = community
     }
 }
 

@@ -110,7 +110,7 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
         verifier: services.config.discordPublicKey.map(DiscordSignatureVerifier.init(publicKey:)),
         config: services.config,
         metrics: metrics,
-        announcer: ChannelAnnouncers(config: services.config).discord)
+        announcers: ChannelAnnouncers(config: services.config))
     router.group("discord")
         .add(middleware: SignedBody.discord(discord.verifier, budget: services.bodyBudget, metrics: metrics))
         .post("interactions") { request, context in try await discord.handle(request, context: context) }

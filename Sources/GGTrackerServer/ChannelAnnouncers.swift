@@ -1,4 +1,6 @@
+import Foundation
 import GGTrackerCore
+import GGTrackerStorage
 import Logging
 
 /// The announce channels this installation posts to: a Discord server's with the bot's token, a Slack workspace's
@@ -42,6 +44,27 @@ package struct ChannelAnnouncers: AnnounceChannels {
             return Self.slackReason(failure.error)
         } catch {
             return "the post did not go through (\(String(describing: error).prefix(120))); try again in a moment."
+        }
+    }
+
+    /// Posts in the background, after the command's reply: a failure is logged and, with how the post went, noted
+    /// for the community's admins (`/admin settings` shows the last failure until a post goes through).
+    package func postInBackground(
+        _ announcement: Announcement, on platform: ChatPlatform, database: AppDatabase, logger: Logger
+    ) {
+        Task.detached(priority: .utility) {
+            let failure = await tryPost(announcement, on: platform)?.plainText
+            if let failure {
+                logger.warning(
+                    "announcement failed", metadata: ["channel": "\(announcement.channel)", "error": "\(failure)"])
+            }
+            guard let community = announcement.community else { return }
+            do {
+                try await database.social.noteAnnouncement(
+                    in: community, channel: announcement.channel, failure: failure, at: Date())
+            } catch {
+                logger.warning("could not note how an announcement went", metadata: ["error": "\(error)"])
+            }
         }
     }
 

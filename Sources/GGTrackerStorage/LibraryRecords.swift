@@ -285,10 +285,13 @@ extension LibraryRecords: LibraryStore {
                     community, ageGate?.rawValue, announceChannel, Date().timeIntervalSince1970, ageGate?.rawValue,
                     announceChannel,
                 ])
-            let row = try await db.fetchOne(
-                "SELECT age_gate, announce_channel FROM communities WHERE id = ?", [community])!
-            return CommunitySettings(
-                announceChannel: row["announce_channel"], ageGate: AgeGate(rawValue: row["age_gate"]) ?? .strict)
+            // A channel set anew was just posted to: a failure in the channel before is past.
+            if announceChannel != nil {
+                try await db.execute(
+                    "UPDATE communities SET announce_failure = NULL, announce_failed_at = NULL WHERE id = ?",
+                    [community])
+            }
+            return try await LibraryRows.settings(of: community, in: db)
         }
     }
 

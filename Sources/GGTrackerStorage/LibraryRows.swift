@@ -82,10 +82,15 @@ enum LibraryRows {
     static func settings(of community: String, in db: any SQLSession) async throws -> CommunitySettings {
         guard
             let row = try await db.fetchOne(
-                "SELECT age_gate, announce_channel FROM communities WHERE id = ?", [community])
+                "SELECT age_gate, announce_channel, announce_failure, announce_failed_at FROM communities WHERE id = ?",
+                [community])
         else { return CommunitySettings() }
+        let failure: String? = row["announce_failure"]
+        let failedAt: Double? = row["announce_failed_at"]
         return CommunitySettings(
-            announceChannel: row["announce_channel"], ageGate: AgeGate(rawValue: row["age_gate"]) ?? .strict)
+            announceChannel: row["announce_channel"], ageGate: AgeGate(rawValue: row["age_gate"]) ?? .strict,
+            announceFailure: failure.map { AnnounceFailure(reason: $0, at: Date(timeIntervalSince1970: failedAt ?? 0)) }
+        )
     }
 
     // MARK: Writing entries

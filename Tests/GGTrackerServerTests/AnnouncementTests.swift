@@ -187,6 +187,48 @@ struct AnnouncementTests {
                 == nil)
     }
 
+    /// A channel that stops taking the bot's posts (its permissions changed after it was set) is shown to admins
+    /// in `/admin settings` with why; a post that goes through again clears it.
+    @Test(.timeLimit(.minutes(1)))
+    func aFailedAnnouncementIsShownToAdminsUntilAPostGoesThrough() async throws {
+        try await withFakeDiscord { harness, _ in
+            let guild = "discord:900000000000000001"
+            let library = harness.services.database.library
+            _ = try await library.updateSettings(of: guild, announceChannel: "777000000000000403", ageGate: nil)
+            @Sendable func failure() async throws -> AnnounceFailure? {
+                for _ in 0..<100 {
+                    if let failure = try await library.settings(of: guild).announceFailure { return failure }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                return nil
+            }
+            try await harness.withClient { client in
+                let done = try await client.send(
+                    I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")]))
+                #expect(done.text.contains("Alice completed Celeste"))
+                #expect(try await failure()?.reason.contains("it cannot see that channel") == true)
+                let shown = try await client.send(I.command("admin", [I.sub("settings", [])], as: .admin))
+                #expect(
+                    shown.text.contains("⚠️ The last post there failed <t:")
+                        && shown.text.contains("it cannot see that channel. Give the bot View Channel there"),
+                    "\(shown.text)")
+
+                // Mended elsewhere: the next post goes through and the warning goes.
+                _ = try await library.updateSettings(of: guild, announceChannel: "777000000000000001", ageGate: nil)
+                try await harness.services.database.social.noteAnnouncement(
+                    in: guild, channel: "777000000000000001", failure: "earlier", at: Date())
+                let reviewed = try await client.send(
+                    I.command("review", [I.option("title", "Celeste"), I.option("text", "The summit, at last.")]))
+                #expect(reviewed.text.contains("Celeste"), "\(reviewed.text)")
+                for _ in 0..<100 where try await library.settings(of: guild).announceFailure != nil {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                let clear = try await client.send(I.command("admin", [I.sub("settings", [])], as: .admin))
+                #expect(clear.text.contains("<#777000000000000001>") && !clear.text.contains("⚠️"), "\(clear.text)")
+            }
+        }
+    }
+
     /// Announcements are posted through Discord alone: elsewhere there is no channel to set, and saying so changes
     /// nothing.
     @Test func anAnnounceChannelIsRefusedWhereNothingIsAnnounced() async throws {

@@ -76,6 +76,20 @@ extension SlackTests {
         }
     }
 
+    /// A post over Slack's rate limit (429 with `Retry-After`) is sent again after the wait: the announcement is not
+    /// lost.
+    @Test func anAnnouncementOverTheRateLimitIsPostedAfterTheWait() async throws {
+        try await withFiles { state, harness, client in
+            _ = try await harness.services.database.library.updateSettings(
+                of: "slack:T0001", announceChannel: "C0BUSY", ageGate: nil)
+            _ = try await post(client, "/slack/commands", Self.command("add Celeste --status completed"))
+            let post = try #require(try await Self.channelPosts(state, count: 1).first)
+            #expect(post["channel"] as? String == "C0BUSY")
+            #expect(Self.said(post).contains("completed Celeste (2018)"), "\(Self.said(post))")
+            #expect(await state.busy.isEmpty)
+        }
+    }
+
     /// Without the bot token nothing can be posted, and the setting says so.
     @Test func withoutTheBotTokenTheAnnounceChannelIsRefused() async throws {
         let harness = try await TestHarness(

@@ -27,6 +27,14 @@ actor FakeSlackFiles {
 
     /// Channels the app is not a member of: a post there is refused as Slack refuses it.
     let outside: Set<String> = ["C0OUTSIDE"]
+    /// Channels whose next post is over Slack's rate limit: answered 429 with `Retry-After`, once.
+    var busy: Set<String> = ["C0BUSY"]
+
+    /// Whether a post is over the rate limit (its channel's first).
+    func overLimit(_ body: Data) -> Bool {
+        let message = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
+        return busy.remove(message?["channel"] as? String ?? "") != nil
+    }
 
     func postToChannel(_ body: Data) -> [String: Any] {
         guard let message = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
@@ -101,8 +109,13 @@ func fakeSlackAPI(_ state: FakeSlackFiles) -> some ApplicationProtocol {
         guard request.headers[.authorization] == "Bearer \(FakeSlackFiles.token)" else {
             return FakeHomeserver.json(.ok, ["ok": false, "error": "invalid_auth"])
         }
-        return FakeHomeserver.json(
-            .ok, await state.postToChannel(Data(buffer: try await request.body.collect(upTo: 1 << 20))))
+        let body = Data(buffer: try await request.body.collect(upTo: 1 << 20))
+        if await state.overLimit(body) {
+            var limited = FakeHomeserver.json(.tooManyRequests, ["ok": false, "error": "ratelimited"])
+            limited.headers[.retryAfter] = "1"
+            return limited
+        }
+        return FakeHomeserver.json(.ok, await state.postToChannel(body))
     }
     router.post("/response") { request, _ -> Response in
         await state.post(Data(buffer: try await request.body.collect(upTo: 1 << 20)))

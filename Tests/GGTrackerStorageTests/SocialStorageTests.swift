@@ -153,6 +153,19 @@ struct SocialStorageTests {
         let changed = try await database.library.updateSettings(of: "discord:1", announceChannel: "c1", ageGate: .off)
         #expect(changed.ageGate == .off && changed.announceChannel == "c1")
         #expect(try await database.library.settings(of: "discord:1").announceChannel == "c1")
+        // How the last post to the channel went: a failure kept, for the channel set only, until a post goes through
+        // or the channel is set again.
+        try await database.social.noteAnnouncement(in: "discord:1", channel: "c0", failure: "gone", at: f.now)
+        #expect(try await database.library.settings(of: "discord:1").announceFailure == nil)
+        try await database.social.noteAnnouncement(in: "discord:1", channel: "c1", failure: "no access", at: f.now)
+        #expect(
+            try await database.library.settings(of: "discord:1").announceFailure
+                == AnnounceFailure(reason: "no access", at: f.now))
+        try await database.social.noteAnnouncement(in: "discord:1", channel: "c1", failure: nil, at: f.now)
+        #expect(try await database.library.settings(of: "discord:1").announceFailure == nil)
+        try await database.social.noteAnnouncement(in: "discord:1", channel: "c1", failure: "no access", at: f.now)
+        let again = try await database.library.updateSettings(of: "discord:1", announceChannel: "c1", ageGate: nil)
+        #expect(again.announceFailure == nil && again.ageGate == .off)
 
         let key = try await database.deliveries.savePendingCommand("/search celeste platform:Switch")
         #expect(try await database.deliveries.pendingCommand(key) == "/search celeste platform:Switch")

@@ -114,7 +114,7 @@ struct ImportFeatures: Sendable {
                 channel: channel,
                 text:
                     "📥 \(c.player.shownName) brought \(Format.count(summary.counts.added, "game")) in from \(source).",
-                cards: [])
+                cards: [], community: c.invoker.community)
         }
         return reply
     }

@@ -140,7 +140,8 @@ struct InfoFeatures: Sendable {
     /// `/admin settings`: shows, or changes, the announce channel and the age gate. A new announce channel is posted
     /// to before it is saved: where the bot cannot post, the admin is told why and nothing changes.
     func adminSettings(announceChannel typed: String?, ageGate: AgeGate?, _ c: Context) async throws -> Reply {
-        var settings = c.settings
+        // Read again: the caller's settings leave out how the last announcement went.
+        var settings = try await bot.store.library.settings(of: c.invoker.community)
         var announceChannel = typed
         let platform = c.invoker.platform
         let announces = bot.announcers?.platforms.contains(platform) ?? false
@@ -176,7 +177,8 @@ struct InfoFeatures: Sendable {
                 "\(code: "announce_channel") must be a channel of this server (pick it from the list); “\(Format.truncate(announceChannel, 40))” is not a channel id. Nothing was changed."
             )
         }
-        if let announceChannel, announceChannel != settings.announceChannel, let announcers = bot.announcers {
+        // Set again (the same channel too, once its permissions are mended), the channel is posted to again.
+        if let announceChannel, let announcers = bot.announcers {
             let welcome = Announcement(
                 channel: announceChannel,
                 cards: [
@@ -195,7 +197,11 @@ struct InfoFeatures: Sendable {
             settings = try await bot.store.library.updateSettings(
                 of: c.invoker.community, announceChannel: announceChannel, ageGate: ageGate)
         }
-        let channel: RichText = settings.announceChannel.map { RichText([.channel($0)]) } ?? "not set"
+        var channel: RichText = settings.announceChannel.map { RichText([.channel($0)]) } ?? "not set"
+        if settings.announceChannel != nil, let failure = settings.announceFailure {
+            channel +=
+                "\n⚠️ The last post there failed \(relative: failure.at): \(failure.reason)"
+        }
         let gate: RichText =
             settings.ageGate == .strict
             ? "strict — mature games (ESRB M/AO, PEGI 18) " + c.whereStrictShowsMature

@@ -235,7 +235,7 @@ struct LibraryFeatures: Sendable {
         if !medals.isEmpty, let channel = c.settings.announceChannel {
             var cards = reply.announcement?.cards ?? reply.cards
             cards.append(Card(title: "🏅 Medal", description: RichText(medals), color: Palette.profile))
-            reply.announcement = Announcement(channel: channel, cards: cards)
+            reply.announcement = Announcement(channel: channel, cards: cards, community: c.invoker.community)
         }
         return reply
     }

@@ -44,7 +44,7 @@ extension GGTrackerBot {
 
     /// The same cards for the server's announce channel, when one is set.
     func announcement(_ cards: [Card], _ c: Context) -> Announcement? {
-        c.settings.announceChannel.map { Announcement(channel: $0, cards: cards) }
+        c.settings.announceChannel.map { Announcement(channel: $0, cards: cards, community: c.invoker.community) }
     }
 }
 

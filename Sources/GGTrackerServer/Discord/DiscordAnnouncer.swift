@@ -72,11 +72,6 @@ package struct DiscordAnnouncer: Sendable {
         }
         throw Failure(description: "still rate limited after \(maxAttempts) attempts")
     }
-
-    /// Posts in the background: the command's reply never waits for it.
-    package func postInBackground(_ announcement: Announcement, logger: Logger) {
-        announceInBackground(announcement, logger: logger) { _ = try await post($0) }
-    }
 }
 
 /// Discord's answer to a request over a rate limit (429): how many seconds to wait.

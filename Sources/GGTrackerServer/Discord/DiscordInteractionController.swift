@@ -17,7 +17,7 @@ package struct DiscordInteractionController: Sendable {
     let config: AppConfig
     let gate = DeliveryGate()
     let metrics: RequestMetrics
-    let announcer: DiscordAnnouncer?
+    let announcers: ChannelAnnouncers?
     /// How long a command may run before the answer is deferred.
     var deferAfter: Duration { config.deferAfter }
 
@@ -139,7 +139,9 @@ package struct DiscordInteractionController: Sendable {
         case .retried(let stored):
             return Handled(data: stored ?? Data(), command: delivery.command, outcome: .retry)
         case .answered(let data, let reply, let outcome):
-            if let announcement = reply.announcement { announcer?.postInBackground(announcement, logger: logger) }
+            if let announcement = reply.announcement {
+                announcers?.postInBackground(announcement, on: .discord, database: database, logger: logger)
+            }
             if let updates = reply.updates {
                 // Progress of a long task: each update replaces the original message.
                 Task.detached {
@@ -336,7 +338,7 @@ extension DiscordInteractionController {
     package static func decoding(_ services: AppServices) -> Self {
         Self(
             bot: services.bot, database: services.database, verifier: nil, config: services.config,
-            metrics: services.metrics, announcer: nil)
+            metrics: services.metrics, announcers: nil)
     }
 }
 

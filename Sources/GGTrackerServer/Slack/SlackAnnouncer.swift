@@ -11,6 +11,7 @@ package struct SlackAnnouncer: Sendable {
     package var apiBase: String
     package var token: String
     package var http: HTTPClient = .shared
+    package var maxAttempts = 4
 
     package init(apiBase: String, token: String) {
         self.apiBase = apiBase
@@ -41,33 +42,37 @@ package struct SlackAnnouncer: Sendable {
         package var error: String? = nil
     }
 
+    /// Posts the announcement. Slack answers a burst over its rate limit (about one message a second per channel)
+    /// with 429 and `Retry-After` seconds: the post waits that long and tries again, a few times at most.
     package func post(_ announcement: Announcement) async throws {
         let message = Reply(text: announcement.text, cards: announcement.cards).slackMessage()
-        var request = HTTPClientRequest(url: apiBase + "/chat.postMessage")
-        request.method = .POST
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        request.headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
-        request.body = .bytes(
-            ByteBuffer(
-                data: try JSONEncoder().encode(
-                    Post(channel: announcement.channel, text: message.text, blocks: message.blocks))))
-        let response = try await http.execute(request, timeout: .seconds(10))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        guard response.status.code == 200 else {
-            throw Failure(
-                description: "chat.postMessage answered \(response.status.code)",
-                error: response.status == .tooManyRequests ? "ratelimited" : nil)
+        let body = try JSONEncoder().encode(
+            Post(channel: announcement.channel, text: message.text, blocks: message.blocks))
+        for attempt in 1...maxAttempts {
+            var request = HTTPClientRequest(url: apiBase + "/chat.postMessage")
+            request.method = .POST
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+            request.headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+            request.body = .bytes(ByteBuffer(data: body))
+            let response = try await http.execute(request, timeout: .seconds(10))
+            let answered = try await response.body.collect(upTo: 1 << 20)
+            if response.status == .tooManyRequests, attempt < maxAttempts {
+                let seconds = response.headers.first(name: "Retry-After").flatMap(Double.init) ?? 1
+                try await Task.sleep(for: .milliseconds(Int(min(max(seconds, 0), 30) * 1000)))
+                continue
+            }
+            guard response.status.code == 200 else {
+                throw Failure(
+                    description: "chat.postMessage answered \(response.status.code)",
+                    error: response.status == .tooManyRequests ? "ratelimited" : nil)
+            }
+            let answer = try? JSONDecoder().decode(Answer.self, from: Data(buffer: answered))
+            guard answer?.ok == true else {
+                throw Failure(
+                    description: "chat.postMessage refused: \(answer?.error ?? "an unreadable answer")",
+                    error: answer?.error)
+            }
+            return
         }
-        let answer = try? JSONDecoder().decode(Answer.self, from: Data(buffer: body))
-        guard answer?.ok == true else {
-            throw Failure(
-                description: "chat.postMessage refused: \(answer?.error ?? "an unreadable answer")",
-                error: answer?.error)
-        }
-    }
-
-    /// Posts in the background: the command's reply never waits for it.
-    package func postInBackground(_ announcement: Announcement, logger: Logger) {
-        announceInBackground(announcement, logger: logger, post: post)
     }
 }

@@ -149,8 +149,8 @@ package struct SlackController: Sendable {
     /// What a change announces (a completion, a review, a medal) goes to the workspace's announce channel, once its
     /// change is stored, with the app's bot token.
     func announce(_ reply: Reply, logger: Logger) {
-        guard let announcement = reply.announcement, let slack = ChannelAnnouncers(config: config).slack else { return }
-        slack.postInBackground(announcement, logger: logger)
+        guard let announcement = reply.announcement else { return }
+        ChannelAnnouncers(config: config).postInBackground(announcement, on: .slack, database: database, logger: logger)
     }
 
     /// A slash command carries no file: `import file` takes the newest CSV its sender shared in the channel (with the

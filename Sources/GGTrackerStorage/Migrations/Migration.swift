@@ -21,7 +21,7 @@ struct Migration: Sendable {
     }
 
     /// Every step, in order.
-    static let all: [Migration] = [.v1, .v2, .v3, .v4, .v5, .v6, .v7, .v8, .v9, .v10, .v11, .v12, .v13, .v14]
+    static let all: [Migration] = [.v1, .v2, .v3, .v4, .v5, .v6, .v7, .v8, .v9, .v10, .v11, .v12, .v13, .v14, .v15]
 }
 
 extension Migration {
