@@ -282,8 +282,9 @@ package struct GGTrackerBot: Sendable {
             return try await PlayerFeatures(bot: self).accountDelete(confirmed: confirmed, c)
         case .adminCatalogRefresh(let full): return try await InfoFeatures(bot: self).adminCatalogRefresh(full: full, c)
         case .adminCatalogStatus: return try await InfoFeatures(bot: self).adminCatalogStatus(c)
-        case .adminSettings(let channel, let ageGate):
-            return try await InfoFeatures(bot: self).adminSettings(announceChannel: channel, ageGate: ageGate, c)
+        case .adminSettings(let channel, let stop, let ageGate):
+            return try await InfoFeatures(bot: self).adminSettings(
+                announceChannel: channel, stopAnnouncing: stop, ageGate: ageGate, c)
         }
     }
 

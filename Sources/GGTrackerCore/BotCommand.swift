@@ -200,7 +200,10 @@ package enum BotCommand: Hashable, Sendable {
         case "admin catalog status": self = .info(.adminCatalogStatus)
         case "admin settings":
             let channel: String? = if case .channel(let id) = invocation.options["announce_channel"] { id } else { nil }
-            self = .info(.adminSettings(announceChannel: channel, ageGate: o.string("age_gate").flatMap(AgeGate.init)))
+            self = .info(
+                .adminSettings(
+                    announceChannel: channel, stopAnnouncing: o.bool("stop_announcing") ?? false,
+                    ageGate: o.string("age_gate").flatMap(AgeGate.init)))
         default:
             throw UsageError("Unknown command \(code: "/\(invocation.path.joined(separator: " "))").", usage: usage())
         }
@@ -281,7 +284,7 @@ package enum InfoCommand: Hashable, Sendable {
     case accountDelete(confirmed: Bool)
     case adminCatalogRefresh(full: Bool)
     case adminCatalogStatus
-    case adminSettings(announceChannel: String?, ageGate: AgeGate?)
+    case adminSettings(announceChannel: String?, stopAnnouncing: Bool, ageGate: AgeGate?)
 }
 
 extension CatalogCommand {

@@ -381,6 +381,10 @@ package enum CommandName: String, CaseIterable, Sendable {
                         options: [
                             OptionSpec(
                                 name: "announce_channel", summary: "Where activity is announced", kind: .channel),
+                            OptionSpec(
+                                name: "stop_announcing",
+                                summary: "true to announce nothing any more (clears the channel)",
+                                kind: .boolean),
                             .string(
                                 "age_gate", "Hide mature games outside age-restricted channels",
                                 choices: AgeGate.allCases.map(\.rawValue)),

@@ -320,11 +320,21 @@ package protocol LibraryStore: Sendable {
     /// Erases everything stored about the player; returns how many records went.
     func deleteAccount(_ player: PlayerID) async throws -> Int
     func settings(of community: String) async throws -> CommunitySettings
+    /// Sets the settings given and leaves the others; `stopAnnouncing` clears the announce channel.
     func updateSettings(
-        of community: String, announceChannel: String?, ageGate: AgeGate?
+        of community: String, announceChannel: String?, stopAnnouncing: Bool, ageGate: AgeGate?
     ) async throws -> CommunitySettings
     /// Members of the server who have the game in their library.
     func owners(of game: Int64, in community: String) async throws -> [GameOwner]
+}
+
+extension LibraryStore {
+    package func updateSettings(
+        of community: String, announceChannel: String?, ageGate: AgeGate?
+    ) async throws -> CommunitySettings {
+        try await updateSettings(
+            of: community, announceChannel: announceChannel, stopAnnouncing: false, ageGate: ageGate)
+    }
 }
 
 /// Why a challenge could not be created.

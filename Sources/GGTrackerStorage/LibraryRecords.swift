@@ -272,21 +272,21 @@ extension LibraryRecords: LibraryStore {
     }
 
     package func updateSettings(
-        of community: String, announceChannel: String?, ageGate: AgeGate?
+        of community: String, announceChannel: String?, stopAnnouncing: Bool, ageGate: AgeGate?
     ) async throws -> CommunitySettings {
         try await effect { db in
             try await db.execute(
                 """
                 INSERT INTO communities (id, age_gate, announce_channel, created_at) VALUES (?, coalesce(?, 'strict'), ?, ?)
                 ON CONFLICT(id) DO UPDATE SET age_gate = coalesce(?, communities.age_gate),
-                    announce_channel = coalesce(?, communities.announce_channel)
+                    announce_channel = CASE WHEN ? = 1 THEN NULL ELSE coalesce(?, communities.announce_channel) END
                 """,
                 [
                     community, ageGate?.rawValue, announceChannel, Date().timeIntervalSince1970, ageGate?.rawValue,
-                    announceChannel,
+                    stopAnnouncing ? 1 : 0, announceChannel,
                 ])
-            // A channel set anew was just posted to: a failure in the channel before is past.
-            if announceChannel != nil {
+            // A channel set anew was just posted to (or none is left): a failure in the channel before is past.
+            if announceChannel != nil || stopAnnouncing {
                 try await db.execute(
                     "UPDATE communities SET announce_failure = NULL, announce_failed_at = NULL WHERE id = ?",
                     [community])

@@ -229,6 +229,49 @@ struct AnnouncementTests {
         }
     }
 
+    /// An admin can stop the announcements: the channel is cleared, a completion then posts nothing, and asking
+    /// again (or with a channel at the same time) is answered with why nothing changed.
+    @Test(.timeLimit(.minutes(1)))
+    func announcementsCanBeStopped() async throws {
+        try await withFakeDiscord { harness, stream in
+            // Each a new interaction (the same one sent again would be a retried delivery).
+            @Sendable func stop() -> [String: Any] {
+                I.command(
+                    "admin", [I.sub("settings", [["name": "stop_announcing", "type": 5, "value": true]])], as: .admin)
+            }
+            try await harness.withClient { client in
+                _ = try await client.send(I.announceChannel("777000000000000001"))
+                let both = try await client.send(
+                    I.command(
+                        "admin",
+                        [
+                            I.sub(
+                                "settings",
+                                [
+                                    ["name": "announce_channel", "type": 7, "value": "777000000000000001"],
+                                    ["name": "stop_announcing", "type": 5, "value": true],
+                                ])
+                        ], as: .admin))
+                #expect(both.text.contains("not both. Nothing was changed."), "\(both.text)")
+                let stopped = try await client.send(stop())
+                #expect(stopped.text.contains("Settings saved: nothing is announced any more"), "\(stopped.text)")
+                #expect(
+                    stopped.text.contains("Announce channel") && stopped.text.contains("not set"), "\(stopped.text)")
+                let again = try await client.send(stop())
+                #expect(again.text.contains("No announce channel is set: nothing is announced."), "\(again.text)")
+                _ = try await client.send(
+                    I.command("add", [I.option("title", "Celeste"), I.option("status", "completed")]))
+            }
+            #expect(
+                try await harness.services.database.library.settings(of: "discord:900000000000000001").announceChannel
+                    == nil)
+            var iterator = stream.makeAsyncIterator()
+            let (_, welcome) = try #require(await iterator.next())
+            let title = (welcome["embeds"] as? [[String: Any]])?.first?["title"] as? String
+            #expect(title == "📣 GGTracker's news will be posted here")
+        }
+    }
+
     /// Announcements are posted through Discord alone: elsewhere there is no channel to set, and saying so changes
     /// nothing.
     @Test func anAnnounceChannelIsRefusedWhereNothingIsAnnounced() async throws {
@@ -244,6 +287,8 @@ struct AnnouncementTests {
         #expect(refused.plainText().contains("Nothing was changed"))
         let settings = try await harness.services.database.library.settings(of: admin.community)
         #expect(settings.announceChannel == nil && settings.ageGate == .strict)
+        let stop = try await harness.services.bot.respond(toLine: "/admin settings stop_announcing:true", from: admin)
+        #expect(stop.plainText().contains("A Matrix room has no announce channel to set"), "\(stop.plainText())")
         // The settings card there shows what can be set.
         let shown = try await harness.services.bot.respond(toLine: "/admin settings", from: admin)
         #expect(shown.plainText().contains("Age gate") && !shown.plainText().contains("Announce channel"))

@@ -138,14 +138,22 @@ struct InfoFeatures: Sendable {
     }
 
     /// `/admin settings`: shows, or changes, the announce channel and the age gate. A new announce channel is posted
-    /// to before it is saved: where the bot cannot post, the admin is told why and nothing changes.
-    func adminSettings(announceChannel typed: String?, ageGate: AgeGate?, _ c: Context) async throws -> Reply {
+    /// to before it is saved: where the bot cannot post, the admin is told why and nothing changes. `stopAnnouncing`
+    /// clears it: nothing is announced any more (release alerts included).
+    func adminSettings(
+        announceChannel typed: String?, stopAnnouncing: Bool, ageGate: AgeGate?, _ c: Context
+    ) async throws -> Reply {
         // Read again: the caller's settings leave out how the last announcement went.
         var settings = try await bot.store.library.settings(of: c.invoker.community)
         var announceChannel = typed
         let platform = c.invoker.platform
         let announces = bot.announcers?.platforms.contains(platform) ?? false
-        if announceChannel != nil, !announces {
+        if typed != nil, stopAnnouncing {
+            throw ReplyError.notice(
+                "Give \(code: "announce_channel") to announce there, or \(code: "stop_announcing") to announce nowhere: not both. Nothing was changed."
+            )
+        }
+        if announceChannel != nil || (stopAnnouncing && settings.announceChannel == nil), !announces {
             let why: RichText =
                 switch platform {
                 // A Matrix room is its own announce channel: release alerts come to it.
@@ -159,6 +167,9 @@ struct InfoFeatures: Sendable {
                     "Announcements are posted in a channel of a Discord server or a Slack workspace; here there is none to set: news shows in \(code: "/activity")."
                 }
             throw ReplyError.notice(why + " Nothing was changed.")
+        }
+        if stopAnnouncing, settings.announceChannel == nil {
+            throw ReplyError.notice("No announce channel is set: nothing is announced. Nothing was changed.")
         }
         // Slack's command text names a channel by its id only when it was linked as typed (`#games` picked from
         // Slack's list); `here` is the channel the command is typed in.
@@ -193,9 +204,11 @@ struct InfoFeatures: Sendable {
                     "The bot cannot post in \(channel: announceChannel): " + why + " Nothing was changed.")
             }
         }
-        if announceChannel != nil || ageGate != nil {
+        let changes = announceChannel != nil || stopAnnouncing || ageGate != nil
+        if changes {
             settings = try await bot.store.library.updateSettings(
-                of: c.invoker.community, announceChannel: announceChannel, ageGate: ageGate)
+                of: c.invoker.community, announceChannel: announceChannel, stopAnnouncing: stopAnnouncing,
+                ageGate: ageGate)
         }
         var channel: RichText = settings.announceChannel.map { RichText([.channel($0)]) } ?? "not set"
         if settings.announceChannel != nil, let failure = settings.announceFailure {
@@ -208,7 +221,9 @@ struct InfoFeatures: Sendable {
             : "off — mature games shown everywhere"
         return Reply(
             visibility: .invokerOnly,
-            text: announceChannel != nil || ageGate != nil ? "Settings saved." : nil,
+            text: stopAnnouncing
+                ? "Settings saved: nothing is announced any more (news still shows in \(code: "/activity"))."
+                : changes ? "Settings saved." : nil,
             cards: [
                 Card(
                     title: "Server settings",
