@@ -208,6 +208,12 @@ extension SlackTests {
 
             let (_, listed) = try await post(client, "/slack/commands", Self.command("list", responseURL: url))
             #expect(Self.said(listed).contains("Celeste"), "\(Self.said(listed))")
+            // Each command counted once, with the answer it was given at Slack's deadline.
+            let metrics = try await client.client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+            #expect(
+                metrics.contains(#"ggtracker_requests_total{platform="slack",command="import",outcome="deferred"} 1"#))
+            #expect(!metrics.contains(#"platform="slack",command="import",outcome="private""#), "\(metrics)")
+            #expect(metrics.contains(#"ggtracker_requests_total{platform="slack",command="list",outcome="ok"} 1"#))
         }
     }
 

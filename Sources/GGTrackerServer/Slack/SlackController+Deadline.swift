@@ -43,15 +43,14 @@ extension SlackController {
         return nil
     }
 
-    /// What a delivery came to, recorded in the metrics; its announcement, if any, posted once it is stored. A
-    /// replay is answered nothing (`unauthorized`).
+    /// What a delivery came to; its announcement, if any, posted once it is stored. A replay is answered nothing
+    /// (`unauthorized`). The caller records the outcome it answers with (`deferred` for one still busy, as on
+    /// Discord).
     func handled(_ delivered: Delivered, of command: Delivery, logger: Logger) -> Handled {
         switch delivered {
         case .retried:
-            pipeline.record(command, .unauthorized, logger: logger)
             return Handled(data: Data(), command: command.command, outcome: .unauthorized)
         case .answered(let data, let reply, let outcome):
-            pipeline.record(command, outcome, logger: logger)
             announce(reply, logger: logger)
             return Handled(data: data, command: command.command, outcome: outcome)
         }

@@ -140,6 +140,7 @@ package struct SlackController: Sendable {
             pipeline.record(command, .deferred, logger: logger)
             return Self.json(try JSONEncoder().encode(Self.busy.slackMessage()))
         }
+        pipeline.record(command, answer.outcome, logger: logger)
         if answer.outcome == .unauthorized { return Self.plain(.unauthorized, "replayed request\n") }
         return Self.json(answer.data)
     }
@@ -206,6 +207,7 @@ package struct SlackController: Sendable {
             pipeline.record(command, .deferred, logger: logger)
             return Response(status: .ok)
         }
+        pipeline.record(command, answer.outcome, logger: logger)
         if answer.outcome == .unauthorized { return Self.plain(.unauthorized, "replayed request\n") }
         if let responseURL {
             Task {
