@@ -49,6 +49,10 @@ struct PersistenceAndExportTests {
         }
         let admin = try #require(json.compactMap { $0 as? [String: Any] }.first { $0["name"] as? String == "admin" })
         #expect(admin["default_member_permissions"] as? String == "32")
+        // The announce channel is picked among the channels a bot can post in: text and announcement channels.
+        let settings = (admin["options"] as? [[String: Any]])?.first { $0["name"] as? String == "settings" }
+        let channel = (settings?["options"] as? [[String: Any]])?.first { $0["name"] as? String == "announce_channel" }
+        #expect(channel?["channel_types"] as? [Int] == [0, 5], "\(String(describing: channel))")
     }
 
     @Test func healthAndMetricsAnswer() async throws {

@@ -36,6 +36,8 @@ package struct DiscordCommandDefinition: Encodable, Sendable {
     var minValue: Double?
     var maxValue: Double?
     var maxLength: Int?
+    /// For a channel option, the kinds of channel Discord's picker offers.
+    var channelTypes: [Int]?
     var defaultMemberPermissions: String?
     var contexts: [Int]?
 
@@ -49,6 +51,7 @@ package struct DiscordCommandDefinition: Encodable, Sendable {
         case minValue = "min_value"
         case maxValue = "max_value"
         case maxLength = "max_length"
+        case channelTypes = "channel_types"
         case defaultMemberPermissions = "default_member_permissions"
     }
 
@@ -64,6 +67,7 @@ package struct DiscordCommandDefinition: Encodable, Sendable {
         try c.encodeIfPresent(minValue, forKey: .minValue)
         try c.encodeIfPresent(maxValue, forKey: .maxValue)
         try c.encodeIfPresent(maxLength, forKey: .maxLength)
+        try c.encodeIfPresent(channelTypes, forKey: .channelTypes)
         try c.encodeIfPresent(defaultMemberPermissions, forKey: .defaultMemberPermissions)
         try c.encodeIfPresent(contexts, forKey: .contexts)
     }
@@ -75,6 +79,11 @@ package struct DiscordCommandDefinition: Encodable, Sendable {
                 DiscordCommandDefinition(name: $0.rawValue, type: DiscordUserCommand.type, description: "")
             }
     }
+
+    /// The channels a bot posts messages in: a server's text channels and announcement channels (`GUILD_TEXT`,
+    /// `GUILD_ANNOUNCEMENT`); the picker leaves out voice channels, categories and forums.
+    /// https://discord.com/developers/docs/resources/channel#channel-object-channel-types
+    static let postableChannels = [0, 5]
 
     /// The application command type of a slash command (`CHAT_INPUT`).
     static let slashCommand = 1
@@ -112,7 +121,7 @@ package struct DiscordCommandDefinition: Encodable, Sendable {
                 choices: option.choices.isEmpty
                     ? nil : option.choices.prefix(25).map { ChoiceValue(name: $0, value: $0) },
                 autocomplete: option.autocomplete ? true : nil, minValue: option.minValue, maxValue: option.maxValue,
-                maxLength: option.maxLength)
+                maxLength: option.maxLength, channelTypes: option.kind == .channel ? Self.postableChannels : nil)
         }
     }
 
