@@ -363,39 +363,6 @@ package struct Player: Hashable, Sendable {
     package var shownName: String { nickname ?? displayName }
 }
 
-/// Whether mature games show outside age-restricted channels.
-package enum AgeGate: String, CaseIterable, Sendable {
-    case strict, off
-}
-
-/// A post to an announce channel that did not go through: why, in words for the admin, and when.
-package struct AnnounceFailure: Hashable, Sendable {
-    package var reason: String
-    package var at: Date
-    package init(reason: String, at: Date) {
-        self.reason = reason
-        self.at = at
-    }
-}
-
-/// A server's settings, set by its admins.
-package struct CommunitySettings: Hashable, Sendable {
-    package var announceChannel: String?
-    package var ageGate: AgeGate
-    /// Why the last post to the announce channel did not go through, and when; nil once one does (read for
-    /// `/admin settings` only).
-    package var announceFailure: AnnounceFailure?
-    package init(announceChannel: String? = nil, ageGate: AgeGate = .strict, announceFailure: AnnounceFailure? = nil) {
-        self.announceChannel = announceChannel
-        self.ageGate = ageGate
-        self.announceFailure = announceFailure
-    }
-
-    /// Whether mature games show where `invoker` writes: in age-restricted channels, or everywhere when the age
-    /// gate is off.
-    package func showsMature(to invoker: Invoker) -> Bool { invoker.channelIsAgeRestricted || ageGate == .off }
-}
-
 /// How a library list is ordered.
 package enum LibrarySort: String, CaseIterable, Sendable {
     case recent, score, hours, name

@@ -96,15 +96,6 @@ package protocol LibrarySources: Sendable {
     func download(_ attachment: Attachment, limit: Int) async throws -> Data
 }
 
-/// The announce channels this installation can post to. A channel is posted to as it is set, so an admin learns at
-/// once when the bot cannot post there.
-package protocol AnnounceChannels: Sendable {
-    /// The platforms whose channels can be posted to (with the tokens that allow it).
-    var platforms: Set<ChatPlatform> { get }
-    /// Posts `announcement` to its channel on `platform`: nil once posted, else why it could not be, for the admin.
-    func tryPost(_ announcement: Announcement, on platform: ChatPlatform) async -> RichText?
-}
-
 /// Why an import source gave nothing, said to the player. Nothing was imported.
 package struct ImportSourceError: Error, Equatable, Sendable, CustomStringConvertible {
     package var message: String
@@ -326,15 +317,6 @@ package protocol LibraryStore: Sendable {
     ) async throws -> CommunitySettings
     /// Members of the server who have the game in their library.
     func owners(of game: Int64, in community: String) async throws -> [GameOwner]
-}
-
-extension LibraryStore {
-    package func updateSettings(
-        of community: String, announceChannel: String?, ageGate: AgeGate?
-    ) async throws -> CommunitySettings {
-        try await updateSettings(
-            of: community, announceChannel: announceChannel, stopAnnouncing: false, ageGate: ageGate)
-    }
 }
 
 /// Why a challenge could not be created.
