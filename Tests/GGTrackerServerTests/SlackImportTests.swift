@@ -127,6 +127,16 @@ func fakeSlackAPI(_ state: FakeSlackFiles) -> some ApplicationProtocol {
 }
 
 extension SlackTests {
+    /// The first message posted to a `response_url`, waited for up to 5 s.
+    static func firstPosted(_ state: FakeSlackFiles) async throws -> String {
+        var posted = await state.posted
+        for _ in 0..<100 where posted.isEmpty {
+            try await Task.sleep(for: .milliseconds(50))
+            posted = await state.posted
+        }
+        return String(decoding: try #require(posted.first), as: UTF8.self)
+    }
+
     func withFiles(
         token: String = FakeSlackFiles.token, deferAfter: Duration = .seconds(120),
         now: @escaping @Sendable () -> Date = { Date() },
@@ -196,12 +206,7 @@ extension SlackTests {
             #expect(status == .ok)
             #expect(message["response_type"] as? String == "ephemeral")
             #expect(Self.said(message).contains("Working on it: the answer follows here"), "\(Self.said(message))")
-            var posted = await state.posted
-            for _ in 0..<100 where posted.isEmpty {
-                try await Task.sleep(for: .milliseconds(50))
-                posted = await state.posted
-            }
-            let followed = String(decoding: try #require(posted.first), as: UTF8.self)
+            let followed = try await Self.firstPosted(state)
             #expect(
                 followed.contains("Import from Grouvee (grouvee.csv)") && followed.contains("3 added"), "\(followed)")
             #expect(try await Self.games(harness, of: "U0ALICE")["Celeste"] != nil)
@@ -217,6 +222,23 @@ extension SlackTests {
         }
     }
 
+    /// A button whose command is still busy at Slack's deadline is acknowledged at once; its result follows.
+    @Test func aSlowButtonIsAcknowledgedBeforeItsResult() async throws {
+        try await withFiles(deferAfter: .seconds(1)) { state, harness, client in
+            await state.share("grouvee.csv", try ImportTests.fixture("grouvee"), by: "U0ALICE")
+            await state.slowDown(.milliseconds(2500))
+            let url = harness.services.config.slackResponseBase + "response"
+            let (status, _) = try await post(
+                client, "/slack/interactions", try Self.press("/import file", responseURL: url))
+            #expect(status == .ok)
+            // The file is still downloading: nothing posted yet, nothing imported.
+            #expect(await state.posted.isEmpty)
+            #expect(try await Self.games(harness, of: "U0ALICE")["Celeste"] == nil)
+            let message = try await Self.firstPosted(state)
+            #expect(message.contains("Import from Grouvee (grouvee.csv)"), "\(message)")
+        }
+    }
+
     /// A button that runs `/import file` (offered for a mistyped command) takes the shared file too.
     @Test func aButtonRunningTheImportTakesTheSharedFile() async throws {
         try await withFiles { state, harness, client in
@@ -225,12 +247,7 @@ extension SlackTests {
             let (status, _) = try await post(
                 client, "/slack/interactions", try Self.press("/import file", responseURL: url))
             #expect(status == .ok)
-            var posted = await state.posted
-            for _ in 0..<100 where posted.isEmpty {
-                try await Task.sleep(for: .milliseconds(50))
-                posted = await state.posted
-            }
-            let message = String(decoding: try #require(posted.first), as: UTF8.self)
+            let message = try await Self.firstPosted(state)
             #expect(message.contains("Import from Grouvee (grouvee.csv)"), "\(message)")
             #expect(try await Self.games(harness, of: "U0ALICE")["Celeste"] != nil)
         }
