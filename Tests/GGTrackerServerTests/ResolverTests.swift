@@ -126,6 +126,10 @@ struct ResolverCase: CustomTestStringConvertible, Sendable {
             answer: .asks(["Dark Souls III (2016)", "Dead Space 3 (2013)"])
         ),
         .init(command: "add", title: "astro bot", answer: .game("Astro Bot: Rescue Mission (2018)")),
+        // A platform ending the title is the platform, as in /search: the name is looked for among its games.
+        .init(command: "add", title: "hades pc", answer: .game("Hades (2020)")),
+        .init(command: "add", title: "hollow knight windows", answer: .game("Hollow Knight (2017)")),
+        .init(command: "add", title: "hades switch", answer: .nothing),
         // A numeral matches only whole: "vi" is not the start of "Vice".
         .init(command: "game", title: "gta vi", ageRestricted: true, answer: .nothing),
         .init(

@@ -52,6 +52,18 @@ extension GGTrackerBot {
             if case .none(let suggestions) = pick, suggestions.isEmpty, let problem = lookup.providerProblem {
                 throw ReplyError.notice(problem)
             }
+            // "hades switch": where nothing has every word, last words naming a platform are that platform, as in
+            // /search; the words before them are the name, looked for among the games on that platform.
+            if case .none = pick,
+                let (name, kind, platform) = try await CatalogFeatures(bot: self).trailingFacet(
+                    text, CatalogFilter(includeMature: true)), kind == .platform
+            {
+                let onPlatform = try await catalog.lookup(
+                    name, filter: CatalogFilter(platform: platform, includeMature: true), limit: 10
+                ).hits
+                let found = TitlePick.fromCatalog(onPlatform, acceptingGuesses: showsOnly)
+                if case .none = found {} else { pick = found }
+            }
             // "celeste playing": without its last word, which sets an option, the title may name a game; it is
             // then the suggestion (never taken: the reply asks).
             if case .none = pick, let ending = c.invocation.optionsEndingTheTitle {
