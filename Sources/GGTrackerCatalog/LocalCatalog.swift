@@ -90,10 +90,14 @@ package struct LocalCatalog: GameCatalog {
 
     package func lookup(_ query: String, filter: CatalogFilter, limit: Int) async throws -> Lookup {
         let local = try await index.searchCountingHidden(query, filter: filter, limit: limit)
-        func answer(_ found: (hits: [SearchHit], ageRestricted: Int, partial: Bool), problem: String? = nil) -> Lookup {
-            Lookup(
+        func answer(
+            _ found: (hits: [SearchHit], ageRestricted: Int, partial: Bool, hiddenExact: Bool), problem: String? = nil
+        ) -> Lookup {
+            var lookup = Lookup(
                 hits: found.hits, ageRestricted: found.ageRestricted, ageRestrictedIsPartial: found.partial,
                 providerProblem: problem)
+            lookup.ageRestrictedHasExactWords = found.hiddenExact
+            return lookup
         }
         guard let provider else { return answer(local) }
         // Enough good local matches (the age gate's too), or the provider was asked the same recently: no call.

@@ -111,11 +111,11 @@ package struct SearchIndex: Sendable {
     }
 
     /// The search, with how many games matching every word of the query the age gate left out (`partial` when it
-    /// stopped counting: a query so common that more were left out). Games with only some of the words are not
-    /// offered in their place.
+    /// stopped counting: a query so common that more were left out), and whether one of those has every word as
+    /// typed (`hiddenExact`). Games with only some of the words are not offered in their place.
     package func searchCountingHidden(
         _ query: String, filter: CatalogFilter, limit: Int
-    ) async throws -> (hits: [SearchHit], ageRestricted: Int, partial: Bool) {
+    ) async throws -> (hits: [SearchHit], ageRestricted: Int, partial: Bool, hiddenExact: Bool) {
         let index = names.snapshot
         let includeMature = filter.includeMature
         let filtered = filter.platform != nil || filter.genre != nil || filter.year != nil
@@ -131,7 +131,7 @@ package struct SearchIndex: Sendable {
         let words = queryWords(query)
         let required = words.filter { !$0.isStopWord }
         let chosen = required.isEmpty ? words : required
-        guard !chosen.isEmpty else { return ([], 0, false) }
+        guard !chosen.isEmpty else { return ([], 0, false, false) }
         let groups = chosen.map { ranges($0, in: index) }
         var candidates: [Int32] = []
         var hidden: [Int32] = []
@@ -156,7 +156,8 @@ package struct SearchIndex: Sendable {
             }
             seen.insert(rank)
         }
-        let ageRestricted = Set(try await passing(hidden, hidden: true)).subtracting(candidates).count
+        let hiddenRanks = Set(try await passing(hidden, hidden: true)).subtracting(candidates)
+        let ageRestricted = hiddenRanks.count
         // Fewer games than asked for, with words left out, only when no hidden game has them all.
         if candidates.count < min(limit, 3) && groups.count > 2 && ageRestricted == 0 {
             // No game has every word (a typo too short to correct, a word too many): games with all words but
@@ -180,19 +181,20 @@ package struct SearchIndex: Sendable {
             ).prefix(100).filter { !seen.contains($0) }
         }
         let rankedQuery = TermQuery(RankedQuery(words), terms: index.terms)
-        let ranked = candidates.map { rank in
-            (
-                index.ids[Int(rank)],
-                score(
-                    name: index.nameWords[Int(index.nameStart[Int(rank)])..<Int(index.nameStart[Int(rank) + 1])],
-                    keywords: index.keywordTerms[
-                        Int(index.keywordStart[Int(rank)])..<Int(index.keywordStart[Int(rank) + 1])],
-                    popularity: Double(index.popularity[Int(rank)]), secondary: index.secondary[Int(rank)],
-                    query: rankedQuery)
-            )
+        func match(_ rank: Int32) -> Match {
+            score(
+                name: index.nameWords[Int(index.nameStart[Int(rank)])..<Int(index.nameStart[Int(rank) + 1])],
+                keywords: index.keywordTerms[
+                    Int(index.keywordStart[Int(rank)])..<Int(index.keywordStart[Int(rank) + 1])],
+                popularity: Double(index.popularity[Int(rank)]), secondary: index.secondary[Int(rank)],
+                query: rankedQuery)
         }
-        .sorted { ($0.1.score, -$0.0) > ($1.1.score, -$1.0) }.prefix(limit)
-        return (try await hits(ranked), ageRestricted, partial && ageRestricted > 0)
+        let ranked = candidates.map { rank in (index.ids[Int(rank)], match(rank)) }
+            .sorted { ($0.1.score, -$0.0) > ($1.1.score, -$1.0) }.prefix(limit)
+        // A hidden game with every word as typed ("mass effect" where Mass Effect is hidden): a game found only
+        // through corrections (Massive Effect) is then no answer in its place.
+        let hiddenExact = hiddenRanks.contains { match($0).exactWords }
+        return (try await hits(ranked), ageRestricted, partial && ageRestricted > 0, hiddenExact)
     }
 
     /// Games named exactly so (stop words aside, numerals alike), most popular first.

@@ -54,6 +54,8 @@ package struct Lookup: Sendable {
     package var ageRestricted: Int
     /// `ageRestricted` is a lower bound: the search stopped counting (a query as common as "the").
     package var ageRestrictedIsPartial: Bool
+    /// One of the games left out has every word as typed, no correction needed.
+    package var ageRestrictedHasExactWords = false
     /// Set when the provider was needed but failed: the hits are what the local catalog has.
     package var providerProblem: String?
     package init(

@@ -68,6 +68,8 @@ enum ResolverCatalog {
         game(5503, "Dead Space 3", 2013, type: "Main Game", esrb: M, ratings: 900),
         game(733, "Grand Theft Auto: Vice City", 2002, type: "Main Game", esrb: M, ratings: 3000),
         game(300_004, "Angus Hates Aliens", 2015, type: "Main Game"),
+        game(74, "Mass Effect", 2007, type: "Main Game", esrb: M, ratings: 2600),
+        game(300_005, "Massive Effect", 2019, type: "Main Game"),
         game(9730, "Shovel Knight", 2014, type: "Main Game", ratings: 1500),
     ]
 
@@ -306,6 +308,16 @@ struct ResolverTests {
                 "\(doom.content)")
             let shown = try await client.send(I.command("search", [I.option("query", "doom")], nsfw: true))
             #expect(shown.embeds.count == 4 && !shown.content.contains("age-restricted"), "\(shown.text)")
+            // The game with every word as typed is hidden: one found only by correcting a word is no answer for it.
+            let mass = try await client.send(I.command("search", [I.option("query", "mass effect")]))
+            #expect(mass.embeds.isEmpty, "\(mass.text)")
+            #expect(
+                mass.content
+                    == "No game matching “mass effect” can be shown in this channel: 1 game with every word is "
+                    + "age-restricted; use an age-restricted channel.")
+            let massShown = try await client.send(
+                I.command("search", [I.option("query", "mass effect")], nsfw: true))
+            #expect(massShown.embeds.first?["title"] as? String == "Mass Effect (2007)", "\(massShown.text)")
         }
     }
 

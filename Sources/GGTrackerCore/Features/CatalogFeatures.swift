@@ -43,6 +43,9 @@ struct CatalogFeatures: Sendable {
         var hits = lookup.hits
         if hits.contains(where: \.exactWords) {
             hits = hits.filter(\.matchedAllWords)
+        } else if lookup.ageRestrictedHasExactWords {
+            // The games with every word as typed are all hidden: none found only through corrections stands in.
+            hits = []
         } else if hits.contains(where: \.coversQuery) {
             hits = hits.filter(\.coversQuery)
         }
