@@ -181,19 +181,26 @@ package struct SearchIndex: Sendable {
             ).prefix(100).filter { !seen.contains($0) }
         }
         let rankedQuery = TermQuery(RankedQuery(words), terms: index.terms)
-        func match(_ rank: Int32) -> Match {
+        let ranked = candidates.map { rank in
+            (
+                index.ids[Int(rank)],
+                score(
+                    name: index.nameWords[Int(index.nameStart[Int(rank)])..<Int(index.nameStart[Int(rank) + 1])],
+                    keywords: index.keywordTerms[
+                        Int(index.keywordStart[Int(rank)])..<Int(index.keywordStart[Int(rank) + 1])],
+                    popularity: Double(index.popularity[Int(rank)]), secondary: index.secondary[Int(rank)],
+                    query: rankedQuery)
+            )
+        }
+        .sorted { ($0.1.score, -$0.0) > ($1.1.score, -$1.0) }.prefix(limit)
+        // A hidden game with every word as typed ("mass effect" where Mass Effect is hidden): a game found only
+        // through corrections (Massive Effect) is then no answer in its place. Only names count here.
+        let hiddenExact = hiddenRanks.contains { rank in
             score(
                 name: index.nameWords[Int(index.nameStart[Int(rank)])..<Int(index.nameStart[Int(rank) + 1])],
-                keywords: index.keywordTerms[
-                    Int(index.keywordStart[Int(rank)])..<Int(index.keywordStart[Int(rank) + 1])],
-                popularity: Double(index.popularity[Int(rank)]), secondary: index.secondary[Int(rank)],
-                query: rankedQuery)
+                popularity: 0, secondary: false, query: rankedQuery
+            ).exactWords
         }
-        let ranked = candidates.map { rank in (index.ids[Int(rank)], match(rank)) }
-            .sorted { ($0.1.score, -$0.0) > ($1.1.score, -$1.0) }.prefix(limit)
-        // A hidden game with every word as typed ("mass effect" where Mass Effect is hidden): a game found only
-        // through corrections (Massive Effect) is then no answer in its place.
-        let hiddenExact = hiddenRanks.contains { match($0).exactWords }
         return (try await hits(ranked), ageRestricted, partial && ageRestricted > 0, hiddenExact)
     }
 
