@@ -17,6 +17,8 @@ package struct AppServices: Sendable {
     package var metrics: RequestMetrics
     /// What request bodies not yet verified may hold in memory together.
     package let bodyBudget: UnverifiedBodyBudget
+    /// The announce channels this installation can post to (also the bot's `announcers`).
+    package var announcers: ChannelAnnouncers
 
     package static let version = "0.1.0"
 
@@ -27,6 +29,7 @@ package struct AppServices: Sendable {
         self.config = config
         self.metrics = metrics
         self.bodyBudget = UnverifiedBodyBudget(limit: config.unverifiedBodyBytes)
+        self.announcers = ChannelAnnouncers(config: config)
         self.database = database
         self.catalog = catalog
         self.bot = GGTrackerBot(
@@ -46,7 +49,7 @@ package struct AppServices: Sendable {
             sources.slackFiles = (config.slackFiles.filesBase, token)
         }
         self.bot.sources = sources
-        self.bot.announcers = ChannelAnnouncers(config: config)
+        self.bot.announcers = announcers
     }
 
     /// Opens the database file (creating it and running migrations) and, in offline mode, loads the bundled
@@ -110,7 +113,7 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
         verifier: services.config.discordPublicKey.map(DiscordSignatureVerifier.init(publicKey:)),
         config: services.config,
         metrics: metrics,
-        announcers: ChannelAnnouncers(config: services.config))
+        announcers: services.announcers)
     router.group("discord")
         .add(middleware: SignedBody.discord(discord.verifier, budget: services.bodyBudget, metrics: metrics))
         .post("interactions") { request, context in try await discord.handle(request, context: context) }
@@ -123,7 +126,7 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
     ).addRoutes(to: router)
     SlackController(
         bot: services.bot, database: services.database, config: services.config, metrics: metrics,
-        bodyBudget: services.bodyBudget
+        bodyBudget: services.bodyBudget, announcers: services.announcers
     )
     .addRoutes(to: router)
     router.get("/u/:token") { _, context -> Response in

@@ -47,24 +47,32 @@ package struct ChannelAnnouncers: AnnounceChannels {
         }
     }
 
-    /// Posts in the background, after the command's reply: a failure is logged and, with how the post went, noted
-    /// for the community's admins (`/admin settings` shows the last failure until a post goes through).
-    package func postInBackground(
+    /// Posts, and notes how the post went for the community's admins (`/admin settings` shows the last failure
+    /// until a post goes through): why it failed, or nil once posted.
+    package func postNoting(
         _ announcement: Announcement, on platform: ChatPlatform, database: AppDatabase, logger: Logger
-    ) {
-        Task.detached(priority: .utility) {
-            let failure = await tryPost(announcement, on: platform)?.plainText
-            if let failure {
-                logger.warning(
-                    "announcement failed", metadata: ["channel": "\(announcement.channel)", "error": "\(failure)"])
-            }
-            guard let community = announcement.community else { return }
+    ) async -> String? {
+        let failure = await tryPost(announcement, on: platform)?.plainText
+        if let community = announcement.community {
             do {
                 try await database.social.noteAnnouncement(
                     in: community, channel: announcement.channel, failure: failure, at: Date())
             } catch {
                 logger.warning("could not note how an announcement went", metadata: ["error": "\(error)"])
             }
+        }
+        return failure
+    }
+
+    /// Posts in the background, after the command's reply (`postNoting`); a failure is logged too.
+    package func postInBackground(
+        _ announcement: Announcement, on platform: ChatPlatform, database: AppDatabase, logger: Logger
+    ) {
+        Task.detached(priority: .utility) {
+            guard let failure = await postNoting(announcement, on: platform, database: database, logger: logger)
+            else { return }
+            logger.warning(
+                "announcement failed", metadata: ["channel": "\(announcement.channel)", "error": "\(failure)"])
         }
     }
 
@@ -94,7 +102,7 @@ package struct ChannelAnnouncers: AnnounceChannels {
             "the workspace lets only some members post there."
         case "missing_scope":
             "the app's token lacks the scope chat:write; the operator adds it (OAuth & Permissions) and reinstalls the app."
-        case "invalid_auth", "not_authed", "token_revoked", "token_expired", "account_inactive":
+        case let error? where SlackAPIError.refusedToken.contains(error):
             "Slack refused the app's token; the operator checks SLACK_BOT_TOKEN."
         case "ratelimited": "Slack asks the app to slow down; try again in a minute."
         default: "Slack refused the post\(error.map { " (\($0))" } ?? ""); try again in a moment."

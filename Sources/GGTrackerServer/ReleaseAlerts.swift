@@ -9,38 +9,31 @@ import Logging
 /// check` from cron) sends it once; one that could not be posted is given back for the next check.
 package struct ReleaseAlerts: Sendable {
     let database: AppDatabase
-    let announcer: DiscordAnnouncer?
+    /// Discord's and Slack's announce channels; a Matrix room is posted to with the application service's token.
+    let channels: ChannelAnnouncers
     let matrix: MatrixClient?
-    let slack: SlackAnnouncer?
     let logger: Logger
     /// How late an alert may still go out: a release up to this long ago (a server down over the day) is announced.
     package static let lateness: TimeInterval = 3 * 86_400
 
-    package init(
-        database: AppDatabase, announcer: DiscordAnnouncer?, matrix: MatrixClient? = nil, slack: SlackAnnouncer? = nil,
-        logger: Logger
-    ) {
+    /// Posting where the configuration allows: Discord and Slack with their bot tokens, Matrix with the
+    /// homeserver's address and the application service's token.
+    package init(database: AppDatabase, config: AppConfig, channels: ChannelAnnouncers? = nil, logger: Logger) {
         self.database = database
-        self.announcer = announcer
-        self.matrix = matrix
-        self.slack = slack
+        self.channels = channels ?? ChannelAnnouncers(config: config)
+        self.matrix = config.matrixHomeserverURL.flatMap { url in
+            config.matrixASToken.map { MatrixClient(homeserver: url, asToken: $0) }
+        }
         self.logger = logger
     }
 
-    /// Posting where the configuration allows: Discord with its bot token, Matrix with the homeserver's address and
-    /// the application service's token.
-    package init(database: AppDatabase, config: AppConfig, logger: Logger) {
-        let channels = ChannelAnnouncers(config: config)
-        self.init(
-            database: database, announcer: channels.discord,
-            matrix: config.matrixHomeserverURL.flatMap { url in
-                config.matrixASToken.map { MatrixClient(homeserver: url, asToken: $0) }
-            },
-            slack: channels.slack, logger: logger)
+    package init(services: AppServices, logger: Logger) {
+        self.init(database: services.database, config: services.config, channels: services.announcers, logger: logger)
     }
 
-    package init(services: AppServices, logger: Logger) {
-        self.init(database: services.database, config: services.config, logger: logger)
+    /// Why a release alert did not go to a Discord or Slack channel, as its admins are told.
+    struct NotPosted: Error, CustomStringConvertible {
+        var description: String
     }
 
     /// The message of one alert.
@@ -55,7 +48,7 @@ package struct ReleaseAlerts: Sendable {
             title: alert.game.displayName, url: alert.game.url,
             description: RichText(GGTrackerBot.oneLine(alert.game)), thumbnailURL: alert.game.thumbnailURL,
             footer: alert.game.ref.description, color: Palette.wishlist)
-        return Announcement(channel: alert.channel, text: text, cards: [card], pinging: ids)
+        return Announcement(channel: alert.channel, text: text, cards: [card], pinging: ids, community: alert.community)
     }
 
     typealias Post = @Sendable (DueReleaseAlert) async throws -> Void
@@ -64,10 +57,8 @@ package struct ReleaseAlerts: Sendable {
     /// itself, nil where that setting is not set; nil for a platform without alerts.
     func poster(for community: String) -> (setting: String, post: Post?)? {
         switch community.prefix(while: { $0 != ":" }) {
-        case "discord":
-            guard let announcer else { return ("DISCORD_BOT_TOKEN", nil) }
-            let post: Post = { alert in _ = try await announcer.post(Self.announcement(alert)) }
-            return ("DISCORD_BOT_TOKEN", post)
+        case "discord": return channelPoster(.discord, setting: "DISCORD_BOT_TOKEN")
+        case "slack": return channelPoster(.slack, setting: "SLACK_BOT_TOKEN")
         case "matrix":
             guard let matrix else { return ("MATRIX_AS_TOKEN", nil) }
             // The alert's own transaction id: a retry the homeserver already took is not shown twice.
@@ -77,12 +68,21 @@ package struct ReleaseAlerts: Sendable {
                     Self.announcement(alert), transaction: "gg-alert-\(alert.channel)-\(alert.game.id)-\(release)")
             }
             return ("MATRIX_AS_TOKEN", post)
-        case "slack":
-            guard let slack else { return ("SLACK_BOT_TOKEN", nil) }
-            let post: Post = { alert in try await slack.post(Self.announcement(alert)) }
-            return ("SLACK_BOT_TOKEN", post)
         default: return nil
         }
+    }
+
+    /// An announce channel's post, as a command's announcement goes: how it went is noted for the admins.
+    private func channelPoster(_ platform: ChatPlatform, setting: String) -> (setting: String, post: Post?) {
+        guard channels.platforms.contains(platform) else { return (setting, nil) }
+        let post: Post = { [channels, database, logger] alert in
+            if let why = await channels.postNoting(
+                Self.announcement(alert), on: platform, database: database, logger: logger)
+            {
+                throw NotPosted(description: why)
+            }
+        }
+        return (setting, post)
     }
 
     /// Sends every alert due at `now`; returns a line for each one this process sent.

@@ -274,23 +274,21 @@ extension LibraryRecords: LibraryStore {
     package func updateSettings(
         of community: String, announceChannel: String?, stopAnnouncing: Bool, ageGate: AgeGate?
     ) async throws -> CommunitySettings {
-        try await effect { db in
+        // A channel set anew was just posted to (or none is left): a failure in the channel before is past.
+        let resetsFailure = announceChannel != nil || stopAnnouncing ? 1 : 0
+        return try await effect { db in
             try await db.execute(
                 """
                 INSERT INTO communities (id, age_gate, announce_channel, created_at) VALUES (?, coalesce(?, 'strict'), ?, ?)
                 ON CONFLICT(id) DO UPDATE SET age_gate = coalesce(?, communities.age_gate),
-                    announce_channel = CASE WHEN ? = 1 THEN NULL ELSE coalesce(?, communities.announce_channel) END
+                    announce_channel = CASE WHEN ? = 1 THEN NULL ELSE coalesce(?, communities.announce_channel) END,
+                    announce_failure = CASE WHEN ? = 1 THEN NULL ELSE communities.announce_failure END,
+                    announce_failed_at = CASE WHEN ? = 1 THEN NULL ELSE communities.announce_failed_at END
                 """,
                 [
                     community, ageGate?.rawValue, announceChannel, Date().timeIntervalSince1970, ageGate?.rawValue,
-                    stopAnnouncing ? 1 : 0, announceChannel,
+                    stopAnnouncing ? 1 : 0, announceChannel, resetsFailure, resetsFailure,
                 ])
-            // A channel set anew was just posted to (or none is left): a failure in the channel before is past.
-            if announceChannel != nil || stopAnnouncing {
-                try await db.execute(
-                    "UPDATE communities SET announce_failure = NULL, announce_failed_at = NULL WHERE id = ?",
-                    [community])
-            }
             return try await LibraryRows.settings(of: community, in: db)
         }
     }

@@ -8,6 +8,32 @@ import Testing
 @testable import GGTrackerServer
 
 extension SlackTests {
+    /// A bot whose catalog has "Launch Day", out an hour ago, which Bob wishlisted two days before when `launch`
+    /// is called; `launch` moves the clock to now and gives the release alerts to check.
+    func withLaunchDay(
+        _ body:
+            @Sendable (
+                FakeSlackFiles, TestHarness, TestHarness.Client, () async throws -> (Date, ReleaseAlerts)
+            ) async throws -> Void
+    ) async throws {
+        let now = Date()
+        let clock = Mutex(now.addingTimeInterval(-2 * 86_400))
+        try await withFiles(now: { clock.withLock { $0 } }) { state, harness, client in
+            let lines = """
+                {"id":990031,"name":"Launch Day","first_release_date":\(Int(now.timeIntervalSince1970) - 3600)}
+                """
+            _ = try await CatalogImporter(database: harness.services.database).importData(Data(lines.utf8))
+            try await harness.services.catalog.reloadVocabulary()
+            try await body(state, harness, client) {
+                _ = try await post(client, "/slack/commands", Self.command("wishlist add Launch Day", user: "U0BOB"))
+                clock.withLock { $0 = now }
+                var logger = Logger(label: "alerts")
+                logger.logLevel = .critical
+                return (now, ReleaseAlerts(services: harness.services, logger: logger))
+            }
+        }
+    }
+
     /// The posts `chat.postMessage` received, waited for up to 5 s until there are `count`.
     static func channelPosts(_ state: FakeSlackFiles, count: Int) async throws -> [[String: Any]] {
         var posts = await state.channelPosts
@@ -76,6 +102,26 @@ extension SlackTests {
         }
     }
 
+    /// A release alert the app cannot post (it left the announce channel) is shown to the workspace's admins, as a
+    /// command's announcement is, and given back for the next check.
+    @Test func aReleaseAlertThatCannotBePostedIsShownToAdmins() async throws {
+        try await withLaunchDay { state, harness, client, launch in
+            _ = try await harness.services.database.library.updateSettings(
+                of: "slack:T0001", announceChannel: "C0OUTSIDE", ageGate: nil)
+            let (now, alerts) = try await launch()
+            #expect(try await alerts.check(at: now).isEmpty)
+            let failure = try await harness.services.database.library.settings(of: "slack:T0001").announceFailure
+            #expect(failure?.reason.contains("the app is not a member of it") == true, "\(String(describing: failure))")
+            let shown = Self.said(try await post(client, "/slack/commands", Self.command("admin settings")).1)
+            #expect(shown.contains("The last post there failed"), "\(shown)")
+            // Given back: due again at the next check, and posted once the channel takes posts.
+            _ = try await harness.services.database.library.updateSettings(
+                of: "slack:T0001", announceChannel: "C0GAMES", ageGate: nil)
+            #expect(try await alerts.check(at: now).count == 1)
+            #expect(await state.channelPosts.count == 1)
+        }
+    }
+
     /// A post over Slack's rate limit (429 with `Retry-After`) is sent again after the wait: the announcement is not
     /// lost.
     @Test func anAnnouncementOverTheRateLimitIsPostedAfterTheWait() async throws {
@@ -109,20 +155,10 @@ extension SlackTests {
     /// A game members of the workspace wishlisted before it came out is announced in its announce channel, pinging
     /// exactly them.
     @Test func aReleaseAlertGoesToTheWorkspacesAnnounceChannel() async throws {
-        let now = Date()
-        let clock = Mutex(now.addingTimeInterval(-2 * 86_400))
-        try await withFiles(now: { clock.withLock { $0 } }) { state, harness, client in
-            let lines = """
-                {"id":990031,"name":"Launch Day","first_release_date":\(Int(now.timeIntervalSince1970) - 3600)}
-                """
-            _ = try await CatalogImporter(database: harness.services.database).importData(Data(lines.utf8))
-            try await harness.services.catalog.reloadVocabulary()
+        try await withLaunchDay { state, harness, client, launch in
             _ = try await post(client, "/slack/commands", Self.command("admin settings announce_channel:here"))
-            _ = try await post(client, "/slack/commands", Self.command("wishlist add Launch Day", user: "U0BOB"))
-            clock.withLock { $0 = now }
-            var logger = Logger(label: "alerts")
-            logger.logLevel = .warning
-            let sent = try await ReleaseAlerts(services: harness.services, logger: logger).check(at: now)
+            let (now, alerts) = try await launch()
+            let sent = try await alerts.check(at: now)
             #expect(sent.count == 1, "\(sent)")
             let post = try #require(try await Self.channelPosts(state, count: 2).last)
             #expect(post["channel"] as? String == "C0GAMES")

@@ -4,6 +4,15 @@ import GGTrackerCore
 import Logging
 import NIOCore
 
+/// What the Slack Web API's errors mean for this app, wherever it calls the API.
+/// https://api.slack.com/web#slack-web-api__evaluating-responses
+enum SlackAPIError {
+    /// The errors that say the app's bot token was refused (not a missing scope: that names the scope).
+    static let refusedToken: Set<String> = [
+        "not_authed", "invalid_auth", "token_revoked", "token_expired", "account_inactive",
+    ]
+}
+
 /// Posts announcements (completions, reviews, medals, release alerts) to a Slack workspace's announce channel with
 /// the Web API's `chat.postMessage` and the app's bot token (scope `chat:write`). A member named in the words
 /// (`<@U…>`) is notified. https://api.slack.com/methods/chat.postMessage

@@ -18,6 +18,8 @@ package struct SlackController: Sendable {
     var httpClient: HTTPClient = .shared
     /// Where bodies count before their signature is checked.
     var bodyBudget: UnverifiedBodyBudget? = nil
+    /// Where a command's announcement is posted.
+    var announcers: ChannelAnnouncers? = nil
 
     /// The routes behind `SignedBody.slack`: a handler runs only for a signed, fresh, never-seen request.
     func addRoutes(to router: Router<BasicRequestContext>) {
@@ -151,7 +153,7 @@ package struct SlackController: Sendable {
     /// change is stored, with the app's bot token.
     func announce(_ reply: Reply, logger: Logger) {
         guard let announcement = reply.announcement else { return }
-        ChannelAnnouncers(config: config).postInBackground(announcement, on: .slack, database: database, logger: logger)
+        announcers?.postInBackground(announcement, on: .slack, database: database, logger: logger)
     }
 
     /// A slash command carries no file: `import file` takes the newest CSV its sender shared in the channel (with the
@@ -172,8 +174,8 @@ package struct SlackController: Sendable {
             + "HowLongToBeat or GGTracker CSV export here (the app must be a member of the channel: "
             + "\(code: "/invite") it here), then run \(code: "/import file") again. Nothing was imported.")
 
-    /// A button or select: acknowledged as soon as the command has run and its effects are stored (Slack allows 3
-    /// seconds), the result posted to the `response_url` Slack gives afterwards, in the background.
+    /// A button or select: acknowledged once the command has run and its effects are stored, or at Slack's deadline
+    /// while it is still busy (`withinDeadline`); the result is posted to the `response_url` Slack gives.
     func interaction(_ request: Request, context: some RequestContext) async throws -> Response {
         let started = ContinuousClock.now
         let body = try await request.body.collect(upTo: .max)

@@ -77,7 +77,7 @@ struct SlackFiles {
             switch list.error {
             case "missing_scope":
                 return .failed("This app may not read shared files: an admin needs to add the files:read scope.")
-            case "not_authed", "invalid_auth", "token_revoked", "token_expired", "account_inactive":
+            case let error? where SlackAPIError.refusedToken.contains(error):
                 return .failed("Slack refused this app's token: an admin needs to check SLACK_BOT_TOKEN.")
             case "ratelimited":
                 return .failed("Slack is limiting requests right now. Try again in a minute.")
