@@ -137,6 +137,18 @@ extension SlackTests {
         return String(decoding: try #require(posted.first), as: UTF8.self)
     }
 
+    /// A Grouvee export Alice shared, which the file host takes 2.5 s to hand over, against a deadline of 1 s; the
+    /// `response_url` answers are posted to.
+    func withSlowSharedFile(
+        _ body: @Sendable (FakeSlackFiles, TestHarness, TestHarness.Client, String) async throws -> Void
+    ) async throws {
+        try await withFiles(deferAfter: .seconds(1)) { state, harness, client in
+            await state.share("grouvee.csv", try ImportTests.fixture("grouvee"), by: "U0ALICE")
+            await state.slowDown(.milliseconds(2500))
+            try await body(state, harness, client, harness.services.config.slackResponseBase + "response")
+        }
+    }
+
     func withFiles(
         token: String = FakeSlackFiles.token, deferAfter: Duration = .seconds(120),
         now: @escaping @Sendable () -> Date = { Date() },
@@ -197,10 +209,7 @@ extension SlackTests {
     /// An import still running at Slack's deadline is acknowledged, privately, and its summary follows at the
     /// `response_url`, the games stored; a quick command is answered at once.
     @Test func aSlowImportIsAcknowledgedAndItsAnswerFollows() async throws {
-        try await withFiles(deferAfter: .seconds(1)) { state, harness, client in
-            await state.share("grouvee.csv", try ImportTests.fixture("grouvee"), by: "U0ALICE")
-            await state.slowDown(.milliseconds(2500))
-            let url = harness.services.config.slackResponseBase + "response"
+        try await withSlowSharedFile { state, harness, client, url in
             let (status, message) = try await post(
                 client, "/slack/commands", Self.command("import file", responseURL: url))
             #expect(status == .ok)
@@ -224,10 +233,7 @@ extension SlackTests {
 
     /// A button whose command is still busy at Slack's deadline is acknowledged at once; its result follows.
     @Test func aSlowButtonIsAcknowledgedBeforeItsResult() async throws {
-        try await withFiles(deferAfter: .seconds(1)) { state, harness, client in
-            await state.share("grouvee.csv", try ImportTests.fixture("grouvee"), by: "U0ALICE")
-            await state.slowDown(.milliseconds(2500))
-            let url = harness.services.config.slackResponseBase + "response"
+        try await withSlowSharedFile { state, harness, client, url in
             let (status, _) = try await post(
                 client, "/slack/interactions", try Self.press("/import file", responseURL: url))
             #expect(status == .ok)
