@@ -189,6 +189,11 @@ package struct GGTrackerBot: Sendable {
     }
 
     func handle(_ command: BotCommand, _ c: Context) async throws -> Reply {
+        if c.invoker.isDirectMessage, let name = CommandName(rawValue: command.name), name.spec.serverOnly {
+            return .notice(
+                "\(code: "/\(name.rawValue)") is about a server's members: run it in a server where \(info.name) is. In this direct message your own commands work: \(code: "/list"), \(code: "/add"), \(code: "/import"), \(code: "/export")…"
+            )
+        }
         if command.name == "admin" && !c.invoker.isAdmin {
             return .notice("Only admins can use \(code: "/admin"): " + c.whoIsAdmin)
         }

@@ -10,9 +10,10 @@ package enum CommandName: String, CaseIterable, Sendable {
     package var spec: CommandSpec { Self.specs[Self.all.firstIndex(of: self)!] }
 
     private static let all = allCases
-    private static let specs = all.map(\.declaration)
+    private static let specs = all.map(\.placedDeclaration)
 
-    private var declaration: CommandSpec {
+    /// The command's options, subcommands and texts; `placedDeclaration` adds where it may run.
+    var declaration: CommandSpec {
         let status = OptionSpec.status("Where you are with it")
         let hours = OptionSpec(
             name: "hours", summary: "Hours played in total", kind: .number, minValue: 0, maxValue: 20_000,

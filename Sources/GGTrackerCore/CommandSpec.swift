@@ -188,6 +188,9 @@ package struct CommandSpec: Sendable {
     package var subcommands: [CommandSpec] = []
     /// Only server admins may run it; registered with `default_member_permissions` too.
     package var adminOnly: Bool = false
+    /// About a server's members (rankings, challenges, friends, game nights, admin): offered in servers only, and
+    /// refused in a direct message with the bot, where the caller is the only member.
+    package var serverOnly: Bool = false
     /// Example invocations, shown by `/help`.
     package var examples: [String] = []
     /// A longer explanation shown by `/help <command>`.
@@ -215,5 +218,22 @@ package struct CommandSpec: Sendable {
             return option.required ? part : "[\(part)]"
         }
         return ([prefix] + parts).joined(separator: " ")
+    }
+}
+
+extension CommandName {
+    /// The declaration with where the command may run.
+    var placedDeclaration: CommandSpec {
+        var spec = declaration
+        spec.serverOnly = isAboutTheServer
+        return spec
+    }
+
+    /// The commands about a server's members rather than the caller's own games (`CommandSpec.serverOnly`).
+    var isAboutTheServer: Bool {
+        switch self {
+        case .compare, .leaderboard, .challenge, .friend, .activity, .upcoming, .gamenight, .admin: true
+        default: false
+        }
     }
 }

@@ -237,10 +237,12 @@ package struct Invoker: Sendable {
     /// Discord `channel.nsfw`: age-restricted channels may show mature games.
     package var channelIsAgeRestricted: Bool
     package var isAdmin: Bool
+    /// A direct message with the bot (Discord's bot DM): no server, the caller its only member.
+    package var isDirectMessage: Bool
 
     package init(
         platform: ChatPlatform, userID: String, displayName: String, community: String, channel: String? = nil,
-        channelIsAgeRestricted: Bool = false, isAdmin: Bool = false
+        channelIsAgeRestricted: Bool = false, isAdmin: Bool = false, isDirectMessage: Bool = false
     ) {
         self.platform = platform
         self.player = PlayerID(platform: platform, userID: userID)
@@ -249,6 +251,7 @@ package struct Invoker: Sendable {
         self.channel = channel
         self.channelIsAgeRestricted = channelIsAgeRestricted
         self.isAdmin = isAdmin
+        self.isDirectMessage = isDirectMessage
     }
 
     /// The player a `user` option names, on the invoker's platform; on Matrix a bare name ("bob") is that user on

@@ -139,7 +139,8 @@ struct CatalogFeatures: Sendable {
         if let time = game.timeToBeat, let line = Format.timeToBeat(time) {
             fields.append(.init("Length", line))
         }
-        if !owners.isEmpty {
+        // In a direct message the caller is the only member: their copy is shown below.
+        if !owners.isEmpty, !c.invoker.isDirectMessage {
             let lines = owners.prefix(10).map { owner in
                 "\(owner.status.emoji) \(owner.player.shownName)"
                     + (owner.score.map { " · \(Format.stars($0))" } ?? "")

@@ -8,8 +8,18 @@ struct InfoFeatures: Sendable {
     /// `/help`: the command list, or one command's usage, generated from the declarations.
     func help(_ name: CommandName?, _ c: Context) -> Reply {
         guard let name else {
-            let lines = CommandName.allCases.filter { $0 != .admin || c.invoker.isAdmin }.map { command -> RichText in
+            // In a direct message, the commands about a server's members are named apart: they run in a server.
+            let direct = c.invoker.isDirectMessage
+            var lines = CommandName.allCases.filter {
+                ($0 != .admin || c.invoker.isAdmin) && !(direct && $0.spec.serverOnly)
+            }.map { command -> RichText in
                 "\(code: "/\(command.rawValue)") — " + CommandMentions.prose(command.spec.summary)
+            }
+            if direct {
+                let server = CommandName.allCases.filter { $0 != .admin && $0.spec.serverOnly }
+                lines.append(
+                    "\nIn a server, with its members: "
+                        + server.map { RichText([.code("/" + $0.rawValue)]) }.joined(separator: ", "))
             }
             return Reply(
                 visibility: .invokerOnly,

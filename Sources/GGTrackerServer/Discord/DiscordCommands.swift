@@ -76,7 +76,9 @@ package struct DiscordCommandDefinition: Encodable, Sendable {
     package static var all: [DiscordCommandDefinition] {
         CommandName.allCases.map { command($0.spec) }
             + DiscordUserCommand.allCases.map {
-                DiscordCommandDefinition(name: $0.rawValue, type: DiscordUserCommand.type, description: "")
+                // About another member of the server: of no use in a direct message with the bot.
+                DiscordCommandDefinition(
+                    name: $0.rawValue, type: DiscordUserCommand.type, description: "", contexts: Self.inServers)
             }
     }
 
@@ -85,6 +87,11 @@ package struct DiscordCommandDefinition: Encodable, Sendable {
     /// https://discord.com/developers/docs/resources/channel#channel-object-channel-types
     static let postableChannels = [0, 5]
 
+    /// Interaction context types: `GUILD` (0) and `BOT_DM` (1).
+    /// https://discord.com/developers/docs/interactions/application-commands#interaction-contexts
+    static let inServers = [0]
+    static let inServersAndDirectMessages = [0, 1]
+
     /// The application command type of a slash command (`CHAT_INPUT`).
     static let slashCommand = 1
 
@@ -92,10 +99,12 @@ package struct DiscordCommandDefinition: Encodable, Sendable {
         var definition = DiscordCommandDefinition(
             name: spec.name, type: Self.slashCommand, description: Format.truncate(spec.summary, 100),
             options: children(spec))
+        // A player's own games may be kept in a direct message with the bot too; what is about a server's members
+        // is offered in servers only (and refused in a direct message all the same).
+        definition.contexts = spec.serverOnly ? Self.inServers : Self.inServersAndDirectMessages
         if spec.adminOnly {
             // Administrator or Manage Server; checked again on the server for every request.
             definition.defaultMemberPermissions = String(DiscordPermission.manageGuild)
-            definition.contexts = [0]
         }
         return definition
     }

@@ -244,7 +244,8 @@ package struct DiscordInteractionController: Sendable {
             platform: .discord, userID: user.id,
             displayName: interaction.member?.nick ?? user.globalName ?? user.username ?? user.id, community: community,
             channel: interaction.channelID ?? interaction.channel?.id,
-            channelIsAgeRestricted: interaction.channel?.nsfw ?? false, isAdmin: isAdmin)
+            channelIsAgeRestricted: interaction.channel?.nsfw ?? false, isAdmin: isAdmin,
+            isDirectMessage: interaction.guildID == nil)
     }
 
     /// The command an interaction asks for: slash command options, a button's or menu's command line,

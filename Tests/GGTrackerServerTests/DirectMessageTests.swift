@@ -1,0 +1,83 @@
+import Foundation
+import GGTrackerCore
+import Testing
+
+@testable import GGTrackerServer
+
+/// A direct message with the bot: a player's own games work there as in the server, the commands about a server's
+/// members are refused with where to run them, and Discord offers each command only where it works.
+@Suite("Direct messages with the bot")
+struct DirectMessageTests {
+    typealias I = Interaction
+
+    /// An interaction as Discord sends it from a DM with the bot: no `guild_id`, `user` in place of `member`,
+    /// a DM channel (type 1) and `context` 1.
+    static func direct(_ name: String, _ options: [[String: Any]] = [], as person: I.Person = .alice) -> [String: Any] {
+        var interaction = I.command(name, options, as: person)
+        interaction["guild_id"] = nil
+        interaction["member"] = nil
+        interaction["user"] = ["id": person.id, "username": person.name, "global_name": person.name.capitalized]
+        interaction["channel_id"] = "700000000000000077"
+        interaction["channel"] = ["id": "700000000000000077", "type": 1]
+        interaction["context"] = 1
+        return interaction
+    }
+
+    @Test func ownGamesWorkAndTheServersCommandsSayWhereToRunThem() async throws {
+        let harness = try await TestHarness()
+        try await harness.withClient { client in
+            // Games added in the server are the player's in the DM too, and the other way round.
+            _ = try await client.send(I.command("rate", [I.option("title", "Celeste"), I.option("score", 9)]))
+            _ = try await client.send(
+                I.command("rate", [I.option("title", "Celeste"), I.option("score", 7)], as: .bob))
+            let added = try await client.send(Self.direct("add", [I.option("title", "Hades")]))
+            #expect(added.embeds.first?["title"] as? String == "Alice added Hades (2020)", "\(added.text)")
+            let listed = try await client.send(Self.direct("list"))
+            #expect(listed.text.contains("Celeste (2018)") && listed.text.contains("Hades (2020)"), "\(listed.text)")
+            let inServer = try await client.send(I.command("list"))
+            #expect(inServer.text.contains("Hades (2020)"), "\(inServer.text)")
+
+            // The game card keeps the caller's copy; the server's members are not "here".
+            let card = try await client.send(Self.direct("game", [I.option("title", "Celeste")]))
+            #expect(card.text.contains("Alice's copy"), "\(card.text)")
+            #expect(!card.text.contains("On this server") && !card.text.contains("Server average"), "\(card.text)")
+
+            for name in ["leaderboard", "activity", "upcoming", "gamenight"] {
+                let refused = try await client.send(Self.direct(name))
+                #expect(refused.ephemeral, "\(name)")
+                #expect(
+                    refused.content.hasPrefix("`/\(name)` is about a server's members: run it in a server"),
+                    "\(refused.content)")
+            }
+            let create = I.sub(
+                "create",
+                [
+                    I.option("name", "Solo"), I.option("goal", 3.0), I.option("unit", "custom"),
+                    I.option("ends", "2099-01-01"),
+                ])
+            let challenge = try await client.send(Self.direct("challenge", [create]))
+            #expect(challenge.content.hasPrefix("`/challenge` is about a server's members"), "\(challenge.content)")
+
+            // /help lists what works here and names the rest.
+            let help = try await client.send(Self.direct("help"))
+            let lines = help.text
+            #expect(lines.contains("`/list`") && lines.contains("`/export`"), "\(lines)")
+            #expect(lines.contains("In a server, with its members: `/compare`, `/leaderboard`"), "\(lines)")
+            #expect(!lines.contains("`/gamenight` —"), "\(lines)")
+        }
+    }
+
+    @Test func discordOffersTheServersCommandsInServersOnly() throws {
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: DiscordCommandDefinition.exportJSON()) as? [[String: Any]])
+        var contexts: [String: [Int]] = [:]
+        for command in json { contexts[command["name"] as? String ?? ""] = command["contexts"] as? [Int] }
+        for name in ["compare", "leaderboard", "challenge", "friend", "activity", "upcoming", "gamenight", "admin"] {
+            #expect(contexts[name] == [0], "\(name)")
+        }
+        for name in ["search", "add", "list", "import", "export", "share", "recap", "help", "account"] {
+            #expect(contexts[name] == [0, 1], "\(name)")
+        }
+        #expect(contexts["Library"] == [0] && contexts["Compare with me"] == [0])
+    }
+}
