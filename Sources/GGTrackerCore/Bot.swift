@@ -163,6 +163,8 @@ package struct GGTrackerBot: Sendable {
         /// Slack once an admin turns the age gate off.
         var ageGateRemedy: RichText {
             switch invoker.platform {
+            case .discord where invoker.isDirectMessage:
+                "a direct message is never age-restricted: use an age-restricted channel of a server."
             case .discord: "use an age-restricted channel."
             case .cli: "run the command with \(code: "--age-restricted")."
             case .matrix, .slack:

@@ -42,6 +42,14 @@ struct DirectMessageTests {
             #expect(card.text.contains("Alice's copy"), "\(card.text)")
             #expect(!card.text.contains("On this server") && !card.text.contains("Server average"), "\(card.text)")
 
+            // Mature games stay hidden: nothing tells a direct message's reader is of age.
+            let gated = try await client.send(Self.direct("add", [I.option("title", "The Witcher 3")]))
+            #expect(
+                gated.ephemeral
+                    && gated.content.hasSuffix(
+                        "a direct message is never age-restricted: use an age-restricted channel of a server."),
+                "\(gated.content)")
+
             for name in ["leaderboard", "activity", "upcoming", "gamenight"] {
                 let refused = try await client.send(Self.direct(name))
                 #expect(refused.ephemeral, "\(name)")
