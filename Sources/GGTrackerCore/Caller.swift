@@ -52,3 +52,12 @@ package struct LibraryPage: Sendable {
         self.hiddenMature = hiddenMature
     }
 }
+
+extension Invoker {
+    /// The community of a direct message with the bot on Discord: the player's own, of which they are the only
+    /// member. Its news shows in the feed of every server the player is a member of (`SocialStore.activity`).
+    package static func directMessageCommunity(ofDiscordUser userID: String) -> String { "discord:dm:" + userID }
+
+    /// Every direct message's community, as a `LIKE` pattern.
+    package static let directMessageCommunities = "discord:dm:%"
+}

@@ -329,7 +329,8 @@ package enum ChallengeCreation: Sendable {
 
 /// The shared side of the store: friends, the activity log, comparisons, leaderboards, challenges, share links.
 package protocol SocialStore: Sendable {
-    /// Recent events of a server, the caller's friends' first; or of one player when `player` is given.
+    /// Recent events of a server, with its members' news made in a direct message with the bot, the caller's
+    /// friends' first; or of one player when `player` is given.
     func activity(
         in community: String, of player: PlayerID?, friendsOf viewer: PlayerID, limit: Int
     ) async throws

@@ -45,9 +45,16 @@ extension SocialRecords: SocialStore {
                     p.id AS p_id, p.display_name, p.nickname, p.avatar_url, p.bio, p.created_at AS p_created,
                     EXISTS (SELECT 1 FROM friends f WHERE f.player_id = ? AND f.friend_id = e.player_id) AS is_friend
                 FROM events e JOIN players p ON p.id = e.player_id
-                WHERE e.community_id = ? AND e.kind != 'hours'
+                WHERE e.community_id IN (
+                    SELECT ? UNION ALL
+                    SELECT d.community_id FROM memberships m JOIN memberships d ON d.player_id = m.player_id
+                    WHERE m.community_id = ? AND d.community_id LIKE ?)
+                AND e.kind != 'hours'
                 """
-            var arguments: [(any SQLBindable)?] = [viewer.rawValue, community]
+            // A member's news made in a direct message with the bot is theirs to show in each of their servers.
+            var arguments: [(any SQLBindable)?] = [
+                viewer.rawValue, community, community, Invoker.directMessageCommunities,
+            ]
             if let player {
                 sql += " AND e.player_id = ?"
                 arguments.append(player.rawValue)

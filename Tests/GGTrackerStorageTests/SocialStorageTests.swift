@@ -89,6 +89,35 @@ struct SocialStorageTests {
         #expect(!after.contains { $0.game?.name == "Hades" } && after.contains { $0.game?.name == "Celeste" })
     }
 
+    /// News a member made in a direct message with the bot shows in each server they are a member of, and in no
+    /// other; another server's news stays there.
+    @Test(arguments: Backend.all)
+    func aMembersNewsFromADirectMessageShowsInTheirServers(_ backend: Backend) async throws {
+        let f = try await LibraryFixture(backend)
+        let database = f.database
+        let alice = try await database.library.recordPlayer(f.invoker("alice"), at: f.now)
+        let bob = try await database.library.recordPlayer(f.invoker("bob", community: "discord:2"), at: f.now)
+        let direct = Invoker.directMessageCommunity(ofDiscordUser: "alice")
+        _ = try await database.library.recordPlayer(f.invoker("alice", community: direct), at: f.now)
+        _ = try await database.library.recordPlayer(f.invoker("bob", community: "discord:3"), at: f.now)
+        for (player, game, community) in [
+            (alice.id, f.celeste, direct), (bob.id, f.hades, "discord:3"), (alice.id, f.hades, "discord:1"),
+        ] {
+            _ = try await database.library.updateEntry(of: player, game: game, community: community, at: f.now) {
+                $0 = LibraryEntry(game: game, status: .completed, at: f.now)
+            }
+        }
+        func news(_ community: String) async throws -> [String] {
+            try await database.social.activity(in: community, of: nil, friendsOf: alice.id, limit: 20)
+                .filter { $0.kind == .completed }.map { "\($0.player.id.rawValue) \($0.game?.name ?? "")" }.sorted()
+        }
+        #expect(try await news("discord:1") == ["discord:alice Celeste", "discord:alice Hades"])
+        #expect(try await news("discord:2").isEmpty, "bob's news from another server stays there")
+        #expect(try await news("discord:3") == ["discord:bob Hades"])
+        let own = try await database.social.activity(in: "discord:1", of: alice.id, friendsOf: bob.id, limit: 20)
+        #expect(own.filter { $0.kind == .completed }.compactMap(\.game?.name).sorted() == ["Celeste", "Hades"])
+    }
+
     /// Progress taken back below a running challenge's goal takes its medal and the medal's news back: hours
     /// lowered, and a negative custom amount.
     @Test(arguments: Backend.all)

@@ -239,7 +239,8 @@ package struct DiscordInteractionController: Sendable {
         let isAdmin =
             permissions & (DiscordPermission.administrator | DiscordPermission.manageGuild) != 0
             || config.isConfiguredAdmin(platform: "discord", userID: user.id)
-        let community = interaction.guildID.map { "discord:\($0)" } ?? "discord:dm:\(user.id)"
+        let community =
+            interaction.guildID.map { "discord:\($0)" } ?? Invoker.directMessageCommunity(ofDiscordUser: user.id)
         return Invoker(
             platform: .discord, userID: user.id,
             displayName: interaction.member?.nick ?? user.globalName ?? user.username ?? user.id, community: community,
