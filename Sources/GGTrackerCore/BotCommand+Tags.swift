@@ -9,13 +9,15 @@ extension BotCommand {
         return tag.isEmpty ? nil : tag
     }
 
-    /// `roguelike, Couch co-op, -old` → add roguelike, add couch co-op, remove old.
+    /// `roguelike, Couch co-op, -old, +new` → add roguelike, add couch co-op, remove old, add new. A tag is named
+    /// without the `#` that `/list` takes before it: `#co-op` is co-op.
     static func tagChanges(_ text: String, usage: String) throws(UsageError) -> [TagChange] {
         var changes: [TagChange] = []
         for piece in text.split(separator: ",") {
             var tag = piece.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
             let removing = tag.hasPrefix("-")
-            if removing { tag = String(tag.dropFirst()).trimmingCharacters(in: .whitespaces) }
+            if removing || tag.hasPrefix("+") { tag = String(tag.dropFirst()).trimmingCharacters(in: .whitespaces) }
+            if tag.hasPrefix("#") { tag = String(tag.dropFirst()).trimmingCharacters(in: .whitespaces) }
             guard !tag.isEmpty else { continue }
             guard Format.length(tag) <= maxTagLength else {
                 throw UsageError(

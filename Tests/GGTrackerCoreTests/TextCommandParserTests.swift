@@ -257,6 +257,15 @@ struct TextCommandParserTests {
                 == .library(.tag(.text("Hades"), changes: [.add("roguelike"), .add("couch co-op"), .remove("old")])))
     }
 
+    /// "+" adds as "-" removes, and a tag written with the "#" `/list` takes is the tag itself, so `/list #co-op`
+    /// finds what `/tag tags:#co-op` tagged.
+    @Test func aPlusAddsAndAHashIsNotPartOfTheTag() throws {
+        let command = try BotCommand(
+            try TextCommandParser.parse("/tag title:Hades tags:+Metroidvania, #Co-op, -#old, +"))
+        #expect(
+            command == .library(.tag(.text("Hades"), changes: [.add("metroidvania"), .add("co-op"), .remove("old")])))
+    }
+
     /// Every command's documented examples parse and type, so `/help` never shows a command that fails.
     @Test(arguments: CommandName.allCases)
     func everyDocumentedExampleParses(command: CommandName) throws {
