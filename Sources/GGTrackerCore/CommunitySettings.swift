@@ -51,3 +51,14 @@ extension LibraryStore {
             of: community, announceChannel: announceChannel, stopAnnouncing: false, ageGate: ageGate)
     }
 }
+
+/// A server's announce channel that a command's news goes to.
+package struct AnnounceTarget: Hashable, Sendable {
+    package var community: String
+    package var channel: String
+
+    package init(community: String, channel: String) {
+        self.community = community
+        self.channel = channel
+    }
+}

@@ -335,6 +335,8 @@ package protocol SocialStore: Sendable {
         in community: String, of player: PlayerID?, friendsOf viewer: PlayerID, limit: Int
     ) async throws
         -> [ActivityEvent]
+    /// The announce channels of the servers the player is a member of (direct messages left out).
+    func announceChannels(ofMember player: PlayerID) async throws -> [AnnounceTarget]
     /// False when already friends.
     func addFriend(_ player: PlayerID, _ friend: PlayerID, at now: Date) async throws -> Bool
     func removeFriend(_ player: PlayerID, _ friend: PlayerID) async throws -> Bool

@@ -22,8 +22,9 @@ package struct Reply: Equatable, Sendable {
     package var menus: [Menu] = []
     /// A form to open instead of a message (Discord modal).
     package var modal: Modal? = nil
-    /// Posted to the server's announce channel as well, after the reply (completions, reviews, medals).
-    package var announcement: Announcement? = nil
+    /// Posted to the server's announce channel as well, after the reply (completions, reviews, medals); from a
+    /// direct message with the bot, to those of the player's servers.
+    package var announcements: [Announcement] = []
     /// Later versions of this reply (progress of a long task); platforms that can edit a message apply them.
     package var updates: ReplyUpdates? = nil
     /// A private reply whose words are a secret of the asker's (a one-download link): a platform whose private

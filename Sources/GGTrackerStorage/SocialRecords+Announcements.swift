@@ -2,6 +2,18 @@ import Foundation
 import GGTrackerCore
 
 extension SocialRecords {
+    package func announceChannels(ofMember player: PlayerID) async throws -> [AnnounceTarget] {
+        try await read { db in
+            try await db.fetchAll(
+                """
+                SELECT c.id, c.announce_channel FROM memberships m JOIN communities c ON c.id = m.community_id
+                WHERE m.player_id = ? AND c.announce_channel IS NOT NULL AND c.id NOT LIKE ?
+                ORDER BY c.id
+                """, [player.rawValue, Invoker.directMessageCommunities]
+            ).map { AnnounceTarget(community: $0["id"], channel: $0["announce_channel"]) }
+        }
+    }
+
     /// Notes how the last post to a community's announce channel went: a failure is kept with its reason and time
     /// for `/admin settings` (while that channel is still the announce channel); a post that went through clears
     /// one kept.

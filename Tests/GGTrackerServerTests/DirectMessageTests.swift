@@ -75,6 +75,55 @@ struct DirectMessageTests {
         }
     }
 
+    /// What a player does in a direct message is news of theirs: announced in the announce channel of each server
+    /// they are a member of, and of no other.
+    @Test func newsFromADirectMessageIsAnnouncedInThePlayersServers() async throws {
+        let harness = try await TestHarness()
+        let (bot, database) = (harness.services.bot, harness.services.database)
+        func invoker(_ user: String, in community: String) -> Invoker {
+            Invoker(
+                platform: .discord, userID: user, displayName: user, community: community, channel: "700",
+                isDirectMessage: community.hasPrefix("discord:dm:"))
+        }
+        _ = try await bot.respond(toLine: "/list", from: invoker("111", in: "discord:901"))
+        _ = try await bot.respond(toLine: "/list", from: invoker("111", in: "discord:902"))
+        _ = try await database.library.updateSettings(of: "discord:901", announceChannel: "801", ageGate: nil)
+        // A server she never used the bot in hears nothing of her.
+        _ = try await bot.respond(toLine: "/list", from: invoker("333", in: "discord:903"))
+        _ = try await database.library.updateSettings(of: "discord:903", announceChannel: "803", ageGate: nil)
+        let direct = invoker("111", in: Invoker.directMessageCommunity(ofDiscordUser: "111"))
+
+        let done = try await bot.respond(toLine: "/add title:Celeste status:completed", from: direct)
+        #expect(done.announcements.map(\.channel) == ["801"] && done.announcements.map(\.community) == ["discord:901"])
+        #expect(done.announcements.first?.cards.first?.title == "111 completed Celeste (2018) 🎉")
+        _ = try await database.library.updateSettings(of: "discord:902", announceChannel: "802", ageGate: nil)
+        let reviewed = try await bot.respond(toLine: "/review title:Celeste text:The summit", from: direct)
+        #expect(reviewed.announcements.map(\.channel) == ["801", "802"])
+        let lone = try await bot.respond(
+            toLine: "/add title:Hades status:completed", from: invoker("222", in: "discord:dm:222"))
+        #expect(lone.announcements.isEmpty)
+        // In a server, its own channel alone.
+        let inServer = try await bot.respond(
+            toLine: "/add title:Hades status:completed", from: invoker("111", in: "discord:902"))
+        #expect(inServer.announcements.map(\.channel) == ["802"])
+    }
+
+    /// The same through the router: a completion in a DM is posted to the server's channel on Discord.
+    @Test(.timeLimit(.minutes(1)))
+    func aCompletionInADirectMessageIsPostedInTheServersChannel() async throws {
+        try await AnnouncementTests().withAnnouncements { client in
+            _ = try await client.send(I.command("list"))
+            let done = try await client.send(
+                Self.direct("add", [I.option("title", "Celeste"), I.option("status", "completed")]))
+            #expect(done.text.contains("Alice completed Celeste (2018) 🎉"), "\(done.text)")
+        } then: { iterator in
+            let (channel, message) = try #require(await iterator.next())
+            #expect(channel == "777000000000000001")
+            let embeds = message["embeds"] as? [[String: Any]] ?? []
+            #expect(embeds.first?["title"] as? String == "Alice completed Celeste (2018) 🎉")
+        }
+    }
+
     @Test func discordOffersTheServersCommandsInServersOnly() throws {
         let json = try #require(
             try JSONSerialization.jsonObject(with: DiscordCommandDefinition.exportJSON()) as? [[String: Any]])

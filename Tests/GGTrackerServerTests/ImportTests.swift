@@ -177,9 +177,9 @@ struct ImportTests {
             #expect(reply.visibility == .invokerOnly)
             #expect(reply.plainText().contains("41 games read — 1 added, 0 updated, 0 already there, 40 not matched"))
             #expect(reply.plainText().contains("and 35 more"))
-            #expect(reply.announcement?.channel == "news")
-            #expect(reply.announcement?.text?.plainText == "📥 Carol brought 1 game in from Steam.")
-            #expect(reply.announcement?.cards.isEmpty == true)
+            #expect(reply.announcements.map(\.channel) == ["news"])
+            #expect(reply.announcements.first?.text?.plainText == "📥 Carol brought 1 game in from Steam.")
+            #expect(reply.announcements.first?.cards.isEmpty == true)
         }
     }
 

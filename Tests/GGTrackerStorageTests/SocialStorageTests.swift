@@ -116,6 +116,13 @@ struct SocialStorageTests {
         #expect(try await news("discord:3") == ["discord:bob Hades"])
         let own = try await database.social.activity(in: "discord:1", of: alice.id, friendsOf: bob.id, limit: 20)
         #expect(own.filter { $0.kind == .completed }.compactMap(\.game?.name).sorted() == ["Celeste", "Hades"])
+
+        // Her news from the DM is announced where she is a member and a channel is set: not in the DM itself.
+        for (community, channel) in [("discord:1", "801"), ("discord:2", "802"), (direct, "809")] {
+            _ = try await database.library.updateSettings(of: community, announceChannel: channel, ageGate: nil)
+        }
+        let targets = try await database.social.announceChannels(ofMember: alice.id)
+        #expect(targets == [AnnounceTarget(community: "discord:1", channel: "801")])
     }
 
     /// Progress taken back below a running challenge's goal takes its medal and the medal's news back: hours

@@ -109,12 +109,14 @@ struct ImportFeatures: Sendable {
                     "Importing from \(shown): looked up \(Format.number(done)) of \(Format.count(total, "game"))…"))
         }
         var reply = Reply.notice(summary.text)
-        if summary.counts.added > 0, let channel = c.settings.announceChannel {
-            reply.announcement = Announcement(
-                channel: channel,
-                text:
-                    "📥 \(c.player.shownName) brought \(Format.count(summary.counts.added, "game")) in from \(source).",
-                cards: [], community: c.invoker.community)
+        if summary.counts.added > 0 {
+            reply.announcements = c.announceTargets.map {
+                Announcement(
+                    channel: $0.channel,
+                    text:
+                        "📥 \(c.player.shownName) brought \(Format.count(summary.counts.added, "game")) in from \(source).",
+                    cards: [], community: $0.community)
+            }
         }
         return reply
     }

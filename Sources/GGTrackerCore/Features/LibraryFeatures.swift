@@ -218,8 +218,8 @@ struct LibraryFeatures: Sendable {
     /// counts toward gets a line with where the player stands ("🏁 Winter Sprint: 2/3 games completed").
     func announcing(_ reply: Reply, _ change: EntryChange, _ c: Context) -> Reply {
         var reply = reply
-        if change.after?.status == .completed, change.before?.status != .completed, reply.announcement == nil {
-            reply.announcement = bot.announcement(reply.cards, c)
+        if change.after?.status == .completed, change.before?.status != .completed, reply.announcements.isEmpty {
+            reply.announcements = bot.announcements(reply.cards, c)
         }
         let medals = change.medals.map { "🏅 \(c.player.shownName) won a medal in “\($0)”!" }.joined(separator: "\n")
         let steps = change.counted.map { challenge, progress -> RichText in
@@ -232,10 +232,10 @@ struct LibraryFeatures: Sendable {
         if !lines.isEmpty {
             reply.text = ([reply.text].compactMap { $0 } + lines).joined(separator: "\n")
         }
-        if !medals.isEmpty, let channel = c.settings.announceChannel {
-            var cards = reply.announcement?.cards ?? reply.cards
+        if !medals.isEmpty {
+            var cards = reply.announcements.first?.cards ?? reply.cards
             cards.append(Card(title: "🏅 Medal", description: RichText(medals), color: Palette.profile))
-            reply.announcement = Announcement(channel: channel, cards: cards, community: c.invoker.community)
+            reply.announcements = bot.announcements(cards, c)
         }
         return reply
     }

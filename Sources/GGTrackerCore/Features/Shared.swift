@@ -42,9 +42,10 @@ extension GGTrackerBot {
         )
     }
 
-    /// The same cards for the server's announce channel, when one is set.
-    func announcement(_ cards: [Card], _ c: Context) -> Announcement? {
-        c.settings.announceChannel.map { Announcement(channel: $0, cards: cards, community: c.invoker.community) }
+    /// The same cards for the server's announce channel, when one is set (from a direct message, for each of the
+    /// player's servers that has one).
+    func announcements(_ cards: [Card], _ c: Context) -> [Announcement] {
+        c.announceTargets.map { Announcement(channel: $0.channel, cards: cards, community: $0.community) }
     }
 }
 

@@ -139,7 +139,7 @@ package struct DiscordInteractionController: Sendable {
         case .retried(let stored):
             return Handled(data: stored ?? Data(), command: delivery.command, outcome: .retry)
         case .answered(let data, let reply, let outcome):
-            if let announcement = reply.announcement {
+            for announcement in reply.announcements {
                 announcers?.postInBackground(announcement, on: .discord, database: database, logger: logger)
             }
             if let updates = reply.updates {

@@ -152,8 +152,9 @@ package struct SlackController: Sendable {
     /// What a change announces (a completion, a review, a medal) goes to the workspace's announce channel, once its
     /// change is stored, with the app's bot token.
     func announce(_ reply: Reply, logger: Logger) {
-        guard let announcement = reply.announcement else { return }
-        announcers?.postInBackground(announcement, on: .slack, database: database, logger: logger)
+        for announcement in reply.announcements {
+            announcers?.postInBackground(announcement, on: .slack, database: database, logger: logger)
+        }
     }
 
     /// A slash command carries no file: `import file` takes the newest CSV its sender shared in the channel (with the
