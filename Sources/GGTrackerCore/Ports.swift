@@ -209,6 +209,8 @@ package struct EntryChange: Sendable {
     package var after: LibraryEntry?
     /// Names of challenges whose goal this change reached.
     package var medals: [String]
+    /// The server of each challenge in `medals`, in the same order, where its medal is announced.
+    package var medalServers: [String] = []
     /// Names of running challenges whose medal this change took back (hours lowered below the goal).
     package var medalsTakenBack: [String] = []
     /// Running challenges that count what this change did, short of their goal, with the player's progress now.

@@ -100,14 +100,14 @@ enum ChallengeRows {
     static func awardMedals(
         _ db: any SQLSession, player: PlayerID, at now: Date, candidates: SQLPending? = nil
     ) async throws -> [String] {
-        try await checkChallenges(db, player: player, at: now, candidates: candidates).won
+        try await checkChallenges(db, player: player, at: now, candidates: candidates).won.map(\.name)
     }
 
     /// `awardMedals`, and where the player now stands in the other challenges that count one of `events`.
     static func checkChallenges(
         _ db: any SQLSession, player: PlayerID, at now: Date, candidates: SQLPending? = nil,
         counting events: [EventKind] = []
-    ) async throws -> (won: [String], counted: [(challenge: Challenge, progress: Double)]) {
+    ) async throws -> (won: [(name: String, community: String)], counted: [(challenge: Challenge, progress: Double)]) {
         let t = now.timeIntervalSince1970
         let pending: SQLPending
         if let candidates {
@@ -116,7 +116,7 @@ enum ChallengeRows {
             pending = try await medalCandidates(db, player: player, at: now)
         }
         let rows = try await pending.rows()
-        var won: [String] = []
+        var won: [(name: String, community: String)] = []
         var counted: [(challenge: Challenge, progress: Double)] = []
         for row in rows {
             let challenge = challenge(from: row)
@@ -135,10 +135,11 @@ enum ChallengeRows {
                     WHERE challenge_id = ? AND player_id = ? AND medal_at IS NULL
                     """, [t, challenge.id, player.rawValue]) > 0
             else { continue }
+            let community: String = row["community"]
             try await SocialRecords.recordEvent(
-                db, community: row["community"], player: player, kind: .medal, game: nil, amount: nil,
+                db, community: community, player: player, kind: .medal, game: nil, amount: nil,
                 detail: challenge.name, at: now)
-            won.append(challenge.name)
+            won.append((challenge.name, community))
         }
         return (won, counted)
     }

@@ -73,7 +73,8 @@ extension LibraryRecords: LibraryStore {
             guard !events.isEmpty else { return result }
             let challenges = try await ChallengeRows.checkChallenges(
                 db, player: player, at: now, candidates: candidates, counting: events.map(\.kind))
-            result.medals = challenges.won
+            result.medals = challenges.won.map(\.name)
+            result.medalServers = challenges.won.map(\.community)
             result.counted = challenges.counted
             return result
         }

@@ -108,6 +108,54 @@ struct DirectMessageTests {
         #expect(inServer.announcements.map(\.channel) == ["802"])
     }
 
+    /// A medal is announced in its challenge's server, whichever server (or direct message) the change that won it
+    /// was made in; the change's own news goes where it always does.
+    @Test func aMedalIsAnnouncedInItsChallengesServer() async throws {
+        let harness = try await TestHarness()
+        let (bot, database) = (harness.services.bot, harness.services.database)
+        func alice(in community: String) -> Invoker {
+            Invoker(
+                platform: .discord, userID: "111", displayName: "Alice", community: community, channel: "700",
+                isDirectMessage: community.hasPrefix("discord:dm:"))
+        }
+        for (server, channel) in [("discord:901", "801"), ("discord:902", "802")] {
+            _ = try await bot.respond(toLine: "/list", from: alice(in: server))
+            _ = try await database.library.updateSettings(of: server, announceChannel: channel, ageGate: nil)
+        }
+        for (name, goal) in [("Spring", 1), ("Summer", 2)] {
+            _ = try await bot.respond(
+                toLine: "/challenge create name:\(name) goal:\(goal) unit:games_completed ends:2099-01-01",
+                from: alice(in: "discord:902"))
+        }
+        func cards(_ reply: Reply) -> [String: [String]] {
+            Dictionary(uniqueKeysWithValues: reply.announcements.map { ($0.channel, $0.cards.compactMap(\.title)) })
+        }
+
+        let inOther = try await bot.respond(
+            toLine: "/add title:Celeste status:completed", from: alice(in: "discord:901"))
+        #expect(inOther.plainText().contains("🏅 Alice won a medal in “Spring”!"), "\(inOther.plainText())")
+        #expect(
+            cards(inOther) == [
+                "801": ["Alice completed Celeste (2018) 🎉"], "802": ["Alice completed Celeste (2018) 🎉", "🏅 Medal"],
+            ])
+
+        let direct = alice(in: Invoker.directMessageCommunity(ofDiscordUser: "111"))
+        let fromDM = try await bot.respond(toLine: "/add title:Hades status:completed", from: direct)
+        #expect(
+            cards(fromDM) == [
+                "801": ["Alice completed Hades (2020) 🎉"], "802": ["Alice completed Hades (2020) 🎉", "🏅 Medal"],
+            ])
+        let medal = fromDM.announcements.first { $0.channel == "802" }?.cards.last?.description?.plainText
+        #expect(medal == "🏅 Alice won a medal in “Summer”!")
+
+        // A medal of the server the change is made in goes with the change's news there.
+        _ = try await bot.respond(
+            toLine: "/challenge create name:Autumn goal:1 unit:games_completed ends:2099-01-01",
+            from: alice(in: "discord:901"))
+        let here = try await bot.respond(toLine: "/add title:Inside status:completed", from: alice(in: "discord:901"))
+        #expect(cards(here) == ["801": ["Alice completed Inside (2016) 🎉", "🏅 Medal"]])
+    }
+
     /// The same through the router: a completion in a DM is posted to the server's channel on Discord.
     @Test(.timeLimit(.minutes(1)))
     func aCompletionInADirectMessageIsPostedInTheServersChannel() async throws {

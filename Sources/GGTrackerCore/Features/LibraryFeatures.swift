@@ -92,7 +92,7 @@ struct LibraryFeatures: Sendable {
                 ? "Added as playing, since you have played it." : nil,
             change.leftWishlist ? "Taken off \(invokerName(c))'s wishlist." : nil,
         ].compactMap { $0 }.joined(separator: " ")
-        return announcing(
+        return try await announcing(
             Reply(cards: [entryCard(headline, saved, c, extra: extra.isEmpty ? nil : extra)], actions: [actions]),
             change, c)
     }
@@ -160,7 +160,7 @@ struct LibraryFeatures: Sendable {
             ? (saved.status == .completed
                 ? "Marked completed at 100%."
                 : "Moved from the backlog to playing, now that you have started.") : nil
-        return announcing(
+        return try await announcing(
             Reply(cards: [entryCard(headline, saved, c, extra: implied)], actions: actions.isEmpty ? [] : [actions]),
             change, c)
     }
@@ -191,7 +191,7 @@ struct LibraryFeatures: Sendable {
                 entryCard(
                     "\(c.player.shownName) rated \(game.displayName) \(Format.stars(score))", saved, c, extra: extra)
             ])
-        return announcing(reply, change, c)
+        return try await announcing(reply, change, c)
     }
 
     /// `/favorite`: toggles the flag on a library entry.
@@ -216,7 +216,7 @@ struct LibraryFeatures: Sendable {
     /// What a library change means for the channel, whichever command made it: a change that completes a game is
     /// announced, each challenge medal it won gets a line and is announced too, and each running challenge it
     /// counts toward gets a line with where the player stands ("🏁 Winter Sprint: 2/3 games completed").
-    func announcing(_ reply: Reply, _ change: EntryChange, _ c: Context) -> Reply {
+    func announcing(_ reply: Reply, _ change: EntryChange, _ c: Context) async throws -> Reply {
         var reply = reply
         if change.after?.status == .completed, change.before?.status != .completed, reply.announcements.isEmpty {
             reply.announcements = bot.announcements(reply.cards, c)
@@ -232,10 +232,30 @@ struct LibraryFeatures: Sendable {
         if !lines.isEmpty {
             reply.text = ([reply.text].compactMap { $0 } + lines).joined(separator: "\n")
         }
-        if !medals.isEmpty {
-            var cards = reply.announcements.first?.cards ?? reply.cards
-            cards.append(Card(title: "🏅 Medal", description: RichText(medals), color: Palette.profile))
-            reply.announcements = bot.announcements(cards, c)
+        // A medal is announced in its challenge's server, beside the change's news when that goes there too.
+        var servers: [String] = []
+        for server in change.medalServers where !servers.contains(server) { servers.append(server) }
+        for server in servers {
+            let names = zip(change.medals, change.medalServers).filter { $0.1 == server }.map(\.0)
+            let medal = Card(
+                title: "🏅 Medal",
+                description: RichText(
+                    names.map { "🏅 \(c.player.shownName) won a medal in “\($0)”!" }.joined(separator: "\n")),
+                color: Palette.profile)
+            if let index = reply.announcements.firstIndex(where: { $0.community == server }) {
+                reply.announcements[index].cards.append(medal)
+                continue
+            }
+            let channel =
+                if let target = c.announceTargets.first(where: { $0.community == server }) {
+                    target.channel
+                } else {
+                    try await bot.store.library.settings(of: server).announceChannel
+                }
+            if let channel {
+                reply.announcements.append(
+                    Announcement(channel: channel, cards: reply.cards + [medal], community: server))
+            }
         }
         return reply
     }

@@ -58,7 +58,7 @@ extension LibraryFeatures {
         card.description = reviewText(saved, limit: 3800) + "\n\n" + (card.description ?? "")
         var reply = Reply(cards: [card], actions: revealAction(of: saved, by: c.player.id, c))
         reply.announcements = bot.announcements(reply.cards, c)
-        return announcing(reply, change, c)
+        return try await announcing(reply, change, c)
     }
 
     /// `/review … by:@member`: that member's review of the game, shown only to the caller and never hidden (they
