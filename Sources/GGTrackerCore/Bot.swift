@@ -193,8 +193,8 @@ package struct GGTrackerBot: Sendable {
             namedGame: caller.namedGame, listed: caller.listed)
         if invoker.isDirectMessage {
             context.announceTargets = try await store.social.announceChannels(ofMember: invoker.player)
-        } else if let channel = caller.settings.announceChannel {
-            context.announceTargets = [AnnounceTarget(community: invoker.community, channel: channel)]
+        } else if let target = caller.settings.announceTarget(in: invoker.community) {
+            context.announceTargets = [target]
         }
         return context
     }

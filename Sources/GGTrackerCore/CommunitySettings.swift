@@ -31,6 +31,11 @@ package struct CommunitySettings: Hashable, Sendable {
     /// Whether mature games show where `invoker` writes: in age-restricted channels, or everywhere when the age
     /// gate is off.
     package func showsMature(to invoker: Invoker) -> Bool { invoker.channelIsAgeRestricted || ageGate == .off }
+
+    /// Where this server's news is announced, when it has an announce channel.
+    package func announceTarget(in community: String) -> AnnounceTarget? {
+        announceChannel.map { AnnounceTarget(community: community, channel: $0, showsMature: ageGate == .off) }
+    }
 }
 
 /// The announce channels this installation can post to. A channel is posted to as it is set, so an admin learns at
@@ -56,9 +61,13 @@ extension LibraryStore {
 package struct AnnounceTarget: Hashable, Sendable {
     package var community: String
     package var channel: String
+    /// The server's age gate is off: news of a mature game may be announced there. With it strict, the game's
+    /// news is not: whether the announce channel is age-restricted is not known.
+    package var showsMature: Bool
 
-    package init(community: String, channel: String) {
+    package init(community: String, channel: String, showsMature: Bool = false) {
         self.community = community
         self.channel = channel
+        self.showsMature = showsMature
     }
 }

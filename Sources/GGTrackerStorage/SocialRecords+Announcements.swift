@@ -6,11 +6,15 @@ extension SocialRecords {
         try await read { db in
             try await db.fetchAll(
                 """
-                SELECT c.id, c.announce_channel FROM memberships m JOIN communities c ON c.id = m.community_id
+                SELECT c.id, c.announce_channel, c.age_gate FROM memberships m JOIN communities c ON c.id = m.community_id
                 WHERE m.player_id = ? AND c.announce_channel IS NOT NULL AND c.id NOT LIKE ?
                 ORDER BY c.id
                 """, [player.rawValue, Invoker.directMessageCommunities]
-            ).map { AnnounceTarget(community: $0["id"], channel: $0["announce_channel"]) }
+            ).map {
+                AnnounceTarget(
+                    community: $0["id"], channel: $0["announce_channel"],
+                    showsMature: ($0["age_gate"] as String?) == AgeGate.off.rawValue)
+            }
         }
     }
 

@@ -23,6 +23,30 @@ struct DirectMessageTests {
         return interaction
     }
 
+    /// Alice on Discord: in a server, or in her DM with the bot (`discord:dm:…`).
+    static func alice(in community: String, ageRestricted: Bool = false) -> Invoker {
+        Invoker(
+            platform: .discord, userID: "111", displayName: "Alice", community: community, channel: "700",
+            channelIsAgeRestricted: ageRestricted, isDirectMessage: community.hasPrefix("discord:dm:"))
+    }
+
+    /// A bot where Alice has used two servers, 901 and 902, which announce in channels 801 and 802; 901's age gate
+    /// is strict, 902's as given.
+    static func twoServers(secondGate: AgeGate = .strict) async throws -> TestHarness {
+        let harness = try await TestHarness()
+        for (server, channel, gate) in [("discord:901", "801", AgeGate.strict), ("discord:902", "802", secondGate)] {
+            _ = try await harness.services.bot.respond(toLine: "/list", from: alice(in: server))
+            _ = try await harness.services.database.library.updateSettings(
+                of: server, announceChannel: channel, ageGate: gate)
+        }
+        return harness
+    }
+
+    /// The titles of the cards a reply announces, by channel.
+    static func cards(_ reply: Reply) -> [String: [String]] {
+        Dictionary(uniqueKeysWithValues: reply.announcements.map { ($0.channel, $0.cards.compactMap(\.title)) })
+    }
+
     @Test func ownGamesWorkAndTheServersCommandsSayWhereToRunThem() async throws {
         let harness = try await TestHarness()
         try await harness.withClient { client in
@@ -111,38 +135,26 @@ struct DirectMessageTests {
     /// A medal is announced in its challenge's server, whichever server (or direct message) the change that won it
     /// was made in; the change's own news goes where it always does.
     @Test func aMedalIsAnnouncedInItsChallengesServer() async throws {
-        let harness = try await TestHarness()
-        let (bot, database) = (harness.services.bot, harness.services.database)
-        func alice(in community: String) -> Invoker {
-            Invoker(
-                platform: .discord, userID: "111", displayName: "Alice", community: community, channel: "700",
-                isDirectMessage: community.hasPrefix("discord:dm:"))
-        }
-        for (server, channel) in [("discord:901", "801"), ("discord:902", "802")] {
-            _ = try await bot.respond(toLine: "/list", from: alice(in: server))
-            _ = try await database.library.updateSettings(of: server, announceChannel: channel, ageGate: nil)
-        }
+        let harness = try await Self.twoServers()
+        let bot = harness.services.bot
         for (name, goal) in [("Spring", 1), ("Summer", 2)] {
             _ = try await bot.respond(
                 toLine: "/challenge create name:\(name) goal:\(goal) unit:games_completed ends:2099-01-01",
-                from: alice(in: "discord:902"))
-        }
-        func cards(_ reply: Reply) -> [String: [String]] {
-            Dictionary(uniqueKeysWithValues: reply.announcements.map { ($0.channel, $0.cards.compactMap(\.title)) })
+                from: Self.alice(in: "discord:902"))
         }
 
         let inOther = try await bot.respond(
-            toLine: "/add title:Celeste status:completed", from: alice(in: "discord:901"))
+            toLine: "/add title:Celeste status:completed", from: Self.alice(in: "discord:901"))
         #expect(inOther.plainText().contains("🏅 Alice won a medal in “Spring”!"), "\(inOther.plainText())")
         #expect(
-            cards(inOther) == [
+            Self.cards(inOther) == [
                 "801": ["Alice completed Celeste (2018) 🎉"], "802": ["Alice completed Celeste (2018) 🎉", "🏅 Medal"],
             ])
 
-        let direct = alice(in: Invoker.directMessageCommunity(ofDiscordUser: "111"))
+        let direct = Self.alice(in: Invoker.directMessageCommunity(ofDiscordUser: "111"))
         let fromDM = try await bot.respond(toLine: "/add title:Hades status:completed", from: direct)
         #expect(
-            cards(fromDM) == [
+            Self.cards(fromDM) == [
                 "801": ["Alice completed Hades (2020) 🎉"], "802": ["Alice completed Hades (2020) 🎉", "🏅 Medal"],
             ])
         let medal = fromDM.announcements.first { $0.channel == "802" }?.cards.last?.description?.plainText
@@ -151,9 +163,32 @@ struct DirectMessageTests {
         // A medal of the server the change is made in goes with the change's news there.
         _ = try await bot.respond(
             toLine: "/challenge create name:Autumn goal:1 unit:games_completed ends:2099-01-01",
-            from: alice(in: "discord:901"))
-        let here = try await bot.respond(toLine: "/add title:Inside status:completed", from: alice(in: "discord:901"))
-        #expect(cards(here) == ["801": ["Alice completed Inside (2016) 🎉", "🏅 Medal"]])
+            from: Self.alice(in: "discord:901"))
+        let here = try await bot.respond(
+            toLine: "/add title:Inside status:completed", from: Self.alice(in: "discord:901"))
+        #expect(Self.cards(here) == ["801": ["Alice completed Inside (2016) 🎉", "🏅 Medal"]])
+    }
+
+    /// A mature game's news is announced only in a server whose age gate is off, as `/activity` shows it only there:
+    /// whether an announce channel is age-restricted is not known. A medal it wins is news on its own.
+    @Test func aMatureGamesNewsIsAnnouncedOnlyWhereTheAgeGateIsOff() async throws {
+        let harness = try await Self.twoServers(secondGate: .off)
+        let bot = harness.services.bot
+        _ = try await bot.respond(
+            toLine: "/challenge create name:Classics goal:1 unit:games_completed ends:2099-01-01",
+            from: Self.alice(in: "discord:901"))
+
+        let done = try await bot.respond(
+            toLine: "/add title:Half-Life 2 status:completed", from: Self.alice(in: "discord:902"))
+        #expect(done.plainText().contains("Alice completed Half-Life 2"), "\(done.plainText())")
+        #expect(Self.cards(done) == ["802": ["Alice completed Half-Life 2 (2004) 🎉"], "801": ["🏅 Medal"]])
+
+        // Reviewed in the strict server's age-restricted channel: shown there, announced nowhere.
+        let reviewed = try await bot.respond(
+            toLine: "/review title:Half-Life 2 text:Gravity gun",
+            from: Self.alice(in: "discord:901", ageRestricted: true))
+        #expect(reviewed.plainText().contains("Alice reviewed Half-Life 2"), "\(reviewed.plainText())")
+        #expect(reviewed.announcements.isEmpty)
     }
 
     /// The same through the router: a completion in a DM is posted to the server's channel on Discord.

@@ -123,6 +123,9 @@ struct SocialStorageTests {
         }
         let targets = try await database.social.announceChannels(ofMember: alice.id)
         #expect(targets == [AnnounceTarget(community: "discord:1", channel: "801")])
+        _ = try await database.library.updateSettings(of: "discord:1", announceChannel: nil, ageGate: .off)
+        let open = try await database.social.announceChannels(ofMember: alice.id)
+        #expect(open == [AnnounceTarget(community: "discord:1", channel: "801", showsMature: true)])
     }
 
     /// Progress taken back below a running challenge's goal takes its medal and the medal's news back: hours

@@ -7,7 +7,7 @@ extension LibraryFeatures {
     func announcing(_ reply: Reply, _ change: EntryChange, _ c: Context) async throws -> Reply {
         var reply = reply
         if change.after?.status == .completed, change.before?.status != .completed, reply.announcements.isEmpty {
-            reply.announcements = bot.announcements(reply.cards, c)
+            reply.announcements = bot.announcements(reply.cards, about: change.after?.game, c)
         }
         let medals = change.medals.map { "🏅 \(c.player.shownName) won a medal in “\($0)”!" }.joined(separator: "\n")
         let steps = change.counted.map { challenge, progress -> RichText in
@@ -34,15 +34,18 @@ extension LibraryFeatures {
                 reply.announcements[index].cards.append(medal)
                 continue
             }
-            let channel =
+            let target: AnnounceTarget? =
                 if let target = c.announceTargets.first(where: { $0.community == server }) {
-                    target.channel
+                    target
                 } else {
-                    try await bot.store.library.settings(of: server).announceChannel
+                    try await bot.store.library.settings(of: server).announceTarget(in: server)
                 }
-            if let channel {
+            if let target {
+                // A mature game's card stays out where the age gate hides it: the medal is news on its own.
+                let shown = change.after?.game.isMature != true || target.showsMature
                 reply.announcements.append(
-                    Announcement(channel: channel, cards: reply.cards + [medal], community: server))
+                    Announcement(
+                        channel: target.channel, cards: (shown ? reply.cards : []) + [medal], community: server))
             }
         }
         return reply

@@ -43,9 +43,12 @@ extension GGTrackerBot {
     }
 
     /// The same cards for the server's announce channel, when one is set (from a direct message, for each of the
-    /// player's servers that has one).
-    func announcements(_ cards: [Card], _ c: Context) -> [Announcement] {
-        c.announceTargets.map { Announcement(channel: $0.channel, cards: cards, community: $0.community) }
+    /// player's servers that has one). News of a mature game goes only where the server's age gate is off, as
+    /// `/activity` shows it only there (or in age-restricted channels).
+    func announcements(_ cards: [Card], about game: Game?, _ c: Context) -> [Announcement] {
+        c.announceTargets.filter { game?.isMature != true || $0.showsMature }.map {
+            Announcement(channel: $0.channel, cards: cards, community: $0.community)
+        }
     }
 }
 
