@@ -96,6 +96,10 @@ struct DirectMessageTests {
             #expect(lines.contains("`/list`") && lines.contains("`/export`"), "\(lines)")
             #expect(lines.contains("In a server, with its members: `/compare`, `/leaderboard`"), "\(lines)")
             #expect(!lines.contains("`/gamenight` —"), "\(lines)")
+            let one = try await client.send(Self.direct("help", [I.option("command", "gamenight")]))
+            #expect(one.text.contains("In a server where GGTracker is, with its members: not here."), "\(one.text)")
+            let own = try await client.send(Self.direct("help", [I.option("command", "list")]))
+            #expect(!own.text.contains("not here"), "\(own.text)")
         }
     }
 

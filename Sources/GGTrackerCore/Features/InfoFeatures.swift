@@ -48,6 +48,10 @@ struct InfoFeatures: Sendable {
             fields.append(
                 .init("Examples", spec.examples.map { RichText([.code($0)]) }.joined(separator: "\n"), inline: false))
         }
+        if spec.serverOnly, c.invoker.isDirectMessage {
+            fields.append(
+                .init("Where", "In a server where \(bot.info.name) is, with its members: not here.", inline: false))
+        }
         return Reply(
             visibility: .invokerOnly,
             cards: [
