@@ -9,6 +9,22 @@ extension BotCommand {
         return tag.isEmpty ? nil : tag
     }
 
+    /// A tag without a leading `+` (adding) or `#` (as `/list` takes it). Tags stored before these were read away
+    /// lose theirs when the game's tags next change.
+    static func bareTag(_ tag: String) -> String {
+        var tag = tag
+        if tag.hasPrefix("+") { tag = String(tag.dropFirst()).trimmingCharacters(in: .whitespaces) }
+        if tag.hasPrefix("#") { tag = String(tag.dropFirst()).trimmingCharacters(in: .whitespaces) }
+        return tag
+    }
+
+    /// A game's tags, each bare (`bareTag`), once.
+    static func bareTags(_ tags: [String]) -> [String] {
+        var bare: [String] = []
+        for tag in tags.map(bareTag) where !tag.isEmpty && !bare.contains(tag) { bare.append(tag) }
+        return bare
+    }
+
     /// `roguelike, Couch co-op, -old, +new` → add roguelike, add couch co-op, remove old, add new. A tag is named
     /// without the `#` that `/list` takes before it: `#co-op` is co-op.
     static func tagChanges(_ text: String, usage: String) throws(UsageError) -> [TagChange] {
@@ -16,8 +32,8 @@ extension BotCommand {
         for piece in text.split(separator: ",") {
             var tag = piece.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
             let removing = tag.hasPrefix("-")
-            if removing || tag.hasPrefix("+") { tag = String(tag.dropFirst()).trimmingCharacters(in: .whitespaces) }
-            if tag.hasPrefix("#") { tag = String(tag.dropFirst()).trimmingCharacters(in: .whitespaces) }
+            if removing { tag = String(tag.dropFirst()).trimmingCharacters(in: .whitespaces) }
+            tag = bareTag(tag)
             guard !tag.isEmpty else { continue }
             guard Format.length(tag) <= maxTagLength else {
                 throw UsageError(

@@ -51,6 +51,27 @@ struct TaggedListCommandTests {
         }
     }
 
+    /// Tags stored with a leading "#" or "+" (before those were read away) lose it when the game's tags next
+    /// change, so `/list #co-op` finds them and `-co-op` removes them.
+    @Test func oldTagsWithAHashOrAPlusLoseItWhenTheTagsChange() async throws {
+        let harness = try await TestHarness()
+        let database = harness.services.database
+        let alice = Invoker(platform: .discord, userID: "111", displayName: "Alice", community: "discord:1")
+        let hades = try #require(try await database.catalog.game(GameRef(provider: "igdb", id: "113112")))
+        _ = try await harness.services.bot.respond(toLine: "/list", from: alice)
+        try await database.library.updateEntry(of: alice.player, game: hades, community: alice.community, at: Date()) {
+            var entry = LibraryEntry(game: hades, status: .playing, at: Date())
+            entry.tags = ["#co-op", "+new", "co-op", "rpg"]
+            $0 = entry
+        }
+        let removed = try await harness.services.bot.respond(toLine: "/tag title:Hades tags:-co-op", from: alice)
+        #expect(
+            removed.plainText() == "(only you can see this)\nRemoved co-op. Tags on Hades (2020): new, rpg",
+            "\(removed.plainText())")
+        let listed = try await harness.services.bot.respond(toLine: "!gg list #new", from: alice)
+        #expect(listed.plainText().contains("Hades (2020)"), "\(listed.plainText())")
+    }
+
     /// Typed, a tag is its option or a word written with "#".
     @Test func aTagIsTypedWithItsNameOrAHash() throws {
         for line in ["!gg list #co-op", "!gg list tag:co-op", "!gg list --tag Co-op"] {

@@ -239,7 +239,7 @@ struct LibraryFeatures: Sendable {
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
             guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
-            var tags = current.tags
+            var tags = BotCommand.bareTags(current.tags)
             for change in changes {
                 switch change {
                 case .add(let tag) where !tags.contains(tag): tags.append(tag)
@@ -257,7 +257,9 @@ struct LibraryFeatures: Sendable {
             entry = current
         }
         return .notice(
-            Self.tagsChanged(game, before: change.before?.tags ?? [], after: change.after?.tags ?? [], changes))
+            Self.tagsChanged(
+                game, before: BotCommand.bareTags(change.before?.tags ?? []), after: change.after?.tags ?? [],
+                changes))
     }
 
     /// What a `/tag` did, then the tags now: "Added `co-op`. `couch` was not among them. Tags on **Hades**: …".
