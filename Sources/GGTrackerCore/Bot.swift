@@ -133,9 +133,6 @@ package struct GGTrackerBot: Sendable {
 
         /// The page of the caller's library the command lists, when it was read with the caller.
         var listed: LibraryPage? = nil
-        /// Where the command's news is announced: its server's announce channel; from a direct message with the
-        /// bot, those of the servers the player is a member of.
-        var announceTargets: [AnnounceTarget] = []
 
         /// Mature games show in age-restricted channels, or everywhere when the server's age gate is off.
         var showsMature: Bool { settings.showsMature(to: invoker) }
@@ -188,15 +185,9 @@ package struct GGTrackerBot: Sendable {
                 nil
             }
         let caller = try await store.library.caller(invoker, at: now, naming: named, listing: listing)
-        var context = Context(
+        return Context(
             invoker: invoker, invocation: invocation, settings: caller.settings, player: caller.player, now: now,
             namedGame: caller.namedGame, listed: caller.listed)
-        if invoker.isDirectMessage {
-            context.announceTargets = try await store.social.announceChannels(ofMember: invoker.player)
-        } else if let target = caller.settings.announceTarget(in: invoker.community) {
-            context.announceTargets = [target]
-        }
-        return context
     }
 
     func handle(_ command: BotCommand, _ c: Context) async throws -> Reply {

@@ -70,4 +70,7 @@ package struct AnnounceTarget: Hashable, Sendable {
         self.channel = channel
         self.showsMature = showsMature
     }
+
+    /// Whether news of `game` (nil: of no game) may be announced there.
+    package func takes(_ game: Game?) -> Bool { game?.isMature != true || showsMature }
 }

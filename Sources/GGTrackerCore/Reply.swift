@@ -83,6 +83,11 @@ package struct Announcement: Equatable, Sendable {
         self.pinging = pinging
         self.community = community
     }
+
+    /// An announcement to a server's announce channel.
+    package init(to target: AnnounceTarget, text: RichText? = nil, cards: [Card]) {
+        self.init(channel: target.channel, text: text, cards: cards, community: target.community)
+    }
 }
 
 /// One rich card: a Discord embed, a Matrix HTML block, a Slack section.

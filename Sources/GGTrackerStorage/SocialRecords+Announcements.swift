@@ -10,10 +10,10 @@ extension SocialRecords {
                 WHERE m.player_id = ? AND c.announce_channel IS NOT NULL AND c.id NOT LIKE ?
                 ORDER BY c.id
                 """, [player.rawValue, Invoker.directMessageCommunities]
-            ).map {
-                AnnounceTarget(
-                    community: $0["id"], channel: $0["announce_channel"],
-                    showsMature: ($0["age_gate"] as String?) == AgeGate.off.rawValue)
+            ).compactMap { row in
+                CommunitySettings(
+                    announceChannel: row["announce_channel"], ageGate: AgeGate(rawValue: row["age_gate"]) ?? .strict
+                ).announceTarget(in: row["id"])
             }
         }
     }

@@ -151,7 +151,7 @@ struct ChallengeFeatures: Sendable {
                 "\(c.player.shownName) took back all their progress\(medalTakenBack ? " and the medal" : "")"
             }
         var reply = Reply(cards: [challengeCard(challenge, standings: standings, c, headline: headline)])
-        if won { reply.announcements = bot.announcements(reply.cards, about: nil, c) }
+        if won { reply.announcements = try await bot.announcements(reply.cards, about: nil, c) }
         return reply
     }
 

@@ -110,13 +110,9 @@ struct ImportFeatures: Sendable {
         }
         var reply = Reply.notice(summary.text)
         if summary.counts.added > 0 {
-            reply.announcements = c.announceTargets.map {
-                Announcement(
-                    channel: $0.channel,
-                    text:
-                        "📥 \(c.player.shownName) brought \(Format.count(summary.counts.added, "game")) in from \(source).",
-                    cards: [], community: $0.community)
-            }
+            let text: RichText =
+                "📥 \(c.player.shownName) brought \(Format.count(summary.counts.added, "game")) in from \(source)."
+            reply.announcements = try await bot.announceTargets(c).map { Announcement(to: $0, text: text, cards: []) }
         }
         return reply
     }

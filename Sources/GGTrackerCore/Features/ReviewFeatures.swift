@@ -57,7 +57,7 @@ extension LibraryFeatures {
             "\(c.player.shownName) \(replaced ? "updated their review of" : "reviewed") \(game.displayName)", saved, c)
         card.description = reviewText(saved, limit: 3800) + "\n\n" + (card.description ?? "")
         var reply = Reply(cards: [card], actions: revealAction(of: saved, by: c.player.id, c))
-        reply.announcements = bot.announcements(reply.cards, about: saved.game, c)
+        reply.announcements = try await bot.announcements(reply.cards, about: saved.game, c)
         return try await announcing(reply, change, c)
     }
 

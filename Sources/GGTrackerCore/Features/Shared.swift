@@ -42,13 +42,22 @@ extension GGTrackerBot {
         )
     }
 
-    /// The same cards for the server's announce channel, when one is set (from a direct message, for each of the
-    /// player's servers that has one). News of a mature game goes only where the server's age gate is off, as
-    /// `/activity` shows it only there (or in age-restricted channels).
-    func announcements(_ cards: [Card], about game: Game?, _ c: Context) -> [Announcement] {
-        c.announceTargets.filter { game?.isMature != true || $0.showsMature }.map {
-            Announcement(channel: $0.channel, cards: cards, community: $0.community)
-        }
+    /// Where the command's news is announced: its server's announce channel; from a direct message with the bot,
+    /// those of the servers the player is a member of (read only then).
+    func announceTargets(_ c: Context) async throws -> [AnnounceTarget] {
+        if c.invoker.isDirectMessage { return try await store.social.announceChannels(ofMember: c.invoker.player) }
+        return c.settings.announceTarget(in: c.invoker.community).map { [$0] } ?? []
+    }
+
+    /// The same cards for the announce channels of `targets` that take news of `game`: news of a mature game goes
+    /// only where the server's age gate is off, as `/activity` shows it only there (or in age-restricted channels).
+    func announcements(_ cards: [Card], about game: Game?, to targets: [AnnounceTarget]) -> [Announcement] {
+        targets.filter { $0.takes(game) }.map { Announcement(to: $0, cards: cards) }
+    }
+
+    /// `announcements(_:about:to:)` to the command's announce channels.
+    func announcements(_ cards: [Card], about game: Game?, _ c: Context) async throws -> [Announcement] {
+        announcements(cards, about: game, to: try await announceTargets(c))
     }
 }
 
