@@ -68,6 +68,33 @@ struct LengthLimitTests {
         #expect(Format.truncate(heavyLine, 10) == String(repeating: Self.zalgo("x", marks: 3), count: 2) + "…")
     }
 
+    @Test func aCutKeepsMarkupWholeOnDiscordAndSlack() throws {
+        let long = String(repeating: "Tom & Jerry ", count: 400)  // 4,800 characters
+        let reply = Reply(
+            text: RichText([
+                .plain(String(repeating: "x", count: 1990)), .link("Celeste", url: "https://example.com/c"),
+            ]),
+            cards: [Card(title: "Notes", description: RichText([.plain("Kept: "), .bold(long)]))])
+
+        let discord = reply.discordMessage { $0 }
+        // No room for the whole link: its label is cut, its address kept, or it goes.
+        let content = try #require(discord.content)
+        #expect(Format.length(content) <= DiscordLimits.content)
+        #expect(content.hasSuffix("…](https://example.com/c)") || !content.contains("["), "\(content.suffix(40))")
+        let description = try #require(discord.embeds?.first?.description)
+        #expect(description.hasPrefix("Kept: **Tom") && description.hasSuffix("…**"), "\(description.suffix(20))")
+
+        let slack =
+            try JSONSerialization.jsonObject(with: try JSONEncoder().encode(reply.slackMessage())) as? [String: Any]
+        let blocks = try #require(slack?["blocks"] as? [[String: Any]])
+        let texts = blocks.compactMap { ($0["text"] as? [String: Any])?["text"] as? String }
+        let card = try #require(texts.first { $0.hasPrefix("*Notes*") })
+        #expect(Format.length(card) <= 3000)
+        // Bold closed, and no escape cut in two ("&am…").
+        #expect(card.hasSuffix("…*"), "\(card.suffix(20))")
+        #expect(card.components(separatedBy: "&").dropFirst().allSatisfy { $0.hasPrefix("amp;") })
+    }
+
     @Test func aLeaderboardOfLongNamesFitsDiscord() async throws {
         let harness = try await TestHarness()
         // Thirty-two code points each, the most a nickname may have, from many members.

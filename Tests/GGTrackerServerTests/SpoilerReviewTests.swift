@@ -43,6 +43,23 @@ struct SpoilerReviewTests {
         return try await client.send(I.command("review", [I.option("title", "Celeste")] + options))
     }
 
+    @Test func aLongSpoilerCutToDiscordsLimitStaysHidden() async throws {
+        let harness = try await TestHarness()
+        // 4000 characters, the most a review holds, whose escapes take it past a description's 4096.
+        let text = String(String(repeating: "The *twist* | 10/10 #1 ", count: 200).prefix(4000))
+        try await harness.withClient { client in
+            let reviewed = try await completeAndReview(client, [I.option("text", text), I.option("spoiler", true)])
+            DiscordChecks.check(reviewed)
+            let description = try #require(reviewed.embeds.first?["description"] as? String)
+            #expect(Format.length(description) <= DiscordLimits.embedDescription)
+            #expect(
+                description.hasPrefix("||The \\*twist\\*") && description.hasSuffix("…||"), "\(description.suffix(40))")
+            // The words' own bars are escaped: the two unescaped pairs open and close the one spoiler.
+            let bars = description.replacingOccurrences(of: "\\|", with: "")
+            #expect(bars.components(separatedBy: "||").count == 3, "\(bars.suffix(40))")
+        }
+    }
+
     @Test func onDiscordTheReviewIsHiddenUntilClickedAndTheFlagIsKeptUntilCleared() async throws {
         let harness = try await TestHarness()
         try await harness.withClient { client in

@@ -178,9 +178,7 @@ extension Reply {
                 // Titles are plain text in a reply; Discord renders markdown in them, so it is escaped here.
                 title: card.title.map { Format.truncate(DiscordMarkdown.escape($0), DiscordLimits.embedTitle) },
                 url: card.url.flatMap { $0.count <= 2048 && URL(string: $0) != nil ? $0 : nil },
-                description: card.description.map {
-                    Format.truncate($0.discordMarkdown, DiscordLimits.embedDescription)
-                },
+                description: card.description.map { $0.discordMarkdown(within: DiscordLimits.embedDescription) },
                 color: card.color,
                 thumbnail: card.thumbnailURL.map { .init(url: $0) },
                 image: card.imageURL.map { .init(url: $0) },
@@ -189,13 +187,13 @@ extension Reply {
                     : card.fields.prefix(DiscordLimits.fields).map {
                         .init(
                             name: Format.truncate($0.name.isEmpty ? "\u{200B}" : $0.name, DiscordLimits.fieldName),
-                            value: Format.truncate(
-                                $0.value.isEmpty ? "\u{200B}" : $0.value.discordMarkdown, DiscordLimits.fieldValue),
+                            value: $0.value.isEmpty
+                                ? "\u{200B}" : $0.value.discordMarkdown(within: DiscordLimits.fieldValue),
                             inline: $0.inline)
                     },
                 footer: card.footer.map { .init(text: Format.truncate($0, DiscordLimits.footer)) })
         }
-        Self.fitTotal(&embeds)
+        Self.fitTotal(&embeds, cards: cards.prefix(DiscordLimits.embeds))
         var rows: [DiscordComponent] = []
         for (index, menu) in menus.enumerated() where !menu.options.isEmpty {
             rows.append(
@@ -231,7 +229,7 @@ extension Reply {
             }
             if !buttons.isEmpty { rows.append(DiscordComponent(type: .actionRow, components: buttons)) }
         }
-        var content = text.map { Format.truncate($0.discordMarkdown, DiscordLimits.content) }
+        var content = text.map { $0.discordMarkdown(within: DiscordLimits.content) }
         if content == nil && embeds.isEmpty { content = "Done." }
         return DiscordMessage(
             content: content, embeds: embeds.isEmpty ? nil : embeds,
@@ -239,8 +237,10 @@ extension Reply {
             flags: visibility == .invokerOnly ? 64 : nil)
     }
 
-    /// Shortens the longest texts until all embeds together fit Discord's 6000 characters.
-    static func fitTotal(_ embeds: inout [DiscordMessage.Embed]) {
+    /// Shortens the longest texts until all embeds together fit Discord's 6000 characters, each written again from
+    /// its card's words so that its markup stays whole.
+    static func fitTotal(_ embeds: inout [DiscordMessage.Embed], cards: ArraySlice<Card>) {
+        let cards = Array(cards)
         var total = embeds.reduce(0) { $0 + $1.countedLength }
         while total > DiscordLimits.embedTotal {
             let excess = total - DiscordLimits.embedTotal
@@ -255,9 +255,10 @@ extension Reply {
             guard best.length > 1 else { break }
             let newLength = max(1, best.length - excess)
             if let f = best.field {
-                embeds[best.embed].fields![f].value = Format.truncate(embeds[best.embed].fields![f].value, newLength)
+                embeds[best.embed].fields![f].value = cards[best.embed].fields[f].value.discordMarkdown(
+                    within: newLength)
             } else {
-                embeds[best.embed].description = Format.truncate(embeds[best.embed].description!, newLength)
+                embeds[best.embed].description = cards[best.embed].description!.discordMarkdown(within: newLength)
             }
             total = embeds.reduce(0) { $0 + $1.countedLength }
         }

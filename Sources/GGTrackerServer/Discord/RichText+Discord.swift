@@ -30,6 +30,9 @@ enum DiscordMarkdown {
 }
 
 extension RichText {
+    /// Discord's markdown in at most `limit` characters, a cut span's markup kept whole.
+    func discordMarkdown(within limit: Int) -> String { rendered(within: limit) { $0.discordMarkdown } }
+
     var discordMarkdown: String {
         var out = ""
         for span in spans {

@@ -10,24 +10,29 @@ extension Reply {
     private func slackRendered() -> SlackMessage {
         var blocks: [SlackBlock] = []
         func section(_ text: String) -> SlackBlock { .section(text: .mrkdwn(Format.truncate(text, 3000))) }
-        if let text { blocks.append(section(text.slackMrkdwn)) }
+        if let text { blocks.append(section(text.slackMrkdwn(within: 3000))) }
         for card in cards {
-            var head: [String] = []
+            // A section's text holds 3000 characters and a field's 2000: the title comes whole, the words after it
+            // are cut to what is left, their markup kept whole.
+            var head = ""
             if let title = card.title {
-                let escaped = SlackMrkdwn.escape(title)
-                head.append("*" + (card.url.map { "<\($0)|\(escaped)>" } ?? escaped) + "*")
+                let escaped = SlackMrkdwn.escape(Format.truncate(title, 250))
+                head = "*" + (card.url.map { "<\($0)|\(escaped)>" } ?? escaped) + "*"
             }
-            if let description = card.description { head.append(description.slackMrkdwn) }
+            if let description = card.description {
+                let room = 3000 - Format.length(head) - (head.isEmpty ? 0 : 1)
+                head += (head.isEmpty ? "" : "\n") + description.slackMrkdwn(within: room)
+            }
             if !head.isEmpty {
                 blocks.append(
                     .section(
-                        text: .mrkdwn(Format.truncate(head.joined(separator: "\n"), 3000)),
+                        text: .mrkdwn(Format.truncate(head, 3000)),
                         accessory: card.thumbnailURL.map { SlackImage(imageURL: $0, altText: card.title ?? "cover") }))
             }
             for chunk in stride(from: 0, to: card.fields.count, by: 10) {
                 let fields = card.fields[chunk..<min(chunk + 10, card.fields.count)].map { field in
-                    SlackText.mrkdwn(
-                        Format.truncate("*\(SlackMrkdwn.escape(field.name))*\n\(field.value.slackMrkdwn)", 2000))
+                    let name = "*\(SlackMrkdwn.escape(Format.truncate(field.name, 250)))*\n"
+                    return SlackText.mrkdwn(name + field.value.slackMrkdwn(within: 2000 - Format.length(name)))
                 }
                 blocks.append(.section(text: nil, fields: Array(fields)))
             }
@@ -73,6 +78,9 @@ enum SlackMrkdwn {
 }
 
 extension RichText {
+    /// Slack's mrkdwn in at most `limit` characters, a cut span's markup kept whole.
+    func slackMrkdwn(within limit: Int) -> String { rendered(within: limit) { $0.slackMrkdwn } }
+
     var slackMrkdwn: String {
         var out = ""
         for span in spans {
