@@ -146,6 +146,10 @@ struct TextCommandParserTests {
             "!gg progress Hades status completed 30 hrs",
             "Did you mean `/progress title:Hades status:completed hours:30`?"
         ),
+        // A number after its option's name, or joined to it by "=".
+        ("!gg progress Hades hours 20", "Did you mean `/progress title:Hades hours:20`?"),
+        ("!gg progress Portal 2 percent 50", "Did you mean `/progress title:Portal 2 percent:50`?"),
+        ("!gg progress Hades hours=20", "Did you mean `/progress title:Hades hours:20`?"),
         // A title that is only a status names no game.
         (
             "!gg add playing",
