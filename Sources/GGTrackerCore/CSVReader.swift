@@ -7,13 +7,16 @@ struct CSVRow {
 }
 
 /// RFC 4180 CSV: fields quoted when they hold commas, quotes or line breaks, quotes doubled; CRLF or LF line ends;
-/// a UTF-8 byte order mark is skipped.
+/// a UTF-8 byte order mark is skipped. The fields are parted by commas, or by the semicolons or tabs the header
+/// line has more of: a spreadsheet saves CSV with semicolons where a comma is the decimal point.
 enum CSVReader {
     static func rows(_ data: Data) throws(ImportFileError) -> [CSVRow] {
         guard var text = String(data: data, encoding: .utf8) else {
             throw ImportFileError(line: 1, "the file is not UTF-8 text")
         }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        let separator = separator(of: text)
+        let separatorName = separator == ";" ? "semicolon" : separator == "\t" ? "tab" : "comma"
         var rows: [CSVRow] = []
         var fields: [String] = []
         var field = ""
@@ -61,7 +64,7 @@ enum CSVReader {
                 continue
             }
             switch c {
-            case ",":
+            case separator:
                 fields.append(field)
                 field = ""
                 afterQuote = false
@@ -76,7 +79,8 @@ enum CSVReader {
                 quoted = true
             default:
                 if afterQuote {
-                    throw ImportFileError(line: line, "a quoted field is followed by more text before the next comma")
+                    throw ImportFileError(
+                        line: line, "a quoted field is followed by more text before the next \(separatorName)")
                 }
                 field.unicodeScalars.append(c)
             }
@@ -84,6 +88,21 @@ enum CSVReader {
         if quoted { throw ImportFileError(line: rowLine, "a quoted field is never closed") }
         if !field.isEmpty || !fields.isEmpty { endRow() }
         return rows
+    }
+
+    /// The comma, semicolon or tab that parts the first line's fields: the one it has most of outside quotes, a
+    /// comma when it has none.
+    private static func separator(of text: String) -> Unicode.Scalar {
+        var counts: [Unicode.Scalar: Int] = [",": 0, ";": 0, "\t": 0]
+        var quoted = false
+        for c in text.unicodeScalars {
+            if c == "\"" { quoted.toggle() }
+            if quoted { continue }
+            if c == "\n" { break }
+            counts[c]? += 1
+        }
+        let most = ([",", ";", "\t"] as [Unicode.Scalar]).max { counts[$0]! < counts[$1]! }!
+        return counts[most]! > counts[","]! ? most : ","
     }
 }
 
@@ -135,7 +154,11 @@ struct CSVTable {
 
         func number(_ name: String, in range: ClosedRange<Double>) throws(ImportFileError) -> Double? {
             guard let text = self[name] else { return nil }
-            guard let value = Double(text), range.contains(value) else {
+            // A decimal comma, as a spreadsheet writes it in many languages: "12,5".
+            let decimal = text.filter { $0 == "," }.count == 1 && !text.contains(".")
+            guard let value = Double(decimal ? text.replacingOccurrences(of: ",", with: ".") : text),
+                range.contains(value)
+            else {
                 throw fail(
                     "\(name) “\(Format.truncate(text, 30))” is not a number from \(Int(range.lowerBound)) to \(Int(range.upperBound))"
                 )

@@ -32,6 +32,32 @@ struct ImportParsingTests {
         #expect(items[1].line == 4 && items[1].ref == GameRef(provider: "igdb", id: "2"))
     }
 
+    @Test func aSpreadsheetsSemicolonsOrTabsAndDecimalCommasAreRead() throws {
+        // As a spreadsheet saves CSV where a comma is the decimal point: a byte order mark, semicolons, "12,5".
+        let semicolons =
+            "\u{FEFF}" + Self.header.replacingOccurrences(of: ",", with: ";") + "\r\n"
+            + "library;igdb:1;Celeste;2018;completed;12,5;;9;TRUE;precise, platformer;;\"Hard; short\";FALSE;;;\r\n"
+        let (format, items) = try ImportFormat.auto.items(from: Data(semicolons.utf8))
+        #expect(format == .ggtracker && items.count == 1)
+        #expect(items[0].hours == 12.5 && items[0].favorite && items[0].review == "Hard; short")
+        #expect(items[0].tags == ["precise", "platformer"])
+        let tabs =
+            Self.header.replacingOccurrences(of: ",", with: "\t") + "\n"
+            + [
+                "library", "igdb:2", "Hades", "2020", "playing", "3,5", "", "", "false", "", "", "", "false", "", "",
+                "",
+            ]
+            .joined(separator: "\t") + "\n"
+        let (_, tabbed) = try ImportFormat.auto.items(from: Data(tabs.utf8))
+        #expect(tabbed.first?.hours == 3.5 && tabbed.first?.name == "Hades")
+        // A comma file's quoted decimal comma too; a number with a comma and a point is no number.
+        let commas = "\(Self.header)\nlibrary,igdb:1,Celeste,2018,playing,\"7,5\",,,false,,,,false,,,\n"
+        #expect(try ImportFormat.auto.items(from: Data(commas.utf8)).1.first?.hours == 7.5)
+        #expect(throws: ImportFileError(line: 2, "hours “1,000.5” is not a number from 0 to 20000")) {
+            try ImportFormat.auto.items(from: Data(commas.replacingOccurrences(of: "7,5", with: "1,000.5").utf8))
+        }
+    }
+
     @Test(arguments: [
         "=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "\tx", "'=x", "''+x", "'", "''", "'plain", "plain",
         "", "a=b", "–dash",
