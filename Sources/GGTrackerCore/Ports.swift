@@ -277,8 +277,9 @@ package protocol LibraryStore: Sendable {
         _ player: PlayerID, game: Game, community: String, at now: Date
     ) async throws -> WishlistAddResult
     func isWishlisted(_ player: PlayerID, game: Int64) async throws -> Bool
-    /// Every game in the player's library or on their wishlist.
-    func shelfGames(of player: PlayerID) async throws -> [Game]
+    /// Every game in the player's library or on their wishlist, with where it stands, the one last changed (or
+    /// wished for) first.
+    func recentShelves(of player: PlayerID) async throws -> [ShelfGame]
     /// The tags of the player's library, each with how many games have it: the most used first, then by name.
     func tagCounts(of player: PlayerID) async throws -> [(tag: String, games: Int)]
     func removeFromWishlist(_ player: PlayerID, game: Int64) async throws -> Bool

@@ -163,24 +163,26 @@ struct OwnCopy: Sendable {
     /// The games on the player's shelves, read with the entries themselves and the player's unfinished challenges
     /// (one round trip), each kept as the player's own copy: the change a command then makes to the one it picks
     /// reads nothing more.
-    static func shelves(of player: PlayerID, in db: any SQLSession) async throws -> [Game] {
+    static func shelves(of player: PlayerID, in db: any SQLSession) async throws -> [ShelfGame] {
         let p = player.rawValue
         let entries = try await db.prefetch("\(LibraryRows.entrySelect) WHERE e.player_id = ?", [p])
         let wished = try await db.prefetch(
             """
-            SELECT \(GameRows.columns) FROM games g
-            WHERE g.id IN (SELECT game_id FROM wishlist WHERE player_id = ?)
-                AND g.id NOT IN (SELECT game_id FROM library_entries WHERE player_id = ?)
+            SELECT w.added_at, \(GameRows.columns) FROM wishlist w JOIN games g ON g.id = w.game_id
+            WHERE w.player_id = ? AND w.game_id NOT IN (SELECT game_id FROM library_entries WHERE player_id = ?)
             """, [p, p])
         let challenges = try await ChallengeRows.unfinishedChallenges(db, player: player).rows()
         let owned = try await entries.rows().map(LibraryRows.entry(from:))
-        let wishedOnly = try await wished.rows().map(GameRows.game(from:))
+        let wishedOnly = try await wished.rows().map {
+            ShelfGame(game: GameRows.game(from: $0), status: nil, touchedAt: Date(timeIntervalSince1970: $0[0]))
+        }
         for entry in owned {
             db.remember(key(player, entry.game.id), OwnCopy(entry: entry, challenges: challenges, wishlisted: false))
         }
-        for game in wishedOnly {
-            db.remember(key(player, game.id), OwnCopy(entry: nil, challenges: challenges, wishlisted: true))
+        for wish in wishedOnly {
+            db.remember(key(player, wish.game.id), OwnCopy(entry: nil, challenges: challenges, wishlisted: true))
         }
-        return owned.map(\.game) + wishedOnly
+        let shelves = owned.map { ShelfGame(game: $0.game, status: $0.status, touchedAt: $0.updatedAt) } + wishedOnly
+        return shelves.sorted { $0.touchedAt > $1.touchedAt }
     }
 }

@@ -119,17 +119,25 @@ extension LibraryRecords: LibraryStore {
         }
     }
 
-    package func shelfGames(of player: PlayerID) async throws -> [Game] {
+    package func recentShelves(of player: PlayerID) async throws -> [ShelfGame] {
         try await read { db in
             // In a command that may change one of them, what the change starts from comes with them.
             if claim != nil && dialect == .postgres { return try await OwnCopy.shelves(of: player, in: db) }
             return try await db.fetchAll(
                 """
-                SELECT \(GameRows.columns) FROM games g WHERE g.id IN (
-                    SELECT game_id FROM library_entries WHERE player_id = ?
-                    UNION SELECT game_id FROM wishlist WHERE player_id = ?)
-                """, [player.rawValue, player.rawValue]
-            ).map(GameRows.game(from:))
+                SELECT e.status, e.updated_at, \(GameRows.columns)
+                FROM library_entries e JOIN games g ON g.id = e.game_id WHERE e.player_id = ?
+                UNION ALL
+                SELECT NULL, w.added_at, \(GameRows.columns)
+                FROM wishlist w JOIN games g ON g.id = w.game_id WHERE w.player_id = ?
+                    AND w.game_id NOT IN (SELECT game_id FROM library_entries WHERE player_id = ?)
+                ORDER BY 2 DESC
+                """, [player.rawValue, player.rawValue, player.rawValue]
+            ).map { row in
+                ShelfGame(
+                    game: GameRows.game(from: row), status: (row[0] as String?).flatMap(GameStatus.init(rawValue:)),
+                    touchedAt: Date(timeIntervalSince1970: row[1]))
+            }
         }
     }
 

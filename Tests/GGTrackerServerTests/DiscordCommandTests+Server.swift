@@ -242,20 +242,41 @@ extension DiscordCommandTests {
         }
     }
 
-    /// For commands about your copy, your own games come first; `/add` suggests from the catalog alone.
+    /// For commands about your copy, your own games come first, those the command is most likely about first;
+    /// `/add` suggests from the catalog alone.
     @Test func autocompleteOfACommandAboutYourCopyStartsWithYourGames() async throws {
         try await harness.withClient { client in
-            for title in ["igdb:113112", "igdb:26226"] {  // Hades, Celeste
+            // Hades, Celeste, Limbo, Hollow Knight on her shelves; Stardew Valley wished for.
+            for title in ["igdb:113112", "igdb:26226", "igdb:1331", "igdb:14593"] {
                 _ = try await client.send(I.command("add", [I.option("title", title)]))
             }
+            _ = try await client.send(I.command("wishlist", [I.sub("add", [I.option("title", "igdb:17000")])]))
+            _ = try await client.send(
+                I.command("progress", [I.option("title", "igdb:26226"), I.option("status", "completed")]))
+            _ = try await client.send(
+                I.command("progress", [I.option("title", "igdb:1331"), I.option("status", "paused")]))
+            _ = try await client.send(
+                I.command("progress", [I.option("title", "igdb:113112"), I.option("hours", 2.0)]))
             func suggested(_ command: String, _ text: String, as who: I.Person = .alice) async throws -> [String] {
-                let answer = try await client.send(
-                    I.autocomplete(command, [I.option("title", text, focused: true)], as: who))
+                let words = command.split(separator: " ").map(String.init)
+                var options = [I.option("title", text, focused: true)]
+                if words.count == 2 { options = [I.sub(words[1], options)] }
+                let answer = try await client.send(I.autocomplete(words[0], options, as: who))
                 DiscordChecks.check(answer)
                 return (answer.data["choices"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
             }
-            // Nothing typed yet: her two games, by name, before the catalog's popular ones.
-            #expect(try await suggested("progress", "").prefix(2) == ["igdb:26226", "igdb:113112"])
+            // Nothing typed yet: for `/progress`, the game she plays, the paused one, the backlog, the completed
+            // one, the wished-for one, before the catalog's popular ones.
+            let progress = try await suggested("progress", "")
+            #expect(
+                progress.prefix(5) == ["igdb:113112", "igdb:1331", "igdb:14593", "igdb:26226", "igdb:17000"],
+                "\(progress)")
+            // The completed one to review, the wished-for one to take off the wishlist; else the last changed first.
+            #expect(try await suggested("review", "").first == "igdb:26226")
+            #expect(try await suggested("wishlist remove", "").first == "igdb:17000")
+            #expect(
+                try await suggested("note", "").prefix(5)
+                    == ["igdb:113112", "igdb:1331", "igdb:26226", "igdb:14593", "igdb:17000"])
             // A start of any word of the name; the catalog's other matches follow, without repeats.
             let h = try await suggested("rate", "h")
             #expect(h.first == "igdb:113112" && h.count > 1 && Set(h).count == h.count, "\(h)")

@@ -107,6 +107,32 @@ struct StorageTests {
         #expect(try await database.read { db in try await db.value("SELECT 2", []) as Int? } == 2)
     }
 
+    /// The shelves as title suggestions order them: the last changed (or wished for) first, each game once, with
+    /// its status or none for the wishlist.
+    @Test(arguments: Backend.all)
+    func shelvesComeTheLastChangedFirst(_ backend: Backend) async throws {
+        let f = try await LibraryFixture(backend)
+        let alice = try await f.player("alice")
+        try await f.database.library.updateEntry(of: alice.id, game: f.celeste, community: "", at: f.now) {
+            $0 = LibraryEntry(game: f.celeste, status: .playing, at: f.now)
+        }
+        _ = try await f.database.library.addToWishlist(alice.id, game: f.hades, at: f.now.addingTimeInterval(60))
+        var shelves = try await f.database.library.recentShelves(of: alice.id)
+        #expect(shelves.map(\.game.name) == ["Hades", "Celeste"] && shelves.map(\.status) == [nil, .playing])
+        #expect(shelves.first?.touchedAt == f.now.addingTimeInterval(60))
+        // Both in the library: each once; the older change now last changed.
+        let later = f.now.addingTimeInterval(120)
+        try await f.database.library.updateEntry(of: alice.id, game: f.hades, community: "", at: later) {
+            $0 = LibraryEntry(game: f.hades, status: .backlog, at: later)
+        }
+        try await f.database.library.updateEntry(of: alice.id, game: f.celeste, community: "", at: later + 60) {
+            $0?.hours = 3
+            $0?.updatedAt = later + 60
+        }
+        shelves = try await f.database.library.recentShelves(of: alice.id)
+        #expect(shelves.map(\.game.name) == ["Celeste", "Hades"] && shelves.map(\.status) == [.playing, .backlog])
+    }
+
     @Test(arguments: Backend.all)
     func valuesAreBoundAsThemselves(_ backend: Backend) async throws {
         let database = try await backend.open()

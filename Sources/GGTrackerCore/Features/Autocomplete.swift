@@ -10,8 +10,9 @@ package struct Choice: Equatable, Sendable {
     }
 }
 
-extension GGTrackerBot {
-    package static let maxChoices = 25
+/// What every list of suggestions keeps to.
+enum Suggestions {
+    static let maxChoices = 25
 
     /// Commands about a game on the caller's shelves, whose title suggestions start with the caller's games.
     static let aboutYourCopy: Set<String> = [
@@ -26,6 +27,9 @@ extension GGTrackerBot {
         let words = FacetName.words(name)
         return typed.allSatisfy { prefix in words.contains { $0.hasPrefix(prefix) } }
     }
+}
+
+extension GGTrackerBot {
 
     /// Suggestions for the option being typed, served from the local catalog only.
     package func autocomplete(
@@ -35,14 +39,21 @@ extension GGTrackerBot {
         case "title":
             let settings = try await store.library.settings(of: invoker.community)
             let showsMature = settings.showsMature(to: invoker)
-            var games = try await catalog.autocomplete(text, includeMature: showsMature, limit: Self.maxChoices)
-            if Self.aboutYourCopy.contains(path.joined(separator: " ")) {
-                // The caller's own games first: the ones these commands are about.
-                let own = try await store.library.shelfGames(of: invoker.player)
-                    .filter { (showsMature || !$0.isMature) && Self.startsWords(of: $0.name, with: text) }
-                    .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+            var games = try await catalog.autocomplete(text, includeMature: showsMature, limit: Suggestions.maxChoices)
+            let command = path.joined(separator: " ")
+            if Suggestions.aboutYourCopy.contains(command) {
+                // The caller's own games first, those the command is most likely about first (for `/progress` the
+                // ones being played), each kind the last changed first.
+                let own = try await store.library.recentShelves(of: invoker.player)
+                    .filter {
+                        (showsMature || !$0.game.isMature) && Suggestions.startsWords(of: $0.game.name, with: text)
+                    }
+                    .enumerated().sorted {
+                        ($0.element.rank(for: command), $0.offset) < ($1.element.rank(for: command), $1.offset)
+                    }
+                    .map(\.element.game)
                 let refs = Set(own.map(\.ref))
-                games = Array((own + games.filter { !refs.contains($0.ref) }).prefix(Self.maxChoices))
+                games = Array((own + games.filter { !refs.contains($0.ref) }).prefix(Suggestions.maxChoices))
             }
             return zip(games, Self.labels(games)).map { game, label in
                 Choice(name: Format.truncate(label, 100), value: game.ref.description)
@@ -56,7 +67,7 @@ extension GGTrackerBot {
                 ? [] : Set(try await store.social.challenges(in: invoker.community, joinedBy: invoker.player).map(\.id))
             let fitting = all.filter { needle.isEmpty || $0.name.lowercased().contains(needle) }
             return (fitting.filter { yours.contains($0.id) } + fitting.filter { !yours.contains($0.id) })
-                .prefix(Self.maxChoices).map { Choice(name: Format.truncate($0.name, 100), value: $0.name) }
+                .prefix(Suggestions.maxChoices).map { Choice(name: Format.truncate($0.name, 100), value: $0.name) }
         case "tag":
             // The caller's own tags, the most used first: those starting with the text, then those containing it.
             let needle = BotCommand.listedTag(text) ?? ""
@@ -64,13 +75,13 @@ extension GGTrackerBot {
             let fitting =
                 tags.filter { $0.tag.hasPrefix(needle) }
                 + tags.filter { !$0.tag.hasPrefix(needle) && $0.tag.contains(needle) }
-            return fitting.prefix(Self.maxChoices).map {
+            return fitting.prefix(Suggestions.maxChoices).map {
                 Choice(name: Format.truncate("\($0.tag) (\(Format.count($0.games, "game")))", 100), value: $0.tag)
             }
         case "command":
             let needle = text.lowercased().trimmingCharacters(in: ["/", " "])
             return CommandName.allCases.filter { needle.isEmpty || $0.rawValue.hasPrefix(needle) }.prefix(
-                Self.maxChoices
+                Suggestions.maxChoices
             )
             .map { Choice(name: "/\($0.rawValue) — \(Format.truncate($0.spec.summary, 80))", value: $0.rawValue) }
         case "platform", "genre", "name":
@@ -86,11 +97,11 @@ extension GGTrackerBot {
                 case .unknown: break
                 }
             }
-            for name in try await catalog.facetNames(kind, matching: text, limit: Self.maxChoices)
+            for name in try await catalog.facetNames(kind, matching: text, limit: Suggestions.maxChoices)
             where !names.contains(name) {
                 names.append(name)
             }
-            return names.prefix(Self.maxChoices).map {
+            return names.prefix(Suggestions.maxChoices).map {
                 Choice(name: Format.truncate($0, 100), value: Format.truncate($0, 100))
             }
         default:

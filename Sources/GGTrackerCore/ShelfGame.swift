@@ -1,0 +1,40 @@
+import Foundation
+
+/// A game on a player's shelves, with where it stands: its library status, or nil when it is only on the
+/// wishlist, and when the player last changed it (or wished for it).
+package struct ShelfGame: Sendable {
+    package var game: Game
+    package var status: GameStatus?
+    package var touchedAt: Date
+
+    package init(game: Game, status: GameStatus?, touchedAt: Date) {
+        self.game = game
+        self.status = status
+        self.touchedAt = touchedAt
+    }
+
+    /// Where the game comes among the player's games for `command` (lower first): for `/progress` the games being
+    /// played, then paused, then the backlog; for `/review` the completed ones; for `/wishlist remove` the wishlist;
+    /// for the others the library before the wishlist.
+    package func rank(for command: String) -> Int {
+        switch (command, status) {
+        case ("progress", .playing?): 0
+        case ("progress", .paused?): 1
+        case ("progress", .backlog?): 2
+        case ("progress", .some): 3
+        case ("review", .completed?): 0
+        case ("review", .some): 1
+        case ("wishlist remove", nil): 0
+        case ("wishlist remove", .some): 1
+        case (_, .some): 0
+        case (_, nil): 4
+        }
+    }
+}
+
+extension LibraryStore {
+    /// Every game in the player's library or on their wishlist.
+    package func shelfGames(of player: PlayerID) async throws -> [Game] {
+        try await recentShelves(of: player).map(\.game)
+    }
+}
