@@ -166,6 +166,24 @@ struct SocialTests {
         }
     }
 
+    /// The games both have: those both rated first, liked most together first, then those one rated, then the rest.
+    @Test func compareListsTheGamesBothRatedFirst() async throws {
+        try await harness.withClient { client in
+            for (who, scores) in [(I.Person.alice, [9, 8, 6, nil]), (.bob, [9, 3, nil, nil])] {
+                for (title, score) in zip(["Celeste", "Hades", "Tetris", "Cuphead"], scores) {
+                    try await play(client, who, title, score: score)
+                }
+            }
+            let compare = try await client.send(I.command("compare", [I.user("user", .bob)], resolvedUsers: [.bob]))
+            let fields = try #require(compare.embeds.first?["fields"] as? [[String: Any]])
+            let shared = try #require(fields.first { ($0["name"] as? String)?.hasPrefix("Both have (4)") == true })
+            let names = (shared["value"] as? String ?? "").split(separator: "\n").map {
+                $0.split(separator: " (").first ?? ""
+            }
+            #expect(names == ["• Celeste", "• Hades", "• Tetris", "• Cuphead"], "\(shared)")
+        }
+    }
+
     @Test func compareRefusesYourselfAndEmptyLibrariesFriendly() async throws {
         try await harness.withClient { client in
             let me = try await client.send(I.command("compare", [I.user("user", .alice)], resolvedUsers: [.alice]))

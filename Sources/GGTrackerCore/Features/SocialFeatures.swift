@@ -37,7 +37,16 @@ struct SocialFeatures: Sendable {
                 .init("Compatibility", "No game rated by both yet: \(code: "/rate") some shared games.", inline: false))
         }
         if !comparison.shared.isEmpty {
-            let lines = comparison.shared.prefix(10).map { item in
+            // The games both rated first, those they liked most together first; then those one of them rated.
+            let shared = comparison.shared.sorted { a, b in
+                let (x, y) = (
+                    [a.left.score, a.right.score].compactMap { $0 }, [b.left.score, b.right.score].compactMap { $0 }
+                )
+                if x.count != y.count { return x.count > y.count }
+                if x.reduce(0, +) != y.reduce(0, +) { return x.reduce(0, +) > y.reduce(0, +) }
+                return a.game.displayName.lowercased() < b.game.displayName.lowercased()
+            }
+            let lines = shared.prefix(10).map { item in
                 let scores = [item.left.score, item.right.score].map { $0.map(String.init) ?? "–" }.joined(
                     separator: " vs ")
                 return "• \(item.game.displayName) — \(scores)"
