@@ -301,7 +301,9 @@ package protocol LibraryStore: Sendable {
         of player: PlayerID, status: GameStatus?, sort: LibrarySort, includeMature: Bool, page: Int, pageSize: Int,
         tag: String?
     ) async throws -> LibraryPage
-    func stats(of player: PlayerID) async throws -> PlayerStats
+    /// The player's numbers; the most played game and the favorites only among games a channel that shows mature
+    /// games or not (`includeMature`) may name.
+    func stats(of player: PlayerID, includeMature: Bool) async throws -> PlayerStats
     /// The player's library and wishlist, whole; nil for a player never seen.
     func export(of player: PlayerID, at now: Date) async throws -> LibraryExport?
     /// Brings matched games into the player's library and wishlist, never replacing what the player wrote; records

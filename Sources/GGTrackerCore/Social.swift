@@ -249,6 +249,15 @@ package struct LibraryComparison: Sendable {
         self.rightCount = rightCount
     }
 
+    /// The same libraries without the games the age gate hides, for the games a channel names; the counts stay.
+    package func withoutMature() -> LibraryComparison {
+        var shown = self
+        shown.shared = shared.filter { !$0.game.isMature }
+        shown.leftFinishedRightWants = leftFinishedRightWants.filter { !$0.isMature }
+        shown.rightFinishedLeftWants = rightFinishedLeftWants.filter { !$0.isMature }
+        return shown
+    }
+
     /// Games both rated: (game, left score, right score).
     package var bothRated: [(game: Game, left: Int, right: Int)] {
         shared.compactMap { item in

@@ -186,10 +186,11 @@ extension LibraryRecords: LibraryStore {
         }
     }
 
-    package func stats(of player: PlayerID) async throws -> PlayerStats {
+    package func stats(of player: PlayerID, includeMature: Bool) async throws -> PlayerStats {
         try await read { db in
             var stats = PlayerStats()
             let p = player.rawValue
+            let named = includeMature ? "" : " AND g.mature = 0"
             for row in try await db.fetchAll(
                 "SELECT status, count(*) AS n FROM library_entries WHERE player_id = ? GROUP BY status", [p])
             {
@@ -215,7 +216,7 @@ extension LibraryRecords: LibraryStore {
             if let row = try await db.fetchOne(
                 """
                 SELECT g.name, e.hours FROM library_entries e JOIN games g ON g.id = e.game_id
-                WHERE e.player_id = ? AND e.hours > 0 ORDER BY e.hours DESC LIMIT 1
+                WHERE e.player_id = ? AND e.hours > 0\(named) ORDER BY e.hours DESC LIMIT 1
                 """, [p])
             {
                 stats.mostPlayed = (row["name"], row["hours"])
@@ -229,7 +230,8 @@ extension LibraryRecords: LibraryStore {
                 (db.values(
                     """
                     SELECT g.name FROM library_entries e JOIN games g ON g.id = e.game_id
-                    WHERE e.player_id = ? AND e.favorite <> 0 ORDER BY e.score DESC, e.updated_at DESC LIMIT 10
+                    WHERE e.player_id = ? AND e.favorite <> 0\(named)
+                    ORDER BY e.score IS NULL, e.score DESC, e.updated_at DESC LIMIT 10
                     """, [p]) as [String])
             stats.wishlist =
                 try await (db.value("SELECT count(*) FROM wishlist WHERE player_id = ?", [p]) as Int?) ?? 0

@@ -14,7 +14,8 @@ package struct DueReleaseAlert: Sendable, Equatable {
 extension SocialRecords {
     /// The alerts due at `now`: games released after `since` and by `now` (an exact date, not only a year) that
     /// members of a server with an announce channel (or of a Matrix room, which is its own) wishlisted before that date, and for which no alert was sent
-    /// for that server, game and release date yet. A release date moved by a refresh is a new alert.
+    /// for that server, game and release date yet. A release date moved by a refresh is a new alert. A mature game
+    /// is announced only where the server's age gate is off, as the rest of its news.
     package func dueReleaseAlerts(at now: Date, since: Date) async throws -> [DueReleaseAlert] {
         let rows = try await read { db in
             try await db.fetchAll(
@@ -27,6 +28,7 @@ extension SocialRecords {
                 JOIN communities c ON c.id = m.community_id
                 JOIN games g ON g.id = w.game_id
                 WHERE (c.announce_channel IS NOT NULL OR c.id LIKE 'matrix:%') AND g.release_year_only = 0
+                    AND (g.mature = 0 OR c.age_gate = 'off')
                     AND g.release_date > ? AND g.release_date <= ? AND w.added_at < g.release_date
                     AND NOT EXISTS (
                         SELECT 1 FROM release_alerts a

@@ -184,6 +184,37 @@ struct SocialTests {
         }
     }
 
+    /// Outside age-restricted channels no mature game is named: not among favorites, as the most played, or in a
+    /// comparison (which still counts it, and its score).
+    @Test func profileStatsAndCompareNameNoMatureGameOutsideAgeRestrictedChannels() async throws {
+        try await harness.withClient { client in
+            for who in [I.Person.alice, .bob] {
+                for (title, hours, score) in [("Grand Theft Auto V", 90.0, 9), ("Celeste", 10.0, 7)] {
+                    let add = [I.option("title", title), I.option("status", "completed"), I.option("hours", hours)]
+                    _ = try await client.send(I.command("add", add, as: who, nsfw: true))
+                    _ = try await client.send(
+                        I.command("rate", [I.option("title", title), I.option("score", score)], as: who, nsfw: true))
+                    _ = try await client.send(I.command("favorite", [I.option("title", title)], as: who, nsfw: true))
+                }
+            }
+            let profile = try await client.send(I.command("profile", [I.sub("show", [])]))
+            #expect(profile.text.contains("Celeste") && !profile.text.contains("Grand Theft"), "\(profile.text)")
+            let stats = try await client.send(I.command("stats"))
+            #expect(stats.text.contains("Most played: Celeste"), "\(stats.text)")
+            #expect(stats.text.contains("100 h in total"), "the hours count every game: \(stats.text)")
+            let compare = try await client.send(I.command("compare", [I.user("user", .bob)], resolvedUsers: [.bob]))
+            #expect(compare.text.contains("**100%** over 2 games you both rated"), "\(compare.text)")
+            #expect(compare.text.contains("Celeste (2018) — 7 vs 7\n1 age-restricted hidden"), "\(compare.text)")
+            #expect(!compare.text.contains("Grand Theft"))
+            // Where the channel is age-restricted, they are named.
+            let there = try await client.send(
+                I.command("compare", [I.user("user", .bob)], nsfw: true, resolvedUsers: [.bob]))
+            #expect(there.text.contains("Grand Theft Auto V (2013) — 9 vs 9") && !there.text.contains("hidden"))
+            let profileThere = try await client.send(I.command("profile", [I.sub("show", [])], nsfw: true))
+            #expect(profileThere.text.contains("Grand Theft Auto V"), "\(profileThere.text)")
+        }
+    }
+
     @Test func compareRefusesYourselfAndEmptyLibrariesFriendly() async throws {
         try await harness.withClient { client in
             let me = try await client.send(I.command("compare", [I.user("user", .alice)], resolvedUsers: [.alice]))

@@ -239,6 +239,8 @@ struct StorageTests {
         let gta = try #require(try await database.catalog.game(GameRef(provider: "igdb", id: "1020")))
         try await database.library.updateEntry(of: alice.id, game: gta) {
             $0 = LibraryEntry(game: gta, status: .playing, at: now)
+            $0?.hours = 50
+            $0?.favorite = true
         }
         let hiding = try await database.library.library(
             of: alice.id, status: nil, sort: .score, includeMature: false, page: 1, pageSize: 10)
@@ -253,9 +255,18 @@ struct StorageTests {
             #expect(empty.statusCounts == [.completed: 1, .playing: 2])
             #expect(empty.page.total == (status == nil ? 3 : 0))
         }
-        let stats = try await database.library.stats(of: alice.id)
+        try await database.library.updateEntry(of: alice.id, game: celeste) {
+            $0?.hours = 10
+            $0?.favorite = true
+        }
+        let stats = try await database.library.stats(of: alice.id, includeMature: true)
         #expect(stats.scoreCounts == [9: 1, 6: 1])
         #expect(stats.genreCounts.map(\.0).contains("Platform"))
+        #expect(stats.mostPlayed?.name == "Grand Theft Auto V" && stats.favorites == ["Celeste", "Grand Theft Auto V"])
+        // Where mature games are not shown, none is named; the numbers count them all.
+        let named = try await database.library.stats(of: alice.id, includeMature: false)
+        #expect(named.mostPlayed?.name == "Celeste" && named.favorites == ["Celeste"])
+        #expect(named.totalHours == 60 && named.libraryCount == 3)
     }
 
     /// A page's entries carry what a line of `/list` shows, each in its place, and leave the rest out.

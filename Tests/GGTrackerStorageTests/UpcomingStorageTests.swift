@@ -92,4 +92,27 @@ struct UpcomingStorageTests {
         // Too long ago for the window: not due.
         #expect(try await database.social.dueReleaseAlerts(at: now, since: now.addingTimeInterval(-60)).isEmpty)
     }
+
+    /// A mature game's release is announced only where the server's age gate is off, as its other news is: whether
+    /// the announce channel is age-restricted is not known.
+    @Test(arguments: Backend.all)
+    func aMatureGamesReleaseIsAnnouncedOnlyWhereTheAgeGateIsOff(_ backend: Backend) async throws {
+        let f = try await LibraryFixture(backend)
+        let (database, now) = (f.database, f.now)
+        let released = Int(now.timeIntervalSince1970) - 3600
+        let line =
+            #"{"id":990022,"name":"Grim Night","first_release_date":\#(released),"age_ratings":[{"organization":1,"rating_category":6}]}"#
+        _ = try await CatalogImporter(database: database).importData(Data(line.utf8))
+        let game = try #require(try await database.catalog.game(GameRef(provider: "igdb", id: "990022")))
+        #expect(game.isMature)
+        for (name, community) in [("alice", "discord:1"), ("bob", "discord:2")] {
+            let player = try await database.library.recordPlayer(f.invoker(name, community: community), at: now)
+            _ = try await database.library.updateSettings(
+                of: community, announceChannel: "7\(name.count)", ageGate: nil)
+            _ = try await database.library.addToWishlist(player.id, game: game, at: now.addingTimeInterval(-86_400))
+        }
+        _ = try await database.library.updateSettings(of: "discord:2", announceChannel: nil, ageGate: .off)
+        let due = try await database.social.dueReleaseAlerts(at: now, since: now.addingTimeInterval(-86_400))
+        #expect(due.map(\.community) == ["discord:2"])
+    }
 }

@@ -8,7 +8,7 @@ struct PlayerFeatures: Sendable {
     /// `/profile show`: nickname, avatar, counts, hours, favorite genres and games, medals.
     func profileShow(user: UserMention?, _ c: Context) async throws -> Reply {
         let player = try await bot.targetPlayer(user, c)
-        let stats = try await bot.store.library.stats(of: player.id)
+        let stats = try await bot.store.library.stats(of: player.id, includeMature: c.showsMature)
         var fields: [Card.Field] = [
             .init("Library", Format.count(stats.libraryCount, "game")),
             .init("Completed", "\(stats.statusCounts[.completed] ?? 0)"),
@@ -94,7 +94,7 @@ struct PlayerFeatures: Sendable {
     /// `/stats`: numbers and small text bar charts.
     func stats(user: UserMention?, _ c: Context) async throws -> Reply {
         let player = try await bot.targetPlayer(user, c)
-        let stats = try await bot.store.library.stats(of: player.id)
+        let stats = try await bot.store.library.stats(of: player.id, includeMature: c.showsMature)
         guard stats.libraryCount > 0 else {
             return .notice(
                 player.id == c.player.id

@@ -36,9 +36,12 @@ struct SocialFeatures: Sendable {
             fields.append(
                 .init("Compatibility", "No game rated by both yet: \(code: "/rate") some shared games.", inline: false))
         }
+        // The score counts every game; the games named are those this channel may show.
+        let shown = c.showsMature ? comparison : comparison.withoutMature()
+        let hidden = comparison.shared.count - shown.shared.count
         if !comparison.shared.isEmpty {
             // The games both rated first, those they liked most together first; then those one of them rated.
-            let shared = comparison.shared.sorted { a, b in
+            let shared = shown.shared.sorted { a, b in
                 let (x, y) = (
                     [a.left.score, a.right.score].compactMap { $0 }, [b.left.score, b.right.score].compactMap { $0 }
                 )
@@ -51,11 +54,12 @@ struct SocialFeatures: Sendable {
                     separator: " vs ")
                 return "• \(item.game.displayName) — \(scores)"
             }
-            let more = comparison.shared.count > 10 ? "\n…and \(comparison.shared.count - 10) more" : ""
+            var more = shared.count > 10 ? "\n…and \(shared.count - 10) more" : ""
+            if hidden > 0 { more += (lines.isEmpty ? "" : "\n") + "\(hidden) age-restricted hidden" }
             fields.append(
                 .init("Both have (\(comparison.shared.count))", lines.joined(separator: "\n") + more, inline: false))
         }
-        if let gap = comparison.biggestDisagreement {
+        if let gap = shown.biggestDisagreement {
             fields.append(
                 .init(
                     "Biggest disagreement",
@@ -63,7 +67,7 @@ struct SocialFeatures: Sendable {
                     inline: false))
         }
         for (finisher, wisher, games) in [
-            (l, r, comparison.leftFinishedRightWants), (r, l, comparison.rightFinishedLeftWants),
+            (l, r, shown.leftFinishedRightWants), (r, l, shown.rightFinishedLeftWants),
         ] where !games.isEmpty {
             fields.append(
                 .init(
