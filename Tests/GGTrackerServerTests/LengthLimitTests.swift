@@ -1,6 +1,7 @@
 import Foundation
 import GGTrackerCore
 import GGTrackerStorage
+import PropertyBased
 import Testing
 
 @testable import GGTrackerServer
@@ -93,6 +94,41 @@ struct LengthLimitTests {
         // Bold closed, and no escape cut in two ("&am…").
         #expect(card.hasSuffix("…*"), "\(card.suffix(20))")
         #expect(card.components(separatedBy: "&").dropFirst().allSatisfy { $0.hasPrefix("amp;") })
+    }
+
+    /// Any text cut to any limit fits it, keeps every spoiler closed on Discord and every entity whole on Slack, and
+    /// a text that fits is written as it is.
+    @Test func anyTextCutToAnyLimitFitsAndKeepsItsMarkup() async {
+        let words = ["Hades", "a b", "**", "||", "|", "&", "<b>", "\\", "é", "🎮", "x\u{0301}", " ", "\n", "ok"]
+        let word = Gen.element(of: words).array(of: 0...6).map { $0.compactMap { $0 }.joined() }
+        let span = zip(Gen<Int>.value(in: 0...6), word).map { kind, text -> RichText.Span in
+            switch kind {
+            case 0: .bold(text)
+            case 1: .spoiler(text)
+            case 2: .link(text, url: "https://example.com/\(text.count)")
+            case 3: .code(text)
+            case 4: .mention("123")
+            default: .plain(text)
+            }
+        }
+        await propertyCheck(count: 2000, input: span.array(of: 0...8), Gen<Int>.value(in: 1...60)) { spans, limit in
+            let text = RichText(spans)
+            let discord = text.discordMarkdown(within: limit)
+            #expect(Format.length(discord) <= limit, "\(discord)")
+            if Format.length(text.discordMarkdown) <= limit { #expect(discord == text.discordMarkdown) }
+            // The words' own bars are escaped (and a code span's are no markup): what is left opens and closes
+            // spoilers in pairs.
+            let outsideCode = discord.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 0 }.map(\.element).joined()
+            let bars = outsideCode.replacingOccurrences(of: "\\\\", with: "").replacingOccurrences(of: "\\|", with: "")
+            #expect((bars.components(separatedBy: "||").count - 1) % 2 == 0, "\(discord)")
+            let slack = text.slackMrkdwn(within: limit)
+            #expect(Format.length(slack) <= limit, "\(slack)")
+            #expect(
+                slack.components(separatedBy: "&").dropFirst().allSatisfy {
+                    $0.hasPrefix("amp;") || $0.hasPrefix("lt;") || $0.hasPrefix("gt;")
+                }, "\(slack)")
+        }
     }
 
     @Test func aLeaderboardOfLongNamesFitsDiscord() async throws {
