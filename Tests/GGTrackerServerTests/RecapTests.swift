@@ -131,6 +131,27 @@ struct RecapTests {
         }
     }
 
+    /// Games finished with no hours logged that year — an import brings the days, not the hours — say so, not
+    /// "0 h played".
+    @Test func anImportedYearSaysItsHoursWereNotLogged() async throws {
+        let harness = try await TestHarness()
+        let celeste = try #require(try await harness.services.catalog.game(GameRef(provider: "igdb", id: "26226")))
+        var item = ImportItem(line: 2, name: "Celeste")
+        item.status = .completed
+        item.hours = 30
+        item.finishedAt = Date()
+        let imported = [(item: item, game: celeste)]
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("about"))
+            _ = try await harness.services.database.library.importItems(
+                imported, for: PlayerID("discord:111111111111111111"), displayName: "Alice", at: Date())
+            let recap = try await client.send(I.command("recap"))
+            #expect(
+                recap.embeds.first?["description"] as? String == "1 game finished · no hours logged · 0 reviews",
+                "\(recap.text)")
+        }
+    }
+
     @Test func theSharePageHasTheSameYearWithCharts() async throws {
         try await Self.withAlicesYears { client, lastYear, setClock in
             let thisYear = lastYear + 1

@@ -67,9 +67,12 @@ package struct RecapFeatures: Sendable {
             ])
     }
 
-    /// "4 games finished · 61.5 h played · 2 reviews".
+    /// "4 games finished · 61.5 h played · 2 reviews". Games finished with no hours logged that year (an import
+    /// brings dates, not the year's hours) say so rather than "0 h played".
     package static func headline(_ recap: YearRecap) -> String {
-        "\(Format.count(recap.completions.count, "game")) finished · \(Format.hours(recap.hours)) played · "
+        let hours =
+            recap.hours == 0 && !recap.completions.isEmpty ? "no hours logged" : "\(Format.hours(recap.hours)) played"
+        return "\(Format.count(recap.completions.count, "game")) finished · \(hours) · "
             + Format.count(recap.reviewsWritten, "review")
     }
 
