@@ -179,6 +179,11 @@ struct CSVTable {
         func date(_ name: String) throws(ImportFileError) -> Date? {
             guard let text = self[name] else { return nil }
             guard let date = ImportDates.parse(text) else {
+                if ImportDates.isAmbiguous(text) {
+                    throw fail(
+                        "\(name) “\(Format.truncate(text, 30))” could have its day or its month first; write it as 2024-02-09"
+                    )
+                }
                 throw fail("\(name) “\(Format.truncate(text, 30))” is not a date")
             }
             return date
@@ -203,14 +208,15 @@ struct CSVTable {
     }
 }
 
-/// Dates as exports write them: ISO 8601 moments, `2024-02-09 15:54:48`, `2024-02-09`, all read as UTC.
+/// Dates as exports write them: ISO 8601 moments, `2024-02-09 15:54:48`, `2024-02-09`; and as a spreadsheet saves
+/// them again: `09.02.2024 15:54` (the day first), `09/02/2024` or `02/09/2024` when a number over 12 tells the day
+/// from the month. All read as UTC.
 enum ImportDates {
     static func parse(_ text: String) -> Date? {
         if let date = try? Date(text, strategy: .iso8601) { return date }
         let parts = text.split(whereSeparator: { $0 == " " || $0 == "T" })
-        guard let day = parts.first else { return nil }
-        let ymd = day.split(separator: "-").compactMap { Int($0) }
-        guard ymd.count == 3, (1...12).contains(ymd[1]), (1...31).contains(ymd[2]) else { return nil }
+        guard let day = parts.first, let ymd = yearMonthDay(day) else { return nil }
+        guard (1...12).contains(ymd[1]), (1...31).contains(ymd[2]) else { return nil }
         var components = DateComponents(year: ymd[0], month: ymd[1], day: ymd[2])
         if parts.count > 1 {
             let hms = parts[1].prefix(8).split(separator: ":").compactMap { Int($0) }
@@ -220,5 +226,26 @@ enum ImportDates {
             components.second = hms.count > 2 ? hms[2] : 0
         }
         return Calendar.utc.date(from: components)
+    }
+
+    /// A day written with slashes whose day and month could be either way round: `03/04/2024`.
+    static func isAmbiguous(_ text: String) -> Bool {
+        let numbers = (text.split(separator: " ").first ?? "").split(separator: "/").compactMap { Int($0) }
+        return numbers.count == 3 && numbers[2] > 31 && (1...12).contains(numbers[0])
+            && (1...12).contains(numbers[1]) && numbers[0] != numbers[1]
+    }
+
+    /// Year, month and day of `2024-02-09`, `09.02.2024`, or `09/02/2024` and `02/09/2024` when they can be told.
+    private static func yearMonthDay(_ day: Substring) -> [Int]? {
+        for (separator, yearFirst) in [("-", true), (".", false), ("/", false)] {
+            let numbers = day.split(separator: Character(separator)).compactMap { Int($0) }
+            guard numbers.count == 3, day.split(separator: Character(separator)).count == 3 else { continue }
+            if yearFirst { return numbers }
+            guard numbers[2] > 31 else { return nil }  // a year last, written whole
+            if separator == "." || numbers[0] > 12 { return [numbers[2], numbers[1], numbers[0]] }
+            if numbers[1] > 12 || numbers[0] == numbers[1] { return [numbers[2], numbers[0], numbers[1]] }
+            return nil
+        }
+        return nil
     }
 }

@@ -96,6 +96,20 @@ struct ImportParsingTests {
         #expect(ImportDates.parse("2024-02-09 15:54:48") == Date(timeIntervalSince1970: 1_707_494_088))
         #expect(ImportDates.parse("2024-02-09") == Date(timeIntervalSince1970: 1_707_436_800))
         #expect(ImportDates.parse("2024-13-09") == nil && ImportDates.parse("soon") == nil)
+        // As a spreadsheet saves them again: the day first with dots; with slashes, when a number over 12 tells.
+        #expect(ImportDates.parse("09.02.2024 15:54") == Date(timeIntervalSince1970: 1_707_494_040))
+        let february13 = Date(timeIntervalSince1970: 1_707_782_400)
+        #expect(ImportDates.parse("13/02/2024") == february13 && ImportDates.parse("02/13/2024") == february13)
+        #expect(ImportDates.parse("02/02/2024") == Date(timeIntervalSince1970: 1_706_832_000))
+        #expect(ImportDates.parse("03/04/2024") == nil && ImportDates.isAmbiguous("03/04/2024 10:00"))
+        #expect(ImportDates.parse("09.02.24") == nil && !ImportDates.isAmbiguous("13/02/2024"))
+        let line = "\(Self.header)\nlibrary,igdb:1,Celeste,2018,playing,,,,false,,,,false,03/04/2024,,\n"
+        #expect(
+            throws: ImportFileError(
+                line: 2, "added_at “03/04/2024” could have its day or its month first; write it as 2024-02-09")
+        ) {
+            try ImportFormat.auto.items(from: Data(line.utf8))
+        }
     }
 
     @Test func anImportNeverReplacesWhatThePlayerWrote() {
