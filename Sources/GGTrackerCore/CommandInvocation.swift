@@ -225,6 +225,8 @@ extension CommandInvocation {
             }
         }
         var word = words.removeLast()
+        // The option's name joined to its value as in other programs ("celeste score=9").
+        if word.lowercased().hasPrefix(option.name + "=") { word.removeFirst(option.name.count + 1) }
         if option.units.contains(word.lowercased()), words.count >= 2, option.reading(words.last! + word) != nil {
             word = words.removeLast() + word
         }
@@ -312,17 +314,12 @@ extension CommandInvocation {
             let rest = String(title.dropLast(last.count)).trimmingCharacters(in: .whitespaces)
             return rest.isEmpty ? nil : (rest, .boolean(true))
         }
-        // The option's name joined to its value as in other programs ("zelda hours=20").
-        if let equals = last.firstIndex(of: "="), last[..<equals].lowercased() == option.name,
-            let value = option.validValue(String(last[last.index(after: equals)...]))
-        {
-            let rest = String(title.dropLast(last.count)).trimmingCharacters(in: .whitespaces)
-            return rest.isEmpty ? nil : (rest, value)
-        }
         // A choice, a number written with its unit ("50%", "12h", "12 hours") or after the option's name ("hours
-        // 12", "percent 50"): a bare number may be part of a name.
+        // 12", "percent 50", "hours=12"): a bare number may be part of a name.
         let words = title.split(whereSeparator: \.isWhitespace)
-        let named = words.count >= 3 && words[words.count - 2].lowercased() == option.name
+        let named =
+            words.count >= 3 && words[words.count - 2].lowercased() == option.name
+            || last.lowercased().hasPrefix(option.name + "=")
         guard
             !option.choices.isEmpty || option.carriesUnit(last) || option.units.contains(last.lowercased()) || named
         else { return nil }

@@ -150,6 +150,7 @@ struct TextCommandParserTests {
         ("!gg progress Hades hours 20", "Did you mean `/progress title:Hades hours:20`?"),
         ("!gg progress Portal 2 percent 50", "Did you mean `/progress title:Portal 2 percent:50`?"),
         ("!gg progress Hades hours=20", "Did you mean `/progress title:Hades hours:20`?"),
+        ("!gg rate Celeste score=9", "Did you mean `/rate title:Celeste score:9`?"),
         // A title that is only a status names no game.
         (
             "!gg add playing",
