@@ -230,22 +230,24 @@ enum ImportDates {
 
     /// A day written with slashes whose day and month could be either way round: `03/04/2024`.
     static func isAmbiguous(_ text: String) -> Bool {
-        let numbers = (text.split(separator: " ").first ?? "").split(separator: "/").compactMap { Int($0) }
-        return numbers.count == 3 && numbers[2] > 31 && (1...12).contains(numbers[0])
-            && (1...12).contains(numbers[1]) && numbers[0] != numbers[1]
+        guard let day = text.split(separator: " ").first, let n = numbers(day, by: "/") else { return false }
+        return n[2] > 31 && (1...12).contains(n[0]) && (1...12).contains(n[1]) && n[0] != n[1]
     }
 
     /// Year, month and day of `2024-02-09`, `09.02.2024`, or `09/02/2024` and `02/09/2024` when they can be told.
     private static func yearMonthDay(_ day: Substring) -> [Int]? {
-        for (separator, yearFirst) in [("-", true), (".", false), ("/", false)] {
-            let numbers = day.split(separator: Character(separator)).compactMap { Int($0) }
-            guard numbers.count == 3, day.split(separator: Character(separator)).count == 3 else { continue }
-            if yearFirst { return numbers }
-            guard numbers[2] > 31 else { return nil }  // a year last, written whole
-            if separator == "." || numbers[0] > 12 { return [numbers[2], numbers[1], numbers[0]] }
-            if numbers[1] > 12 || numbers[0] == numbers[1] { return [numbers[2], numbers[0], numbers[1]] }
-            return nil
-        }
+        if let n = numbers(day, by: "-") { return n }
+        if let n = numbers(day, by: "."), n[2] > 31 { return [n[2], n[1], n[0]] }
+        guard let n = numbers(day, by: "/"), n[2] > 31 else { return nil }  // a year last, written whole
+        if n[0] > 12 { return [n[2], n[1], n[0]] }
+        if n[1] > 12 || n[0] == n[1] { return [n[2], n[0], n[1]] }
         return nil
+    }
+
+    /// The three whole numbers `separator` parts the day into; nil for anything else.
+    private static func numbers(_ day: Substring, by separator: Character) -> [Int]? {
+        let parts = day.split(separator: separator, omittingEmptySubsequences: false)
+        let numbers = parts.compactMap { Int($0) }
+        return parts.count == 3 && numbers.count == 3 ? numbers : nil
     }
 }

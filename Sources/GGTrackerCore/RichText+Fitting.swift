@@ -6,6 +6,7 @@ extension RichText {
     package func rendered(within limit: Int, _ render: (RichText) -> String) -> String {
         let whole = render(self)
         guard whole.utf8.count > limit, Format.length(whole) > limit else { return whole }
+        guard limit > 0 else { return "" }
         // One code point is kept for the ellipsis from the start, so that it fits wherever the cut falls.
         let budget = limit - 1
         var kept = RichText()

@@ -41,14 +41,10 @@ struct SocialFeatures: Sendable {
         let hidden = comparison.shared.count - shown.shared.count
         if !comparison.shared.isEmpty {
             // The games both rated first, those they liked most together first; then those one of them rated.
-            let shared = shown.shared.sorted { a, b in
-                let (x, y) = (
-                    [a.left.score, a.right.score].compactMap { $0 }, [b.left.score, b.right.score].compactMap { $0 }
-                )
-                if x.count != y.count { return x.count > y.count }
-                if x.reduce(0, +) != y.reduce(0, +) { return x.reduce(0, +) > y.reduce(0, +) }
-                return a.game.displayName.lowercased() < b.game.displayName.lowercased()
-            }
+            let shared = shown.shared.map { item in
+                let scores = [item.left.score, item.right.score].compactMap { $0 }
+                return (item: item, key: (-scores.count, -scores.reduce(0, +), item.game.displayName.lowercased()))
+            }.sorted { $0.key < $1.key }.map(\.item)
             let lines = shared.prefix(10).map { item in
                 let scores = [item.left.score, item.right.score].map { $0.map(String.init) ?? "–" }.joined(
                     separator: " vs ")

@@ -193,7 +193,7 @@ extension Reply {
                     },
                 footer: card.footer.map { .init(text: Format.truncate($0, DiscordLimits.footer)) })
         }
-        Self.fitTotal(&embeds, cards: cards.prefix(DiscordLimits.embeds))
+        Self.fitTotal(&embeds, cards: cards)
         var rows: [DiscordComponent] = []
         for (index, menu) in menus.enumerated() where !menu.options.isEmpty {
             rows.append(
@@ -239,8 +239,8 @@ extension Reply {
 
     /// Shortens the longest texts until all embeds together fit Discord's 6000 characters, each written again from
     /// its card's words so that its markup stays whole.
-    static func fitTotal(_ embeds: inout [DiscordMessage.Embed], cards: ArraySlice<Card>) {
-        let cards = Array(cards)
+    /// `embeds` are the first of `cards`, in order.
+    static func fitTotal(_ embeds: inout [DiscordMessage.Embed], cards: [Card]) {
         var total = embeds.reduce(0) { $0 + $1.countedLength }
         while total > DiscordLimits.embedTotal {
             let excess = total - DiscordLimits.embedTotal
