@@ -60,8 +60,9 @@ package struct YearRecap: Equatable, Sendable {
         }
     }
 
-    /// The genre with the most hours logged that year (or, with no hours, the most games played), with both.
-    package var topGenre: (name: String, hours: Double, games: Int)? {
+    /// The genres with the most hours logged that year (or, with no hours, the most games played), with both: one,
+    /// or all those level at the top by name (a single game's genres are all level).
+    package var topGenres: (names: [String], hours: Double, games: Int)? {
         var totals: [String: (hours: Double, games: Int)] = [:]
         for entry in entries {
             for genre in entry.game.genres {
@@ -69,8 +70,9 @@ package struct YearRecap: Equatable, Sendable {
                 totals[genre, default: (0, 0)].games += 1
             }
         }
-        return totals.min { ($1.value.hours, $1.value.games, $0.key) < ($0.value.hours, $0.value.games, $1.key) }
-            .map { ($0.key, $0.value.hours, $0.value.games) }
+        guard let top = totals.values.max(by: { ($0.hours, $0.games) < ($1.hours, $1.games) }) else { return nil }
+        let names = totals.filter { $0.value.hours == top.hours && $0.value.games == top.games }.keys.sorted()
+        return (names, top.hours, top.games)
     }
 
     /// The longest game finished that year: by the hours on it, or else by its usual time to beat.

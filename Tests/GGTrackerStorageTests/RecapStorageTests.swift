@@ -64,7 +64,7 @@ struct RecapStorageTests {
         #expect(year2025.medals.map(\.challenge) == ["Finish one"])
         #expect(year2025.completionsByMonth == [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0])
         #expect(year2025.bestRated?.game.name == "Celeste")
-        #expect(year2025.topGenre?.name == "Platform" && year2025.topGenre?.hours == 20)
+        #expect(year2025.topGenres?.names == ["Platform"] && year2025.topGenres?.hours == 20)
         #expect(year2025.longest?.entry.game.name == "Celeste" && year2025.longest?.hours == 20)
 
         let year2024 = try await database.library.recap(of: alice.id, year: 2024)

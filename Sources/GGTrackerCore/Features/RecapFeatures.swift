@@ -83,12 +83,15 @@ package struct RecapFeatures: Sendable {
         if let best = recap.bestRated, let score = best.score {
             facts.append(("Best rated", "\(best.game.name) · \(Format.stars(score)) \(score)/10"))
         }
-        if let genre = recap.topGenre {
+        if let genres = recap.topGenres {
+            // Level genres (one game's several) are named together, up to three.
+            let shown = genres.names.prefix(3).joined(separator: ", ")
+            let more = genres.names.count > 3 ? " +\(genres.names.count - 3)" : ""
+            let amount = genres.hours > 0 ? Format.hours(genres.hours) : Format.count(genres.games, "game")
             facts.append(
                 (
-                    "Most played genre",
-                    genre.name + " · "
-                        + (genre.hours > 0 ? Format.hours(genre.hours) : Format.count(genre.games, "game"))
+                    genres.names.count > 1 ? "Most played genres" : "Most played genre",
+                    shown + more + " · " + amount + (genres.names.count > 1 ? " each" : "")
                 ))
         }
         let completions = recap.completions
