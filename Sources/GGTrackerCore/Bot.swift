@@ -8,6 +8,24 @@ package struct ReplyError: Error, Sendable {
     package static func notice(_ text: String) -> ReplyError { ReplyError(.notice(text)) }
 }
 
+/// A command about a game in the player's library named one that is not there: answered privately with an **Add it**
+/// button (with `add`'s options), and told apart when the game is on the player's wishlist.
+struct NotInLibrary: Error, Sendable {
+    var player: PlayerID
+    var game: Game
+    var add: [String: OptionValue] = [:]
+
+    func reply(wishlisted: Bool) -> Reply {
+        let options = add.merging(["title": .game(game.ref)]) { $1 }
+        return Reply(
+            visibility: .invokerOnly,
+            text: wishlisted
+                ? "\(bold: game.displayName) is on your wishlist, not in your library yet: add it to your library first (it then leaves the wishlist)."
+                : "\(bold: game.displayName) is not in your library yet: add it first.",
+            actions: [[Action(wishlisted ? "Add to library" : "Add it", .run(.add, options), style: .primary)]])
+    }
+}
+
 /// Everything the features need from persistence: a player's library, and the shared side.
 package struct BotStore: Sendable {
     package var library: any LibraryStore
@@ -106,6 +124,8 @@ package struct GGTrackerBot: Sendable {
             return Self.usageReply(error)
         } catch let error as ReplyError {
             return error.reply
+        } catch let error as NotInLibrary {
+            return error.reply(wishlisted: try await store.library.isWishlisted(error.player, game: error.game.id))
         }
     }
 

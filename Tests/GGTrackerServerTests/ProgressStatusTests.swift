@@ -122,4 +122,32 @@ struct ProgressStatusTests {
             #expect(!more.ephemeral && more.text.contains("✅ Completed · 14 h"), "\(more.text)")
         }
     }
+
+    /// A command about a library game, given one on the wishlist, says so rather than "not in your library" alone,
+    /// and offers the way on: added to the library (off the wishlist), or added as completed to review it.
+    @Test func aWishlistedGameIsToldApartFromOneNowhere() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(
+                I.command("wishlist", [I.sub("add", [I.option("title", "Celeste")])]))
+            let favorite = try await client.send(I.command("favorite", [I.option("title", "Celeste")]))
+            DiscordChecks.check(favorite)
+            #expect(
+                favorite.ephemeral && favorite.text.contains("is on your wishlist, not in your library yet"),
+                "\(favorite.text)")
+            #expect(favorite.buttons.map(\.label) == ["Add to library"])
+            let nowhere = try await client.send(I.command("favorite", [I.option("title", "Hades")]))
+            #expect(nowhere.text.contains("is not in your library yet: add it first"), "\(nowhere.text)")
+            #expect(nowhere.buttons.map(\.label) == ["Add it"])
+
+            let review = try await client.send(
+                I.command("review", [I.option("title", "Celeste"), I.option("text", "Kind and hard.")]))
+            #expect(review.ephemeral && review.text.contains("(it is on your wishlist)"), "\(review.text)")
+            #expect(try await stored() == nil, "nothing written")
+            let added = try await client.send(I.button(try #require(review.button("Add as completed"))))
+            #expect(added.text.contains("completed Celeste"), "\(added.text)")
+            #expect(try await stored()?.status == "completed")
+            let wishlist = try await client.send(I.command("wishlist", [I.sub("show")]))
+            #expect(wishlist.text.contains("Your wishlist is empty"), "\(wishlist.text)")
+        }
+    }
 }

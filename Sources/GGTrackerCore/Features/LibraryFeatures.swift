@@ -103,26 +103,13 @@ struct LibraryFeatures: Sendable {
     ) async throws -> Reply {
         let game = try await bot.resolve(title, c, scope: .ownShelves)
         let now = c.now
-        let notInLibrary = Reply(
-            visibility: .invokerOnly,
-            text: "\(bold: game.displayName) is not in your library yet.",
-            actions: [
-                [
-                    Action(
-                        "Add it",
-                        .run(
-                            .add,
-                            [
-                                "title": .game(game.ref), "status": status.map { .status($0) },
-                                "hours": hours.map { .number($0) },
-                            ].compactMapValues { $0 }),
-                        style: .primary)
-                ]
-            ])
+        let notInLibrary = NotInLibrary(
+            player: c.player.id, game: game,
+            add: ["status": status.map { .status($0) }, "hours": hours.map { .number($0) }].compactMapValues { $0 })
         let change = try await bot.store.library.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
-            guard var current = entry else { throw ReplyError(notInLibrary) }
+            guard var current = entry else { throw notInLibrary }
             let before = current
             if let next = status ?? current.statusImplied(hours: hours, percent: percent) {
                 current.setStatus(next, at: now)
@@ -137,7 +124,7 @@ struct LibraryFeatures: Sendable {
             current.updatedAt = now
             entry = current
         }
-        guard let saved = change.after else { throw ReplyError(notInLibrary) }
+        guard let saved = change.after else { throw notInLibrary }
         let headline: String
         if saved.status != change.before?.status {
             switch saved.status {
@@ -201,32 +188,24 @@ struct LibraryFeatures: Sendable {
         let saved = try await bot.store.library.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
-            guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
+            guard var current = entry else { throw NotInLibrary(player: c.player.id, game: game) }
             current.favorite.toggle()
             current.updatedAt = now
             entry = current
         }.after
-        guard let saved else { throw ReplyError(Self.notInLibrary(game)) }
+        guard let saved else { throw NotInLibrary(player: c.player.id, game: game) }
         if saved.favorite {
             return Reply(cards: [entryCard("⭐ \(c.player.shownName) favorited \(game.displayName)", saved, c)])
         }
         return .notice("\(bold: game.displayName) is no longer a favorite.")
     }
 
-    static func notInLibrary(_ game: Game) -> Reply {
-        Reply(
-            visibility: .invokerOnly,
-            text: "\(bold: game.displayName) is not in your library. Add it first.",
-            actions: [[Action("Add it", .run(.add, ["title": .game(game.ref)]), style: .primary)]])
-    }
-
-    /// `/tag`: adds and removes tags, at most 20 per entry.
     /// `/tag`: adds and removes tags; with no change it shows the game's tags.
     func tag(_ title: TitleQuery, changes: [TagChange], _ c: Context) async throws -> Reply {
         let game = try await bot.resolve(title, c, scope: .ownShelves)
         guard !changes.isEmpty else {
             guard let entry = try await bot.store.library.entry(of: c.player.id, game: game.id) else {
-                throw ReplyError(Self.notInLibrary(game))
+                throw NotInLibrary(player: c.player.id, game: game)
             }
             return .notice(
                 "Tags on \(bold: game.displayName): "
@@ -238,7 +217,7 @@ struct LibraryFeatures: Sendable {
         let change = try await bot.store.library.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
-            guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
+            guard var current = entry else { throw NotInLibrary(player: c.player.id, game: game) }
             var tags = BotCommand.bareTags(current.tags)
             for change in changes {
                 switch change {
@@ -295,7 +274,7 @@ struct LibraryFeatures: Sendable {
         let now = c.now
         if text == nil && !clear {
             guard let entry = try await bot.store.library.entry(of: c.player.id, game: game.id) else {
-                throw ReplyError(Self.notInLibrary(game))
+                throw NotInLibrary(player: c.player.id, game: game)
             }
             guard let note = entry.note else {
                 return .notice(
@@ -312,7 +291,7 @@ struct LibraryFeatures: Sendable {
         try await bot.store.library.updateEntry(of: c.player.id, game: game, community: c.invoker.community, at: c.now)
         {
             entry in
-            guard var current = entry else { throw ReplyError(Self.notInLibrary(game)) }
+            guard var current = entry else { throw NotInLibrary(player: c.player.id, game: game) }
             // Clearing a note that is not there changes nothing and says so.
             if text == nil, current.note == nil {
                 throw ReplyError.notice("You have no note on \(bold: game.displayName): there was nothing to clear.")

@@ -8,18 +8,21 @@ extension LibraryFeatures {
         let game = try await bot.resolve(title, c, scope: .ownShelves)
         let entry = try await bot.store.library.entry(of: c.player.id, game: game.id)
         guard let entry, entry.status == .completed else {
-            let state = entry.map(\.status.yourState) ?? "it is not in your library"
+            let completed: [String: OptionValue] = ["title": .game(game.ref), "status": .status(.completed)]
+            // Not in the library: the way on is adding it as completed, which /progress would refuse.
+            let (state, command, label): (String, CommandName, String) =
+                if let entry {
+                    (entry.status.yourState, .progress, "Mark completed")
+                } else if try await bot.store.library.isWishlisted(c.player.id, game: game.id) {
+                    ("it is on your wishlist", .add, "Add as completed")
+                } else {
+                    ("it is not in your library", .add, "Add as completed")
+                }
             return Reply(
                 visibility: .invokerOnly,
                 text:
-                    "You can review \(bold: game.displayName) once you have completed it (\(state)). Mark it with \(code: "/progress title:\(game.ref) status:completed").",
-                actions: [
-                    [
-                        Action(
-                            "Mark completed",
-                            .run(.progress, ["title": .game(game.ref), "status": .status(.completed)]))
-                    ]
-                ])
+                    "You can review \(bold: game.displayName) once you have completed it (\(state)). \(entry == nil ? "Add" : "Mark") it with \(code: "/\(command.rawValue) title:\(game.ref) status:completed").",
+                actions: [[Action(label, .run(command, completed))]])
         }
         guard let text else {
             var options: [String: OptionValue] = ["title": .game(game.ref)]
