@@ -18,6 +18,15 @@ package enum TextCommandParser {
         // "!gg add: hades", "!gg list, please": punctuation ending the command's word is no part of it.
         let commandName = commandWord.lowercased().trimmingCharacters(in: [":", ",", ".", "!", "?"])
         guard let command = CommandName(rawValue: commandName) else {
+            // A name spelled like none of the commands is likely a game's: "!gg hades" is offered as a search.
+            let words = commandWord + " " + rest.drop(while: \.isWhitespace)
+            if CommandName.nearNames(commandWord).isEmpty, commandWord.contains(where: \.isLetter),
+                let search = runnable("/search", Substring(words))
+            {
+                throw UsageError(
+                    "Unknown command \(code: commandWord). \(code: "/help") lists them all; to look a game up, \(code: search.commandLine).",
+                    meant: search)
+            }
             var error = UsageError.unknownCommand(commandWord)
             error.meant = runnable(CommandName.nearest(to: commandWord).map { "/" + $0 }, rest)
             throw error
@@ -171,7 +180,14 @@ package enum TextCommandParser {
         guard let command, let meant = try? parse(command + " " + rest), (try? meant.validated()) != nil else {
             return nil
         }
-        return meant
+        // The command then makes its own guess ("!gg prgress hades 50%" → `percent:50`): that one is offered, and
+        // nothing when it would only be refused.
+        do throws(UsageError) {
+            _ = try BotCommand(meant)
+            return meant
+        } catch {
+            return error.meant
+        }
     }
 
     /// Words after a group that start with none of its subcommands, offered back with the one they were likely

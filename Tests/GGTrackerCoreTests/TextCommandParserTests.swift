@@ -117,7 +117,8 @@ struct TextCommandParserTests {
     }
 
     @Test(arguments: [
-        ("/dance", "Unknown command `dance`. `/help` lists them all."),
+        ("/dance", "Unknown command `dance`. `/help` lists them all; to look a game up, `/search query:dance`."),
+        ("!gg 123", "Unknown command `123`. `/help` lists them all."),
         // A mistyped command name gets the nearest ones.
         ("/lst", "Unknown command `lst`. Did you mean `/list`?"),
         ("!gg serch zelda", "Unknown command `serch`. Did you mean `/search`?"),
@@ -233,7 +234,11 @@ struct TextCommandParserTests {
     @Test(arguments: [
         ("!gg serch zelda", "/search query:zelda"), ("!gg lst", "/list"),
         ("!gg wishlist ad Hollow Knight", "/wishlist add title:Hollow Knight"),
-        ("/gg challenge jion winter", "/challenge join name:winter"), ("!gg dance", nil),
+        ("/gg challenge jion winter", "/challenge join name:winter"),
+        // A name like no command's is likely a game's, and offered as a search; a number is neither.
+        ("!gg hades", "/search query:hades"), ("!gg the witcher 3", "/search query:the witcher 3"), ("!gg 123", nil),
+        // The command's own guess for what follows is the one offered, and nothing where it would only be refused.
+        ("!gg prgress hades 50%", "/progress title:hades percent:50"), ("!gg prgress hades", nil),
     ])
     func aMistypedNameOffersTheWholeCommand(line: String, meant: String?) {
         #expect {
