@@ -175,6 +175,8 @@ extension CommandInvocation {
                 if let low = option.minValue, let high = option.maxValue {
                     message += " from \(Format.number(Int(low))) to \(Format.number(Int(high)))"
                 }
+                // "4.5" may be stars: said how to type it so.
+                if option.starsReading(word + "/5") != nil { message += " (stars out of five: \(code: word + "/5"))" }
                 message += "."
             }
             throw UsageError(message, usage: usage())
@@ -227,7 +229,9 @@ extension CommandInvocation {
         var word = words.removeLast()
         // The option's name joined to its value as in other programs ("celeste score=9").
         if word.lowercased().hasPrefix(option.name + "=") { word.removeFirst(option.name.count + 1) }
-        if option.units.contains(word.lowercased()), words.count >= 2, option.reading(words.last! + word) != nil {
+        if (option.units + option.starWords).contains(word.lowercased()), words.count >= 2,
+            option.reading(words.last! + word) != nil
+        {
             word = words.removeLast() + word
         }
         guard let value = option.validValue(word), !words.isEmpty else { return nil }

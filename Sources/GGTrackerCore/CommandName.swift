@@ -22,6 +22,7 @@ package enum CommandName: String, CaseIterable, Sendable {
         percent.units = ["%"]
         var score = OptionSpec.integer("score", "1 to 10; shown as five stars", required: true, min: 1, max: 10)
         score.units = ["/10"]
+        score.fiveStars = true
         switch self {
         case .search:
             return CommandSpec(

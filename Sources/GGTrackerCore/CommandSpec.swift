@@ -75,6 +75,31 @@ package struct OptionSpec: Sendable {
     /// Units a number may be typed with ("12h", "50%", "8/10"), longest first.
     package var units: [String] = []
 
+    /// A score out of 10 that may be typed out of five stars, as it is shown: "4/5", "4.5 stars", "★★★★½".
+    package var fiveStars = false
+
+    /// Words that end a number typed out of five stars ("4.5 stars"), for an option with `fiveStars`.
+    var starWords: [String] { fiveStars ? ["stars", "star"] : [] }
+
+    /// A number typed out of five stars as the score out of 10 it is ("4/5", "4,5 stars", "★★★★½" → 8, 9, 9); nil
+    /// for anything else, for a number of stars that is no whole or half one, and without `fiveStars`.
+    func starsReading(_ text: String) -> Int? {
+        guard fiveStars else { return nil }
+        let typed = text.lowercased().trimmingCharacters(in: .whitespaces)
+        let stars: Double?
+        if !typed.isEmpty, typed.allSatisfy({ "★☆½".contains($0) }) {
+            stars = Double(typed.filter { $0 == "★" }.count) + (typed.contains("½") ? 0.5 : 0)
+        } else if let scale = (["/5"] + starWords).first(where: { typed.hasSuffix($0) && typed.count > $0.count }) {
+            stars = Double(
+                typed.dropLast(scale.count).trimmingCharacters(in: .whitespaces).replacingOccurrences(
+                    of: ",", with: "."))
+        } else {
+            stars = nil
+        }
+        guard let stars, stars.isFinite, stars >= 0, stars <= 5, (stars * 2).rounded() == stars * 2 else { return nil }
+        return Int(stars * 2)
+    }
+
     /// Typed text without a unit this option's number may carry: "12 h" → "12".
     func withoutUnit(_ text: String) -> String {
         let lowered = text.lowercased()
@@ -111,7 +136,7 @@ package struct OptionSpec: Sendable {
     /// other kinds (free text, members, files): those are read where they are typed.
     func reading(_ text: String) -> OptionValue? {
         switch kind {
-        case .integer: Int(withoutUnit(text)).map { .integer($0) }
+        case .integer: (Int(withoutUnit(text)) ?? starsReading(text)).map { .integer($0) }
         case .number:
             Double(withoutUnit(text).replacingOccurrences(of: ",", with: ".")).flatMap {
                 $0.isFinite ? .number($0) : nil

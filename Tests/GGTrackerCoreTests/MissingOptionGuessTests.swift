@@ -18,6 +18,12 @@ struct MissingOptionGuessTests {
         ("!gg progress Hades completed", "Did you mean /progress title:Hades status:completed?"),
         ("/gg rate hollow knight 10", "Did you mean /rate title:hollow knight score:10?"),
         ("!gg rate Celeste 9/10", "Did you mean /rate title:Celeste score:9?"),
+        // Stars out of five, as scores are shown, are the score out of 10 they mean.
+        ("!gg rate Celeste 4/5", "Did you mean /rate title:Celeste score:8?"),
+        ("!gg rate Celeste 4.5 stars", "Did you mean /rate title:Celeste score:9?"),
+        ("!gg rate Celeste 3,5/5", "Did you mean /rate title:Celeste score:7?"),
+        ("!gg rate Celeste ★★★★½", "Did you mean /rate title:Celeste score:9?"),
+        ("!gg rate Celeste 1 star", "Did you mean /rate title:Celeste score:2?"),
         ("!gg progress Portal 2 50%", "Did you mean /progress title:Portal 2 percent:50?"),
         ("!gg progress Portal 2 12h", "Did you mean /progress title:Portal 2 hours:12?"),
         // A value offered back is read as the same value typed with its name is: a decimal comma too.
@@ -40,6 +46,8 @@ struct MissingOptionGuessTests {
     @Test(arguments: [
         // Out of range, no word left for the title, or a command still missing other options: nothing offered.
         "!gg rate Celeste 11", "!gg rate 9", "!gg rate Celeste", "/gg challenge create Winter 3",
+        // Stars that are no whole or half one, or none.
+        "!gg rate Celeste 4.3 stars", "!gg rate Celeste 0 stars", "!gg rate Celeste 6/5",
     ])
     func nothingIsOfferedThatWouldNotWork(line: String) {
         let text = message(line)
@@ -47,12 +55,16 @@ struct MissingOptionGuessTests {
     }
 
     /// A number typed where a score goes but not one it takes says what was made of it and what the option takes.
-    @Test(arguments: ["8.5", "4/5", "11"])
+    @Test(arguments: ["8.5", "11"])
     func aNumberTheOptionDoesNotTakeIsNamed(score: String) {
         let text = message("!gg rate Celeste \(score)")
         #expect(
             text.hasSuffix("“\(score)” was read as part of the title: score takes a whole number from 1 to 10."),
             "\(text)")
+        // A number that may be stars says how to type it so.
+        let stars = message("!gg rate Celeste 4.5")
+        #expect(
+            stars.hasSuffix("score takes a whole number from 1 to 10 (stars out of five: 4.5/5)."), "\(stars)")
         #expect(!message("!gg rate Celeste").contains("read as part of the title"))
         // Named as the option it was read into.
         let goal = message("!gg challenge create Summer custom 2027-01-01 4/5")

@@ -344,6 +344,8 @@ struct TextCommandParserTests {
             .library(.progress(.text("Hades"), status: nil, hours: 3.5, percent: nil))
         ),
         ("!gg rate Hades score:8/10", .library(.rate(.text("Hades"), score: 8))),
+        ("!gg rate Hades score:3.5/5", .library(.rate(.text("Hades"), score: 7))),
+        ("!gg rate Hades --score ★★★★", .library(.rate(.text("Hades"), score: 8))),
         ("/favorite title:gb:3030-20545", .library(.favorite(.ref(GameRef(provider: "gb", id: "3030-20545"))))),
         ("/note title:Hades", .library(.note(.text("Hades"), text: nil, clear: false))),
         ("/note title:Hades clear:true", .library(.note(.text("Hades"), text: nil, clear: true))),
