@@ -37,6 +37,13 @@ extension CommandName {
         return words
     }()
 
+    /// Words for a status typed as the command ("!gg finished Celeste"): the `/progress` they mean.
+    static let statusWords: [String: GameStatus] = [
+        "finished": .completed, "finish": .completed, "complete": .completed, "completed": .completed,
+        "done": .completed, "beat": .completed, "beaten": .completed, "playing": .playing, "started": .playing,
+        "paused": .paused, "pause": .paused, "dropped": .dropped, "drop": .dropped,
+    ]
+
     /// The subcommand of a group that words typed after it without one were most likely meant for: a game after
     /// `/wishlist` is one to add (a member, whose wishlist to show), a member after `/friend` one to follow and
     /// after `/profile` whose card to show, a name after `/challenge` the challenge to show. Nil where no guess is

@@ -18,6 +18,14 @@ package enum TextCommandParser {
         // "!gg add: hades", "!gg list, please": punctuation ending the command's word is no part of it.
         let commandName = commandWord.lowercased().trimmingCharacters(in: [":", ",", ".", "!", "?"])
         guard let command = CommandName(rawValue: commandName) else {
+            // A status typed as the command, "!gg finished Celeste": the progress it means, written last.
+            if let status = CommandName.statusWords[commandName],
+                let progress = runnable("/progress", rest + " " + status.rawValue)
+            {
+                throw UsageError(
+                    "Unknown command \(code: commandWord). Did you mean \(code: progress.commandLine)? \(code: "/help") lists them all.",
+                    meant: progress)
+            }
             // A name spelled like none of the commands is likely a game's: "!gg hades" is offered as a search.
             let words = commandWord + " " + rest.drop(while: \.isWhitespace)
             if CommandName.nearNames(commandWord).isEmpty, commandWord.contains(where: \.isLetter),

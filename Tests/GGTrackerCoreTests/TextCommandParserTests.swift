@@ -119,6 +119,7 @@ struct TextCommandParserTests {
     @Test(arguments: [
         ("/dance", "Unknown command `dance`. `/help` lists them all; to look a game up, `/search query:dance`."),
         ("!gg 123", "Unknown command `123`. `/help` lists them all."),
+        ("!gg beat Celeste", "Unknown command `beat`. Did you mean `/progress title:Celeste status:completed`?"),
         // A mistyped command name gets the nearest ones.
         ("/lst", "Unknown command `lst`. Did you mean `/list`?"),
         ("!gg serch zelda", "Unknown command `serch`. Did you mean `/search`?"),
@@ -239,6 +240,11 @@ struct TextCommandParserTests {
         ("!gg hades", "/search query:hades"), ("!gg the witcher 3", "/search query:the witcher 3"), ("!gg 123", nil),
         // The command's own guess for what follows is the one offered, and nothing where it would only be refused.
         ("!gg prgress hades 50%", "/progress title:hades percent:50"), ("!gg prgress hades", nil),
+        // A status typed as the command is the progress it means.
+        ("!gg finished celeste", "/progress title:celeste status:completed"),
+        ("!gg beat hollow knight", "/progress title:hollow knight status:completed"),
+        ("!gg playing hades 10h", "/progress title:hades status:playing hours:10"),
+        ("!gg dropped portal 2", "/progress title:portal 2 status:dropped"),
     ])
     func aMistypedNameOffersTheWholeCommand(line: String, meant: String?) {
         #expect {
