@@ -332,7 +332,7 @@ struct SocialTests {
     }
 }
 
-@Suite("The share page's placeholders")
+@Suite("The share page in place of what is missing")
 struct SharePagePlaceholderTests {
     /// A cover that cannot load shows the letter a shelf sorts the game by, not a leading article or a symbol.
     @Test(arguments: [
@@ -344,5 +344,20 @@ struct SharePagePlaceholderTests {
         #expect(
             SharedLibraryPage.art(Game(id: 1, ref: GameRef(provider: "local", id: "1"), name: name)).contains(
                 "<span aria-hidden=\"true\">\(letter)</span>"))
+    }
+
+    /// A library with no score and no hours yet says so on its page, rather than drawing ten bars of zero.
+    @Test func chartsWithNothingToDrawSaySo() {
+        let game = Game(id: 1, ref: GameRef(provider: "local", id: "1"), name: "Celeste", genres: ["Platform"])
+        let player = Player(id: PlayerID("discord:1"), displayName: "Alice", createdAt: Date())
+        let html = SharedLibraryPage.html(
+            player: player, entries: [LibraryEntry(game: game, status: .backlog, at: Date())],
+            token: String(repeating: "a", count: 32), now: Date())
+        #expect(html.contains("<p class=\"summary\">1 game · no hours logged</p>"), "\(html.prefix(800))")
+        #expect(html.contains("<p class=\"empty\" id=\"chart-scores\">No games rated yet</p>"))
+        #expect(html.contains("<p class=\"empty\" id=\"chart-hours\">No hours logged yet</p>"))
+        // What there is, is drawn: one game on the backlog, one genre.
+        #expect(html.contains("<svg class=\"chart\" id=\"chart-status\""))
+        #expect(html.contains("<svg class=\"chart\" id=\"chart-genres\""))
     }
 }

@@ -35,11 +35,11 @@ enum RecapPage {
         body += "</dl><section class=\"charts\">"
         body += SharedLibraryPage.chart(
             "months", "Games finished by month",
-            zip(Format.monthNames, recap.completionsByMonth).map { ($0, Double($1)) })
+            zip(Format.monthNames, recap.completionsByMonth).map { ($0, Double($1)) }, empty: "No games finished")
         let names = Dictionary(recap.entries.map { ($0.game.id, $0.game.displayName) }, uniquingKeysWith: { a, _ in a })
         let hours = recap.hoursByGame.compactMap { id, hours in names[id].map { ($0, hours) } }
             .sorted { ($0.1, $1.0) > ($1.1, $0.0) }.prefix(8)
-        body += SharedLibraryPage.chart("game-hours", "Hours by game", Array(hours))
+        body += SharedLibraryPage.chart("game-hours", "Hours by game", Array(hours), empty: "No hours logged")
         var genres: [String: Int] = [:]
         for entry in recap.entries { for genre in entry.game.genres { genres[genre, default: 0] += 1 } }
         body += SharedLibraryPage.chart(

@@ -10,12 +10,14 @@ enum SharedLibraryPage {
         player: Player, entries: [LibraryEntry], wishlist: [WishlistItem] = [], token: String, now: Date
     ) -> String {
         let name = escape(player.shownName)
+        let hours = entries.compactMap(\.hours).reduce(0, +)
+        let played = hours > 0 ? Format.hours(hours) + " played" : "no hours logged"
         var body = """
             <header>
             \(player.avatarURL.map { "<img class=\"avatar\" src=\"\(escape($0))\" alt=\"\" width=\"64\" height=\"64\">" } ?? "")
             <div><h1>\(name)'s games</h1>
             \(player.bio.map { "<p class=\"bio\">\(escape($0))</p>" } ?? "")
-            <p class="summary">\(Format.count(entries.count, "game")) · \(escape(Format.hours(entries.compactMap(\.hours).reduce(0, +)))) played</p>
+            <p class="summary">\(Format.count(entries.count, "game")) · \(escape(played))</p>
             <nav><a href="/u/\(token)/recap/\(Calendar.utcYear(of: now))">\(Calendar.utcYear(of: now)) in review</a></nav></div>
             </header>
             """
@@ -54,8 +56,10 @@ enum SharedLibraryPage {
         body += chart("genres", "Genres", topGenres.map { ($0.key, Double($0.value)) })
         body += chart(
             "scores", "Scores",
-            (1...10).map { score in (String(score), Double(entries.filter { $0.score == score }.count)) })
-        body += chart("hours", "Hours by month last played", hoursByMonth(entries, now: now))
+            (1...10).map { score in (String(score), Double(entries.filter { $0.score == score }.count)) },
+            empty: "No games rated yet")
+        body += chart(
+            "hours", "Hours by month last played", hoursByMonth(entries, now: now), empty: "No hours logged yet")
         body += "</section>"
         if entries.isEmpty { body += "<p class=\"empty\">No games yet.</p>" }
         body += "<footer>Shared from GGTracker · Game data from IGDB.com</footer>"
@@ -138,7 +142,17 @@ enum SharedLibraryPage {
 
     /// A bar chart as inline SVG, scaled to its largest value; a shortened label keeps its full text as a tooltip,
     /// and the column for the figures fits "9999.5".
-    static func chart(_ id: String, _ title: String, _ items: [(String, Double)]) -> String {
+    /// A bar chart of `items`; with nothing to draw (no items, or every one at zero), the `empty` line instead of
+    /// a column of zeros.
+    static func chart(
+        _ id: String, _ title: String, _ items: [(String, Double)], empty: String = "Nothing yet"
+    )
+        -> String
+    {
+        guard items.contains(where: { $0.1 > 0 }) else {
+            return "<figure><figcaption>\(escape(title))</figcaption>"
+                + "<p class=\"empty\" id=\"chart-\(id)\">\(escape(empty))</p></figure>"
+        }
         let width = 340.0
         let rowHeight = 22.0
         let labelWidth = 124.0
@@ -146,7 +160,7 @@ enum SharedLibraryPage {
         let most = max(items.map(\.1).max() ?? 0, 1)
         var svg = "<figure><figcaption>\(escape(title))</figcaption>"
         svg +=
-            "<svg class=\"chart\" id=\"chart-\(id)\" role=\"img\" aria-label=\"\(escape(title))\" viewBox=\"0 0 \(Int(width)) \(Int(Double(max(items.count, 1)) * rowHeight))\" xmlns=\"http://www.w3.org/2000/svg\">"
+            "<svg class=\"chart\" id=\"chart-\(id)\" role=\"img\" aria-label=\"\(escape(title))\" viewBox=\"0 0 \(Int(width)) \(Int(Double(items.count) * rowHeight))\" xmlns=\"http://www.w3.org/2000/svg\">"
         for (index, (label, value)) in items.enumerated() {
             let y = Double(index) * rowHeight
             let barWidth = (width - labelWidth - figureWidth) * value / most
@@ -160,7 +174,6 @@ enum SharedLibraryPage {
             svg +=
                 "<text x=\"\(String(format: "%.1f", labelWidth + barWidth + 4))\" y=\"\(y + 15)\" font-size=\"12\">\(shown)</text>"
         }
-        if items.isEmpty { svg += "<text x=\"0\" y=\"15\" font-size=\"12\">nothing yet</text>" }
         return svg + "</svg></figure>"
     }
 
@@ -197,7 +210,7 @@ enum SharedLibraryPage {
         header{display:flex;gap:16px;align-items:center}.avatar{border-radius:50%}
         h1{margin:.2em 0}.summary,.bio,small{color:#a9abb3}
         .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:12px;margin:16px 0}
-        figure{margin:0;background:#1b1e26;border-radius:8px;padding:12px}figcaption{font-weight:600;margin-bottom:6px}
+        figure{margin:0;background:#1b1e26;border-radius:8px;padding:12px}figcaption{font-weight:600;margin-bottom:6px}figure .empty{font-size:13px;color:#a9abb3;margin:0}
         .chart{width:100%;height:auto}.chart rect{fill:#5865f2}.chart text{fill:#e8e8ea}
         .covers{display:grid;grid-template-columns:repeat(auto-fill,minmax(140px,1fr));gap:12px}
         .cover{background:#1b1e26;border-radius:8px;padding:8px}
