@@ -210,6 +210,10 @@ extension DiscordCommandTests {
             _ = try await client.send(I.command("wishlist", [I.sub("add", [I.option("title", "Celeste")])]))
             let ask = try await client.send(I.command("account", [I.sub("delete")]))
             #expect(ask.ephemeral && ask.content.contains("for good"))
+            // A copy can be kept first: the export's link, and nothing erased.
+            #expect(ask.content.contains("To keep a copy first, `/export`"), "\(ask.content)")
+            let export = try await client.send(I.button(try #require(ask.button("Export first"))))
+            #expect(export.ephemeral && export.content.contains("/export/"), "\(export.content)")
             #expect(try await entryCount() == 1)
             let done = try await client.send(I.button(try #require(ask.button("Delete everything"))))
             #expect(done.content.contains("erased"))

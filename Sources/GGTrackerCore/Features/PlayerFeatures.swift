@@ -154,8 +154,13 @@ struct PlayerFeatures: Sendable {
             return Reply(
                 visibility: .invokerOnly,
                 text:
-                    "This erases your library, wishlist, scores, reviews, notes and profile on every server, for good. Are you sure?",
-                actions: [[Action("Delete everything", .run(.account, "delete", ["confirm": true]), style: .danger)]])
+                    "This erases your library, wishlist, scores, reviews, notes and profile on every server, for good. Are you sure? To keep a copy first, \(code: "/export") gives a file that \(code: "/import") reads back.",
+                actions: [
+                    [
+                        Action("Delete everything", .run(.account, "delete", ["confirm": true]), style: .danger),
+                        Action("Export first", .run(.export, [:])),
+                    ]
+                ])
         }
         let erased = try await bot.store.library.deleteAccount(c.player.id)
         return Reply(
