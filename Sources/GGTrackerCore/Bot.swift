@@ -134,7 +134,8 @@ package struct GGTrackerBot: Sendable {
         if let usage = error.usage { text += "\nUsage: \(code: "\(usage)")" }
         var reply = Reply.notice(text)
         if let meant = error.meant {
-            reply.actions = [[Action("Run it", meant, style: .primary)]]
+            reply.actions = [[Action(meant == error.search ? "Search" : "Run it", meant, style: .primary)]]
+            if let search = error.search, search != meant { reply.actions[0].append(Action("Search", search)) }
         }
         return reply
     }

@@ -107,31 +107,6 @@ package struct CommandInvocation: Hashable, Sendable {
     }
 }
 
-/// A command that cannot be run as given, with the words the user will read.
-package struct UsageError: Error, Equatable, Sendable {
-    package var message: RichText
-    /// The usage text of the command concerned, when known.
-    package var usage: String?
-    /// The whole command the words seem meant for ("Did you mean …?"), offered as a button and never run unasked.
-    package var meant: CommandInvocation?
-    package init(_ message: RichText, usage: String? = nil, meant: CommandInvocation? = nil) {
-        self.message = message
-        self.usage = usage
-        self.meant = meant
-    }
-
-    package init(_ message: String, usage: String? = nil) {
-        self.init(RichText(stringLiteral: message), usage: usage)
-    }
-
-    /// A command name that is none of ours, with the nearest ones: "Unknown command `lst`. Did you mean `/list`?"
-    static func unknownCommand(_ typed: String) -> UsageError {
-        UsageError(
-            "Unknown command \(code: "\(typed)")." + CommandName.suggestion(for: typed)
-                + " \(code: "/help") lists them all.")
-    }
-}
-
 extension CommandInvocation {
     /// Checks the invocation against the command declarations: known names, required options present,
     /// values of the declared kind, within their range, choice and length. Returns the leaf spec.

@@ -18,26 +18,7 @@ package enum TextCommandParser {
         // "!gg add: hades", "!gg list, please": punctuation ending the command's word is no part of it.
         let commandName = commandWord.lowercased().trimmingCharacters(in: [":", ",", ".", "!", "?"])
         guard let command = CommandName(rawValue: commandName) else {
-            // A status typed as the command, "!gg finished Celeste": the progress it means, written last.
-            if let status = CommandName.statusWords[commandName],
-                let progress = runnable("/progress", rest + " " + status.rawValue)
-            {
-                throw UsageError(
-                    "Unknown command \(code: commandWord). Did you mean \(code: progress.commandLine)? \(code: "/help") lists them all.",
-                    meant: progress)
-            }
-            // A name spelled like none of the commands is likely a game's: "!gg hades" is offered as a search.
-            let words = commandWord + " " + rest.drop(while: \.isWhitespace)
-            if CommandName.nearNames(commandWord).isEmpty, commandWord.contains(where: \.isLetter),
-                let search = runnable("/search", Substring(words))
-            {
-                throw UsageError(
-                    "Unknown command \(code: commandWord). \(code: "/help") lists them all; to look a game up, \(code: search.commandLine).",
-                    meant: search)
-            }
-            var error = UsageError.unknownCommand(commandWord)
-            error.meant = runnable(CommandName.nearest(to: commandWord).map { "/" + $0 }, rest)
-            throw error
+            throw unknownCommand(commandWord, named: commandName, rest: rest)
         }
         var path = [command.rawValue]
         var spec = command.spec
@@ -180,22 +161,6 @@ package enum TextCommandParser {
         throw UsageError(
             "\(code: group) has no subcommand \(code: word). Did you mean \(code: "\(group) \(nearest)")?",
             usage: spec.usage(prefix: group), meant: runnable("\(group) \(nearest)", rest))
-    }
-
-    /// The command a mistyped name was likely meant for, with the rest of the line, when that reads as a valid
-    /// command: "!gg serch zelda" → `/search query:zelda`. Offered, never run.
-    static func runnable(_ command: String?, _ rest: Substring) -> CommandInvocation? {
-        guard let command, let meant = try? parse(command + " " + rest), (try? meant.validated()) != nil else {
-            return nil
-        }
-        // The command then makes its own guess ("!gg prgress hades 50%" → `percent:50`): that one is offered, and
-        // nothing when it would only be refused.
-        do throws(UsageError) {
-            _ = try BotCommand(meant)
-            return meant
-        } catch {
-            return error.meant
-        }
     }
 
     /// Words after a group that start with none of its subcommands, offered back with the one they were likely

@@ -122,13 +122,15 @@ struct TextCommandParserTests {
         ("!gg beat Celeste", "Unknown command `beat`. Did you mean `/progress title:Celeste status:completed`?"),
         // A mistyped command name gets the nearest ones.
         ("/lst", "Unknown command `lst`. Did you mean `/list`?"),
-        ("!gg serch zelda", "Unknown command `serch`. Did you mean `/search`?"),
+        ("!gg serch zelda", "Unknown command `serch`. Did you mean `/search query:zelda`?"),
         ("/gg leader", "Did you mean `/leaderboard`?"),
         // Another word for a command is offered first, before names spelled alike.
         ("/library", "Unknown command `library`. Did you mean `/list`?"),
         ("!gg feed", "Unknown command `feed`. Did you mean `/activity`?"),
-        ("/Delete Hades", "Did you mean `/remove`?"),
-        ("/rating Hades 8", "Did you mean `/rate`?"),
+        ("/Delete Hades", "Did you mean `/remove title:Hades`?"),
+        ("/rating Hades 8", "Did you mean `/rate title:Hades score:8`?"),
+        // Several near names: each named, nothing to run.
+        ("!gg pro", "Did you mean `/progress` or `/profile`?"),
         ("/help command:wrapped", "There is no command `wrapped`. Did you mean `/recap`?"),
         // Words after a group without its subcommand are offered with the one they were likely meant for.
         (
@@ -252,6 +254,31 @@ struct TextCommandParserTests {
         } throws: { error in
             (error as? UsageError)?.meant?.commandLine == meant
         }
+    }
+
+    /// Words after a name like a command's may be a game's name ("Tom Clancy's …" is one letter off `/top`): the
+    /// search for them is offered beside the command, with a button of its own; alone where no command works.
+    @Test(arguments: [
+        ("!gg tom clancy's rainbow six", "/top genre:clancy's rainbow six", "/search query:tom clancy's rainbow six"),
+        ("!gg pro evolution soccer", "/search query:pro evolution soccer", "/search query:pro evolution soccer"),
+        ("!gg space invaders", "/search query:space invaders", "/search query:space invaders"),
+        ("!gg james bond", "/game title:bond", "/search query:james bond"),
+        ("!gg serch zelda", "/search query:zelda", nil), ("!gg lst", "/list", nil), ("!gg pro", nil, nil),
+        // A long name a letter off a command's, or another word for one, is that command: no search.
+        ("!gg prgress hades", nil, nil), ("!gg delete hades", "/remove title:hades", nil),
+    ])
+    func wordsThatMayBeAGamesNameAreOfferedAsASearchToo(line: String, meant: String?, search: String?) throws {
+        let error = try #require(throws: UsageError.self) { try TextCommandParser.parse(line) }
+        #expect(error.meant?.commandLine == meant && error.search?.commandLine == search)
+        let buttons = GGTrackerBot.usageReply(error).actions.flatMap { $0 }.map(\.label)
+        let expected: [String] =
+            switch (meant, search) {
+            case (nil, _): []
+            case (let meant?, let search?) where meant == search: ["Search"]
+            case (_, _?): ["Run it", "Search"]
+            case (_, nil): ["Run it"]
+            }
+        #expect(buttons == expected)
     }
 
     @Test func buttonsMaySetHiddenOptions() throws {

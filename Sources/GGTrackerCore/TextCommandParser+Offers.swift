@@ -1,0 +1,54 @@
+import Foundation
+
+/// What a typed line that names no command was likely meant for: offered with a button, never run.
+extension TextCommandParser {
+    /// The command a mistyped name was likely meant for, with the rest of the line, when that reads as a valid
+    /// command: "!gg serch zelda" → `/search query:zelda`. Offered, never run.
+    static func runnable(_ command: String?, _ rest: Substring) -> CommandInvocation? {
+        guard let command, let line = try? parse(command + " " + rest) else { return nil }
+        // Where the command then makes its own guess ("!gg rating hades 8" → `score:8`, "!gg prgress hades 50%" →
+        // `percent:50`), that one is offered; nothing where it would only be refused.
+        do throws(UsageError) {
+            _ = try line.validated()
+            _ = try BotCommand(line)
+            return line
+        } catch {
+            return error.meant
+        }
+    }
+
+    /// A command word that names none of the commands, with what it was likely meant for, to run with a button: a
+    /// status is the progress it means ("!gg finished Celeste" → `/progress … status:completed`); a name spelled
+    /// like one command is that command with the rest of the line, when that works ("!gg serch zelda"); and words
+    /// like no command's, or a line that works as no near command, are likely a game's name, offered as a search
+    /// ("!gg hades", "!gg tom clancy's …" where `/top` was near).
+    static func unknownCommand(_ word: String, named name: String, rest: Substring) -> UsageError {
+        if let status = CommandName.statusWords[name],
+            let progress = runnable("/progress", rest + " " + status.rawValue)
+        {
+            return UsageError.unknownCommand(word, meant: progress)
+        }
+        let nearest = CommandName.nearest(to: word)
+        let command = runnable(nearest.map { "/" + $0 }, rest)
+        let more = rest.drop(while: \.isWhitespace)
+        // Words like no command's may be a game's, and so may more words after a short one like a command's (not
+        // another word for one, nor a long name a letter or two off: "prgress hades" is no game's name).
+        let lowered = word.lowercased()
+        let commandWord =
+            CommandName.otherWords[lowered] != nil || nearest.map { Self.isMistyped(lowered, as: $0) } == true
+        let gameLike =
+            word.contains(where: \.isLetter)
+            && (CommandName.nearNames(word).isEmpty
+                || (!more.isEmpty && nearest != CommandName.search.rawValue && !commandWord))
+        let search = gameLike ? runnable("/search", Substring(word + " " + more)) : nil
+        return UsageError.unknownCommand(word, meant: command, search: search)
+    }
+
+    /// Whether `word` is the command `name` mistyped rather than a word of a game's name: long, and its start or a
+    /// letter or two off ("prgress", "leaderb"; not "tom" for `top`, nor "company" for `compare`).
+    static func isMistyped(_ word: String, as name: String) -> Bool {
+        if name.hasPrefix(word) { return word.count >= 6 }
+        guard let distance = boundedLevenshtein(Array(word.utf8), Array(name.utf8), limit: 2) else { return false }
+        return (word.count >= 6 && distance <= 1) || (word.count >= 8 && distance <= 2)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// A command that cannot be run as given, with the words the user will read.
+package struct UsageError: Error, Equatable, Sendable {
+    package var message: RichText
+    /// The usage text of the command concerned, when known.
+    package var usage: String?
+    /// The whole command the words seem meant for ("Did you mean …?"), offered as a button and never run unasked.
+    package var meant: CommandInvocation?
+    /// A search for the words, offered beside `meant` when they may as well be a game's name ("!gg tom clancy's …").
+    package var search: CommandInvocation?
+    package init(
+        _ message: RichText, usage: String? = nil, meant: CommandInvocation? = nil, search: CommandInvocation? = nil
+    ) {
+        self.message = message
+        self.usage = usage
+        self.meant = meant
+        self.search = search
+    }
+
+    package init(_ message: String, usage: String? = nil) {
+        self.init(RichText(stringLiteral: message), usage: usage)
+    }
+
+    /// A command name that is none of ours, with the nearest ones: "Unknown command `lst`. Did you mean `/list`?";
+    /// with the whole command the line was likely `meant` for, that one, to run with a button.
+    /// With a `search` for the words, it is offered too (beside `meant`, or alone).
+    static func unknownCommand(
+        _ typed: String, meant: CommandInvocation? = nil, search: CommandInvocation? = nil
+    ) -> UsageError {
+        var message: RichText =
+            "Unknown command \(code: typed)."
+            + (meant.map { " Did you mean \(code: $0.commandLine)?" } ?? CommandName.suggestion(for: typed))
+            + " \(code: "/help") lists them all"
+        if let search { message += "; to look a game up, \(code: search.commandLine)" }
+        return UsageError(message + ".", meant: meant ?? search, search: search)
+    }
+}
