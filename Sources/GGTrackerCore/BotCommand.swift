@@ -56,8 +56,12 @@ package enum BotCommand: Hashable, Sendable {
                 var message: RichText =
                     "Give at least one of \(code: "status"), \(code: "hours") or \(code: "percent")."
                 // "!gg progress hades completed": the status written last, without its name, is offered back.
-                let meant = invocation.optionsEndingTheTitle.map(invocation.settingTheTitlesEnding)
-                if let meant { message += " Did you mean \(code: meant.commandLine)?" }
+                // With nothing else written, the game's card asks where the player is with it.
+                guard let meant = invocation.optionsEndingTheTitle.map(invocation.settingTheTitlesEnding) else {
+                    self = .library(.progress(o.title, status: nil, hours: nil, percent: nil))
+                    return
+                }
+                message += " Did you mean \(code: meant.commandLine)?"
                 throw UsageError(message, usage: usage(), meant: meant)
             }
             self = .library(.progress(o.title, status: status, hours: hours, percent: percent))

@@ -150,4 +150,23 @@ struct ProgressStatusTests {
             #expect(wishlist.text.contains("Your wishlist is empty"), "\(wishlist.text)")
         }
     }
+
+    /// `/progress` of a game with nothing to change asks where the player is with it: privately, with where it
+    /// stands and a button for each other status; a game not in the library is offered to add.
+    @Test func progressWithNothingToChangeAsksWhereThePlayerIs() async throws {
+        try await harness.withClient { client in
+            _ = try await client.send(
+                I.command("add", [I.option("title", "Celeste"), I.option("status", "playing"), I.option("hours", 5.0)]))
+            let ask = try await client.send(I.command("progress", [I.option("title", "Celeste")]))
+            DiscordChecks.check(ask)
+            #expect(ask.ephemeral && ask.text.contains("🎮 Playing · 5 h. Where are you with it?"), "\(ask.text)")
+            #expect(ask.buttons.map(\.label) == ["📚 Backlog", "⏸️ Paused", "✅ Completed", "🗑️ Dropped"])
+            #expect(try await stored()?.status == "playing", "nothing written by asking")
+            let done = try await client.send(I.button(try #require(ask.button("✅ Completed"))))
+            #expect(done.text.contains("completed Celeste"), "\(done.text)")
+            #expect(try await stored()?.status == "completed")
+            let missing = try await client.send(I.command("progress", [I.option("title", "Hades")]))
+            #expect(missing.ephemeral && missing.buttons.map(\.label) == ["Add it"], "\(missing.text)")
+        }
+    }
 }

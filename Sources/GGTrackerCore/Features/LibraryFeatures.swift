@@ -97,11 +97,30 @@ struct LibraryFeatures: Sendable {
             change, c)
     }
 
+    /// `/progress` of a game with nothing to change: where it stands, privately, with a button for each other
+    /// status and how to give hours or a percent.
+    func askProgress(_ game: Game, _ c: Context) async throws -> Reply {
+        guard let entry = try await bot.store.library.entry(of: c.player.id, game: game.id) else {
+            throw NotInLibrary(player: c.player.id, game: game)
+        }
+        let statuses = GameStatus.allCases.filter { $0 != entry.status }.map { status in
+            Action(
+                "\(status.emoji) \(status.label)",
+                .run(.progress, ["title": .game(game.ref), "status": .status(status)]))
+        }
+        return Reply(
+            visibility: .invokerOnly,
+            text:
+                "\(bold: game.displayName): \(Self.facts(entry)). Where are you with it? Pick a status, or give hours or a percent: \(code: "/progress title:\(game.ref) hours:12 percent:50").",
+            actions: [statuses])
+    }
+
     /// `/progress`: status, hours and percent of a game already in the library.
     func progress(
         _ title: TitleQuery, status: GameStatus?, hours: Double?, percent: Int?, _ c: Context
     ) async throws -> Reply {
         let game = try await bot.resolve(title, c, scope: .ownShelves)
+        guard status != nil || hours != nil || percent != nil else { return try await askProgress(game, c) }
         let now = c.now
         let notInLibrary = NotInLibrary(
             player: c.player.id, game: game,
