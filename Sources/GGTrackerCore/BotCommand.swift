@@ -65,7 +65,7 @@ package enum BotCommand: Hashable, Sendable {
                 throw UsageError(message, usage: usage(), meant: meant)
             }
             self = .library(.progress(o.title, status: status, hours: hours, percent: percent))
-        case "rate": self = .library(.rate(o.title, score: o.int("score")!))
+        case "rate": self = .library(.rate(o.title, score: o.int("score")))
         case "review":
             let by = o.mention("by")
             if by != nil, o.string("text") != nil || o.bool("spoiler") != nil {
@@ -237,7 +237,8 @@ package enum CatalogCommand: Hashable, Sendable {
 package enum LibraryCommand: Hashable, Sendable {
     case add(TitleQuery, status: GameStatus, hours: Double?)
     case progress(TitleQuery, status: GameStatus?, hours: Double?, percent: Int?)
-    case rate(TitleQuery, score: Int)
+    /// Without a score (typed `!gg rate hades`), the scores to pick from.
+    case rate(TitleQuery, score: Int?)
     /// Writes the caller's review (`spoiler` nil keeps the flag it had), or with `by` shows that member's review.
     case review(TitleQuery, text: String?, spoiler: Bool?, by: UserMention?)
     case wishlistAdd(TitleQuery)

@@ -23,6 +23,7 @@ package enum CommandName: String, CaseIterable, Sendable {
         var score = OptionSpec.integer("score", "1 to 10; shown as five stars", required: true, min: 1, max: 10)
         score.units = ["/10"]
         score.fiveStars = true
+        score.askedWhenMissing = true
         switch self {
         case .search:
             return CommandSpec(

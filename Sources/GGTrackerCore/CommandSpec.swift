@@ -78,6 +78,10 @@ package struct OptionSpec: Sendable {
     /// A score out of 10 that may be typed out of five stars, as it is shown: "4/5", "4.5 stars", "★★★★½".
     package var fiveStars = false
 
+    /// A required option that a typed command may leave out, to be asked for with its values (`!gg rate hades`: the
+    /// scores to pick from); Discord always sends it.
+    package var askedWhenMissing = false
+
     /// Words that end a number typed out of five stars ("4.5 stars"), for an option with `fiveStars`.
     var starWords: [String] { fiveStars ? ["stars", "star"] : [] }
 

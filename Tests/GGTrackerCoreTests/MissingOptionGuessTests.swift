@@ -45,13 +45,20 @@ struct MissingOptionGuessTests {
 
     @Test(arguments: [
         // Out of range, no word left for the title, or a command still missing other options: nothing offered.
-        "!gg rate Celeste 11", "!gg rate 9", "!gg rate Celeste", "/gg challenge create Winter 3",
-        // Stars that are no whole or half one, or none.
-        "!gg rate Celeste 4.3 stars", "!gg rate Celeste 0 stars", "!gg rate Celeste 6/5",
+        "!gg rate Celeste 11", "!gg rate 9", "/gg challenge create Winter 3",
+        // Stars that are more than five.
+        "!gg rate Celeste 6/5",
     ])
     func nothingIsOfferedThatWouldNotWork(line: String) {
         let text = message(line)
         #expect(text.contains("needs") && !text.contains("Did you mean"), "\(text)")
+    }
+
+    /// A score left out is asked for (with the scores to pick from), not refused: Discord always sends one.
+    @Test func aRateWithoutAScoreIsTypedWithNone() throws {
+        #expect(
+            try BotCommand(try TextCommandParser.parse("!gg rate Celeste"))
+                == .library(.rate(.text("Celeste"), score: nil)))
     }
 
     /// A number typed where a score goes but not one it takes says what was made of it and what the option takes.

@@ -174,7 +174,6 @@ struct TextCommandParserTests {
         // A unit the option does not take is refused as before.
         ("/progress title:Celeste hours:12%", "`hours` must be a number (got “12%”)."),
         ("/rate title:Celeste score:8/100", "`score` must be a whole number (got “8/100”)."),
-        ("/rate title:Celeste", "`/rate` needs `score`: 1 to 10; shown as five stars."),
         // What the option is, without Discord's picker: "type to search" is for the menu, not a typed command.
         ("!gg note", "`/note` needs `title`: the game."),
         // A value written last in the free text, without its name, is offered back as the option, never run.

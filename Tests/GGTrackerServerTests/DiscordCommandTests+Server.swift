@@ -310,8 +310,8 @@ extension DiscordCommandTests {
             let answer = try await client.send(I.command("dance"))
             DiscordChecks.check(answer)
             #expect(answer.ephemeral && answer.content.contains("Unknown command `dance`"))
-            let missing = try await client.send(I.command("rate", [I.option("title", "Celeste")]))
-            #expect(missing.content.contains("needs `score`") && missing.content.contains("Usage: `/rate"))
+            let missing = try await client.send(I.command("add", [I.option("status", "playing")]))
+            #expect(missing.content.contains("needs `title`") && missing.content.contains("Usage: `/add"))
         }
     }
 }

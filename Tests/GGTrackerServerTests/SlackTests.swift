@@ -1,6 +1,7 @@
 @preconcurrency import Crypto
 import Foundation
 import GGTrackerCore
+import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -74,6 +75,27 @@ struct SlackTests {
             let actions = try #require(
                 blocks.first { $0["type"] as? String == "actions" }?["elements"] as? [[String: Any]])
             #expect(actions.contains { ($0["value"] as? String)?.hasPrefix("/progress title:igdb:") == true })
+        }
+    }
+
+    /// A score left out of a typed `/gg rate` is asked for: the ten scores to pick from, privately, nothing stored.
+    @Test func aRateWithoutAScoreOffersTheScores() async throws {
+        let harness = try await TestHarness { $0.slackSigningSecret = Self.secret }
+        try await harness.withClient { client in
+            let (status, message) = try await post(client, "/slack/commands", Self.command("rate Celeste"))
+            #expect(status == .ok && message["response_type"] as? String == "ephemeral")
+            let blocks = try #require(message["blocks"] as? [[String: Any]])
+            let text = try #require((blocks.first?["text"] as? [String: Any])?["text"] as? String)
+            #expect(text.contains("How do you rate *Celeste (2018)*?"), "\(text)")
+            let menu = try #require(
+                blocks.lazy.compactMap { $0["elements"] as? [[String: Any]] }.joined()
+                    .first { $0["type"] as? String == "static_select" })
+            let values = (menu["options"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
+            #expect(values.count == 10 && values.first?.hasSuffix("score:10") == true, "\(values)")
+            let entries = try await harness.services.database.writer.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM library_entries")
+            }
+            #expect(entries == 0)
         }
     }
 

@@ -172,8 +172,16 @@ struct LibraryFeatures: Sendable {
     }
 
     /// `/rate`: a score 1–10; a game not yet in the library is added as completed, and the reply says so.
-    func rate(_ title: TitleQuery, score: Int, _ c: Context) async throws -> Reply {
+    func rate(_ title: TitleQuery, score: Int?, _ c: Context) async throws -> Reply {
         let game = try await bot.resolve(title, c, scope: .ownShelves)
+        // Typed without a score: the scores to pick from, and the one it has.
+        guard let score else {
+            let current = try await bot.store.library.entry(of: c.player.id, game: game.id)?.score
+            let now = current.map { " It has \(Format.stars($0)) \($0)/10." } ?? ""
+            return Reply(
+                visibility: .invokerOnly, text: "How do you rate \(bold: game.displayName)?\(now) Pick a score:",
+                menus: [GGTrackerBot.rateMenu(game.ref, score: current)])
+        }
         let now = c.now
         let change = try await bot.store.library.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now

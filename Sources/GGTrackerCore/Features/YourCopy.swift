@@ -78,14 +78,18 @@ extension GGTrackerBot {
                 row.append(
                     Action("Mark completed", .run(.progress, ["title": .game(ref), "status": .status(.completed)])))
             }
-            let rate = Menu(
-                entry.score.map { "Your score: \($0)/10 — change it…" } ?? "Rate it…",
-                options: (1...10).reversed().map { score in
-                    Menu.Option(
-                        "\(score)/10 \(Format.stars(score))",
-                        .run(.rate, ["title": .game(ref), "score": .integer(score)]))
-                })
+            let rate = Self.rateMenu(ref, score: entry.score)
             return ([row], [rate])
         }
+    }
+
+    /// The ten scores to pick from for a game, the one it has named.
+    static func rateMenu(_ ref: GameRef, score: Int?) -> Menu {
+        Menu(
+            score.map { "Your score: \($0)/10 — change it…" } ?? "Rate it…",
+            options: (1...10).reversed().map { score in
+                Menu.Option(
+                    "\(score)/10 \(Format.stars(score))", .run(.rate, ["title": .game(ref), "score": .integer(score)]))
+            })
     }
 }
