@@ -141,9 +141,15 @@ struct TextHintTests {
         // A refusal names the command to use as the reader types it.
         let refusal = try await bot.respond(toLine: "!gg challenge join name:zzz", from: Self.matrixUser)
         #expect(refusal.matrixContent(replyTo: nil).body.contains("`!gg challenge list` shows them"))
-        let usage = try await bot.respond(toLine: "/gg rate Celeste", from: Self.slackUser)
+        let usage = try await bot.respond(toLine: "/gg challenge create name:Laps", from: Self.slackUser)
         let text = usage.slackMessage().text
-        #expect(text.contains("/gg rate needs score") && text.contains("Usage: /gg rate title:"), "\(text)")
+        #expect(
+            text.contains("/gg challenge create needs goal") && text.contains("Usage: /gg challenge create name:"),
+            "\(text)")
+        // A score left out is asked for, with the scores as commands typed as the reader types them.
+        let scores = try await bot.respond(toLine: "!gg rate Celeste", from: Self.matrixUser)
+        let body = scores.matrixContent(replyTo: nil).body
+        #expect(body.contains("\n1. 10/10 ★★★★★: reply !gg rate title:igdb:"), "\(body)")
     }
 
     /// What the bot answers the Matrix user, as the plain body of its message.

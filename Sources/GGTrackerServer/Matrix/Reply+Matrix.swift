@@ -61,11 +61,9 @@ extension Reply {
         }
         let hints =
             actions.flatMap { $0 }.filter { !$0.disabled }.map { ($0.label, $0.command) }
-            + menus.flatMap { menu in
-                menu.options.map {
-                    ("\(menu.placeholder.replacingOccurrences(of: "…", with: "")) \($0.label)", $0.command)
-                }
-            }
+            // A menu's choices by their own labels: its placeholder ("Your score: 9/10 — change it…") before each
+            // read as one run-on phrase.
+            + menus.flatMap { menu in menu.options.map { ($0.label, $0.command) } }
         let offered = hints.prefix(30).map { (label: $0.0, command: Self.bang($0.1)) }
         if !offered.isEmpty {
             let items = offered.map { label, command in
