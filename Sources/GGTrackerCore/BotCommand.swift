@@ -142,7 +142,7 @@ package enum BotCommand: Hashable, Sendable {
             }
             self = .social(.profileSet(changes))
         case "stats": self = .social(.stats(user: o.user))
-        case "compare": self = .social(.compare(user: o.user!, with: o.mention("with")))
+        case "compare": self = .social(.compare(user: o.user, with: o.mention("with")))
         case "leaderboard":
             self = .social(
                 .leaderboard(
@@ -260,7 +260,8 @@ package enum SocialCommand: Hashable, Sendable {
     /// Each field given is set to its value or cleared (nil).
     case profileSet([ProfileField: String?])
     case stats(user: UserMention?)
-    case compare(user: UserMention, with: UserMention?)
+    /// Without `user` (typed `!gg compare`), the members to pick from.
+    case compare(user: UserMention?, with: UserMention?)
     case leaderboard(LeaderboardMetric, Period)
     case challengeCreate(name: String, goal: Double, unit: ChallengeUnit, ends: TypedDay)
     case challengeJoin(name: String)

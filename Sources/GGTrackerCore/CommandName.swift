@@ -20,10 +20,7 @@ package enum CommandName: String, CaseIterable, Sendable {
             units: OptionSpec.hourUnits)
         var percent = OptionSpec.integer("percent", "Percent complete", min: 0, max: 100)
         percent.units = ["%"]
-        var score = OptionSpec.integer("score", "1 to 10; shown as five stars", required: true, min: 1, max: 10)
-        score.units = ["/10"]
-        score.fiveStars = true
-        score.askedWhenMissing = true
+        let score = OptionSpec.score
         switch self {
         case .search:
             return CommandSpec(
@@ -193,7 +190,8 @@ package enum CommandName: String, CaseIterable, Sendable {
             return CommandSpec(
                 name: "compare", summary: "Compare two libraries: shared games and how well your scores agree",
                 options: [
-                    OptionSpec(name: "user", summary: "Whose library", kind: .user, required: true),
+                    OptionSpec(
+                        name: "user", summary: "Whose library", kind: .user, required: true, askedWhenMissing: true),
                     OptionSpec(name: "with", summary: "Compared with whom (default: you)", kind: .user),
                 ],
                 examples: ["/compare user:@bob"],

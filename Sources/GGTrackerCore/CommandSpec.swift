@@ -179,6 +179,16 @@ package struct OptionSpec: Sendable {
 
     static let hourUnits = ["hours", "hour", "hrs", "hr", "h"]
 
+    /// `/rate`'s score: 1 to 10, typed with "/10" or in stars out of five, and asked for when a typed command
+    /// leaves it out.
+    static var score: OptionSpec {
+        var score = integer("score", "1 to 10; shown as five stars", required: true, min: 1, max: 10)
+        score.units = ["/10"]
+        score.fiveStars = true
+        score.askedWhenMissing = true
+        return score
+    }
+
     /// `/tag`'s tags: a list separated by commas, which may hold `word:` pairs of its own.
     static func tags() -> OptionSpec {
         var tags = OptionSpec.string("tags", "Comma-separated; -tag removes one", maxLength: 1000, greedy: true)

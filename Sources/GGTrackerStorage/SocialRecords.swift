@@ -149,6 +149,17 @@ extension SocialRecords: SocialStore {
         }
     }
 
+    package func recentMembers(of community: String, except player: PlayerID, limit: Int) async throws -> [Player] {
+        try await read { db in
+            try await db.fetchAll(
+                """
+                SELECT p.* FROM memberships m JOIN players p ON p.id = m.player_id
+                WHERE m.community_id = ? AND m.player_id <> ? ORDER BY m.last_seen_at DESC, p.id LIMIT ?
+                """, [community, player.rawValue, limit]
+            ).map(LibraryRows.player(from:))
+        }
+    }
+
     package func leaderboard(
         in community: String, metric: LeaderboardMetric, since: Date?
     ) async throws -> [(Player, Double)] {

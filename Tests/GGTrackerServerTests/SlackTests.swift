@@ -53,12 +53,13 @@ struct SlackTests {
     }
 
     static func command(
-        _ text: String, user: String = "U0ALICE", responseURL: String = "https://hooks.slack.com/commands/T0001/1/abc"
+        _ text: String, user: String = "U0ALICE", responseURL: String = "https://hooks.slack.com/commands/T0001/1/abc",
+        trigger: String = "1.2.3"
     ) -> String {
         form([
             ("token", "legacy"), ("team_id", "T0001"), ("team_domain", "friends"), ("channel_id", "C0GAMES"),
             ("channel_name", "games"), ("user_id", user), ("user_name", "alice"), ("command", "/gg"), ("text", text),
-            ("response_url", responseURL), ("trigger_id", "1.2.3"),
+            ("response_url", responseURL), ("trigger_id", trigger),
         ])
     }
 
@@ -291,6 +292,31 @@ struct SlackTests {
             }
             let message = try await firstPost(to: received)
             #expect((message["text"] as? String)?.contains("alice completed Celeste (2018)") == true)
+        }
+    }
+
+    /// `/gg compare` without a member asks whom with, a button for each member seen here last; pressing one compares.
+    @Test func aCompareWithoutAMemberOffersTheMembers() async throws {
+        try await withResponseURL { harness, url, received in
+            try await harness.withClient { client in
+                let (_, alone) = try await post(client, "/slack/commands", Self.command("compare"))
+                #expect((alone["text"] as? String)?.contains("No one else here has used GGTracker yet") == true)
+                _ = try await post(client, "/slack/commands", Self.command("add Celeste", user: "U0BOB"))
+                _ = try await post(client, "/slack/commands", Self.command("add Celeste"))
+                // Asked again: another delivery (its own trigger), not a replay of the first.
+                let (_, ask) = try await post(client, "/slack/commands", Self.command("compare", trigger: "1.2.4"))
+                #expect(ask["response_type"] as? String == "ephemeral")
+                #expect((ask["text"] as? String)?.contains("Compare your library with whom?") == true, "\(ask)")
+                let blocks = try #require(ask["blocks"] as? [[String: Any]])
+                let buttons = blocks.filter { $0["type"] as? String == "actions" }
+                    .flatMap { $0["elements"] as? [[String: Any]] ?? [] }
+                #expect(buttons.count == 1, "only the other member: \(buttons)")
+                let value = try #require(buttons.first?["value"] as? String)
+                let (status, _) = try await post(client, "/slack/interactions", try Self.press(value, responseURL: url))
+                #expect(status == .ok)
+            }
+            let message = try await firstPost(to: received)
+            #expect("\(message["blocks"] ?? "")".contains("Both have (1)"), "\(message)")
         }
     }
 

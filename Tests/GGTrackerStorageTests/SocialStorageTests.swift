@@ -91,6 +91,21 @@ struct SocialStorageTests {
 
     /// News a member made in a direct message with the bot shows in each server they are a member of, and in no
     /// other; another server's news stays there.
+    /// Whom to compare with: the server's other members, the one seen last first, none from another server.
+    @Test(arguments: Backend.all)
+    func recentMembersAreTheOthersSeenHereLastFirst(_ backend: Backend) async throws {
+        let f = try await LibraryFixture(backend)
+        for (seconds, id) in ["alice", "bob", "carol"].enumerated() {
+            _ = try await f.database.library.caller(
+                f.invoker(id), at: f.now.addingTimeInterval(Double(seconds)), naming: nil)
+        }
+        _ = try await f.database.library.caller(f.invoker("dave", community: "discord:2"), at: f.now, naming: nil)
+        let bob = PlayerID(platform: .discord, userID: "bob")
+        let members = try await f.database.social.recentMembers(of: "discord:1", except: bob, limit: 5)
+        #expect(members.map(\.displayName) == ["carol", "alice"])
+        #expect(try await f.database.social.recentMembers(of: "discord:1", except: bob, limit: 1).count == 1)
+    }
+
     @Test(arguments: Backend.all)
     func aMembersNewsFromADirectMessageShowsInTheirServers(_ backend: Backend) async throws {
         let f = try await LibraryFixture(backend)

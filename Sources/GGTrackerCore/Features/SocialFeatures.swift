@@ -6,7 +6,26 @@ struct SocialFeatures: Sendable {
     let bot: GGTrackerBot
 
     /// `/compare`: shared games, a compatibility score, finished-versus-wishlisted, the biggest disagreement.
-    func compare(_ user: UserMention, with other: UserMention?, _ c: Context) async throws -> Reply {
+    func compare(_ user: UserMention?, with other: UserMention?, _ c: Context) async throws -> Reply {
+        // Typed without a member: the ones seen here last, to pick from.
+        guard let user else {
+            let members = try await bot.store.social.recentMembers(
+                of: c.invoker.community, except: c.player.id, limit: 5)
+            guard !members.isEmpty else {
+                return .notice(
+                    "No one else here has used GGTracker yet: once a friend has, \(code: "/compare user:@friend") compares your libraries."
+                )
+            }
+            return Reply(
+                visibility: .invokerOnly, text: "Compare your library with whom?",
+                actions: [
+                    members.map { member in
+                        Action(
+                            Format.truncate(member.shownName, 80),
+                            .run(.compare, ["user": .user(UserMention(id: member.id.platformUserID))]))
+                    }
+                ])
+        }
         let left = try await bot.targetPlayer(user, c)
         let right = try await bot.targetPlayer(other, c)
         guard left.id != right.id else {
