@@ -167,8 +167,8 @@ package enum BotCommand: Hashable, Sendable {
             self = .social(.challengeProgress(name: o.string("name"), amount: o.number("amount")!))
         case "challenge show": self = .social(.challengeShow(name: o.string("name")))
         case "challenge list": self = .social(.challengeList)
-        case "friend add": self = .social(.friendAdd(o.user!))
-        case "friend remove": self = .social(.friendRemove(o.user!))
+        case "friend add": self = .social(.friendAdd(o.user))
+        case "friend remove": self = .social(.friendRemove(o.user))
         case "friend list": self = .social(.friendList)
         case "activity": self = .social(.activity(user: o.user))
         case "upcoming": self = .social(.upcoming(user: o.user))
@@ -270,8 +270,9 @@ package enum SocialCommand: Hashable, Sendable {
     case challengeProgress(name: String?, amount: Double)
     case challengeShow(name: String?)
     case challengeList
-    case friendAdd(UserMention)
-    case friendRemove(UserMention)
+    /// Without a member (typed `!gg friend add`), the ones to pick from.
+    case friendAdd(UserMention?)
+    case friendRemove(UserMention?)
     case friendList
     case activity(user: UserMention?)
     case upcoming(user: UserMention?)

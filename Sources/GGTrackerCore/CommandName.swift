@@ -256,7 +256,7 @@ package enum CommandName: String, CaseIterable, Sendable {
                     Reaching the goal wins a medal, shown on your profile.
                     """)
         case .friend:
-            let user = OptionSpec(name: "user", summary: "Who", kind: .user, required: true)
+            let user = OptionSpec(name: "user", summary: "Who", kind: .user, required: true, askedWhenMissing: true)
             return CommandSpec(
                 name: "friend", summary: "Follow friends; their news comes first in /activity",
                 subcommands: [

@@ -320,6 +320,32 @@ struct SlackTests {
         }
     }
 
+    /// `/gg friend add` and `remove` without a member ask whom: the members not followed yet, then those followed.
+    @Test func aFriendCommandWithoutAMemberOffersWhomItCanBe() async throws {
+        try await withBot { client in
+            _ = try await post(client, "/slack/commands", Self.command("add Celeste", user: "U0BOB", trigger: "1"))
+            func ask(_ text: String, _ trigger: String) async throws -> (text: String, values: [String]) {
+                let (_, message) = try await post(client, "/slack/commands", Self.command(text, trigger: trigger))
+                let blocks = message["blocks"] as? [[String: Any]] ?? []
+                let values = blocks.filter { $0["type"] as? String == "actions" }
+                    .flatMap { $0["elements"] as? [[String: Any]] ?? [] }.compactMap { $0["value"] as? String }
+                return (message["text"] as? String ?? "", values)
+            }
+            let none = try await ask("friend remove", "2")
+            #expect(none.text.contains("You follow nobody yet") && none.values.isEmpty, "\(none)")
+            let add = try await ask("friend add", "3")
+            #expect(add.text.contains("Follow whom?") && add.values.count == 1, "\(add)")
+            let followed = try await ask(String(try #require(add.values.first).dropFirst()), "4")
+            #expect(followed.text.contains("You now follow"), "\(followed)")
+            let everyone = try await ask("friend add", "5")
+            #expect(everyone.text.contains("You already follow everyone seen here"), "\(everyone)")
+            let remove = try await ask("friend remove", "6")
+            #expect(remove.text.contains("Stop following whom?") && remove.values.count == 1, "\(remove)")
+            let removed = try await ask(String(try #require(remove.values.first).dropFirst()), "7")
+            #expect(removed.text.contains("You no longer follow"), "\(removed)")
+        }
+    }
+
     /// "/gg rate Celeste 9" typed without option names is only offered back ("Portal 2" ends with a number too),
     /// with a button that runs it: nothing is stored until it is pressed.
     @Test func aCommandOfferedBackHasAButtonThatRunsIt() async throws {

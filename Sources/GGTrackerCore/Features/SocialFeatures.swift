@@ -11,20 +11,11 @@ struct SocialFeatures: Sendable {
         guard let user else {
             let members = try await bot.store.social.recentMembers(
                 of: c.invoker.community, except: c.player.id, limit: 5)
-            guard !members.isEmpty else {
-                return .notice(
+            return Self.pick(
+                members, "Compare your library with whom?",
+                none:
                     "No one else here has used GGTracker yet: once a friend has, \(code: "/compare user:@friend") compares your libraries."
-                )
-            }
-            return Reply(
-                visibility: .invokerOnly, text: "Compare your library with whom?",
-                actions: [
-                    members.map { member in
-                        Action(
-                            Format.truncate(member.shownName, 80),
-                            .run(.compare, ["user": .user(UserMention(id: member.id.platformUserID))]))
-                    }
-                ])
+            ) { .run(.compare, $0) }
         }
         let left = try await bot.targetPlayer(user, c)
         let right = try await bot.targetPlayer(other, c)
@@ -132,7 +123,38 @@ struct SocialFeatures: Sendable {
     }
 
     /// `/friend add|remove|list`.
-    func friendAdd(_ user: UserMention, _ c: Context) async throws -> Reply {
+    /// Members to pick from for a typed command that named none, a button each running `command` with the member
+    /// as its `user`; `none` when there is no one to offer.
+    static func pick(
+        _ members: [Player], _ question: RichText, none: RichText,
+        _ command: ([String: OptionValue]) -> CommandInvocation
+    ) -> Reply {
+        guard !members.isEmpty else { return .notice(none) }
+        return Reply(
+            visibility: .invokerOnly, text: question,
+            actions: [
+                members.prefix(5).map { member in
+                    Action(
+                        Format.truncate(member.shownName, 80),
+                        command(["user": .user(UserMention(id: member.id.platformUserID))]))
+                }
+            ])
+    }
+
+    func friendAdd(_ user: UserMention?, _ c: Context) async throws -> Reply {
+        // Typed without a member: those seen here last whom the caller does not follow yet.
+        guard let user else {
+            let followed = Set(try await bot.store.social.friends(of: c.player.id).map(\.id))
+            let members = try await bot.store.social.recentMembers(
+                of: c.invoker.community, except: c.player.id, limit: 5 + followed.count)
+            return Self.pick(
+                members.filter { !followed.contains($0.id) },
+                "Follow whom? Their news comes first in \(code: "/activity").",
+                none: members.isEmpty
+                    ? "No one else here has used GGTracker yet: once a friend has, you can follow them."
+                    : "You already follow everyone seen here: \(code: "/friend list") shows them."
+            ) { .run(.friend, "add", $0) }
+        }
         let friend = try await bot.targetPlayer(
             user, c, otherwise: "so there is no one to follow yet: once they use a command here, you can")
         guard friend.id != c.player.id else { return .notice("You are always your own friend. Pick someone else.") }
@@ -143,7 +165,13 @@ struct SocialFeatures: Sendable {
                 : "You already follow \(friend.shownName).")
     }
 
-    func friendRemove(_ user: UserMention, _ c: Context) async throws -> Reply {
+    func friendRemove(_ user: UserMention?, _ c: Context) async throws -> Reply {
+        guard let user else {
+            return Self.pick(
+                try await bot.store.social.friends(of: c.player.id), "Stop following whom?",
+                none: "You follow nobody yet. \(code: "/friend add user:@someone")."
+            ) { .run(.friend, "remove", $0) }
+        }
         let friend = try await bot.targetPlayer(user, c, otherwise: "so you do not follow them")
         let removed = try await bot.store.social.removeFriend(c.player.id, friend.id)
         return .notice(
