@@ -161,8 +161,8 @@ package enum BotCommand: Hashable, Sendable {
                 .challengeCreate(
                     name: o.string("name")!, goal: goal, unit: o.string("unit").flatMap(ChallengeUnit.init) ?? .custom,
                     ends: day))
-        case "challenge join": self = .social(.challengeJoin(name: o.string("name")!))
-        case "challenge leave": self = .social(.challengeLeave(name: o.string("name")!))
+        case "challenge join": self = .social(.challengeJoin(name: o.string("name")))
+        case "challenge leave": self = .social(.challengeLeave(name: o.string("name")))
         case "challenge progress":
             self = .social(.challengeProgress(name: o.string("name"), amount: o.number("amount")!))
         case "challenge show": self = .social(.challengeShow(name: o.string("name")))
@@ -264,8 +264,9 @@ package enum SocialCommand: Hashable, Sendable {
     case compare(user: UserMention?, with: UserMention?)
     case leaderboard(LeaderboardMetric, Period)
     case challengeCreate(name: String, goal: Double, unit: ChallengeUnit, ends: TypedDay)
-    case challengeJoin(name: String)
-    case challengeLeave(name: String)
+    /// Without a name (typed `!gg challenge join`), the challenges to pick from.
+    case challengeJoin(name: String?)
+    case challengeLeave(name: String?)
     /// Without a name, the running challenge the caller is in.
     case challengeProgress(name: String?, amount: Double)
     case challengeShow(name: String?)

@@ -211,8 +211,8 @@ package enum CommandName: String, CaseIterable, Sendable {
         case .challenge:
             let name = OptionSpec.string(
                 "name", "The challenge's name", required: true, autocomplete: true, maxLength: 64)
-            var yours = name
-            yours.required = false
+            var (yours, asked) = (name, name)
+            (yours.required, asked.askedWhenMissing) = (false, true)
             yours.summary = "The challenge's name (default: the one you are in)"
             return CommandSpec(
                 name: "challenge", summary: "Group challenges with medals",
@@ -231,8 +231,8 @@ package enum CommandName: String, CaseIterable, Sendable {
                                 "ends", "Last day: 2030-05-31, Dec 31, in 2 weeks", required: true, maxLength: 40,
                                 shape: .day),
                         ]),
-                    CommandSpec(name: "join", summary: "Join a challenge", options: [name]),
-                    CommandSpec(name: "leave", summary: "Leave a challenge", options: [name]),
+                    CommandSpec(name: "join", summary: "Join a challenge", options: [asked]),
+                    CommandSpec(name: "leave", summary: "Leave a challenge", options: [asked]),
                     CommandSpec(
                         name: "progress", summary: "Add progress to a custom challenge",
                         options: [

@@ -346,6 +346,36 @@ struct SlackTests {
         }
     }
 
+    /// `/gg challenge join` and `leave` without a name offer the running challenges one can join, then leave.
+    @Test func aChallengeJoinWithoutANameOffersTheRunningOnes() async throws {
+        try await withBot { client in
+            func say(
+                _ text: String, _ trigger: String, user: String = "U0ALICE"
+            ) async throws -> (
+                text: String, values: [String]
+            ) {
+                let (_, message) = try await post(
+                    client, "/slack/commands", Self.command(text, user: user, trigger: trigger))
+                let blocks = message["blocks"] as? [[String: Any]] ?? []
+                let values = blocks.filter { $0["type"] as? String == "actions" }
+                    .flatMap { $0["elements"] as? [[String: Any]] ?? [] }.compactMap { $0["value"] as? String }
+                return ("\(message["text"] ?? "") \(blocks)", values)
+            }
+            let none = try await say("challenge join", "1")
+            #expect(none.text.contains("No running challenge here to join"), "\(none)")
+            _ = try await say("challenge create name:Laps goal:5 unit:custom ends:in 2 weeks", "2", user: "U0BOB")
+            let join = try await say("challenge join", "3")
+            #expect(
+                join.text.contains("Join which challenge?") && join.values == ["/challenge join name:Laps"], "\(join)")
+            let joined = try await say(String(try #require(join.values.first).dropFirst()), "4")
+            #expect(joined.text.contains("joined"), "\(joined)")
+            let again = try await say("challenge join", "5")
+            #expect(again.text.contains("You are in every running challenge here"), "\(again)")
+            let leave = try await say("challenge leave", "6")
+            #expect(leave.values == ["/challenge leave name:Laps"], "\(leave)")
+        }
+    }
+
     /// "/gg rate Celeste 9" typed without option names is only offered back ("Portal 2" ends with a number too),
     /// with a button that runs it: nothing is stored until it is pressed.
     @Test func aCommandOfferedBackHasAButtonThatRunsIt() async throws {

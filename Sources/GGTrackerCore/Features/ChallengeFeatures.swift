@@ -68,7 +68,36 @@ struct ChallengeFeatures: Sendable {
         throw ask("No challenge here is named “\(shown)”." + hint, near)
     }
 
-    func challengeJoin(name: String, _ c: Context) async throws -> Reply {
+    /// Running challenges to pick from for a typed `join` or `leave` that named none: those the caller is not in, or
+    /// is in; `none` when there is none.
+    func pickChallenge(joining: Bool, none: RichText, _ c: Context) async throws -> Reply {
+        let social = bot.store.social
+        let yours = Set(try await social.challenges(in: c.invoker.community, joinedBy: c.player.id).map(\.id))
+        let all = try await social.challenges(in: c.invoker.community, joinedBy: nil).filter { !$0.isOver(at: c.now) }
+        let running = all.filter { yours.contains($0.id) != joining }
+        guard !running.isEmpty else {
+            guard joining, !all.isEmpty else { return .notice(none) }
+            return .notice("You are in every running challenge here: \(code: "/challenge show") shows where you stand.")
+        }
+        return Reply(
+            visibility: .invokerOnly, text: joining ? "Join which challenge?" : "Leave which challenge?",
+            actions: [
+                running.prefix(5).map {
+                    Action(
+                        Format.truncate($0.name, 80),
+                        .run(.challenge, joining ? "join" : "leave", ["name": .string($0.name)]))
+                }
+            ])
+    }
+
+    func challengeJoin(name: String?, _ c: Context) async throws -> Reply {
+        guard let name else {
+            return try await pickChallenge(
+                joining: true,
+                none:
+                    "No running challenge here to join: \(code: "/challenge create") starts one, \(code: "/challenge list") lists them.",
+                c)
+        }
         let challenge = try await findChallenge(name, c)
         guard !challenge.isOver(at: c.now) else {
             return .notice(
@@ -83,7 +112,10 @@ struct ChallengeFeatures: Sendable {
             cards: [challengeCard(challenge, standings: standings, c, headline: "\(c.player.shownName) joined")])
     }
 
-    func challengeLeave(name: String, _ c: Context) async throws -> Reply {
+    func challengeLeave(name: String?, _ c: Context) async throws -> Reply {
+        guard let name else {
+            return try await pickChallenge(joining: false, none: "You are in no running challenge here.", c)
+        }
         let challenge = try await findChallenge(name, c)
         switch try await bot.store.social.leave(challenge, c.player.id) {
         case .left: return .notice("You left “\(challenge.name)”.")
