@@ -211,8 +211,9 @@ package enum CommandName: String, CaseIterable, Sendable {
         case .challenge:
             let name = OptionSpec.string(
                 "name", "The challenge's name", required: true, autocomplete: true, maxLength: 64)
-            var (yours, asked) = (name, name)
-            (yours.required, asked.askedWhenMissing) = (false, true)
+            var yours = name, asked = name
+            yours.required = false
+            asked.askedWhenMissing = true
             yours.summary = "The challenge's name (default: the one you are in)"
             return CommandSpec(
                 name: "challenge", summary: "Group challenges with medals",

@@ -9,15 +9,17 @@ extension LibraryFeatures {
         let entry = try await bot.store.library.entry(of: c.player.id, game: game.id)
         guard let entry, entry.status == .completed else {
             let completed: [String: OptionValue] = ["title": .game(game.ref), "status": .status(.completed)]
-            // Not in the library: the way on is adding it as completed, which /progress would refuse.
-            let (state, command, label): (String, CommandName, String) =
+            let state =
                 if let entry {
-                    (entry.status.yourState, .progress, "Mark completed")
+                    entry.status.yourState
                 } else if try await bot.store.library.isWishlisted(c.player.id, game: game.id) {
-                    ("it is on your wishlist", .add, "Add as completed")
+                    "it is on your wishlist"
                 } else {
-                    ("it is not in your library", .add, "Add as completed")
+                    "it is not in your library"
                 }
+            // Not in the library: the way on is adding it as completed, which /progress would refuse.
+            let (command, label): (CommandName, String) =
+                entry == nil ? (.add, "Add as completed") : (.progress, "Mark completed")
             return Reply(
                 visibility: .invokerOnly,
                 text:

@@ -122,7 +122,6 @@ struct SocialFeatures: Sendable {
             ])
     }
 
-    /// `/friend add|remove|list`.
     /// Members to pick from for a typed command that named none, a button each running `command` with the member
     /// as its `user`; `none` when there is no one to offer.
     static func pick(
@@ -141,6 +140,7 @@ struct SocialFeatures: Sendable {
             ])
     }
 
+    /// `/friend add|remove|list`.
     func friendAdd(_ user: UserMention?, _ c: Context) async throws -> Reply {
         // Typed without a member: those seen here last whom the caller does not follow yet.
         guard let user else {
