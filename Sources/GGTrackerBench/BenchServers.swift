@@ -176,6 +176,9 @@ struct ServerUnderTest {
     /// Resident memory of the server and its child processes, in MiB.
     var memory: Double { Self.memory(of: processes) }
 
+    /// The most resident memory each process held since it started (`VmHWM`), summed, in MiB.
+    var highWater: Double { processes.map { GGTrackerBench.memory(of: $0).peak }.reduce(0, +) }
+
     /// Resident memory of the given processes, in MiB.
     static func memory(of processes: [Int32]) -> Double {
         processes.map { GGTrackerBench.memory(of: $0).rss }.reduce(0, +)

@@ -91,8 +91,11 @@ struct CatalogSideBySide {
         var peaks = idle
         for round in 0..<repeats {
             // Servers in turn, query by query, so that drift touches them alike.
+            // Each round opens with the next query, so that the first of a turn is not always the same one.
+            let opening = round % queries.count
+            let order = Array(queries[opening...] + queries[..<opening])
             for server in [ours, peer, bare] {
-                for (index, query) in queries.enumerated() {
+                for (index, query) in order.enumerated() {
                     sequence += 1
                     // The first search of a server's turn reaches it after it sat idle through the others' turns.
                     let turn = index == 0 ? "search at rest" : "search back to back"
@@ -108,8 +111,10 @@ struct CatalogSideBySide {
                     sequence += 1
                     _ = try await time(server, "autocomplete", object: complete(prefix, id: sequence))
                 }
+                // Read at the end of the server's own turn, before it sits idle through the others'.
+                if server.name == ours.name { peaks[0] = max(peaks[0], ours.memory) }
+                if server.name == peer.name { peaks[1] = max(peaks[1], peer.memory) }
             }
-            peaks = zip(peaks, [ours.memory, peer.memory]).map { max($0, $1) }
         }
         for server in [ours, peer] {
             guard let missed = empty[server.name] else { continue }
@@ -168,6 +173,13 @@ struct CatalogSideBySide {
         table.row(
             "the machine's floor: a bare responder's answer to the same requests, p99 ms", floor.percentile(99), nil,
             digits: 3, ratio: .none, target: "—")
+        let floorAtRest = samples["\(bare.name) search at rest"] ?? Samples()
+        table.row(
+            "the machine's floor for the first of each turn: the bare responder's, p50 ms", floorAtRest.median, nil,
+            digits: 3, ratio: .none, target: "—")
+        table.row(
+            "the machine's floor for the first of each turn: the bare responder's, p99 ms",
+            floorAtRest.percentile(99), nil, digits: 3, ratio: .none, target: "—")
         table.row(
             "typo queries whose first result is the game meant (of \(CatalogBench.typos.count))",
             Double(found["GGTracker"] ?? 0), Double(found["peer"] ?? 0), digits: 0, ratio: .none, target: "all")
@@ -175,6 +187,9 @@ struct CatalogSideBySide {
         table.row(
             "server memory peak under the searches, MB", peaks[0], peaks[1], digits: 0, ratio: .none,
             target: "< 100 MB")
+        table.row(
+            "server memory high-water mark since start (with the name index's build), MB", ours.highWater,
+            peer.highWater, digits: 0, ratio: .none, target: "—")
     }
 
     /// Each program imports the file `runs` times, in turns (the first to go changes every round), each time as a

@@ -57,6 +57,17 @@ struct BenchCommandTests {
         let search = lines.first { $0.hasPrefix("| `/search`, ordinary queries: p50 ms |") } ?? ""
         let cells = search.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(cells.count >= 3 && Double(cells[1]) != nil && Double(cells[2]) != nil, "\(search)")
+        // The bare responder's first answer of each turn, and each server's memory at the end of its own turn and
+        // at its highest since it started.
+        func figures(_ prefix: String) -> [Double] {
+            let row = lines.first { $0.hasPrefix(prefix) } ?? ""
+            return row.split(separator: "|").dropFirst().compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        }
+        #expect(figures("| the machine's floor for the first of each turn: the bare responder's, p99 ms |").count == 1)
+        let underLoad = figures("| server memory peak under the searches, MB |")
+        let highWater = figures("| server memory high-water mark since start (with the name index's build), MB |")
+        #expect(underLoad.count >= 2 && highWater.count >= 2, "\(output)")
+        #expect(zip(underLoad, highWater).allSatisfy { $0 > 0 && $0 <= $1 }, "\(output)")
     }
 
     /// Ranking results go into the file named, in place: a link is followed, not replaced by a new file (so
