@@ -153,20 +153,12 @@ extension CommandInvocation {
                 // "4.5" may be stars: said how to type it so.
                 if option.starsReading(word + "/5") != nil { message += " (stars out of five: \(code: word + "/5"))" }
                 message += "."
-            } else if option.askedWhenMissing, !givesOnly(option, of: spec) {
+            } else if option.askedWhenMissing {
                 continue
             }
             throw UsageError(message, usage: usage())
         }
         return spec
-    }
-
-    /// Whether a text option holds nothing but a value of `option` ("!gg rate 9": a score, no game).
-    func givesOnly(_ option: OptionSpec, of spec: CommandSpec) -> Bool {
-        spec.options.contains { text in
-            guard text.kind == .string, case .string(let value)? = options[text.name] else { return false }
-            return option.validValue(value.trimmingCharacters(in: .whitespaces)) != nil
-        }
     }
 
     /// The same command with `missing` (and any other option not given) taken from the last words of a text

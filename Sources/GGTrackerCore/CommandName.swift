@@ -79,7 +79,7 @@ package enum CommandName: String, CaseIterable, Sendable {
             return CommandSpec(
                 name: "rate", summary: "Score a game from 1 to 10",
                 options: [
-                    .title(), score,
+                    .askedTitle, score,
                 ],
                 examples: ["/rate title:Celeste score:9"],
                 details: "A game not yet in your library is added as completed.")

@@ -171,6 +171,13 @@ package struct OptionSpec: Sendable {
         .string("title", summary, required: true, autocomplete: true, maxLength: 200)
     }
 
+    /// A game asked for, with the caller's own to pick from, when a typed command leaves it out ("!gg rate 9").
+    static var askedTitle: OptionSpec {
+        var title = title()
+        title.askedWhenMissing = true
+        return title
+    }
+
     static func integer(_ name: String, _ summary: String, required: Bool = false, min: Int, max: Int) -> OptionSpec {
         OptionSpec(
             name: name, summary: summary, kind: .integer, required: required, minValue: Double(min),

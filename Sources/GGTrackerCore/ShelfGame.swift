@@ -14,16 +14,18 @@ package struct ShelfGame: Sendable {
     }
 
     /// Where the game comes among the player's games for `command` (lower first): for `/progress` the games being
-    /// played, then paused, then the backlog; for `/review` the completed ones; for `/wishlist remove` the wishlist;
-    /// for the others the library before the wishlist.
+    /// played, then paused, then the backlog; for `/review` the completed ones; for `/rate` the completed ones, then
+    /// those being played; for `/wishlist remove` the wishlist; for the others the library before the wishlist.
     package func rank(for command: String) -> Int {
         switch (command, status) {
         case ("progress", .playing?): 0
         case ("progress", .paused?): 1
         case ("progress", .backlog?): 2
         case ("progress", .some): 3
-        case ("review", .completed?): 0
+        case ("review", .completed?), ("rate", .completed?): 0
         case ("review", .some): 1
+        case ("rate", .playing?): 1
+        case ("rate", .some): 2
         case ("wishlist remove", nil): 0
         case ("wishlist remove", .some): 1
         case (_, .some): 0

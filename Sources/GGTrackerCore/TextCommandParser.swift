@@ -64,7 +64,11 @@ package enum TextCommandParser {
             // Where the first option takes one word (a member, a choice), the words typed are spread over the
             // options they fit: "!gg list bob completed", "!gg leaderboard hours week", "!gg share revoke".
             let oneWord = target.kind == .user || target.kind == .boolean || !target.choices.isEmpty
-            if let quoted = try Self.quotedTitle(positional, target: target, of: spec, path: path, usage: usage) {
+            if let (name, value) = Self.onlyAskedValue(positional, target: target, of: spec, named: segments.named) {
+                options[name] = value
+            } else if let quoted = try Self.quotedTitle(
+                positional, target: target, of: spec, path: path, usage: usage)
+            {
                 options = quoted
             } else if oneWord, let spread = Self.spread(positional, over: spec) {
                 options = spread
@@ -90,6 +94,21 @@ package enum TextCommandParser {
             options[name] = try value(text, for: option, usage: usage)
         }
         return CommandInvocation(path: path, options: options, fromComponent: fromComponent)
+    }
+
+    /// Words that are only a value of an option asked for when missing, typed where a title goes: "!gg rate 9",
+    /// "!gg rate ★★★★" give the score and no game, which is then asked for.
+    static func onlyAskedValue(
+        _ text: String, target: OptionSpec, of spec: CommandSpec, named: [(String, String)]
+    ) -> (String, OptionValue)? {
+        guard target.name == "title", target.askedWhenMissing else { return nil }
+        for option in spec.options where option.askedWhenMissing && option.name != target.name {
+            guard !named.contains(where: { $0.0 == option.name }), option.kind != .string,
+                let value = option.validValue(text.trimmingCharacters(in: .whitespaces))
+            else { continue }
+            return (option.name, value)
+        }
+        return nil
     }
 
     /// Text typed for a number (the first required option) that is not one, read as the command's free-text

@@ -45,7 +45,7 @@ struct MissingOptionGuessTests {
 
     @Test(arguments: [
         // Out of range, no word left for the title, or a command still missing other options: nothing offered.
-        "!gg rate Celeste 11", "!gg rate 9", "/gg challenge create Winter 3",
+        "!gg rate Celeste 11", "/gg challenge create Winter 3",
         // Stars that are more than five.
         "!gg rate Celeste 6/5",
     ])
@@ -59,6 +59,18 @@ struct MissingOptionGuessTests {
         #expect(
             try BotCommand(try TextCommandParser.parse("!gg rate Celeste"))
                 == .library(.rate(.text("Celeste"), score: nil)))
+    }
+
+    /// A line that is only a score names no game: the score is kept and the game asked for (a number that is no
+    /// score stays a title: there are games named so).
+    @Test(arguments: [
+        ("!gg rate 9", TitleQuery.text(""), Int?(9)), ("!gg rate ★★★★", .text(""), 8),
+        ("/gg rate 4.5 stars", .text(""), 9),
+        ("!gg rate 8/10", .text(""), 8), ("!gg rate", .text(""), nil), ("!gg rate 11", .text("11"), nil),
+        ("!gg rate 9 score:7", .text("9"), 7),
+    ])
+    func aScoreAloneLeavesTheGameToAsk(line: String, title: TitleQuery, score: Int?) throws {
+        #expect(try BotCommand(try TextCommandParser.parse(line)) == .library(.rate(title, score: score)))
     }
 
     /// A number typed where a score goes but not one it takes says what was made of it and what the option takes.
