@@ -241,6 +241,10 @@ package struct GGTrackerBot: Sendable {
     }
 
     func handle(_ command: LibraryCommand, _ c: Context) async throws -> Reply {
+        // Typed without the game it is about ("!gg rate 9", "!gg progress completed"): the caller's games to pick.
+        if c.invocation.options["title"] == nil, c.invocation.leafSpec?.option("title") != nil {
+            return try await LibraryFeatures(bot: self).askGame(c)
+        }
         switch command {
         case .add(let title, let status, let hours):
             return try await LibraryFeatures(bot: self).add(title, status: status, hours: hours, c)

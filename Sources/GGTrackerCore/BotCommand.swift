@@ -9,9 +9,6 @@ package enum TitleQuery: Hashable, Sendable {
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         self = GameRef(trimmed).map(TitleQuery.ref) ?? .text(trimmed)
     }
-
-    /// No game given: a typed command that left it out, to be asked for.
-    package var isEmpty: Bool { self == .text("") }
 }
 
 /// A tag edit from `/tag`: `roguelike` adds, `-roguelike` removes.

@@ -68,7 +68,7 @@ package enum CommandName: String, CaseIterable, Sendable {
             return CommandSpec(
                 name: "progress", summary: "Update status, hours or percent complete",
                 options: [
-                    .title(), status, hours, percent,
+                    .askedTitle, status, hours, percent,
                 ],
                 examples: [
                     "/progress title:Hollow Knight hours:30 percent:65", "/progress title:Hades status:completed",
@@ -115,15 +115,13 @@ package enum CommandName: String, CaseIterable, Sendable {
                 examples: ["/wishlist add title:Silksong", "/wishlist show"])
         case .favorite:
             return CommandSpec(
-                name: "favorite", summary: "Mark or unmark a game in your library as a favorite", options: [.title()],
+                name: "favorite", summary: "Mark or unmark a game in your library as a favorite",
+                options: [.askedTitle],
                 examples: ["/favorite title:Hades"])
         case .tag:
             return CommandSpec(
                 name: "tag", summary: "Tag a game in your library",
-                options: [
-                    .title(),
-                    .tags(),
-                ],
+                options: [.title(), .tags()],
                 examples: [
                     "/tag title:Hades tags:roguelike, couch", "/tag title:Hades tags:-couch", "/tag title:Hades",
                 ],
@@ -134,7 +132,8 @@ package enum CommandName: String, CaseIterable, Sendable {
             return CommandSpec(
                 name: "note", summary: "Keep a note on a game in your library",
                 options: [
-                    .title(), .string("text", "The note (leave out to see your note)", maxLength: 1000, greedy: true),
+                    .askedTitle,
+                    .string("text", "The note (leave out to see your note)", maxLength: 1000, greedy: true),
                     OptionSpec(name: "clear", summary: "true to delete the note", kind: .boolean),
                 ],
                 examples: [
@@ -143,7 +142,7 @@ package enum CommandName: String, CaseIterable, Sendable {
         case .remove:
             return CommandSpec(
                 name: "remove", summary: "Remove a game from your library and wishlist",
-                options: [.title(), .confirm()],
+                options: [.askedTitle, .confirm()],
                 examples: ["/remove title:Hades", "/remove title:Hades confirm:true"])
         case .list:
             return CommandSpec(

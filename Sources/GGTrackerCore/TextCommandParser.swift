@@ -60,11 +60,12 @@ package enum TextCommandParser {
                 throw UsageError("\(code: "/\(path.joined(separator: " "))") takes no options.", usage: usage)
             }
             if segments.named.isEmpty { try namedWithoutColon(positional, target: target, of: spec, path: path) }
-            try valueForTitle(positional, target: target, of: spec, path: path)
+            let asked = Self.onlyAskedValue(positional, target: target, of: spec, named: segments.named)
+            if asked == nil { try valueForTitle(positional, target: target, of: spec, path: path) }
             // Where the first option takes one word (a member, a choice), the words typed are spread over the
             // options they fit: "!gg list bob completed", "!gg leaderboard hours week", "!gg share revoke".
             let oneWord = target.kind == .user || target.kind == .boolean || !target.choices.isEmpty
-            if let (name, value) = Self.onlyAskedValue(positional, target: target, of: spec, named: segments.named) {
+            if let (name, value) = asked {
                 options[name] = value
             } else if let quoted = try Self.quotedTitle(
                 positional, target: target, of: spec, path: path, usage: usage)
@@ -96,19 +97,20 @@ package enum TextCommandParser {
         return CommandInvocation(path: path, options: options, fromComponent: fromComponent)
     }
 
-    /// Words that are only a value of an option asked for when missing, typed where a title goes: "!gg rate 9",
-    /// "!gg rate ★★★★" give the score and no game, which is then asked for.
+    /// Words typed where a game goes that are only a value of one other option, when the game may be asked for:
+    /// "!gg rate 9", "!gg rate ★★★★", "!gg progress completed", "!gg progress 50%" give the score, the status or the
+    /// percent and no game, which is then asked for. A value two options take ("!gg progress 50": hours or percent)
+    /// stays the title.
     static func onlyAskedValue(
         _ text: String, target: OptionSpec, of spec: CommandSpec, named: [(String, String)]
     ) -> (String, OptionValue)? {
         guard target.name == "title", target.askedWhenMissing else { return nil }
-        for option in spec.options where option.askedWhenMissing && option.name != target.name {
-            guard !named.contains(where: { $0.0 == option.name }), option.kind != .string,
-                let value = option.validValue(text.trimmingCharacters(in: .whitespaces))
-            else { continue }
-            return (option.name, value)
+        let word = text.trimmingCharacters(in: .whitespaces)
+        let fitting = spec.options.compactMap { option -> (String, OptionValue)? in
+            guard option.name != target.name, !named.contains(where: { $0.0 == option.name }) else { return nil }
+            return option.validValue(word).map { (option.name, $0) }
         }
-        return nil
+        return fitting.count == 1 ? fitting[0] : nil
     }
 
     /// Text typed for a number (the first required option) that is not one, read as the command's free-text

@@ -73,6 +73,20 @@ struct MissingOptionGuessTests {
         #expect(try BotCommand(try TextCommandParser.parse(line)) == .library(.rate(title, score: score)))
     }
 
+    /// The same for `/progress`: a status, hours or a percent alone are kept and the game asked for; a bare number,
+    /// which hours and a percent both take, stays the title.
+    @Test(arguments: [
+        ("!gg progress completed", ["status": OptionValue.string("completed")]),
+        ("!gg progress 50%", ["percent": .integer(50)]),
+        ("!gg progress 12h", ["hours": .number(12)]), ("!gg progress 50", ["title": .string("50")]),
+        ("!gg progress", [:]), ("!gg note", [:]), ("!gg favorite", [:]), ("!gg remove", [:]),
+    ])
+    func aValueAloneLeavesTheGameToAsk(line: String, options: [String: OptionValue]) throws {
+        let invocation = try TextCommandParser.parse(line)
+        #expect(invocation.options == options)
+        #expect((try? invocation.validated()) != nil, "the game is asked for, not refused")
+    }
+
     /// A number typed where a score goes but not one it takes says what was made of it and what the option takes.
     @Test(arguments: ["8.5", "11"])
     func aNumberTheOptionDoesNotTakeIsNamed(score: String) {

@@ -160,7 +160,7 @@ struct TextCommandParserTests {
             "!gg add playing",
             "`/add` needs `title`: the game. “playing” is a `status`: `/add title:<game> status:playing`."
         ),
-        ("/progress Completed", "“Completed” is a `status`: `/progress title:<game> status:completed`."),
+        ("/add Completed", "“Completed” is a `status`: `/add title:<game> status:completed`."),
         ("!gg profile set nickname Ace", "`nickname` is an option: did you mean `/profile set nickname:Ace`?"),
         ("/help command:revew", "There is no command `revew`. Did you mean `/review`?"),
         ("/rate title:Celeste score:11", "`score` must be between 1 and 10."),
@@ -175,7 +175,7 @@ struct TextCommandParserTests {
         ("/progress title:Celeste hours:12%", "`hours` must be a number (got “12%”)."),
         ("/rate title:Celeste score:8/100", "`score` must be a whole number (got “8/100”)."),
         // What the option is, without Discord's picker: "type to search" is for the menu, not a typed command.
-        ("!gg note", "`/note` needs `title`: the game."),
+        ("!gg tag", "`/tag` needs `title`: the game."),
         // A value written last in the free text, without its name, is offered back as the option, never run.
         (
             "!gg rate Celeste 9",

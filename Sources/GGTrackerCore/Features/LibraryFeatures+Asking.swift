@@ -4,32 +4,68 @@ extension LibraryFeatures {
     /// How many of the caller's games a question offers.
     static let gamesOffered = 5
 
-    /// `/rate` typed without a game ("!gg rate 9", "!gg rate"): the caller's games most likely meant — completed,
-    /// then being played, then the rest, each the last changed first — as buttons that rate it (with the score given)
-    /// or ask for the score.
-    func askGameToRate(score: Int?, _ c: Context) async throws -> Reply {
+    /// A command about one's own copy typed without the game (`!gg rate 9`, `!gg progress completed`, `!gg note`):
+    /// the caller's games it is most likely about (`ShelfGame.rank(for:)`, each kind the last changed first; for
+    /// `/remove` the wishlist too, for a status those not at it yet), as buttons that run it with what was typed.
+    func askGame(_ c: Context) async throws -> Reply {
+        let command = c.invocation.path.joined(separator: " ")
+        let options = c.invocation.options
+        let status = options["status"].flatMap { value -> GameStatus? in
+            if case .string(let text) = value { return GameStatus(rawValue: text) }
+            return nil
+        }
         let shelves = try await bot.store.library.recentShelves(of: c.player.id)
-        let games = shelves.filter { $0.status != nil && (c.showsMature || !$0.game.isMature) }
-            .enumerated().sorted {
-                ($0.element.rank(for: "rate"), $0.offset) < ($1.element.rank(for: "rate"), $1.offset)
-            }
-            .prefix(Self.gamesOffered).map(\.element.game)
-        let typed = "/rate title:<game>" + (score.map { " score:\($0)" } ?? "")
+        let library = shelves.filter { $0.status != nil }
+        let games = shelves.filter { shelf in
+            (shelf.status != nil || command == "remove") && (c.showsMature || !shelf.game.isMature)
+                && (status == nil || shelf.status != status)
+        }
+        .enumerated().sorted { ($0.element.rank(for: command), $0.offset) < ($1.element.rank(for: command), $1.offset) }
+        .prefix(Self.gamesOffered).map(\.element.game)
+        let typed = CommandInvocation(
+            path: c.invocation.path, options: options.merging(["title": .string("<game>")]) { $1 })
         guard !games.isEmpty else {
             return .notice(
-                "Which game? Your library has none yet: add one with \(code: "/add title:<game>"), or name it: \(code: typed)."
-            )
+                library.isEmpty
+                    ? "Which game? Your library has none yet: add one with \(code: "/add title:<game>"), then \(code: typed.commandLine)."
+                    : "Which game? Name it: \(code: typed.commandLine).")
         }
-        let question =
-            score.map { "Which game gets \(Format.stars($0)) \($0)/10?" } ?? "Which game do you want to rate?"
         return Reply(
-            visibility: .invokerOnly, text: "\(question) Pick one of yours, or type \(code: typed).",
+            visibility: .invokerOnly,
+            text:
+                "\(Self.question(command, options: options, status: status)) Pick one of yours, or type \(code: typed.commandLine).",
             actions: [
                 games.map { game in
-                    var options: [String: OptionValue] = ["title": .game(game.ref)]
-                    if let score { options["score"] = .integer(score) }
-                    return Action(Format.truncate(game.displayName, 80), .run(.rate, options))
+                    Action(
+                        Format.truncate(game.displayName, 80),
+                        CommandInvocation(
+                            path: c.invocation.path, options: options.merging(["title": .game(game.ref)]) { $1 }))
                 }
             ])
+    }
+
+    /// What the question asks, from what was typed.
+    static func question(_ command: String, options: [String: OptionValue], status: GameStatus?) -> String {
+        switch command {
+        case "rate":
+            guard case .integer(let score)? = options["score"] else { return "Which game do you want to rate?" }
+            return "Which game gets \(Format.stars(score)) \(score)/10?"
+        case "progress":
+            switch status {
+            case .playing?: return "Which game did you start?"
+            case .completed?: return "Which game did you finish?"
+            case .paused?: return "Which game are you pausing?"
+            case .dropped?: return "Which game did you drop?"
+            case .backlog?: return "Which game goes back to the backlog?"
+            case nil:
+                let given = ["hours", "percent"].contains { options[$0] != nil }
+                return given ? "Which game is that for?" : "Which game do you want to update?"
+            }
+        case "favorite": return "Which game do you want to mark or unmark as a favorite?"
+        case "note":
+            return options["text"] == nil ? "Which game's note do you want to see?" : "Which game is the note for?"
+        case "remove": return "Which game do you want to remove?"
+        default: return "Which game?"
+        }
     }
 }

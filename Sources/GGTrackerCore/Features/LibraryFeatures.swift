@@ -173,7 +173,6 @@ struct LibraryFeatures: Sendable {
 
     /// `/rate`: a score 1–10; a game not yet in the library is added as completed, and the reply says so.
     func rate(_ title: TitleQuery, score: Int?, _ c: Context) async throws -> Reply {
-        guard !title.isEmpty else { return try await askGameToRate(score: score, c) }
         let game = try await bot.resolve(title, c, scope: .ownShelves)
         // Typed without a score: the scores to pick from, and the one it has.
         guard let score else {
