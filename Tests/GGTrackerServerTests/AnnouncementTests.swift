@@ -108,7 +108,7 @@ struct AnnouncementTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func completionsAreAnnouncedAfterARateLimitWithoutDelayingTheReply() async throws {
         try await withAnnouncements { client in
             let added = try await client.send(I.command("add", [I.option("title", "Celeste")]))
@@ -127,7 +127,7 @@ struct AnnouncementTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func everyPathThatCompletesAGameAnnouncesIt() async throws {
         try await withAnnouncements { client in
             let added = try await client.send(
@@ -150,7 +150,7 @@ struct AnnouncementTests {
 
     /// A channel is posted to as it is set: one the bot cannot see, or one Discord does not know, is refused with
     /// what to do, and the channel set before stays; without the bot's token the setting says what it needs.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aChannelTheBotCannotPostInIsRefused() async throws {
         try await withFakeDiscord { harness, stream in
             try await harness.withClient { client in
@@ -189,7 +189,7 @@ struct AnnouncementTests {
 
     /// A channel that stops taking the bot's posts (its permissions changed after it was set) is shown to admins
     /// in `/admin settings` with why; a post that goes through again clears it.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aFailedAnnouncementIsShownToAdminsUntilAPostGoesThrough() async throws {
         try await withFakeDiscord { harness, _ in
             let guild = "discord:900000000000000001"
@@ -231,7 +231,7 @@ struct AnnouncementTests {
 
     /// An admin can stop the announcements: the channel is cleared, a completion then posts nothing, and asking
     /// again (or with a channel at the same time) is answered with why nothing changed.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func announcementsCanBeStopped() async throws {
         try await withFakeDiscord { harness, stream in
             // Each a new interaction (the same one sent again would be a retried delivery).

@@ -8,11 +8,11 @@ import Testing
 @Suite("The bench's command line")
 struct BenchCommandTests {
     @Test(arguments: [["bench", "interactions"], ["bench", "catalog"]])
-    func aPeerFolderWithoutItsProgramIsRefusedBeforeAnythingStarts(_ command: [String]) throws {
+    func aPeerFolderWithoutItsProgramIsRefusedBeforeAnythingStarts(_ command: [String]) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("no-peer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, output) = try ServerProcess.command(command + ["--peer", folder.path])
+        let (status, output) = try await ServerProcess.commandInBackground(command + ["--peer", folder.path])
         #expect(status == 64, "a usage error")
         #expect(output.contains("--peer: \(folder.path) has no executable ggtracker"), "\(output)")
         // Refused at once: no server was started, no catalog written.
@@ -21,8 +21,8 @@ struct BenchCommandTests {
     }
 
     @Test(arguments: [["--runs", "0"], ["--repeats", "0"]])
-    func aCatalogRunOfNothingIsRefused(_ option: [String]) throws {
-        let (status, output) = try ServerProcess.command(["bench", "catalog"] + option)
+    func aCatalogRunOfNothingIsRefused(_ option: [String]) async throws {
+        let (status, output) = try await ServerProcess.commandInBackground(["bench", "catalog"] + option)
         #expect(status == 64, "a usage error")
         #expect(output.contains("\(option[0]) must be at least 1"), "\(output)")
         #expect(!output.contains("games written"))
@@ -30,14 +30,14 @@ struct BenchCommandTests {
 
     /// Another GGTracker as the peer: each program imports the file three times, in turns, then both answer the
     /// same signed searches; the table puts them side by side.
-    @Test func theCatalogSideBySideImportsInTurnsThenSearchesBoth() throws {
+    @Test func theCatalogSideBySideImportsInTurnsThenSearchesBoth() async throws {
         let folder = URL(fileURLWithPath: Scratch.path("peer"))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let program = folder.appendingPathComponent("ggtracker")
         try "#!/bin/sh\nexec \"\(ServerProcess.binary)\" \"$@\"\n".write(
             to: program, atomically: false, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
-        let (status, output) = try ServerProcess.command([
+        let (status, output) = try await ServerProcess.commandInBackground([
             "bench", "catalog", "--peer", folder.path, "--file", TestHarness.fixturePath, "--runs", "3",
             "--repeats", "1", "--server-core", "0", "--client-core", "0",
         ])
@@ -72,7 +72,7 @@ struct BenchCommandTests {
 
     /// Ranking results go into the file named, in place: a link is followed, not replaced by a new file (so
     /// `--results-out /dev/null` leaves the device alone).
-    @Test func rankingResultsAreWrittenInPlace() throws {
+    @Test func rankingResultsAreWrittenInPlace() async throws {
         let folder = URL(fileURLWithPath: Scratch.path("results"))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let queries = folder.appendingPathComponent("queries.txt")
@@ -81,7 +81,7 @@ struct BenchCommandTests {
         try "".write(to: target, atomically: false, encoding: .utf8)
         let link = folder.appendingPathComponent("link.tsv")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
-        let (status, output) = try ServerProcess.command([
+        let (status, output) = try await ServerProcess.commandInBackground([
             "bench", "catalog", "--database", folder.appendingPathComponent("catalog.sqlite").path,
             "--queries", queries.path, "--results-out", link.path,
         ])
@@ -123,7 +123,7 @@ struct BenchCommandTests {
         let request = ["body": body, "signature": signature.joined(), "timestamp": timestamp]
         let file = folder.appendingPathComponent("requests.json")
         try JSONSerialization.data(withJSONObject: [request, request]).write(to: file)
-        let (status, output) = try ServerProcess.command([
+        let (status, output) = try await ServerProcess.commandInBackground([
             "bench", "load", "--port", "\(port)", "--file", file.path, "--seconds", "1",
         ])
         #expect(status != 0, "\(output)")
@@ -145,19 +145,19 @@ struct BenchCommandTests {
         }
         let file = folder.appendingPathComponent("requests.json")
         try JSONSerialization.data(withJSONObject: requests).write(to: file)
-        func load(_ options: [String]) throws -> [String: Any] {
-            let (status, output) = try ServerProcess.command(
+        func load(_ options: [String]) async throws -> [String: Any] {
+            let (status, output) = try await ServerProcess.commandInBackground(
                 ["bench", "load", "--port", "\(port)", "--file", file.path] + options)
             #expect(status == 0, "\(output)")
             let json = try #require(output.split(separator: "\n").last { $0.hasPrefix("{") })
             return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         }
-        let closed = try load(["--connections", "4", "--seconds", "10"])
+        let closed = try await load(["--connections", "4", "--seconds", "10"])
         #expect(closed["requests"] as? Int == 40 && closed["failures"] as? Int == 10, "\(closed)")
         #expect((closed["p50"] as? Double ?? 0) > 0)
         // 20 a second for half a second: the first 10 requests, each due 50 ms after the one before.
         let trace = folder.appendingPathComponent("latencies.txt")
-        let open = try load(["--rate", "20", "--seconds", "0.5", "--latencies-out", trace.path])
+        let open = try await load(["--rate", "20", "--seconds", "0.5", "--latencies-out", trace.path])
         #expect(open["requests"] as? Int == 10 && open["failures"] as? Int == 0, "\(open)")
         #expect(open["lateP99"] is Double && (open["seconds"] as? Double ?? 0) >= 0.45, "\(open)")
         // Each answer's time since the start and its latency: the last answered after the last was due (450 ms).
@@ -177,9 +177,9 @@ struct BenchCommandTests {
         (["--port", "70000"], "--port must be given, each between 1 and 65535"),
         (["--latencies-out", "/no/such/folder/latencies.txt"], "--latencies-out: /no/such/folder is not a folder"),
     ])
-    func aLoadItCannotRunIsRefusedFirst(_ options: [String], _ message: String) throws {
+    func aLoadItCannotRunIsRefusedFirst(_ options: [String], _ message: String) async throws {
         let arguments = ["bench", "load", "--file", "/no/such/requests.json"]
-        let (status, output) = try ServerProcess.command(
+        let (status, output) = try await ServerProcess.commandInBackground(
             arguments + (options.first == "--port" ? options : ["--port", "18999"] + options))
         #expect(status == 64, "a usage error: \(output)")
         #expect(output.contains(message), "\(output)")
@@ -187,8 +187,8 @@ struct BenchCommandTests {
     }
 
     @Test(arguments: ["-1", "65536", "70000"])
-    func theBareResponderRefusesAPortOutOfRange(_ port: String) throws {
-        let (status, output) = try ServerProcess.command(["bench", "responder", "--port=\(port)"])
+    func theBareResponderRefusesAPortOutOfRange(_ port: String) async throws {
+        let (status, output) = try await ServerProcess.commandInBackground(["bench", "responder", "--port=\(port)"])
         #expect(status == 64, "a usage error: \(output)")
         #expect(output.contains("--port must be between 1 and 65535"), "\(output)")
     }

@@ -196,7 +196,7 @@ struct DirectMessageTests {
     }
 
     /// The same through the router: a completion in a DM is posted to the server's channel on Discord.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aCompletionInADirectMessageIsPostedInTheServersChannel() async throws {
         try await AnnouncementTests().withAnnouncements { client in
             _ = try await client.send(I.command("list"))

@@ -206,7 +206,9 @@ struct DurabilityTests {
         let database = directory.appendingPathComponent("ggtracker.sqlite").path
         let log = directory.appendingPathComponent("server.log")
         // A small catalog, so start-up does not load the bundled one.
-        let imported = try ServerProcess.command(["catalog", "import", TestHarness.fixturePath, "--database", database])
+        let imported = try await ServerProcess.commandInBackground([
+            "catalog", "import", TestHarness.fixturePath, "--database", database,
+        ])
         #expect(imported.status == 0, "got “\(imported.output)”")
 
         let key = Curve25519.Signing.PrivateKey()
@@ -306,13 +308,15 @@ struct DurabilityTests {
 
     /// A client that sends headers and half a body, then nothing: it gets 408 after the body timeout, and a
     /// SIGTERM meanwhile still ends the server.
-    @Test(.enabled(if: ServerProcess.binaryExists), .timeLimit(.minutes(2)))
+    @Test(.enabled(if: ServerProcess.binaryExists), .timeLimit(.minutes(5)))
     func aStalledClientGets408AndDoesNotHoldTheShutdown() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gg-stall-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("db.sqlite").path
-        let imported = try ServerProcess.command(["catalog", "import", TestHarness.fixturePath, "--database", database])
+        let imported = try await ServerProcess.commandInBackground([
+            "catalog", "import", TestHarness.fixturePath, "--database", database,
+        ])
         #expect(imported.status == 0, "got “\(imported.output)”")
         let key = Curve25519.Signing.PrivateKey()
         let port = 19_000 + Int.random(in: 900..<990)
@@ -347,12 +351,12 @@ struct DurabilityTests {
         let database = try AppDatabase.open(path: path)
         // This process is refreshing.
         #expect(try await database.leases.acquireLease("catalog.refresh", holder: "this test", for: 600, at: Date()))
-        let refused = try ServerProcess.command(["catalog", "refresh", "--database", path])
+        let refused = try await ServerProcess.commandInBackground(["catalog", "refresh", "--database", path])
         #expect(refused.status != 0)
         #expect(refused.output.contains("already running in another process"), "got “\(refused.output)”")
         #expect(try await database.catalog.gameCount() == 0)
         try await database.leases.releaseLease("catalog.refresh", holder: "this test")
-        let ran = try ServerProcess.command(["catalog", "refresh", "--database", path])
+        let ran = try await ServerProcess.commandInBackground(["catalog", "refresh", "--database", path])
         #expect(ran.status == 0, "got “\(ran.output)”")
         #expect(try await database.catalog.gameCount() >= 20_000)
         #expect(try await database.leases.leaseHolder("catalog.refresh", at: Date()) == nil)

@@ -58,7 +58,7 @@ struct FailureVisibilityTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aDeferredCommandThatFailsEditsItsMessageWithTheFailure() async throws {
         let race = FirstAnswer()
         let slow = Task<Handled, Never> {

@@ -27,7 +27,7 @@ struct IGDBRefreshTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func aFullRefreshOf5000GamesStaysWithinTheRateLimit() async throws {
         try await withFake(games: 5_000) { state, refresh, database, _ in
             let started = Date()
@@ -50,7 +50,7 @@ struct IGDBRefreshTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func aRefreshKeepsEachGamesTimeToBeat() async throws {
         try await withFake(games: 600) { state, refresh, database, _ in
             await state.setTimesToBeat([
@@ -70,7 +70,7 @@ struct IGDBRefreshTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func aRefreshKeepsSteamAppIDsForImports() async throws {
         try await withFake(games: 100) { state, refresh, database, _ in
             _ = try await refresh.run(full: true)
@@ -84,7 +84,7 @@ struct IGDBRefreshTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func anIncrementalRefreshFetchesOnlyWhatChanged() async throws {
         try await withFake(games: 1_200) { state, refresh, database, _ in
             _ = try await refresh.run(full: false)
@@ -102,7 +102,7 @@ struct IGDBRefreshTests {
 
     /// IGDB often rates an edition only through its game (`version_parent`) and a DLC through `parent_game`: such a
     /// release is rated as its game, so the age gate hides it with it; a release's own rating comes first.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func aReleaseWithoutItsOwnAgeRatingIsRatedAsItsGame() async throws {
         try await withFake(games: 3) { state, refresh, database, _ in
             let mature: [[String: Int]] = [["organization": 1, "rating_category": 6]]
@@ -133,7 +133,7 @@ struct IGDBRefreshTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func aRefreshKilledHalfWayResumesAndEndsWithEveryGameOnce() async throws {
         try await withFake(games: 3_000) { state, refresh, database, _ in
             let task = Task {
@@ -152,7 +152,7 @@ struct IGDBRefreshTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func anExpiredTokenIsRenewedAndServerErrorsAreRetried() async throws {
         try await withFake(games: 1_500) { state, refresh, database, _ in
             await state.setTokenLifetime(2)

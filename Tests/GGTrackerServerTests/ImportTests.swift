@@ -135,7 +135,7 @@ struct ImportTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aSlowImportIsDeferredThenEditedWithProgressAndTheSummary() async throws {
         let edits = Received()
         try await fakeDiscordWebhooks(edits).test(.live) { discord in

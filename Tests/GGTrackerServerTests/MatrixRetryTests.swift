@@ -97,7 +97,7 @@ struct MatrixRetryTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aBusyDatabaseFailsTheTransactionUntilItRecovers() async throws {
         let path = Scratch.path("busy.sqlite")
         try await withBot(failures: 0, databasePath: path) { harness, client, homeserver in

@@ -52,7 +52,7 @@ struct ProviderLookupTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aGameNotInTheLocalCatalogIsFoundThroughTheProviderOnce() async throws {
         try await withIGDBBot { client, state in
             let outerWilds = try #require(await state.games.first?["id"] as? Int)
@@ -84,7 +84,7 @@ struct ProviderLookupTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aSlowProviderGetsADeferredAnswerAndTheMessageIsEditedWhenDone() async throws {
         let webhook = Received()
         try await withIGDBBot(delay: .milliseconds(3200), webhook: webhook, deferAfter: .milliseconds(2500)) {
@@ -105,7 +105,7 @@ struct ProviderLookupTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aDeferredCommandThatFailsHasItsMessageEditedWithTheFailure() async throws {
         let webhook = Received()
         let path = Scratch.path("defer.sqlite")
@@ -146,7 +146,7 @@ struct ProviderLookupTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aMalformedProviderAnswerFallsBackToTheLocalCatalog() async throws {
         try await withIGDBBot { client, state in
             await state.setGarbage(true)
@@ -158,7 +158,7 @@ struct ProviderLookupTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func anAdminRefreshEditsItsAnswerWithProgressAndASummary() async throws {
         let webhook = Received()
         try await withIGDBBot(webhook: webhook) { client, state in
@@ -186,7 +186,7 @@ struct ProviderLookupTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func anUnreachableProviderIsSaidHonestlyAndLocalCommandsStillWork() async throws {
         let harness = try await TestHarness()
         var logger = Logger(label: "igdb")

@@ -42,12 +42,16 @@ struct ReplicaTests {
     }
 
     @Test(.enabled(if: ServerProcess.binaryExists))
-    func anUnreachableDatabaseAtStartUpIsNamedAndTheExitIsNonZero() throws {
-        let refused = try ServerProcess.command(["serve", "--port", "1", "--database", "postgres://bot@127.0.0.1:1/db"])
+    func anUnreachableDatabaseAtStartUpIsNamedAndTheExitIsNonZero() async throws {
+        let refused = try await ServerProcess.commandInBackground([
+            "serve", "--port", "1", "--database", "postgres://bot@127.0.0.1:1/db",
+        ])
         #expect(refused.status != 0)
         #expect(refused.output.contains("cannot connect to the database at postgres://bot@127.0.0.1:1/db"))
         #expect(refused.output.contains("refused"), "says why: \(refused.output)")
-        let malformed = try ServerProcess.command(["db", "migrate", "--database", "postgres:/nowhere"])
+        let malformed = try await ServerProcess.commandInBackground([
+            "db", "migrate", "--database", "postgres:/nowhere",
+        ])
         #expect(malformed.status != 0 && malformed.output.contains("is not a PostgreSQL URL"))
     }
 

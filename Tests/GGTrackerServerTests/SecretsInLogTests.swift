@@ -33,7 +33,7 @@ struct SecretsInLogTests {
         #expect("\(config)".contains("slackSigningSecret: set") && "\(config)".contains("bot@127.0.0.1:5432"))
     }
 
-    @Test(.enabled(if: ServerProcess.binaryExists, "needs the built ggtracker binary"), .timeLimit(.minutes(2)))
+    @Test(.enabled(if: ServerProcess.binaryExists, "needs the built ggtracker binary"), .timeLimit(.minutes(5)))
     func aTraceRunOfTheServerLogsNoSecret() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("secrets-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -38,7 +38,7 @@ enum Chromium {
     "The shared page in a real browser", .serialized,
     .enabled(if: Chromium.path != nil, "needs Debian's chromium package"))
 struct SharePageBrowserTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func coverGridAndChartsRenderInChromium() async throws {
         let harness = try await TestHarness { $0.port = 0 }
         let screenshot = FileManager.default.temporaryDirectory.appendingPathComponent("ggtracker-share-page.png")
@@ -88,7 +88,7 @@ struct SharePageBrowserTests {
 }
 
 extension SharePageBrowserTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func theYearInReviewRendersInChromium() async throws {
         let harness = try await TestHarness { $0.port = 0 }
         let screenshot = URL(fileURLWithPath: Scratch.path("recap-page.png"))

@@ -5,7 +5,7 @@ import Testing
 /// `ggtracker run` answers as chat does, and stays for work that goes on after the answer.
 @Suite("Commands in the terminal")
 struct TerminalRunTests {
-    @Test(.enabled(if: ServerProcess.binaryExists), .timeLimit(.minutes(3)))
+    @Test(.enabled(if: ServerProcess.binaryExists), .timeLimit(.minutes(5)))
     func aCatalogRefreshIsFollowedToItsEnd() async throws {
         let path = Scratch.path("terminal-refresh.sqlite")
         let refresh = try await ServerProcess.commandInBackground(
@@ -23,7 +23,7 @@ struct TerminalRunTests {
     }
 
     /// A backup never overwrites a file, and says so in the terminal's words.
-    @Test(.enabled(if: ServerProcess.binaryExists), .timeLimit(.minutes(3)))
+    @Test(.enabled(if: ServerProcess.binaryExists), .timeLimit(.minutes(5)))
     func aBackupOverAnExistingFileIsRefusedPlainly() async throws {
         let path = Scratch.path("terminal-backup.sqlite")
         let copy = Scratch.path("terminal-backup-copy.sqlite")
@@ -49,10 +49,12 @@ struct TerminalRunTests {
     }
 
     /// A port already taken (here by another `ggtracker serve`) is said plainly, and the second server stops.
-    @Test(.enabled(if: ServerProcess.binaryExists), .timeLimit(.minutes(3)))
+    @Test(.enabled(if: ServerProcess.binaryExists), .timeLimit(.minutes(5)))
     func aPortInUseIsSaidPlainly() async throws {
         let database = Scratch.path("terminal-port.sqlite")
-        let imported = try ServerProcess.command(["catalog", "import", TestHarness.fixturePath, "--database", database])
+        let imported = try await ServerProcess.commandInBackground([
+            "catalog", "import", TestHarness.fixturePath, "--database", database,
+        ])
         #expect(imported.status == 0, "\(imported.output)")
         let port = 19_000 + Int.random(in: 0..<900)
         let first = try ServerProcess(
