@@ -241,16 +241,8 @@ package struct GGTrackerBot: Sendable {
     }
 
     func handle(_ command: LibraryCommand, _ c: Context) async throws -> Reply {
-        // Typed without the game it is about ("!gg rate 9", "!gg progress completed"): the caller's games to pick.
         switch command {
-        case .rate(let title, _), .progress(let title, _, _, _), .favorite(let title), .note(let title, _, _),
-            .remove(let title, _):
-            if title == .text(""), c.invocation.options["title"] == nil {
-                return try await LibraryFeatures(bot: self).askGame(c)
-            }
-        default: break
-        }
-        switch command {
+        case .chooseGame: return try await LibraryFeatures(bot: self).askGame(c)
         case .add(let title, let status, let hours):
             return try await LibraryFeatures(bot: self).add(title, status: status, hours: hours, c)
         case .progress(let title, let status, let hours, let percent):

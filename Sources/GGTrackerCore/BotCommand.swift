@@ -33,6 +33,10 @@ package enum BotCommand: Hashable, Sendable {
         let o = Options(values: invocation.options)
         // Written out only for an error: most commands never need it.
         let usage = { spec.usage(prefix: "/" + invocation.path.joined(separator: " ")) }
+        if invocation.options["title"] == nil, spec.option("title")?.askedWhenMissing == true {
+            self = .library(.chooseGame(for: invocation.path[0]))
+            return
+        }
         switch invocation.path.joined(separator: " ") {
         case "search":
             self = .catalog(
@@ -252,6 +256,8 @@ package enum LibraryCommand: Hashable, Sendable {
     case export(LibraryExport.Format)
     case importSteam(account: String)
     case importFile(Attachment, format: ImportFormat)
+    /// A command about one's own copy (its name) typed without its game (`!gg rate 9`): the caller's games to pick.
+    case chooseGame(for: String)
 }
 
 /// The group: profiles, comparisons, leaderboards, challenges, friends, news, share links.
@@ -323,6 +329,7 @@ extension LibraryCommand {
         case .list: "list"
         case .export: "export"
         case .importSteam, .importFile: "import"
+        case .chooseGame(let command): command
         }
     }
 }

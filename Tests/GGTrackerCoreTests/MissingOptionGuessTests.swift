@@ -64,27 +64,40 @@ struct MissingOptionGuessTests {
     /// A line that is only a score names no game: the score is kept and the game asked for (a number that is no
     /// score stays a title: there are games named so).
     @Test(arguments: [
-        ("!gg rate 9", TitleQuery.text(""), Int?(9)), ("!gg rate ★★★★", .text(""), 8),
-        ("/gg rate 4.5 stars", .text(""), 9),
-        ("!gg rate 8/10", .text(""), 8), ("!gg rate", .text(""), nil), ("!gg rate 11", .text("11"), nil),
-        ("!gg rate 9 score:7", .text("9"), 7),
+        ("!gg rate 9", ["score": OptionValue.integer(9)]), ("!gg rate ★★★★", ["score": .integer(8)]),
+        ("/gg rate 4.5 stars", ["score": .integer(9)]), ("!gg rate 8/10", ["score": .integer(8)]), ("!gg rate", [:]),
+        ("!gg rate 11", ["title": .string("11")]),
+        ("!gg rate 9 score:7", ["title": .string("9"), "score": .integer(7)]),
     ])
-    func aScoreAloneLeavesTheGameToAsk(line: String, title: TitleQuery, score: Int?) throws {
-        #expect(try BotCommand(try TextCommandParser.parse(line)) == .library(.rate(title, score: score)))
+    func aScoreAloneLeavesTheGameToAsk(line: String, options: [String: OptionValue]) throws {
+        try expectAsked(line, options: options, command: "rate")
     }
 
-    /// The same for `/progress`: a status, hours or a percent alone are kept and the game asked for; a bare number,
-    /// which hours and a percent both take, stays the title.
+    /// The same for `/progress` and the others about one's own copy: a status, hours or a percent alone are kept and
+    /// the game asked for; a bare number, which hours and a percent both take, stays the title.
     @Test(arguments: [
-        ("!gg progress completed", ["status": OptionValue.string("completed")]),
-        ("!gg progress 50%", ["percent": .integer(50)]),
-        ("!gg progress 12h", ["hours": .number(12)]), ("!gg progress 50", ["title": .string("50")]),
-        ("!gg progress", [:]), ("!gg note", [:]), ("!gg favorite", [:]), ("!gg remove", [:]),
+        ("!gg progress completed", ["status": OptionValue.string("completed")], "progress"),
+        ("!gg progress 50%", ["percent": .integer(50)], "progress"),
+        ("!gg progress 12h", ["hours": .number(12)], "progress"),
+        ("!gg progress 50", ["title": .string("50")], "progress"),
+        ("!gg progress", [:], "progress"), ("!gg note", [:], "note"), ("!gg favorite", [:], "favorite"),
+        ("!gg remove", [:], "remove"),
     ])
-    func aValueAloneLeavesTheGameToAsk(line: String, options: [String: OptionValue]) throws {
+    func aValueAloneLeavesTheGameToAsk(line: String, options: [String: OptionValue], command: String) throws {
+        try expectAsked(line, options: options, command: command)
+    }
+
+    /// The line is read into `options`; without a title, it is typed as a question for the game of `command`.
+    func expectAsked(_ line: String, options: [String: OptionValue], command: String) throws {
         let invocation = try TextCommandParser.parse(line)
         #expect(invocation.options == options)
-        #expect((try? invocation.validated()) != nil, "the game is asked for, not refused")
+        let typed = try BotCommand(invocation)
+        if options["title"] == nil {
+            #expect(typed == .library(.chooseGame(for: command)))
+            #expect(typed.name == command, "counted under its own name")
+        } else {
+            #expect(typed != .library(.chooseGame(for: command)), "a title is looked up, not asked for")
+        }
     }
 
     /// A number typed where a score goes but not one it takes says what was made of it and what the option takes.
