@@ -100,6 +100,8 @@ struct ResolverCase: CustomTestStringConvertible, Sendable {
         case offers(String, hidden: [String])
         /// "No game matches".
         case nothing
+        /// "No game matches", offering exactly these games.
+        case suggests([String])
     }
 
     var command: String
@@ -186,6 +188,10 @@ struct ResolverCase: CustomTestStringConvertible, Sendable {
             answer: .game("Portal (1986)")),
         .init(command: "game", title: "Portal (2011)", answer: .nothing),
         .init(command: "game", title: "qwzxv plorb", answer: .nothing),
+        // The closest games are age-restricted: those the channel may show are offered in their place.
+        .init(
+            command: "add", title: "grand theft auto qqq",
+            answer: .suggests(["Rockstar Games Double Pack: Grand Theft Auto III & Grand Theft Auto Vice City (2003)"])),
     ]
 }
 
@@ -222,6 +228,10 @@ struct ResolverTests {
                 #expect(answer.buttons.map(\.label) == [name], "\(answer.buttons.map(\.label))")
             case .nothing:
                 #expect(answer.ephemeral && answer.content.contains("No game matches"), "\(answer.text)")
+            case .suggests(let names):
+                #expect(answer.ephemeral && answer.content.contains("No game matches"), "\(answer.text)")
+                for name in names { #expect(answer.content.contains("**\(name)**"), "\(answer.content)") }
+                #expect(answer.buttons.count == names.count, "\(answer.text)")
             }
         }
     }

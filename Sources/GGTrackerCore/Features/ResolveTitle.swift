@@ -47,7 +47,7 @@ extension GGTrackerBot {
                 if let pick = TitlePick.fromShelves(shelf) { return try gated(pick, text, c) }
             }
             let lookup = try await catalog.lookup(text, filter: CatalogFilter(includeMature: true), limit: 10)
-            var pick = TitlePick.fromCatalog(lookup.hits, acceptingGuesses: showsOnly)
+            var pick = TitlePick.fromCatalog(lookup.hits, acceptingGuesses: showsOnly, showsMature: c.showsMature)
             // Nothing found locally while the provider could not be asked: say that, not "no game matches".
             if case .none(let suggestions) = pick, suggestions.isEmpty, let problem = lookup.providerProblem {
                 throw ReplyError.notice(problem)
@@ -61,7 +61,7 @@ extension GGTrackerBot {
                 let onPlatform = try await catalog.lookup(
                     name, filter: CatalogFilter(platform: platform, includeMature: true), limit: 10
                 ).hits
-                let found = TitlePick.fromCatalog(onPlatform, acceptingGuesses: showsOnly)
+                let found = TitlePick.fromCatalog(onPlatform, acceptingGuesses: showsOnly, showsMature: c.showsMature)
                 if case .none = found {} else { pick = found }
             }
             // "celeste playing": without its last word, which sets an option, the title may name a game; it is
@@ -70,7 +70,7 @@ extension GGTrackerBot {
                 let hits = try await catalog.lookup(
                     ending.title, filter: CatalogFilter(includeMature: true), limit: 10
                 ).hits
-                switch TitlePick.fromCatalog(hits, acceptingGuesses: true) {
+                switch TitlePick.fromCatalog(hits, acceptingGuesses: true, showsMature: c.showsMature) {
                 case .one(let game): pick = .none(suggestions: [game])
                 case .ambiguous(let games),
                     .none(let games) where !games.isEmpty:

@@ -20,8 +20,10 @@ enum TitlePick: Equatable {
     /// The rule for free text over the catalog: an exact name wins — among namesakes, main games first, the most
     /// widely rated when it has about ten times the ratings of the next, else a question; otherwise the search's
     /// first result wins when it matches every word (typos corrected) and no other such match is close; a close one
-    /// asks; matches that miss a word are only suggestions.
-    static func fromCatalog(_ hits: [SearchHit], acceptingGuesses: Bool = false) -> TitlePick {
+    /// asks; matches that miss a word are only suggestions: the first three the channel may show (without
+    /// `showsMature`, not age-restricted ones), or when it may show none of them, those it may not.
+    static func fromCatalog(_ hits: [SearchHit], acceptingGuesses: Bool = false, showsMature: Bool = true) -> TitlePick
+    {
         guard let best = hits.first else { return .none(suggestions: []) }
         let exact = hits.filter(\.exactName)
         if !exact.isEmpty {
@@ -35,7 +37,8 @@ enum TitlePick: Equatable {
         // A name that matches only through typo corrections is a guess ("botw" is not "Astro Bot"): offered, not
         // taken, unless the command only shows the game.
         guard best.coversQuery, acceptingGuesses || !best.onlyCorrected else {
-            return .none(suggestions: Array(hits.prefix(3).map(\.game)))
+            let shown = hits.filter { showsMature || !$0.game.isMature }
+            return .none(suggestions: Array((shown.isEmpty ? hits : shown).prefix(3).map(\.game)))
         }
         let close = hits.dropFirst().filter { $0.coversQuery && $0.score >= best.score * 0.9 }
         return close.isEmpty ? .one(best.game) : .ambiguous(([best] + close).prefix(5).map(\.game))
