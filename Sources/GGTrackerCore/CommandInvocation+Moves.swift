@@ -2,13 +2,23 @@
 /// was meant for.
 extension CommandInvocation {
     /// The last word of a text option when it looks like a number (digits, with a point, a comma or a slash) that
-    /// `option` does not take ("8.5" or "4/5" for a score of whole numbers out of 10), with that option's name.
+    /// `option` does not take ("8.5" or "4/5" for a score of whole numbers out of 10), with that option's name; for
+    /// a score typed in stars, the number and its word ("4.3 stars", "6 stars").
     func numberNotTaken(by option: OptionSpec, of spec: CommandSpec) -> (word: String, text: String)? {
         guard option.kind == .integer || option.kind == .number else { return nil }
         for text in spec.options where text.kind == .string && text.name != option.name {
-            guard case .string(let value)? = options[text.name],
-                let last = value.split(whereSeparator: \.isWhitespace).last.map(String.init), value.contains(" "),
-                last.contains(where: \.isNumber), last.allSatisfy({ $0.isNumber || ".,/%".contains($0) })
+            guard case .string(let value)? = options[text.name] else { continue }
+            var words = value.split(whereSeparator: \.isWhitespace).map(String.init)
+            guard var last = words.popLast() else { continue }
+            // Stars written apart ("hades 4.3 stars"): the number and its word, alone or after a title.
+            if option.starWords.contains(last.lowercased()), let number = words.popLast() {
+                last = number + " " + last
+            } else if words.isEmpty && option.starsScale(of: last) == nil {
+                // A number alone may be the game's name ("1942"); "6/5" is not.
+                continue
+            }
+            let number = last.split(separator: " ")[0]
+            guard number.contains(where: \.isNumber), number.allSatisfy({ $0.isNumber || ".,/%".contains($0) })
             else { continue }
             return (last, text.name)
         }

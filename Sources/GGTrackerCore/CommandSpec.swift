@@ -93,7 +93,7 @@ package struct OptionSpec: Sendable {
         let stars: Double?
         if !typed.isEmpty, typed.allSatisfy({ "★☆½".contains($0) }) {
             stars = Double(typed.filter { $0 == "★" }.count) + (typed.contains("½") ? 0.5 : 0)
-        } else if let scale = (["/5"] + starWords).first(where: { typed.hasSuffix($0) && typed.count > $0.count }) {
+        } else if let scale = starsScale(of: typed) {
             stars = Double(
                 typed.dropLast(scale.count).trimmingCharacters(in: .whitespaces).replacingOccurrences(
                     of: ",", with: "."))
@@ -102,6 +102,13 @@ package struct OptionSpec: Sendable {
         }
         guard let stars, stars.isFinite, stars >= 0, stars <= 5, (stars * 2).rounded() == stars * 2 else { return nil }
         return Int(stars * 2)
+    }
+
+    /// How `text` says it is a number of stars ("/5", "stars", "star"), for an option with `fiveStars`.
+    func starsScale(of text: String) -> String? {
+        guard fiveStars else { return nil }
+        let typed = text.lowercased()
+        return (["/5"] + starWords).first { typed.hasSuffix($0) && typed.count > $0.count }
     }
 
     /// Typed text without a unit this option's number may carry: "12 h" → "12".

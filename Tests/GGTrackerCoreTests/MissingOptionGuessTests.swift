@@ -112,6 +112,17 @@ struct MissingOptionGuessTests {
         #expect(
             stars.hasSuffix("score takes a whole number from 1 to 10 (stars out of five: 4.5/5)."), "\(stars)")
         #expect(!message("!gg rate Celeste").contains("read as part of the title"))
+        // No "0/5": a score of 0 would be refused too.
+        #expect(message("!gg rate Celeste 0").hasSuffix("score takes a whole number from 1 to 10."))
+        // Stars that are no whole or half ones up to five say how stars are typed.
+        for stars in ["4.3 stars", "6 stars", "6/5", "4,2 star"] {
+            for line in ["!gg rate Celeste \(stars)", "!gg rate \(stars)"] {
+                #expect(
+                    message(line).hasSuffix(
+                        "“\(stars)” was read as part of the title: score takes whole or half stars from ½ to 5, like 4.5 stars, or a whole number from 1 to 10."
+                    ), "\(message(line))")
+            }
+        }
         // Named as the option it was read into.
         let goal = message("!gg challenge create Summer custom 2027-01-01 4/5")
         #expect(goal.hasSuffix("“4/5” was read as part of the name: goal takes a number."), "\(goal)")
