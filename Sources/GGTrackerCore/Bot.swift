@@ -8,6 +8,12 @@ package struct ReplyError: Error, Sendable {
     package static func notice(_ text: String) -> ReplyError { ReplyError(.notice(text)) }
 }
 
+/// A title that names no game as typed but does without its last words, which set options the command lacks: the
+/// command to run in its place (`/add title:igdb:14593 status:playing` for "!gg add hollow knight playing").
+struct TitleReading: Error, Sendable {
+    var invocation: CommandInvocation
+}
+
 /// A command about a game in the player's library named one that is not there: answered privately with an **Add it**
 /// button (with `add`'s options), and told apart when the game is on the player's wishlist.
 struct NotInLibrary: Error, Sendable {
@@ -114,19 +120,44 @@ package struct GGTrackerBot: Sendable {
             return .notice(
                 "Easy there — that is a lot of commands in a short time. Try again in \(wait) s; nothing was changed.")
         }
+        return try await run(invocation, from: invoker, progress: progress, rereading: true)
+    }
+
+    /// Runs an invocation; with `rereading`, one whose title ends with the options it lacks runs as so read
+    /// ("!gg rate celeste 9" as `/rate title:celeste score:9`) where the title as typed names no game, and is
+    /// offered where it names one ("!gg rate portal 2").
+    private func run(
+        _ invocation: CommandInvocation, from invoker: Invoker, progress: (@Sendable (Reply) -> Void)?,
+        rereading: Bool
+    ) async throws -> Reply {
         do {
             let command = try BotCommand(invocation)
             var context = try await makeContext(
                 invocation: invocation, invoker: invoker, listing: command.listing(by: invoker))
             context.progress = progress
+            context.rereadsTheTitle = rereading
             return try await handle(command, context)
         } catch let error as UsageError {
+            if rereading, error.readsTheTitlesEnd, let meant = error.meant,
+                case .string(let title)? = invocation.options["title"], try await namesNoGame(title)
+            {
+                return try await run(meant, from: invoker, progress: progress, rereading: false)
+            }
             return Self.usageReply(error)
+        } catch let error as TitleReading where rereading {
+            return try await run(error.invocation, from: invoker, progress: progress, rereading: false)
         } catch let error as ReplyError {
             return error.reply
         } catch let error as NotInLibrary {
             return error.reply(wishlisted: try await store.library.isWishlisted(error.player, game: error.game.id))
         }
+    }
+
+    /// Whether no game in the catalog has every word of `title`, typo corrections included.
+    func namesNoGame(_ title: String) async throws -> Bool {
+        let hits = try await catalog.lookup(title, filter: CatalogFilter(includeMature: true), limit: 10).hits
+        guard case .none = TitlePick.fromCatalog(hits, acceptingGuesses: true) else { return false }
+        return true
     }
 
     static func usageReply(_ error: UsageError) -> Reply {
@@ -151,6 +182,8 @@ package struct GGTrackerBot: Sendable {
         var namedGame: Game? = nil
         /// Where a long command reports the answer so far; nil where the platform cannot show it.
         var progress: (@Sendable (Reply) -> Void)? = nil
+        /// A title that names no game may be read again without its last words, as options (`TitleReading`).
+        var rereadsTheTitle = false
 
         /// The page of the caller's library the command lists, when it was read with the caller.
         var listed: LibraryPage? = nil

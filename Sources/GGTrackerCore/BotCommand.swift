@@ -66,7 +66,9 @@ package enum BotCommand: Hashable, Sendable {
                     return
                 }
                 message += " Did you mean \(code: meant.commandLine)?"
-                throw UsageError(message, usage: usage(), meant: meant)
+                var error = UsageError(message, usage: usage(), meant: meant)
+                error.readsTheTitlesEnd = true
+                throw error
             }
             self = .library(.progress(o.title, status: status, hours: hours, percent: percent))
         case "rate": self = .library(.rate(o.title, score: o.int("score")))

@@ -142,7 +142,9 @@ extension CommandInvocation {
                 "\(code: "\(prefix)") needs \(code: "\(option.name)"): \(Self.midSentence(option.summaryHead))."
             if let guess = guessing(option, of: spec) {
                 message += " Did you mean \(code: guess.commandLine)?"
-                throw UsageError(message, usage: usage(), meant: guess)
+                var error = UsageError(message, usage: usage(), meant: guess)
+                error.readsTheTitlesEnd = guess.options["title"] != options["title"]
+                throw error
             } else if let (word, text) = numberNotTaken(by: option, of: spec) {
                 // "!gg rate hades 8.5": a number was typed, but not one the option takes.
                 message += " “\(word)” was read as part of the \(text): \(code: option.name) takes "
@@ -168,8 +170,8 @@ extension CommandInvocation {
     /// The same command with `missing` (and any other option not given) taken from the last words of a text
     /// option, when each is a valid value for one and the command is then complete: "!gg rate celeste 9" typed
     /// without `score:` → `/rate title:celeste score:9`; "!gg challenge create Spring 5 custom 2027-03-01" → each
-    /// value named. The last word goes to the last option it fits. Only offered, never run: "portal 2" may be the
-    /// game's name.
+    /// value named. The last word goes to the last option it fits. Offered, or run where the title as typed names no
+    /// game: "portal 2" may be the game's name.
     func guessing(_ missing: OptionSpec, of spec: CommandSpec) -> CommandInvocation? {
         for option in spec.options where option.kind == .string && option.name != missing.name {
             guard case .string(var text)? = options[option.name] else { continue }

@@ -5,10 +5,13 @@ package struct UsageError: Error, Equatable, Sendable {
     package var message: RichText
     /// The usage text of the command concerned, when known.
     package var usage: String?
-    /// The whole command the words seem meant for ("Did you mean …?"), offered as a button and never run unasked.
+    /// The whole command the words seem meant for ("Did you mean …?"), offered as a button.
     package var meant: CommandInvocation?
     /// A search for the words, offered beside `meant` when they may as well be a game's name ("!gg tom clancy's …").
     package var search: CommandInvocation?
+    /// `meant` reads the title's last words as the options the command lacks ("!gg rate celeste 9"): it is run in
+    /// place of this answer when the title as typed names no game (`GGTrackerBot.respond(to:from:progress:)`).
+    package var readsTheTitlesEnd = false
     package init(
         _ message: RichText, usage: String? = nil, meant: CommandInvocation? = nil, search: CommandInvocation? = nil
     ) {

@@ -188,6 +188,11 @@ struct ResolverCase: CustomTestStringConvertible, Sendable {
             answer: .game("Portal (1986)")),
         .init(command: "game", title: "Portal (2011)", answer: .nothing),
         .init(command: "game", title: "qwzxv plorb", answer: .nothing),
+        // A status ending a title that names no game: taken with the one game the rest names, offered with several.
+        .init(command: "add", title: "hollow knight playing", answer: .game("Hollow Knight (2017)")),
+        .init(
+            command: "add", title: "doom playing", ageRestricted: true,
+            answer: .suggests(["Doom (2016)", "Doom (1993)", "Doom (2001)"])),
         // The closest games are age-restricted: those the channel may show are offered in their place.
         .init(
             command: "add", title: "grand theft auto qqq",

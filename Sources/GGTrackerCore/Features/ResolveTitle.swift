@@ -64,14 +64,20 @@ extension GGTrackerBot {
                 let found = TitlePick.fromCatalog(onPlatform, acceptingGuesses: showsOnly, showsMature: c.showsMature)
                 if case .none = found {} else { pick = found }
             }
-            // "celeste playing": without its last word, which sets an option, the title may name a game; it is
-            // then the suggestion (never taken: the reply asks).
+            // "celeste playing": without its last word, which sets an option, the title may name a game: one game
+            // is then taken with that option, several are asked about.
             if case .none = pick, let ending = c.invocation.optionsEndingTheTitle {
                 let hits = try await catalog.lookup(
                     ending.title, filter: CatalogFilter(includeMature: true), limit: 10
                 ).hits
                 switch TitlePick.fromCatalog(hits, acceptingGuesses: true, showsMature: c.showsMature) {
-                case .one(let game): pick = .none(suggestions: [game])
+                case .one(let game):
+                    // One game, not only through typo corrections: the command runs on it with those options.
+                    if c.rereadsTheTitle, TitlePick.fromCatalog(hits) == .one(game) {
+                        throw TitleReading(
+                            invocation: c.invocation.settingTheTitlesEnding((game.ref.description, ending.options)))
+                    }
+                    pick = .none(suggestions: [game])
                 case .ambiguous(let games),
                     .none(let games) where !games.isEmpty:
                     pick = .none(suggestions: Array(games.prefix(5)))
