@@ -159,12 +159,19 @@ extension CommandInvocation {
                 // "4.5" may be stars: said how to type it so.
                 if option.validValue(word + "/5") != nil { message += " (stars out of five: \(code: word + "/5"))" }
                 message += "."
-            } else if option.askedWhenMissing {
+            } else if option.askedWhenMissing, !names(.user, of: spec) {
+                // Asked for among the caller's own games: not where the command is about another member's
+                // (`!gg review by:@ada`).
                 continue
             }
             throw UsageError(message, usage: usage())
         }
         return spec
+    }
+
+    /// Whether an option of that kind was given.
+    func names(_ kind: OptionKind, of spec: CommandSpec) -> Bool {
+        spec.options.contains { $0.kind == kind && options[$0.name] != nil }
     }
 
     /// The same command with `missing` (and any other option not given) taken from the last words of a text

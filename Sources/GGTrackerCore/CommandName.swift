@@ -87,7 +87,7 @@ package enum CommandName: String, CaseIterable, Sendable {
             return CommandSpec(
                 name: "review", summary: "Review a game you have completed",
                 options: [
-                    .title(),
+                    .askedTitle,
                     .string("text", "Your review (leave empty to open a form)", maxLength: 4000, greedy: true),
                     OptionSpec(
                         name: "spoiler", summary: "true if it gives the story away: shown hidden until clicked",

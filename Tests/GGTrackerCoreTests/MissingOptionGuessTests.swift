@@ -81,7 +81,8 @@ struct MissingOptionGuessTests {
         ("!gg progress 12h", ["hours": .number(12)], "progress"),
         ("!gg progress 50", ["title": .string("50")], "progress"),
         ("!gg progress", [:], "progress"), ("!gg note", [:], "note"), ("!gg favorite", [:], "favorite"),
-        ("!gg remove", [:], "remove"),
+        ("!gg remove", [:], "remove"), ("!gg review", [:], "review"),
+        ("!gg review text:Loved it", ["text": .string("Loved it")], "review"),
     ])
     func aValueAloneLeavesTheGameToAsk(line: String, options: [String: OptionValue], command: String) throws {
         try expectAsked(line, options: options, command: command)

@@ -78,6 +78,29 @@ extension SlackTests {
         }
     }
 
+    /// `/gg review` without a game offers the completed ones only; with `by:`, about another member's review, the
+    /// game is needed by name.
+    @Test func aReviewWithoutAGameOffersTheCompletedOnes() async throws {
+        try await withResponseURL { harness, _, _ in
+            try await harness.withClient { client in
+                try await shelveFourGames(client, batch: 4)
+                let (_, ask) = try await post(
+                    client, "/slack/commands", Self.command("review text:So kind", trigger: "4.5"))
+                #expect((ask["text"] as? String)?.contains("Which game is the review for?") == true, "\(ask)")
+                let values = (ask["blocks"] as? [[String: Any]] ?? []).filter { $0["type"] as? String == "actions" }
+                    .flatMap { $0["elements"] as? [[String: Any]] ?? [] }.compactMap { $0["value"] as? String }
+                #expect(values == ["/review title:igdb:26226 text:So kind"], "\(values)")
+                let (_, other) = try await post(
+                    client, "/slack/commands", Self.command("review by:<@U0BOB|bob>", trigger: "4.6"))
+                #expect((other["text"] as? String)?.contains("/gg review needs title") == true, "\(other)")
+            }
+            let reviews = try await harness.services.database.writer.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM library_entries WHERE review IS NOT NULL")
+            }
+            #expect(reviews == 0, "nothing stored by asking")
+        }
+    }
+
     /// Hollow Knight in the backlog, Celeste completed, Hades being played, Elden Ring wished for, in that order (each
     /// its own delivery: `batch` keeps them apart from another test's).
     func shelveFourGames(_ client: TestHarness.Client, batch: Int) async throws {

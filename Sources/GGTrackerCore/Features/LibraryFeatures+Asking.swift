@@ -18,13 +18,18 @@ extension LibraryFeatures {
         let library = shelves.filter { $0.status != nil }
         let games = shelves.filter { shelf in
             (shelf.status != nil || command == "remove") && (c.showsMature || !shelf.game.isMature)
-                && (status == nil || shelf.status != status)
+                && (status == nil || shelf.status != status) && (command != "review" || shelf.status == .completed)
         }
         .enumerated().sorted { ($0.element.rank(for: command), $0.offset) < ($1.element.rank(for: command), $1.offset) }
         .prefix(Self.gamesOffered).map(\.element.game)
         let typed = CommandInvocation(
             path: c.invocation.path, options: options.merging(["title": .string("<game>")]) { $1 })
         guard !games.isEmpty else {
+            if command == "review", !library.isEmpty {
+                return .notice(
+                    "Which game? A review is for a game you have completed, and none of yours is yet: mark one with \(code: "/progress title:<game> status:completed"), then \(code: typed.commandLine)."
+                )
+            }
             return .notice(
                 library.isEmpty
                     ? "Which game? Your library has none yet: add one with \(code: "/add title:<game>"), then \(code: typed.commandLine)."
@@ -65,6 +70,8 @@ extension LibraryFeatures {
         case "note":
             return options["text"] == nil ? "Which game's note do you want to see?" : "Which game is the note for?"
         case "remove": return "Which game do you want to remove?"
+        case "review":
+            return options["text"] == nil ? "Which game do you want to review?" : "Which game is the review for?"
         default: return "Which game?"
         }
     }
