@@ -138,12 +138,20 @@ package struct GGTrackerBot: Sendable {
             context.rereadsTheTitle = rereading
             return try await handle(command, context)
         } catch let error as UsageError {
-            if rereading, error.readsTheTitlesEnd, let meant = error.meant,
-                case .string(let title)? = invocation.options["title"], try await namesNoGame(title)
-            {
-                return try await run(meant, from: invoker, progress: progress, rereading: false)
+            guard rereading, error.readsTheTitlesEnd, let meant = error.meant,
+                case .string(let title)? = invocation.options["title"]
+            else { return Self.usageReply(error) }
+            var reply = Self.usageReply(error)
+            switch try await pick(title) {
+            case .none: return try await run(meant, from: invoker, progress: progress, rereading: false)
+            case .one(let game) where !game.isMature:
+                // "!gg rate portal 2": the game the whole title names is offered beside the reading.
+                var named = invocation
+                named.options["title"] = .game(game.ref)
+                reply.actions[0].append(Action(Format.truncate(game.displayName, 80), named))
+            default: break
             }
-            return Self.usageReply(error)
+            return reply
         } catch let error as TitleReading where rereading {
             return try await run(error.invocation, from: invoker, progress: progress, rereading: false)
         } catch let error as ReplyError {
@@ -153,11 +161,10 @@ package struct GGTrackerBot: Sendable {
         }
     }
 
-    /// Whether no game in the catalog has every word of `title`, typo corrections included.
-    func namesNoGame(_ title: String) async throws -> Bool {
+    /// The game `title` names in the catalog, typo corrections included: none where no game has every word.
+    func pick(_ title: String) async throws -> TitlePick {
         let hits = try await catalog.lookup(title, filter: CatalogFilter(includeMature: true), limit: 10).hits
-        guard case .none = TitlePick.fromCatalog(hits, acceptingGuesses: true) else { return false }
-        return true
+        return TitlePick.fromCatalog(hits, acceptingGuesses: true)
     }
 
     static func usageReply(_ error: UsageError) -> Reply {

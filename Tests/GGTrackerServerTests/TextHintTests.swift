@@ -200,7 +200,11 @@ struct TextHintTests {
         #expect(stars.contains("alice rated Limbo (2010)"), "\(stars)")
         let offered = try await matrixBody(harness, "!gg rate Portal 2")
         #expect(offered.contains("Did you mean `!gg rate title:Portal score:2`?"), "\(offered)")
+        // Beside it, the game the whole title names, whose button asks for the score.
+        #expect(offered.contains("2. Portal 2 (2011): reply !gg rate title:igdb:72\n"), "\(offered)")
         #expect(try await entry(harness, igdb: "72")?.score == nil)
+        let asked = try await matrixBody(harness, "!gg rate title:igdb:72")
+        #expect(asked.contains("1. 10/10 ★★★★★: reply !gg rate title:igdb:72 score:10"), "\(asked)")
     }
 
     /// "!gg tag Hades roguelike, co-op": the tags run into the title; the game is tagged with those from the word
