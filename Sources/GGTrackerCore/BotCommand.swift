@@ -66,9 +66,7 @@ package enum BotCommand: Hashable, Sendable {
                     return
                 }
                 message += " Did you mean \(code: meant.commandLine)?"
-                var error = UsageError(message, usage: usage(), meant: meant)
-                error.readsTheTitlesEnd = true
-                throw error
+                throw UsageError(message, usage: usage(), meant: meant, readsTheTitlesEnd: true)
             }
             self = .library(.progress(o.title, status: status, hours: hours, percent: percent))
         case "rate": self = .library(.rate(o.title, score: o.int("score")))

@@ -142,9 +142,9 @@ extension CommandInvocation {
                 "\(code: "\(prefix)") needs \(code: "\(option.name)"): \(Self.midSentence(option.summaryHead))."
             if let guess = guessing(option, of: spec) {
                 message += " Did you mean \(code: guess.commandLine)?"
-                var error = UsageError(message, usage: usage(), meant: guess)
-                error.readsTheTitlesEnd = guess.options["title"] != options["title"]
-                throw error
+                throw UsageError(
+                    message, usage: usage(), meant: guess, readsTheTitlesEnd: guess.options["title"] != options["title"]
+                )
             } else if let (word, text) = numberNotTaken(by: option, of: spec) {
                 // "!gg rate hades 8.5": a number was typed, but not one the option takes.
                 message += " “\(word)” was read as part of the \(text): \(code: option.name) takes "

@@ -13,12 +13,14 @@ package struct UsageError: Error, Equatable, Sendable {
     /// place of this answer when the title as typed names no game (`GGTrackerBot.respond(to:from:progress:)`).
     package var readsTheTitlesEnd = false
     package init(
-        _ message: RichText, usage: String? = nil, meant: CommandInvocation? = nil, search: CommandInvocation? = nil
+        _ message: RichText, usage: String? = nil, meant: CommandInvocation? = nil, search: CommandInvocation? = nil,
+        readsTheTitlesEnd: Bool = false
     ) {
         self.message = message
         self.usage = usage
         self.meant = meant
         self.search = search
+        self.readsTheTitlesEnd = readsTheTitlesEnd
     }
 
     package init(_ message: String, usage: String? = nil) {
