@@ -64,6 +64,16 @@ struct PickTests {
         #expect(TitlePick.fromCatalog([]) == .none(suggestions: []))
     }
 
+    /// "kingdom hearts 2.5": a better known game ranked first without every word does not hide the one with them all.
+    @Test func theFirstResultWithEveryWordWins() {
+        let hits = [
+            hit(1, "Kingdom Hearts II", score: 50, all: false), hit(2, "Kingdom Hearts HD 2.5 Remix", score: 40),
+        ]
+        #expect(TitlePick.fromCatalog(hits) == .one(hits[1].game))
+        let two = hits + [hit(3, "Kingdom Hearts HD 1.5 + 2.5 Remix", score: 38)]
+        #expect(TitlePick.fromCatalog(two) == .ambiguous([hits[1].game, two[2].game]))
+    }
+
     @Test func aNameMatchedOnlyThroughCorrectionsIsOfferedNotTaken() {
         let guess = [hit(1, "Astro Bot", score: 40, all: false, covers: true), hit(2, "Bot Vice", score: 20)]
         let onlyCorrected = guess.enumerated().map { index, hit in

@@ -71,6 +71,8 @@ enum ResolverCatalog {
         game(74, "Mass Effect", 2007, type: "Main Game", esrb: M, ratings: 2600),
         game(300_005, "Massive Effect", 2019, type: "Main Game"),
         game(9730, "Shovel Knight", 2014, type: "Main Game", ratings: 1500),
+        game(1221, "Kingdom Hearts II", 2005, type: "Main Game", ratings: 1300),
+        game(7841, "Kingdom Hearts HD 2.5 Remix", 2014, type: "Bundle", ratings: 150),
     ]
 
     /// A harness whose catalog is exactly these games.
@@ -193,6 +195,9 @@ struct ResolverCase: CustomTestStringConvertible, Sendable {
         .init(
             command: "add", title: "doom playing", ageRestricted: true,
             answer: .suggests(["Doom (2016)", "Doom (1993)", "Doom (2001)"])),
+        // A better known game without every word ranks first: the one with them all is the answer.
+        .init(command: "game", title: "kingdom hearts 2.5", answer: .game("Kingdom Hearts HD 2.5 Remix (2014)")),
+        .init(command: "game", title: "kingdom hearts 2", answer: .game("Kingdom Hearts II (2005)")),
         // The closest games are age-restricted: those the channel may show are offered in their place.
         .init(
             command: "add", title: "grand theft auto qqq",

@@ -19,12 +19,12 @@ enum TitlePick: Equatable {
 
     /// The rule for free text over the catalog: an exact name wins — among namesakes, main games first, the most
     /// widely rated when it has about ten times the ratings of the next, else a question; otherwise the search's
-    /// first result wins when it matches every word (typos corrected) and no other such match is close; a close one
+    /// first result that matches every word (typos corrected) wins when no other such match is close; a close one
     /// asks; matches that miss a word are only suggestions: the first three the channel may show (without
     /// `showsMature`, not age-restricted ones), or when it may show none of them, those it may not.
     static func fromCatalog(_ hits: [SearchHit], acceptingGuesses: Bool = false, showsMature: Bool = true) -> TitlePick
     {
-        guard let best = hits.first else { return .none(suggestions: []) }
+        guard !hits.isEmpty else { return .none(suggestions: []) }
         let exact = hits.filter(\.exactName)
         if !exact.isEmpty {
             let mains = exact.filter(\.game.isMainGame)
@@ -34,13 +34,16 @@ enum TitlePick: Equatable {
             }
             return .ambiguous(pool.prefix(5).map(\.game))
         }
-        // A name that matches only through typo corrections is a guess ("botw" is not "Astro Bot"): offered, not
-        // taken, unless the command only shows the game.
-        guard best.coversQuery, acceptingGuesses || !best.onlyCorrected else {
+        // The first result with every word, as `/search` shows them: "kingdom hearts 2.5" is Kingdom Hearts HD 2.5
+        // Remix, not the better known Kingdom Hearts II ranked above it without the 5. A name that matches only
+        // through typo corrections is a guess ("botw" is not "Astro Bot"): offered, not taken, unless the command
+        // only shows the game.
+        let covering = hits.filter(\.coversQuery)
+        guard let first = covering.first, acceptingGuesses || !first.onlyCorrected else {
             let shown = hits.filter { showsMature || !$0.game.isMature }
             return .none(suggestions: Array((shown.isEmpty ? hits : shown).prefix(3).map(\.game)))
         }
-        let close = hits.dropFirst().filter { $0.coversQuery && $0.score >= best.score * 0.9 }
-        return close.isEmpty ? .one(best.game) : .ambiguous(([best] + close).prefix(5).map(\.game))
+        let close = covering.dropFirst().filter { $0.score >= first.score * 0.9 }
+        return close.isEmpty ? .one(first.game) : .ambiguous(([first] + close).prefix(5).map(\.game))
     }
 }
