@@ -25,6 +25,18 @@ extension CommandInvocation {
         return nil
     }
 
+    /// The options the title ends with (`optionsEndingTheTitle`), or on `/progress` without hours, hours where the
+    /// title ends with a number with a decimal part, which names rarely do ("hades 4.5"): read only where the title
+    /// as typed names no game.
+    package var endingOfATitleNamingNoGame: (title: String, options: [(name: String, value: OptionValue)])? {
+        if let ending = optionsEndingTheTitle { return ending }
+        guard path == ["progress"], options["hours"] == nil, case .string(let title)? = options["title"],
+            title.split(whereSeparator: \.isWhitespace).last?.contains(where: { ".,".contains($0) }) == true,
+            let hours = leafSpec?.option("hours"), let (rest, value) = Self.trailingValue(of: title, for: hours)
+        else { return nil }
+        return (rest, [("hours", value)])
+    }
+
     /// The same command with text option `text` cut to `rest` and `name` set to `value`: the last word of the text
     /// moved to the option it was meant for, as a guess to offer.
     func moving(_ text: String, to rest: String, setting name: String, _ value: OptionValue) -> CommandInvocation {

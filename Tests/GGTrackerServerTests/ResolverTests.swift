@@ -198,6 +198,13 @@ struct ResolverCase: CustomTestStringConvertible, Sendable {
         // A better known game without every word ranks first: the one with them all is the answer.
         .init(command: "game", title: "kingdom hearts 2.5", answer: .game("Kingdom Hearts HD 2.5 Remix (2014)")),
         .init(command: "game", title: "kingdom hearts 2", answer: .game("Kingdom Hearts II (2005)")),
+        // A number with a decimal part ending /progress's title is hours only where the whole title names no game.
+        .init(
+            command: "progress", title: "kingdom hearts 2.5", extra: ["status": "playing"], shelves: ["igdb:7841"],
+            answer: .game("Kingdom Hearts HD 2.5 Remix (2014)")),
+        .init(
+            command: "progress", title: "hollow knight 4.5", extra: ["status": "playing"], shelves: ["igdb:14593"],
+            answer: .game("Hollow Knight (2017)")),
         // The closest games are age-restricted: those the channel may show are offered in their place.
         .init(
             command: "add", title: "grand theft auto qqq",

@@ -198,6 +198,10 @@ struct TextHintTests {
         #expect(try await entry(harness, igdb: "14593")?.status == .completed)
         let stars = try await matrixBody(harness, "!gg rate Limbo 3.5 stars")
         #expect(stars.contains("alice rated Limbo (2010)"), "\(stars)")
+        // A number with a decimal part ending /progress's title is hours, the number it takes bare.
+        let decimal = try await matrixBody(harness, "!gg progress Limbo 4,5")
+        #expect(decimal.contains("Limbo (2010)") && decimal.contains("4.5 h"), "\(decimal)")
+        #expect(try await entry(harness, igdb: "1331")?.hours == 4.5)
         let offered = try await matrixBody(harness, "!gg rate Portal 2")
         #expect(offered.contains("Did you mean `!gg rate title:Portal score:2`?"), "\(offered)")
         // Beside it, the game the whole title names, whose button asks for the score.

@@ -66,7 +66,7 @@ extension GGTrackerBot {
             }
             // "celeste playing": without its last word, which sets an option, the title may name a game: one game
             // is then taken with that option, several are asked about.
-            if case .none = pick, let ending = c.invocation.optionsEndingTheTitle {
+            if case .none = pick, let ending = c.invocation.endingOfATitleNamingNoGame {
                 let hits = try await catalog.lookup(
                     ending.title, filter: CatalogFilter(includeMature: true), limit: 10
                 ).hits
@@ -165,7 +165,7 @@ extension GGTrackerBot {
                         ]))
             }
             // "celeste playing": the last word may be an option the command has, which each button then sets.
-            let ending = c.invocation.optionsEndingTheTitle?.options ?? []
+            let ending = c.invocation.endingOfATitleNamingNoGame?.options ?? []
             let with = ending.map { RichText([.code("\($0.name):\(CommandInvocation.text(of: $0.value))")]) }
             message +=
                 " Did you mean: "
