@@ -142,7 +142,7 @@ package struct GGTrackerBot: Sendable {
                 case .string(let title)? = invocation.options["title"]
             else { return Self.usageReply(error) }
             var reply = Self.usageReply(error)
-            switch try await pick(title) {
+            switch try await catalogPick(title) {
             case .none: return try await run(meant, from: invoker, progress: progress, rereading: false)
             case .one(let game) where !game.isMature:
                 // "!gg rate portal 2": the game the whole title names is offered beside the reading.
@@ -152,7 +152,7 @@ package struct GGTrackerBot: Sendable {
             default: break
             }
             return reply
-        } catch let error as TitleReading where rereading {
+        } catch let error as TitleReading {
             return try await run(error.invocation, from: invoker, progress: progress, rereading: false)
         } catch let error as ReplyError {
             return error.reply
@@ -162,7 +162,7 @@ package struct GGTrackerBot: Sendable {
     }
 
     /// The game `title` names in the catalog, typo corrections included: none where no game has every word.
-    func pick(_ title: String) async throws -> TitlePick {
+    func catalogPick(_ title: String) async throws -> TitlePick {
         let hits = try await catalog.lookup(title, filter: CatalogFilter(includeMature: true), limit: 10).hits
         return TitlePick.fromCatalog(hits, acceptingGuesses: true)
     }

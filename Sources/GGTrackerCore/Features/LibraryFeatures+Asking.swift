@@ -10,10 +10,8 @@ extension LibraryFeatures {
     func askGame(_ c: Context) async throws -> Reply {
         let command = c.invocation.path.joined(separator: " ")
         let options = c.invocation.options
-        let status = options["status"].flatMap { value -> GameStatus? in
-            if case .string(let text) = value { return GameStatus(rawValue: text) }
-            return nil
-        }
+        let status: GameStatus? =
+            if case .string(let text)? = options["status"] { GameStatus(rawValue: text) } else { nil }
         let shelves = try await bot.store.library.recentShelves(of: c.player.id)
         let library = shelves.filter { $0.status != nil }
         let games = shelves.filter { shelf in
@@ -22,8 +20,7 @@ extension LibraryFeatures {
         }
         .enumerated().sorted { ($0.element.rank(for: command), $0.offset) < ($1.element.rank(for: command), $1.offset) }
         .prefix(Self.gamesOffered).map(\.element.game)
-        let typed = CommandInvocation(
-            path: c.invocation.path, options: options.merging(["title": .string("<game>")]) { $1 })
+        let typed = bot.rerun(c, ["title": .string("<game>")])
         guard !games.isEmpty else {
             if command == "review", !library.isEmpty {
                 return .notice(
@@ -40,12 +37,7 @@ extension LibraryFeatures {
             text:
                 "\(Self.question(command, options: options, status: status)) Pick one of yours, or type \(code: typed.commandLine).",
             actions: [
-                games.map { game in
-                    Action(
-                        Format.truncate(game.displayName, 80),
-                        CommandInvocation(
-                            path: c.invocation.path, options: options.merging(["title": .game(game.ref)]) { $1 }))
-                }
+                games.map { Action(Format.truncate($0.displayName, 80), bot.rerun(c, ["title": .game($0.ref)])) }
             ])
     }
 
