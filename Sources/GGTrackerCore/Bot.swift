@@ -102,7 +102,7 @@ package struct GGTrackerBot: Sendable {
             }
             return try await respond(to: invocation, from: invoker)
         } catch let error as UsageError {
-            return Self.usageReply(error)
+            return try await unknownCommandNamingAGame(error, from: invoker) ?? Self.usageReply(error)
         }
     }
 

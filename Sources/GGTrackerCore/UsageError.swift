@@ -12,6 +12,8 @@ package struct UsageError: Error, Equatable, Sendable {
     /// `meant` reads the title's last words as the options the command lacks ("!gg rate celeste 9"): it is run in
     /// place of this answer when the title as typed names no game (`GGTrackerBot.respond(to:from:progress:)`).
     package var readsTheTitlesEnd = false
+    /// The command word of a line that names none of our commands, when this answers one.
+    package var unknownWord: String?
     package init(
         _ message: RichText, usage: String? = nil, meant: CommandInvocation? = nil, search: CommandInvocation? = nil,
         readsTheTitlesEnd: Bool = false
@@ -30,14 +32,23 @@ package struct UsageError: Error, Equatable, Sendable {
     /// A command name that is none of ours, with the nearest ones: "Unknown command `lst`. Did you mean `/list`?";
     /// with the whole command the line was likely `meant` for, that one, to run with a button.
     /// With a `search` for the words, it is offered too (beside `meant`, or alone).
+    /// Where the words name `games` (one, or a few namesakes), they are what the line is taken to mean ("!gg
+    /// hades", "!gg hollow").
     static func unknownCommand(
-        _ typed: String, meant: CommandInvocation? = nil, search: CommandInvocation? = nil
+        _ typed: String, meant: CommandInvocation? = nil, search: CommandInvocation? = nil, games: [Game] = []
     ) -> UsageError {
+        let names = games.map { "\(bold: $0.displayName)" as RichText }
+        let didYouMean: RichText? =
+            names.count > 1
+            ? " Did you mean one of the games " + names.dropLast().joined(separator: ", ") + " or " + names.last! + "?"
+            : names.first.map { " Did you mean the game " + $0 + "?" }
+                ?? meant.map { " Did you mean \(code: $0.commandLine)?" }
         var message: RichText =
-            "Unknown command \(code: typed)."
-            + (meant.map { " Did you mean \(code: $0.commandLine)?" } ?? CommandName.suggestion(for: typed))
+            "Unknown command \(code: typed)." + (didYouMean ?? CommandName.suggestion(for: typed))
             + " \(code: "/help") lists them all"
         if let search { message += "; to look a game up, \(code: search.commandLine)" }
-        return UsageError(message + ".", meant: meant ?? search, search: search)
+        var error = UsageError(message + ".", meant: meant ?? search, search: search)
+        error.unknownWord = typed
+        return error
     }
 }

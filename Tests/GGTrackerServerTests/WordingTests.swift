@@ -187,3 +187,50 @@ struct AgeGateRemedyTests {
         #expect(try await answer("!gg add Half-Life 2", .matrix).contains("added Half-Life 2 (2004)"))
     }
 }
+
+/// A line whose first word names no command but whose words name a game is offered that game's card.
+@Suite("An unknown command that names a game")
+struct UnknownCommandGameTests {
+    let harness: TestHarness
+    init() async throws { harness = try await TestHarness() }
+
+    static let alice = Invoker(
+        platform: .matrix, userID: "@alice:localhost", displayName: "alice", community: "!room:localhost")
+
+    @Test func theGameItNamesIsOfferedBeforeTheSearch() async throws {
+        let bot = harness.services.bot
+        let hades = try await bot.respond(toLine: "!gg hades", from: Self.alice)
+        let body = hades.matrixContent(replyTo: nil).body
+        #expect(
+            body.hasPrefix("Unknown command `hades`. Did you mean the game Hades (2020)? `!gg help` lists them all"),
+            "\(body)")
+        let buttons = hades.actions.flatMap { $0 }
+        #expect(buttons.map(\.label) == ["Hades (2020)", "Search"], "\(buttons)")
+        // The button shows the card, as pressing it would.
+        let card = try await bot.respond(to: buttons[0].invocation, from: Self.alice)
+        #expect(card.cards.first?.title == "Hades (2020)", "\(card)")
+        // A typo in the name still finds it; words naming a few games offer each as a button.
+        let night = try await bot.respond(toLine: "!gg hollow night", from: Self.alice)
+        #expect(night.actions.first?.first?.label == "Hollow Knight (2017)", "\(night)")
+        let hollow = try await bot.respond(toLine: "!gg hollow", from: Self.alice)
+        #expect(
+            hollow.text?.discordMarkdown.contains(
+                "Did you mean one of the games **Hollow Knight (2017)** or **Hollow Knight: Silksong (2025)**?")
+                == true, "\(hollow.text ?? "")")
+        #expect(
+            hollow.actions.first?.map(\.label) == ["Hollow Knight (2017)", "Hollow Knight: Silksong (2025)", "Search"],
+            "\(hollow.actions)")
+    }
+
+    /// Where a game the words name is age-restricted, or they name none, only the search is offered: it says what
+    /// the channel hides.
+    @Test func aHiddenGameOrNoneLeavesTheSearch() async throws {
+        let bot = harness.services.bot
+        // "lost planet" names a mature namesake too, though `lost` is near `list`: the search says what is hidden.
+        for line in ["!gg doom", "!gg lost planet", "!gg dance", "!gg serch zelda"] {
+            let reply = try await bot.respond(toLine: line, from: Self.alice)
+            #expect(reply.text?.contains("Did you mean the game") == false, "\(line): \(reply.text ?? "")")
+            #expect(reply.actions.flatMap { $0 }.allSatisfy { $0.invocation.path != ["game"] }, "\(line)")
+        }
+    }
+}
