@@ -52,6 +52,8 @@ extension SearchIndex {
             var bytes: [UInt8]
             /// The typo corrections, closest first; nil for one that is not a term.
             var corrections: [Int32?]
+            /// What matching it is worth against the query's other words: more for a word few games have.
+            var weight = 1.0
         }
 
         let terms: TermList
@@ -63,7 +65,8 @@ extension SearchIndex {
         /// The roman numerals (II to XVI) that are terms, with the key of their value in digits.
         var romanTerms: [(term: Int32, key: Int64)]
 
-        init(_ query: RankedQuery, terms: TermList) {
+        /// `rarity` gives each counted word's weight (`SearchIndex.rarity`); without it, every word weighs the same.
+        init(_ query: RankedQuery, terms: TermList, rarity: ((QueryWord) -> Double)? = nil) {
             self.terms = terms
             stopTerms = TextNormalizer.stopWords.compactMap { terms.id(of: Array($0.utf8)) }
             counted = query.counted.map { word in
@@ -72,7 +75,7 @@ extension SearchIndex {
                     exact: terms.id(of: bytes), twin: word.twin.flatMap { terms.id(of: Array($0.utf8)) },
                     prefix: word.isWhole ? 0..<0 : Int32(terms.lowerBound(bytes))..<Int32(terms.end(ofPrefix: bytes)),
                     bytes: bytes,
-                    corrections: word.corrections.map { terms.id(of: Array($0.utf8)) })
+                    corrections: word.corrections.map { terms.id(of: Array($0.utf8)) }, weight: rarity?(word) ?? 1)
             }
             romanTerms = []
             core = []
@@ -113,7 +116,9 @@ extension SearchIndex {
         }
     }
 
-    /// Ranks a candidate: words matched exactly beat prefixes, which beat typo corrections; an exact name and
+    /// Ranks a candidate: words matched exactly beat prefixes, which beat typo corrections, each word counting by
+    /// its weight, so that of two names with some of the words, the one with the rarer ones comes first ("hades
+    /// deluxe edition": Hades before Distraint: Deluxe Edition); an exact name and
     /// a name that starts with the query win; extra words in the name cost a little, more for an add-on,
     /// edition, bundle or port; popularity breaks ties. `name` is the name's words as term ids of the query's
     /// term list; names have a few words, so they are searched in place. A word that no name word matches may
@@ -138,6 +143,7 @@ extension SearchIndex {
         var exact = 0.0
         var prefix = 0.0
         var typo = 0.0
+        var exactWords = 0
         var matchedAll = true
         var missing = 0
         var usedCount = 0
@@ -147,25 +153,28 @@ extension SearchIndex {
         }
         for word in query.counted {
             if word.exact.map(name.contains) == true || word.twin.map(name.contains) == true {
-                exact += 1
+                exact += word.weight
+                exactWords += 1
                 if let term = word.exact { use(term) }
                 if let twin = word.twin { use(twin) }
             } else if let match = name.first(where: word.prefix.contains) {
-                prefix += 1
+                prefix += word.weight
                 use(match)
             } else if let joined = query.joined(word, in: name) {
-                exact += 1
+                exact += word.weight
+                exactWords += 1
                 use(name[joined])
                 use(name[joined + 1])
             } else if word.exact.map(keywords.contains) == true {
-                exact += 1
+                exact += word.weight
+                exactWords += 1
             } else if word.bytes.count >= 2 && keywords.contains(where: word.prefix.contains) {
-                prefix += 1
+                prefix += word.weight
             } else if let position = word.corrections.firstIndex(where: { $0.map(name.contains) == true }),
                 let fix = word.corrections[position]
             {
                 // Corrections come closest and most used first: the likeliest reading earns the most.
-                typo += position == 0 ? 1 : 0.75
+                typo += (position == 0 ? 1 : 0.75) * word.weight
                 use(fix)
                 matchedAll = false
             } else {
@@ -173,7 +182,7 @@ extension SearchIndex {
                 missing += 1
             }
         }
-        let n = Double(max(1, query.counted.count))
+        let n = query.counted.isEmpty ? 1 : query.counted.reduce(0) { $0 + $1.weight }
         var score = 40 * exact / n + 28 * prefix / n + 18 * typo / n
         // The name's canonical words against the query's: equal, or starting with them.
         let core = query.core
@@ -195,7 +204,7 @@ extension SearchIndex {
         return Match(
             score: score, matchedAll: matchedAll && !query.counted.isEmpty, exactName: exactName,
             coversQuery: missing == 0 && !query.counted.isEmpty, onlyCorrected: exact == 0 && prefix == 0 && typo > 0,
-            exactWords: exact == n && !query.counted.isEmpty, popularity: popularity)
+            exactWords: exactWords == query.counted.count && !query.counted.isEmpty, popularity: popularity)
     }
 }
 

@@ -159,7 +159,8 @@ package struct SearchIndex: Sendable {
         let hiddenRanks = Set(try await passing(hidden, hidden: true)).subtracting(candidates)
         let ageRestricted = hiddenRanks.count
         // Fewer games than asked for, with words left out, only when no hidden game has them all.
-        if candidates.count < min(limit, 3) && groups.count > 2 && ageRestricted == 0 {
+        let few = candidates.count < min(limit, 3) && groups.count > 2 && ageRestricted == 0
+        if few {
             // No game has every word (a typo too short to correct, a word too many): games with all words but
             // one come first.
             for skipped in groups.indices {
@@ -173,6 +174,22 @@ package struct SearchIndex: Sendable {
                 }
             }
         }
+        if few {
+            // Games with the rarest words the query has together ("hades deluxe edition": Hades, where games
+            // with "deluxe edition" are many), for suggestions.
+            let rarest = groups.indices.filter { !groups[$0].isEmpty }.sorted {
+                index.size(groups[$0]) < index.size(groups[$1])
+            }
+            for count in stride(from: rarest.count - 2, through: 1, by: -1) {
+                let found = try await passing(
+                    memoryCandidates(
+                        rarest.prefix(count).map { groups[$0] }, in: index, includeMature: includeMature, any: false,
+                        limit: 50))
+                guard !found.isEmpty else { continue }
+                for rank in found where seen.insert(rank).inserted { candidates.append(rank) }
+                break
+            }
+        }
         if candidates.count < min(limit, 3) && groups.count > 1 && ageRestricted == 0 {
             // Hardly any game has every word: let any word match, for suggestions.
             await candidates += try passing(
@@ -180,7 +197,7 @@ package struct SearchIndex: Sendable {
                     groups.filter { !$0.isEmpty }, in: index, includeMature: includeMature, any: true, limit: wide)
             ).prefix(100).filter { !seen.contains($0) }
         }
-        let rankedQuery = TermQuery(RankedQuery(words), terms: index.terms)
+        let rankedQuery = TermQuery(RankedQuery(words), terms: index.terms) { rarity(of: $0, in: index) }
         let ranked = candidates.map { rank in
             (
                 index.ids[Int(rank)],
@@ -202,6 +219,12 @@ package struct SearchIndex: Sendable {
             ).exactWords
         }
         return (try await hits(ranked), ageRestricted, partial && ageRestricted > 0, hiddenExact)
+    }
+
+    /// A query word's weight in ranking: the fewer games it may match (as typed, as a prefix or corrected), the
+    /// more it weighs, as a word's inverse document frequency does.
+    func rarity(of word: QueryWord, in index: NameIndex.Snapshot) -> Double {
+        log(1 + Double(index.count) / Double(1 + index.size(ranges(word, in: index))))
     }
 
     /// Games named exactly so (stop words aside, numerals alike), most popular first.

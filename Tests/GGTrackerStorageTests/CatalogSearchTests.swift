@@ -57,6 +57,22 @@ struct CatalogSearchTests {
         #expect(top.game.name == expected, "\(query) → \(hits.prefix(3).map(\.game.displayName))")
     }
 
+    /// A name with a word no game has with the others ("deluxe edition", a version number, "remastered") is
+    /// answered with the games that have its rarest words, first, not those sharing its commonest ones: no game
+    /// here is "Hades Deluxe Edition", and Distraint: Deluxe Edition is no suggestion for it.
+    @Test(
+        arguments: [
+            ("hades deluxe edition", "Hades"), ("celeste 2.5", "Celeste"),
+            ("stardew valley remastered", "Stardew Valley"), ("hollow knight goty", "Hollow Knight"),
+        ] as [(String, String)])
+    func wordsNoGameHasTogetherSuggestTheRarestFirst(_ intended: (query: String, expected: String)) async throws {
+        let catalog = await LoadedBundledCatalog.on(.sqlite)
+        let hits = try await catalog.search(intended.query, filter: CatalogFilter(), limit: 10)
+        #expect(hits.allSatisfy { !$0.coversQuery }, "\(hits.prefix(3).map(\.game.displayName))")
+        #expect(
+            hits.first?.game.name == intended.expected, "\(intended.query) → \(hits.prefix(3).map(\.game.displayName))")
+    }
+
     /// An edition, remake or expansion of a mature game with no age rating of its own takes its game's, and so
     /// does a later namesake (the Resident Evil 4 of 2011, the Dead Spaces of 2011 and 2023): the age gate hides them
     /// with it.
