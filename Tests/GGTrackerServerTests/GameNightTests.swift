@@ -131,7 +131,7 @@ struct GameNightTests {
                 Self.field(next, 0)?.value.hasPrefix("Owned by Carol\nDropped by Carol") == true)
             #expect(
                 (next.embeds.first?["footer"] as? [String: Any])?["text"] as? String
-                    == "4–4 of 4 games · Reroll starts over")
+                    == "4 of 4 games · Reroll starts over")
             let over = try await client.send(I.button(reroll, as: .alice))
             #expect(Self.field(over, 0)?.name == "1. Duo Quest", "rerolling past the end starts over")
 

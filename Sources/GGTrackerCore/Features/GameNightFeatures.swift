@@ -148,7 +148,7 @@ struct GameNightFeatures: Sendable {
         let footer =
             !more
             ? (ranked.count == 1 ? "The only game that fits" : "Every game that fits")
-            : "\(first + 1)–\(last) of \(Format.count(ranked.count, "game"))"
+            : (shown.count == 1 ? "\(last)" : "\(first + 1)–\(last)") + " of \(Format.count(ranked.count, "game"))"
                 + (last < ranked.count ? " · Reroll for the next" : " · Reroll starts over")
         return Reply(
             delivery: c.invocation.fromComponent ? .updateMessage : .newMessage,
