@@ -187,9 +187,11 @@ struct CatalogSideBySide {
         table.row(
             "server memory peak under the searches, MB", peaks[0], peaks[1], digits: 0, ratio: .none,
             target: "< 100 MB")
+        // The kernel gathers its memory counters lazily (threads keep their own until then): its mark can read
+        // a little lower than a figure read earlier, which is then the mark.
         table.row(
-            "server memory high-water mark since start (with the name index's build), MB", ours.highWater,
-            peer.highWater, digits: 0, ratio: .none, target: "—")
+            "server memory high-water mark since start (with the name index's build), MB",
+            max(ours.highWater, peaks[0]), max(peer.highWater, peaks[1]), digits: 0, ratio: .none, target: "—")
     }
 
     /// Each program imports the file `runs` times, in turns (the first to go changes every round), each time as a
