@@ -147,18 +147,9 @@ extension CommandInvocation {
                 )
             } else if let (word, text) = numberNotTaken(by: option, of: spec) {
                 // "!gg rate hades 8.5": a number was typed, but not one the option takes.
-                message += " “\(word)” was read as part of the \(text): \(code: option.name) takes "
-                if option.starsScale(of: word) != nil {
-                    // "4.3 stars", "6/5": stars, but not whole or half ones up to five.
-                    message += "whole or half stars from ½ to 5, like \(code: "4.5 stars"), or "
-                }
-                message += option.kind == .integer ? "a whole number" : "a number"
-                if let low = option.minValue, let high = option.maxValue {
-                    message += " from \(Format.number(Int(low))) to \(Format.number(Int(high)))"
-                }
-                // "4.5" may be stars: said how to type it so.
-                if option.validValue(word + "/5") != nil { message += " (stars out of five: \(code: word + "/5"))" }
-                message += "."
+                message +=
+                    " “\(word)” was read as part of the \(text): \(code: option.name) takes "
+                    + option.takes(insteadOf: word) + "."
             } else if option.askedWhenMissing, !names(.user, of: spec) {
                 // Asked for among the caller's own games: not where the command is about another member's
                 // (`!gg review by:@ada`).

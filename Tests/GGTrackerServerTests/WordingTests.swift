@@ -234,3 +234,39 @@ struct UnknownCommandGameTests {
         }
     }
 }
+
+/// A number typed with an option's unit that the option does not take is said to be out of range, not looked up
+/// as part of a game's name.
+@Suite("A number out of its option's range")
+struct OutOfRangeNumberTests {
+    let harness: TestHarness
+    init() async throws { harness = try await TestHarness() }
+
+    @Test func aNumberEndingATitleIsRefusedWithItsRangeAndNothingChanges() async throws {
+        let bot = harness.services.bot
+        let alice = UnknownCommandGameTests.alice
+        for (line, expected) in [
+            ("!gg progress hades 150%", "“150%” is out of range: `percent` takes a whole number from 0 to 100."),
+            ("!gg add hades 30000h", "“30000h” is out of range: `hours` takes a number from 0 to 20,000."),
+            // Alone where the game goes, a whole number near the range too: no game is named "11" or "0" ("Yakuza 0"
+            // was taken for the second).
+            ("!gg rate 11", "“11” is out of range: `score` takes a whole number from 1 to 10."),
+            ("!gg rate 0", "“0” is out of range: `score` takes a whole number from 1 to 10."),
+            ("!gg progress 150%", "“150%” is out of range: `percent` takes a whole number from 0 to 100."),
+            ("!gg progress 30000h", "“30000h” is out of range: `hours` takes a number from 0 to 20,000."),
+        ] {
+            let reply = try await bot.respond(toLine: line, from: alice)
+            #expect(reply.visibility == .invokerOnly && reply.text?.discordMarkdown == expected, "\(reply)")
+        }
+        // A number far from the range may be a game's name ("1942"): looked up as one.
+        let year = try await bot.respond(toLine: "!gg rate 1942", from: alice)
+        #expect(year.text?.contains("No game matches “1942”") == true, "\(year)")
+        let hades = try #require(try await harness.services.catalog.game(GameRef(provider: "igdb", id: "113112")))
+        #expect(try await harness.services.database.library.entry(of: alice.player, game: hades.id) == nil)
+        // On Discord, where the title is typed whole, the same.
+        try await harness.withClient { client in
+            let answer = try await client.send(I.command("progress", [I.option("title", "Hades 150%")]))
+            #expect(answer.ephemeral && answer.content.hasPrefix("“150%” is out of range"), "\(answer.content)")
+        }
+    }
+}

@@ -47,6 +47,13 @@ extension GGTrackerBot {
                 if let pick = TitlePick.fromShelves(shelf) { return try gated(pick, text, c) }
             }
             let lookup = try await catalog.lookup(text, filter: CatalogFilter(includeMature: true), limit: 10)
+            // "!gg rate 11", "!gg rate 0": a number alone that the option reading it does not take is no game's name
+            // ("Yakuza 0"), unless a game has exactly that name.
+            if let (word, option) = c.invocation.numberOutOfRange(alone: true),
+                !lookup.hits.contains(where: \.exactName)
+            {
+                throw option.outOfRange(word)
+            }
             var pick = TitlePick.fromCatalog(lookup.hits, acceptingGuesses: showsOnly, showsMature: c.showsMature)
             // Nothing found locally while the provider could not be asked: say that, not "no game matches".
             if case .none(let suggestions) = pick, suggestions.isEmpty, let problem = lookup.providerProblem {
@@ -136,6 +143,8 @@ extension GGTrackerBot {
             }
             throw ReplyError(Reply(visibility: .invokerOnly, text: message, actions: [Array(buttons)]))
         case .none(let found):
+            // "hades 150%": a number with an option's unit, which that option does not take, is no part of a name.
+            if let (word, option) = c.invocation.numberOutOfRange(alone: false) { throw option.outOfRange(word) }
             let suggestions = found.filter { c.showsMature || !$0.isMature }
             var message: RichText = "No game matches “\(shown)”."
             if suggestions.isEmpty {
