@@ -221,10 +221,13 @@ package struct SearchIndex: Sendable {
         return (try await hits(ranked), ageRestricted, partial && ageRestricted > 0, hiddenExact)
     }
 
-    /// A query word's weight in ranking: the fewer games it may match (as typed, as a prefix or corrected), the
-    /// more it weighs, as a word's inverse document frequency does.
+    /// A query word's weight in ranking: the fewer games have it in their names (as typed, or its numeral twin),
+    /// the more it weighs, as a word's inverse document frequency does — up to a word one game in 10,000 has: a
+    /// word rarer still is as likely a typo that happens to be some obscure game's ("half lfe 2": After L!fe).
     func rarity(of word: QueryWord, in index: NameIndex.Snapshot) -> Double {
-        log(1 + Double(index.count) / Double(1 + index.size(ranges(word, in: index))))
+        let games = Double(index.count)
+        let exact = [index.range(exact: word.text)] + (word.twin.map { [index.range(exact: $0)] } ?? [])
+        return log(1 + games / (1 + max(Double(index.size(exact)), games / 10_000)))
     }
 
     /// Games named exactly so (stop words aside, numerals alike), most popular first.

@@ -73,6 +73,28 @@ struct CatalogSearchTests {
             hits.first?.game.name == intended.expected, "\(intended.query) → \(hits.prefix(3).map(\.game.displayName))")
     }
 
+    /// A word rarer than one name in 10,000 weighs no more than such a word: a typo may be some obscure game's
+    /// word (of 333,128 games, "lfe" is only After L!fe's), and the words of the game meant outweigh it. Among
+    /// 100,000 games, "qst" is one game's word and "zorblax" fifty-one's: without that bound, Qst outranked
+    /// Zorblax 2 for "zorblax qst 2".
+    @Test func aTypoThatIsAnObscureGamesWordDoesNotWin() async throws {
+        let database = try AppDatabase.inMemory()
+        let catalog = try await LocalCatalog(database: database)
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        func word(_ number: Int) -> String {
+            (0..<4).map { String(letters[number / [17_576, 676, 26, 1][$0] % 26]) }.joined()
+        }
+        var names = ["Qst", "Zorblax 2"] + (0..<50).map { "Zorblax \(word($0))" }
+        names += (names.count..<100_000).map { "Filler \(word($0))" + ($0 % 10 == 0 ? " 2" : "") }
+        let lines = names.enumerated().map { #"{"id":\#(1 + $0.offset),"name":"\#($0.element)"}"# }
+        let report = try await CatalogImporter(database: database).importData(Data(lines.joined(separator: "\n").utf8))
+        #expect(report.added == 100_000, "\(report)")
+        try await catalog.reloadVocabulary()
+        let hits = try await catalog.search("zorblax qst 2", filter: CatalogFilter(), limit: 10)
+        #expect(hits.first?.game.name == "Zorblax 2", "\(hits.prefix(3).map(\.game.displayName))")
+        #expect(hits.contains { $0.game.name == "Qst" }, "\(hits.map(\.game.displayName))")
+    }
+
     /// An edition, remake or expansion of a mature game with no age rating of its own takes its game's, and so
     /// does a later namesake (the Resident Evil 4 of 2011, the Dead Spaces of 2011 and 2023): the age gate hides them
     /// with it.
