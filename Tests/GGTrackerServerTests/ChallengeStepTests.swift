@@ -8,11 +8,11 @@ import Testing
 @Suite("Challenge progress in the reply to a change")
 struct ChallengeStepTests {
     static var databases: [String] {
-        ["sqlite"] + (ProcessInfo.processInfo.environment["GGTRACKER_TEST_POSTGRES"] == nil ? [] : ["postgres"])
+        ["sqlite"] + (ReplicaTests.postgresURL == nil ? [] : ["postgres"])
     }
 
     func harness(_ database: String) async throws -> TestHarness {
-        guard database == "postgres", let base = ProcessInfo.processInfo.environment["GGTRACKER_TEST_POSTGRES"] else {
+        guard database == "postgres", let base = ReplicaTests.postgresURL else {
             return try await TestHarness()
         }
         let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()

@@ -70,7 +70,7 @@ struct ListWithCallerTests {
         #expect(!sqlite[8].contains("hidden") && sqlite[8].contains("13 games"), "\(sqlite[8])")
         #expect(sqlite[9] == sqlite[2] && sqlite[10] == sqlite[2], "\(sqlite[10])")
         #expect(!sqlite[11].contains("hidden") && sqlite[11].contains("13 games"), "\(sqlite[11])")
-        guard let base = ProcessInfo.processInfo.environment["GGTRACKER_TEST_POSTGRES"] else {
+        guard let base = ReplicaTests.postgresURL else {
             #expect(ProcessInfo.processInfo.environment["CI"] == nil, "GGTRACKER_TEST_POSTGRES is not set")
             return
         }

@@ -10,7 +10,7 @@ import Testing
 @Suite("Concurrent changes through the router on PostgreSQL")
 struct PostgresHeldChangeDeliveryTests {
     func harness() async throws -> TestHarness? {
-        guard let base = ProcessInfo.processInfo.environment["GGTRACKER_TEST_POSTGRES"] else {
+        guard let base = ReplicaTests.postgresURL else {
             #expect(ProcessInfo.processInfo.environment["CI"] == nil, "GGTRACKER_TEST_POSTGRES is not set")
             return nil
         }

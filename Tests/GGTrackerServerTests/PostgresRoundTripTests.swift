@@ -8,7 +8,7 @@ import Testing
 @Suite("Round trips to PostgreSQL per command")
 struct PostgresRoundTripTests {
     @Test func listAndProgressCountTheirRoundTrips() async throws {
-        guard let base = ProcessInfo.processInfo.environment["GGTRACKER_TEST_POSTGRES"] else {
+        guard let base = ReplicaTests.postgresURL else {
             #expect(ProcessInfo.processInfo.environment["CI"] == nil, "GGTRACKER_TEST_POSTGRES is not set")
             return
         }

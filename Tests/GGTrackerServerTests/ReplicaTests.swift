@@ -14,8 +14,10 @@ import Testing
 /// Two `ggtracker serve` processes sharing one PostgreSQL database, as behind a load balancer.
 @Suite("Two replicas on one PostgreSQL database", .serialized)
 struct ReplicaTests {
-    /// The server named by `GGTRACKER_TEST_POSTGRES`; in continuous integration it must be there.
-    static let postgresURL = ProcessInfo.processInfo.environment["GGTRACKER_TEST_POSTGRES"]
+    /// The server named by `GGTRACKER_TEST_POSTGRES` (empty is unset); in continuous integration it must be there.
+    static let postgresURL = ProcessInfo.processInfo.environment["GGTRACKER_TEST_POSTGRES"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
     static var runs: Bool {
         ServerProcess.binaryExists
             && (postgresURL != nil || ProcessInfo.processInfo.environment["CI"] != nil)

@@ -7,7 +7,10 @@ import Testing
 enum Backend: String, Sendable, CustomTestStringConvertible {
     case sqlite, postgres
 
-    static let postgresURL = ProcessInfo.processInfo.environment["GGTRACKER_TEST_POSTGRES"]
+    /// Empty is unset, as a shell line `GGTRACKER_TEST_POSTGRES= swift test` means.
+    static let postgresURL = ProcessInfo.processInfo.environment["GGTRACKER_TEST_POSTGRES"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
 
     /// Both when a PostgreSQL server is configured, and always both in continuous integration (where a missing
     /// server is then a failure, not a skip).
