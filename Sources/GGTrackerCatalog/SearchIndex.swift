@@ -223,11 +223,14 @@ package struct SearchIndex: Sendable {
 
     /// A query word's weight in ranking: the fewer games have it in their names (as typed, or its numeral twin),
     /// the more it weighs, as a word's inverse document frequency does — up to a word one game in 10,000 has: a
-    /// word rarer still is as likely a typo that happens to be some obscure game's ("half lfe 2": After L!fe).
+    /// word rarer still is as likely a typo that happens to be some obscure game's ("half lfe 2": After L!fe). A
+    /// word naming a release, not a game (`TextNormalizer.editionWords`), weighs a quarter: "the witcher 3 complete
+    /// edition", where no game has every word, is The Witcher 3 before Dirt 3: Complete Edition.
     func rarity(of word: QueryWord, in index: NameIndex.Snapshot) -> Double {
         let games = Double(index.count)
         let exact = [index.range(exact: word.text)] + (word.twin.map { [index.range(exact: $0)] } ?? [])
-        return log(1 + games / (1 + max(Double(index.size(exact)), games / 10_000)))
+        let weight = log(1 + games / (1 + max(Double(index.size(exact)), games / 10_000)))
+        return TextNormalizer.editionWords.contains(word.text) ? weight / 4 : weight
     }
 
     /// Games named exactly so (stop words aside, numerals alike), most popular first.

@@ -6,6 +6,12 @@ package enum TextNormalizer {
     /// Words that may be left out of a query without changing what it means.
     static let stopWords = ["the", "of", "a", "an", "and", "in", "on", "to", "for"]
 
+    /// Words that say which release of a game is meant, not which game: "complete edition", "goty", "remastered".
+    static let editionWords: Set<String> = [
+        "edition", "deluxe", "complete", "definitive", "ultimate", "goty", "premium", "enhanced", "remastered",
+        "remaster", "directors", "anniversary", "collectors", "hd", "bundle",
+    ]
+
     /// Whether a word is one of `stopWords`: a length check and a few short comparisons, no hashing (this runs
     /// for every word of every candidate a search ranks).
     package static func isStopWord(_ word: String) -> Bool {

@@ -78,21 +78,20 @@ struct CatalogSearchTests {
     /// 100,000 games, "qst" is one game's word and "zorblax" fifty-one's: without that bound, Qst outranked
     /// Zorblax 2 for "zorblax qst 2".
     @Test func aTypoThatIsAnObscureGamesWordDoesNotWin() async throws {
-        let database = try AppDatabase.inMemory()
-        let catalog = try await LocalCatalog(database: database)
-        let letters = Array("abcdefghijklmnopqrstuvwxyz")
-        func word(_ number: Int) -> String {
-            (0..<4).map { String(letters[number / [17_576, 676, 26, 1][$0] % 26]) }.joined()
-        }
-        var names = ["Qst", "Zorblax 2"] + (0..<50).map { "Zorblax \(word($0))" }
-        names += (names.count..<100_000).map { "Filler \(word($0))" + ($0 % 10 == 0 ? " 2" : "") }
-        let lines = names.enumerated().map { #"{"id":\#(1 + $0.offset),"name":"\#($0.element)"}"# }
-        let report = try await CatalogImporter(database: database).importData(Data(lines.joined(separator: "\n").utf8))
-        #expect(report.added == 100_000, "\(report)")
-        try await catalog.reloadVocabulary()
+        let catalog = try await FlatCatalog.loaded.value
         let hits = try await catalog.search("zorblax qst 2", filter: CatalogFilter(), limit: 10)
         #expect(hits.first?.game.name == "Zorblax 2", "\(hits.prefix(3).map(\.game.displayName))")
         #expect(hits.contains { $0.game.name == "Qst" }, "\(hits.map(\.game.displayName))")
+    }
+
+    /// Words naming a release ("complete edition", "goty") weigh little where no game has every word: the game is
+    /// what the other words name. Without that, Dirt 3: Complete Edition outranked The Witcher 3: Wild Hunt for
+    /// "the witcher 3 complete edition" in the 333,128 games (as Dirt 3 does Gorgon 3 here).
+    @Test func wordsNamingAReleaseWeighLittle() async throws {
+        let catalog = try await FlatCatalog.loaded.value
+        let hits = try await catalog.search("gorgon 3 complete edition", filter: CatalogFilter(), limit: 10)
+        #expect(hits.first?.game.name == "Gorgon 3: Wild Hunt", "\(hits.prefix(3).map(\.game.displayName))")
+        #expect(hits.contains { $0.game.name == "Dirt 3: Complete Edition" }, "\(hits.map(\.game.displayName))")
     }
 
     /// An edition, remake or expansion of a mature game with no age rating of its own takes its game's, and so
@@ -421,5 +420,31 @@ struct BundledCatalogUpgradeTests {
         }
         await #expect(try LocalCatalog(database: own).loadBundledIfEmpty() == 0)
         await #expect(try own.catalog.gameCount() == 1)
+    }
+}
+
+/// 100,000 games with no ratings, so that no game is more popular than another, and words as common as in the
+/// 333,128-game dump: "2" in one name in ten, "3" in one in 44, "edition" in one in 33, "complete" in one in 460.
+enum FlatCatalog {
+    static let loaded = Task { try await load() }
+
+    static func load() async throws -> LocalCatalog {
+        let database = try AppDatabase.inMemory()
+        let catalog = try await LocalCatalog(database: database)
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        func word(_ number: Int) -> String {
+            (0..<4).map { String(letters[number / [17_576, 676, 26, 1][$0] % 26]) }.joined()
+        }
+        var names = ["Qst", "Zorblax 2", "Gorgon 3: Wild Hunt", "Dirt 3: Complete Edition"]
+        names += (0..<50).map { "Zorblax \(word($0))" } + (0..<4).map { "Gorgon \(word($0))" }
+        names += (names.count..<100_000).map { number in
+            "Filler \(word(number))" + (number % 10 == 0 ? " 2" : "") + (number % 44 == 1 ? " 3" : "")
+                + (number % 460 == 2 ? " Complete" : "") + (number % 33 == 3 ? " Edition" : "")
+        }
+        let lines = names.enumerated().map { #"{"id":\#(1 + $0.offset),"name":"\#($0.element)"}"# }
+        let report = try await CatalogImporter(database: database).importData(Data(lines.joined(separator: "\n").utf8))
+        precondition(report.added == 100_000, "\(report)")
+        try await catalog.reloadVocabulary()
+        return catalog
     }
 }
