@@ -144,6 +144,10 @@ extension SearchIndex {
         var prefix = 0.0
         var typo = 0.0
         var exactWords = 0
+        // Words matched as typed, numbers aside, and whether a word that is some name's word as typed was corrected
+        // to another: "portal 3" is Postal III only by a guess, though its 3 is III; "portl 2" is Portal 2.
+        var typedWords = 0
+        var correctedAWord = false
         var matchedAll = true
         var missing = 0
         var usedCount = 0
@@ -155,26 +159,32 @@ extension SearchIndex {
             if word.exact.map(name.contains) == true || word.twin.map(name.contains) == true {
                 exact += word.weight
                 exactWords += 1
+                if !word.prefix.isEmpty { typedWords += 1 }
                 if let term = word.exact { use(term) }
                 if let twin = word.twin { use(twin) }
             } else if let match = name.first(where: word.prefix.contains) {
                 prefix += word.weight
+                typedWords += 1
                 use(match)
             } else if let joined = query.joined(word, in: name) {
                 exact += word.weight
                 exactWords += 1
+                typedWords += 1
                 use(name[joined])
                 use(name[joined + 1])
             } else if word.exact.map(keywords.contains) == true {
                 exact += word.weight
                 exactWords += 1
+                typedWords += 1
             } else if word.bytes.count >= 2 && keywords.contains(where: word.prefix.contains) {
                 prefix += word.weight
+                typedWords += 1
             } else if let position = word.corrections.firstIndex(where: { $0.map(name.contains) == true }),
                 let fix = word.corrections[position]
             {
                 // Corrections come closest and most used first: the likeliest reading earns the most.
                 typo += (position == 0 ? 1 : 0.75) * word.weight
+                if word.exact != nil { correctedAWord = true }
                 use(fix)
                 matchedAll = false
             } else {
@@ -203,7 +213,8 @@ extension SearchIndex {
         score += 2.5 * popularity
         return Match(
             score: score, matchedAll: matchedAll && !query.counted.isEmpty, exactName: exactName,
-            coversQuery: missing == 0 && !query.counted.isEmpty, onlyCorrected: exact == 0 && prefix == 0 && typo > 0,
+            coversQuery: missing == 0 && !query.counted.isEmpty,
+            onlyCorrected: (exact == 0 && prefix == 0 && typo > 0) || (typedWords == 0 && correctedAWord),
             exactWords: exactWords == query.counted.count && !query.counted.isEmpty, popularity: popularity)
     }
 }

@@ -32,7 +32,9 @@ package struct SearchHit: Hashable, Sendable {
     /// Every word of the query is a whole word of the name as typed (or its numeral twin, joined words or
     /// initials): no prefix, no correction.
     package var exactWords: Bool
-    /// No word of the query matched as typed: every one that matched is a typo correction ("botw" → "bot").
+    /// A guess: no word of the query matched as typed, every one that matched is a typo correction ("botw" →
+    /// "bot"); or only numbers did, beside a word that is some name's as typed corrected to another ("portal 3" →
+    /// Postal III).
     package var onlyCorrected: Bool
 
     package init(

@@ -13,6 +13,20 @@ struct PickTests {
             matchedAllWords: all, exactName: exact, coversQuery: covers ?? all, popularity: popularity)
     }
 
+    /// On the caller's shelves, the one game with every word as typed wins over those found only by correcting a
+    /// word ("portal": Portal 2, not Postal III); two such games still ask.
+    @Test func aShelfGameWithTheWordsAsTypedWinsOverCorrectedOnes() {
+        let portal = hit(1, "Portal 2", score: 40)
+        let postal = hit(2, "Postal III", score: 30, all: false, covers: true)
+        #expect(TitlePick.fromShelves([postal, portal]) == .one(portal.game))
+        let portalKnockoff = hit(3, "Portal Knights", score: 39)
+        guard case .ambiguous(let games) = TitlePick.fromShelves([portal, portalKnockoff, postal]) else {
+            Issue.record("expected a question")
+            return
+        }
+        #expect(games.map(\.id) == [1, 3, 2])
+    }
+
     @Test func aSingleExactNameWins() {
         let pick = TitlePick.fromCatalog([hit(1, "Hades", score: 50, exact: true), hit(2, "Hades II", score: 49)])
         #expect(pick == .one(hit(1, "Hades", score: 50).game))

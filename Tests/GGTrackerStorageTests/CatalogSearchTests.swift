@@ -73,6 +73,17 @@ struct CatalogSearchTests {
             hits.first?.game.name == intended.expected, "\(intended.query) → \(hits.prefix(3).map(\.game.displayName))")
     }
 
+    /// A name matched only by correcting a word that is itself some name's word, beside a number, is a guess
+    /// ("portal 3" is no more Postal III for its 3), where a misspelt word is not ("portl 2" is Portal 2).
+    @Test func aRealWordCorrectedBesideANumberIsAGuess() async throws {
+        let catalog = await LoadedBundledCatalog.on(.sqlite)
+        let postal = try await catalog.search("portal 3", filter: CatalogFilter(), limit: 10)
+            .first { $0.game.name == "Postal III" }
+        #expect(postal?.coversQuery == true && postal?.onlyCorrected == true, "\(String(describing: postal))")
+        let portal = try await catalog.search("portl 2", filter: CatalogFilter(), limit: 10).first
+        #expect(portal?.game.name == "Portal 2" && portal?.onlyCorrected == false, "\(String(describing: portal))")
+    }
+
     /// A word rarer than one name in 10,000 weighs no more than such a word: a typo may be some obscure game's
     /// word (of 333,128 games, "lfe" is only After L!fe's), and the words of the game meant outweigh it. Among
     /// 100,000 games, "qst" is one game's word and "zorblax" fifty-one's: without that bound, Qst outranked

@@ -37,7 +37,8 @@ struct SearchScoreTests {
                     name: name, keywords: keywords, popularity: popularity, secondary: secondary, query: byTerms)
                 let expected = WordRules.score(
                     nameWords: index.nameWords(rank), keywords: keywords.map { index.terms.word(Int($0)) },
-                    popularity: popularity, secondary: secondary, query: words)
+                    popularity: popularity, secondary: secondary, query: words,
+                    isNameWord: { index.terms.id(of: Array($0.utf8)) != nil })
                 compared += 1
                 if ours.score != expected.score || ours.matchedAll != expected.matchedAll
                     || ours.exactName != expected.exactName || ours.coversQuery != expected.coversQuery
@@ -66,7 +67,8 @@ struct SearchScoreTests {
             for (name, terms) in zip(names, local.names) {
                 let ours = search.score(name: terms[...], popularity: 0, secondary: false, query: query)
                 let expected = WordRules.score(
-                    nameWords: TextNormalizer.words(name), popularity: 0, secondary: false, query: words)
+                    nameWords: TextNormalizer.words(name), popularity: 0, secondary: false, query: words,
+                    isNameWord: { local.terms.id(of: Array($0.utf8)) != nil })
                 #expect(ours.score == expected.score, "\(text) / \(name)")
                 #expect(ours.exactName == expected.exactName, "\(text) / \(name)")
                 #expect(ours.onlyCorrected == expected.onlyCorrected, "\(text) / \(name)")
@@ -79,11 +81,14 @@ struct SearchScoreTests {
 enum WordRules {
     static func score(
         nameWords: [String], keywords: [String] = [], popularity: Double, secondary: Bool,
-        query words: [SearchIndex.QueryWord]
+        query words: [SearchIndex.QueryWord], isNameWord: (String) -> Bool
     ) -> SearchIndex.Match {
         var exact = 0.0
         var prefix = 0.0
         var typo = 0.0
+        // Words matched as typed, numbers aside; a word some name has as typed, corrected to another.
+        var typedWords = 0
+        var correctedANameWord = false
         var matchedAll = true
         var missing = 0
         var used: [String] = []
@@ -91,26 +96,32 @@ enum WordRules {
         for word in counted {
             if nameWords.contains(word.text) || word.twin.map(nameWords.contains) == true {
                 exact += 1
+                if !word.isWhole { typedWords += 1 }
                 used.append(word.text)
                 if let twin = word.twin { used.append(twin) }
             } else if !word.isWhole, let match = nameWords.first(where: { $0.hasPrefix(word.text) }) {
                 prefix += 1
+                typedWords += 1
                 used.append(match)
             } else if let joined = nameWords.indices.dropLast().first(where: {
                 nameWords[$0] + nameWords[$0 + 1] == word.text
             }) {
                 exact += 1
+                typedWords += 1
                 used.append(nameWords[joined])
                 used.append(nameWords[joined + 1])
             } else if keywords.contains(word.text) {
                 // The game's initials or another of its keywords, as typed or as its start.
                 exact += 1
+                typedWords += 1
             } else if !word.isWhole && word.text.utf8.count >= 2
                 && keywords.contains(where: { $0.hasPrefix(word.text) })
             {
                 prefix += 1
+                typedWords += 1
             } else if let position = word.corrections.firstIndex(where: nameWords.contains) {
                 typo += position == 0 ? 1 : 0.75
+                if isNameWord(word.text) { correctedANameWord = true }
                 used.append(word.corrections[position])
                 matchedAll = false
             } else {
@@ -131,7 +142,8 @@ enum WordRules {
         score += 2.5 * popularity
         return SearchIndex.Match(
             score: score, matchedAll: matchedAll && !counted.isEmpty, exactName: exactName,
-            coversQuery: missing == 0 && !counted.isEmpty, onlyCorrected: exact == 0 && prefix == 0 && typo > 0,
+            coversQuery: missing == 0 && !counted.isEmpty,
+            onlyCorrected: (exact == 0 && prefix == 0 && typo > 0) || (typedWords == 0 && correctedANameWord),
             exactWords: exact == n && !counted.isEmpty, popularity: popularity)
     }
 }

@@ -8,12 +8,15 @@ enum TitlePick: Equatable {
     static let clearFavourite = 2.0
 
     /// Games on the caller's shelves that match the words: one is the answer, several with one exact name is that
-    /// one, several others are a question; none leaves the choice to the catalog.
+    /// one, and so is the one with every word as typed among others found only by correcting one ("portal" is
+    /// Portal 2 beside Postal III); several others are a question; none leaves the choice to the catalog.
     static func fromShelves(_ hits: [SearchHit]) -> TitlePick? {
         guard !hits.isEmpty else { return nil }
         if hits.count == 1 { return .one(hits[0].game) }
         let exact = hits.filter(\.exactName)
         if exact.count == 1 { return .one(exact[0].game) }
+        let typed = hits.filter(\.matchedAllWords)
+        if exact.isEmpty, typed.count == 1 { return .one(typed[0].game) }
         return .ambiguous((exact.isEmpty ? hits : exact).prefix(5).map(\.game))
     }
 
