@@ -235,9 +235,9 @@ struct UnknownCommandGameTests {
     }
 }
 
-/// A number typed with an option's unit that the option does not take is said to be out of range, not looked up
-/// as part of a game's name.
-@Suite("A number out of its option's range")
+/// Numbers typed where a game's name goes: one with a unit its option does not take is out of range, not part of
+/// a name; one alone names a game only by its very name.
+@Suite("Numbers typed where a game's name goes")
 struct OutOfRangeNumberTests {
     let harness: TestHarness
     init() async throws { harness = try await TestHarness() }
@@ -268,5 +268,24 @@ struct OutOfRangeNumberTests {
             let answer = try await client.send(I.command("progress", [I.option("title", "Hades 150%")]))
             #expect(answer.ephemeral && answer.content.hasPrefix("“150%” is out of range"), "\(answer.content)")
         }
+    }
+
+    /// A title that is only a number names a game by its very name: a game with that number among other words is
+    /// a suggestion, not the answer ("!gg add 0" added Yakuza 0).
+    @Test func aGameWithTheNumberInItsNameIsOnlySuggested() async throws {
+        let bot = harness.services.bot
+        let alice = UnknownCommandGameTests.alice
+        let reply = try await bot.respond(toLine: "!gg add 111", from: alice)
+        #expect(
+            reply.visibility == .invokerOnly
+                && reply.text?.discordMarkdown == "No game matches “111”. Did you mean: **The 111th Soul**?",
+            "\(reply)")
+        #expect(reply.actions.first?.first?.label == "The 111th Soul", "\(reply.actions)")
+        let soul = try #require(
+            try await harness.services.catalog.search("the 111th soul", filter: CatalogFilter(), limit: 1).first?.game)
+        #expect(try await harness.services.database.library.entry(of: alice.player, game: soul.id) == nil)
+        // Its button adds it.
+        let added = try await bot.respond(to: try #require(reply.actions.first?.first).invocation, from: alice)
+        #expect(added.cards.first?.title?.contains("added The 111th Soul") == true, "\(added)")
     }
 }
