@@ -102,7 +102,7 @@ package struct GGTrackerBot: Sendable {
             }
             return try await respond(to: invocation, from: invoker)
         } catch let error as UsageError {
-            return try await unknownCommandNamingAGame(error, from: invoker) ?? Self.usageReply(error)
+            return try await UnknownCommandOffer(bot: self).reply(to: error, from: invoker) ?? Self.usageReply(error)
         }
     }
 

@@ -39,13 +39,14 @@ extension CommandInvocation {
 
     /// The title's last word when it is a number that the one option reading it, which the command was not given,
     /// does not take, with that option: typed with its unit ("hades 150%", "hades 30000h"), or with `alone`, the
-    /// whole title, also a whole number near the option's range ("11" or "0" to `/rate`; `isOutOfRange`).
-    package func numberOutOfRange(alone: Bool) -> (word: String, option: OptionSpec)? {
+    /// whole title, also a whole number near the option's range ("11" or "0" to `/rate`; `TypedNumber`).
+    func numberOutOfRange(alone: Bool) -> TypedNumber? {
         guard case .string(let title)? = options["title"], let spec = leafSpec else { return nil }
         let words = title.split(whereSeparator: \.isWhitespace)
         guard let last = words.last.map(String.init), !alone || words.count == 1 else { return nil }
-        let misfits = spec.options.filter { options[$0.name] == nil && $0.isOutOfRange(last, bare: alone) }
-        return misfits.count == 1 ? (last, misfits[0]) : nil
+        let misfits = spec.options.filter { options[$0.name] == nil }.map { TypedNumber(word: last, option: $0) }
+            .filter { $0.isOutOfRange(bare: alone) }
+        return misfits.count == 1 ? misfits[0] : nil
     }
 
     /// The same command with text option `text` cut to `rest` and `name` set to `value`: the last word of the text

@@ -149,7 +149,7 @@ extension CommandInvocation {
                 // "!gg rate hades 8.5": a number was typed, but not one the option takes.
                 message +=
                     " “\(word)” was read as part of the \(text): \(code: option.name) takes "
-                    + option.takes(insteadOf: word) + "."
+                    + TypedNumber(word: word, option: option).whatTheOptionTakes + "."
             } else if option.askedWhenMissing, !names(.user, of: spec) {
                 // Asked for among the caller's own games: not where the command is about another member's
                 // (`!gg review by:@ada`).

@@ -111,40 +111,6 @@ package struct OptionSpec: Sendable {
         return (["/5"] + starWords).first { typed.hasSuffix($0) && typed.count > $0.count }
     }
 
-    /// What this number option takes, said after a value typed that it does not: its kind and range, and for a
-    /// score, how stars are typed.
-    func takes(insteadOf word: String) -> RichText {
-        var text: RichText = ""
-        if starsScale(of: word) != nil {
-            // "4.3 stars", "6/5": stars, but not whole or half ones up to five.
-            text += "whole or half stars from ½ to 5, like \(code: "4.5 stars"), or "
-        }
-        text += kind == .integer ? "a whole number" : "a number"
-        if let low = minValue, let high = maxValue {
-            text += " from \(Format.number(Int(low))) to \(Format.number(Int(high)))"
-        }
-        // "4.5" may be stars: said how to type it so.
-        if validValue(word + "/5") != nil { text += " (stars out of five: \(code: word + "/5"))" }
-        return text
-    }
-
-    /// Whether `word` is a number this option reads but does not take ("150%" for a percent, "30000h" for hours):
-    /// typed with its unit, or with `bare`, a whole number up to ten times its highest ("11" or "0" for a score;
-    /// "1942" may be a game's name).
-    func isOutOfRange(_ word: String, bare: Bool) -> Bool {
-        guard kind == .integer || kind == .number, let value = reading(word), validValue(word) == nil else {
-            return false
-        }
-        if carriesUnit(word) || starsScale(of: word) != nil { return true }
-        guard bare, case .integer(let number) = value, Int(word) != nil, let maxValue else { return false }
-        return Double(number) <= 10 * maxValue
-    }
-
-    /// The refusal of such a number: "“150%” is out of range: `percent` takes a whole number from 0 to 100."
-    func outOfRange(_ word: String, usage: String? = nil) -> UsageError {
-        UsageError("“\(word)” is out of range: \(code: name) takes " + takes(insteadOf: word) + ".", usage: usage)
-    }
-
     /// Typed text without a unit this option's number may carry: "12 h" → "12".
     func withoutUnit(_ text: String) -> String {
         let lowered = text.lowercased()

@@ -49,10 +49,8 @@ extension GGTrackerBot {
             let lookup = try await catalog.lookup(text, filter: CatalogFilter(includeMature: true), limit: 10)
             // "!gg rate 11", "!gg rate 0": a number alone that the option reading it does not take is no game's name
             // ("Yakuza 0"), unless a game has exactly that name.
-            if let (word, option) = c.invocation.numberOutOfRange(alone: true),
-                !lookup.hits.contains(where: \.exactName)
-            {
-                throw option.outOfRange(word)
+            if let number = c.invocation.numberOutOfRange(alone: true), !lookup.hits.contains(where: \.exactName) {
+                throw number.outOfRange
             }
             var pick = TitlePick.fromCatalog(lookup.hits, acceptingGuesses: showsOnly, showsMature: c.showsMature)
             // "!gg add 0": a number alone names a game by its very name only, not by the number in its name
@@ -151,7 +149,7 @@ extension GGTrackerBot {
             throw ReplyError(Reply(visibility: .invokerOnly, text: message, actions: [Array(buttons)]))
         case .none(let found):
             // "hades 150%": a number with an option's unit, which that option does not take, is no part of a name.
-            if let (word, option) = c.invocation.numberOutOfRange(alone: false) { throw option.outOfRange(word) }
+            if let number = c.invocation.numberOutOfRange(alone: false) { throw number.outOfRange }
             let suggestions = found.filter { c.showsMature || !$0.isMature }
             var message: RichText = "No game matches “\(shown)”."
             if suggestions.isEmpty {

@@ -1,16 +1,19 @@
 import Foundation
 
-extension GGTrackerBot {
-    /// An unknown command whose words name a game ("!gg hades", "!gg hollow night") offers that game's card first
-    /// (for a few namesakes, up to three), then the search. Nil where the words name no game or an age-restricted
-    /// one; a lookup counts against the flood limits as a command does.
-    func unknownCommandNamingAGame(_ error: UsageError, from invoker: Invoker) async throws -> Reply? {
+/// An unknown command whose words name a game ("!gg hades", "!gg hollow night") offers that game's card first (for a
+/// few namesakes, up to three), then the search.
+struct UnknownCommandOffer {
+    var bot: GGTrackerBot
+
+    /// The answer to `error`; nil where it is no unknown command, or its words name no game or an age-restricted
+    /// one. A lookup counts against the flood limits as a command does.
+    func reply(to error: UsageError, from invoker: Invoker) async throws -> Reply? {
         guard let word = error.unknownWord, let search = error.search,
             case .string(let words)? = search.options["query"],
-            floodGuard?.admit(user: invoker.player.rawValue, server: invoker.community, at: now()) == nil
+            bot.floodGuard?.admit(user: invoker.player.rawValue, server: invoker.community, at: bot.now()) == nil
         else { return nil }
         let games: [Game]
-        switch try await catalogPick(words) {
+        switch try await bot.catalogPick(words) {
         case .one(let game): games = [game]
         case .ambiguous(let namesakes): games = namesakes
         case .none: return nil
