@@ -262,3 +262,23 @@ extension SignedRequest {
         return request
     }
 }
+
+/// A port of 127.0.0.1 that nothing listens on, as the kernel picks one for a socket bound to port 0. A port made
+/// from the process id could be another program's (a test's server, another bench): the server meant to listen
+/// there then failed to start while the other one answered its readiness check.
+func freeLoopbackPort() throws -> Int {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw BenchFailure("no socket to find a free port: errno \(errno)") }
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let found = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+        }
+    }
+    guard found else { throw BenchFailure("no free port on 127.0.0.1: errno \(errno)") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}

@@ -26,16 +26,16 @@ struct CatalogSideBySide {
             "DISCORD_PUBLIC_KEY": signer.publicKeyHex, "GGTRACKER_CATALOG": "offline", "GGTRACKER_USER_RATE": "0",
             "GGTRACKER_SERVER_RATE": "0", "LOG_LEVEL": logLevel,
         ]
-        let port = 18_500 + Int(getpid() % 100)
         let cpus = "\(serverCore)"
         var ours = ServerUnderTest.ours(
-            port: port, database: directory.appendingPathComponent("ours.sqlite").path,
+            port: try freeLoopbackPort(), database: directory.appendingPathComponent("ours.sqlite").path,
             environment: environment, log: directory.appendingPathComponent("ours.log"))
         var peer = ServerUnderTest.peer(
-            folder: peerFolder, port: port + 1, database: directory.appendingPathComponent("peer.sqlite").path,
+            folder: peerFolder, port: try freeLoopbackPort(),
+            database: directory.appendingPathComponent("peer.sqlite").path,
             environment: environment, log: directory.appendingPathComponent("peer.log"))
         // The same requests answered by a bare responder on the same core: what the exchange alone takes.
-        var bare = ServerUnderTest.bare(port: port + 2, log: directory.appendingPathComponent("bare.log"))
+        var bare = ServerUnderTest.bare(port: try freeLoopbackPort(), log: directory.appendingPathComponent("bare.log"))
         defer {
             ours.stop()
             peer.stop()

@@ -60,7 +60,6 @@ struct Interactions: AsyncParsableCommand {
         let cpus = serverCPUs ?? "\(serverCore)"
         try Pinned.moveHarness(to: "\(clientCore)")
         let signer = Signer()
-        let port = 18_700 + Int(getpid() % 200)
         say(
             "\(replicas) server(s) on CPUs \(cpus), load generator on core \(clientCore), database \(PostgresLocation(url: database)?.description ?? "SQLite"); \(ProcessInfo.processInfo.processorCount) cores."
         )
@@ -73,7 +72,7 @@ struct Interactions: AsyncParsableCommand {
         defer { servers.forEach { $0.stop() } }
         for replica in 0..<replicas {
             var server = ServerUnderTest.ours(
-                port: port + replica, database: database, environment: environment,
+                port: try freeLoopbackPort(), database: database, environment: environment,
                 log: directory.appendingPathComponent("server\(replica).log"))
             try await server.start(cpus: cpus)
             servers.append(server)
@@ -82,7 +81,8 @@ struct Interactions: AsyncParsableCommand {
         defer { peerServer?.stop() }
         if let peer {
             var server = ServerUnderTest.peer(
-                folder: peer, port: port + 100, database: directory.appendingPathComponent("peer.sqlite").path,
+                folder: peer, port: try freeLoopbackPort(),
+                database: directory.appendingPathComponent("peer.sqlite").path,
                 // The same settings as ours (a server that ignores those it does not know is unchanged): another build
                 // of GGTracker as the peer runs without rate limits too.
                 environment: environment,
@@ -265,7 +265,8 @@ struct Interactions: AsyncParsableCommand {
         // out), with no command behind it; and the same requests answered by a bare responder on the same core,
         // which reads nothing but where each request ends: the latency this machine and the load generator add to
         // any server.
-        var responder = ServerUnderTest.bare(port: port + 150, log: directory.appendingPathComponent("bare.log"))
+        var responder = ServerUnderTest.bare(
+            port: try freeLoopbackPort(), log: directory.appendingPathComponent("bare.log"))
         try await responder.start(cpus: cpus)
         defer { responder.stop() }
         let (pings, peerPingRuns, floorRuns) = try openLoops("PING", floor: responder.port, make: ping)
