@@ -8,14 +8,14 @@ extension SearchIndex {
         var matchedAll: Bool
         var exactName: Bool
         var coversQuery: Bool
-        var onlyCorrected: Bool
+        var isGuess: Bool
         var exactWords: Bool
         var popularity: Double
 
         func hit(_ game: Game) -> SearchHit {
             SearchHit(
                 game: game, score: score, matchedAllWords: matchedAll, exactName: exactName, coversQuery: coversQuery,
-                onlyCorrected: onlyCorrected, exactWords: exactWords, popularity: popularity)
+                isGuess: isGuess, exactWords: exactWords, popularity: popularity)
         }
     }
 
@@ -145,7 +145,9 @@ extension SearchIndex {
         var typo = 0.0
         var exactWords = 0
         // Words matched as typed, numbers aside, and whether a word that is some name's word as typed was corrected
-        // to another: "portal 3" is Postal III only by a guess, though its 3 is III; "portl 2" is Portal 2.
+        // to another: a name with no word as typed but numbers is a guess ("0" is no more Yakuza 0 than any other
+        // game; "portal 3" is Postal III only by a guess, though its 3 is III), unless what it corrected is no word
+        // of any name ("portl 2" is Portal 2).
         var typedWords = 0
         var correctedAWord = false
         var matchedAll = true
@@ -214,7 +216,7 @@ extension SearchIndex {
         return Match(
             score: score, matchedAll: matchedAll && !query.counted.isEmpty, exactName: exactName,
             coversQuery: missing == 0 && !query.counted.isEmpty,
-            onlyCorrected: (exact == 0 && prefix == 0 && typo > 0) || (typedWords == 0 && correctedAWord),
+            isGuess: typedWords == 0 && (correctedAWord || typo == 0 || exact + prefix == 0),
             exactWords: exactWords == query.counted.count && !query.counted.isEmpty, popularity: popularity)
     }
 }

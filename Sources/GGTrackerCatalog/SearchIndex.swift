@@ -159,8 +159,7 @@ package struct SearchIndex: Sendable {
         let hiddenRanks = Set(try await passing(hidden, hidden: true)).subtracting(candidates)
         let ageRestricted = hiddenRanks.count
         // Fewer games than asked for, with words left out, only when no hidden game has them all.
-        let few = candidates.count < min(limit, 3) && groups.count > 2 && ageRestricted == 0
-        if few {
+        if candidates.count < min(limit, 3) && groups.count > 2 && ageRestricted == 0 {
             // No game has every word (a typo too short to correct, a word too many): games with all words but
             // one come first.
             for skipped in groups.indices {
@@ -173,8 +172,6 @@ package struct SearchIndex: Sendable {
                     candidates.append(rank)
                 }
             }
-        }
-        if few {
             // Games with the rarest words the query has together ("hades deluxe edition": Hades, where games
             // with "deluxe edition" are many), for suggestions.
             let rarest = groups.indices.filter { !groups[$0].isEmpty }.sorted {

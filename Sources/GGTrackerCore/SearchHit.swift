@@ -32,21 +32,21 @@ package struct SearchHit: Hashable, Sendable {
     /// Every word of the query is a whole word of the name as typed (or its numeral twin, joined words or
     /// initials): no prefix, no correction.
     package var exactWords: Bool
-    /// A guess: no word of the query matched as typed, every one that matched is a typo correction ("botw" →
-    /// "bot"); or only numbers did, beside a word that is some name's as typed corrected to another ("portal 3" →
-    /// Postal III).
-    package var onlyCorrected: Bool
+    /// A guess, which only a command that shows the game takes: no word of the query matched a word of the name as
+    /// typed but numbers, and every other one that matched is a correction of a word some name has ("botw" → "bot";
+    /// "portal 3" → Postal III, whose III is the 3) or there is none ("0" → Yakuza 0). "portl 2" is no guess.
+    package var isGuess: Bool
 
     package init(
         game: Game, score: Double, matchedAllWords: Bool, exactName: Bool, coversQuery: Bool? = nil,
-        onlyCorrected: Bool = false, exactWords: Bool = false, popularity: Double = 0
+        isGuess: Bool = false, exactWords: Bool = false, popularity: Double = 0
     ) {
         self.game = game
         self.score = score
         self.matchedAllWords = matchedAllWords
         self.exactName = exactName
         self.coversQuery = coversQuery ?? matchedAllWords
-        self.onlyCorrected = onlyCorrected
+        self.isGuess = isGuess
         self.exactWords = exactWords
         self.popularity = popularity
     }

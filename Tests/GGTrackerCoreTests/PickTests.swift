@@ -90,17 +90,17 @@ struct PickTests {
 
     @Test func aNameMatchedOnlyThroughCorrectionsIsOfferedNotTaken() {
         let guess = [hit(1, "Astro Bot", score: 40, all: false, covers: true), hit(2, "Bot Vice", score: 20)]
-        let onlyCorrected = guess.enumerated().map { index, hit in
+        let isGuess = guess.enumerated().map { index, hit in
             var hit = hit
-            hit.onlyCorrected = index == 0
+            hit.isGuess = index == 0
             return hit
         }
-        guard case .none(let offered) = TitlePick.fromCatalog(onlyCorrected) else {
+        guard case .none(let offered) = TitlePick.fromCatalog(isGuess) else {
             Issue.record("a guess should be offered")
             return
         }
         #expect(offered.map(\.id) == [1, 2])
-        #expect(TitlePick.fromCatalog(onlyCorrected, acceptingGuesses: true) == .one(guess[0].game))
+        #expect(TitlePick.fromCatalog(isGuess, acceptingGuesses: true) == .one(guess[0].game))
     }
 
     @Test func theCallersShelvesDecideWhenOneGameMatches() {

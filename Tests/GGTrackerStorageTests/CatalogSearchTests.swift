@@ -74,14 +74,20 @@ struct CatalogSearchTests {
     }
 
     /// A name matched only by correcting a word that is itself some name's word, beside a number, is a guess
-    /// ("portal 3" is no more Postal III for its 3), where a misspelt word is not ("portl 2" is Portal 2).
+    /// ("portal 3" is no more Postal III for its 3), and so is one matched by a number alone ("0": Yakuza 0), where
+    /// a misspelt word is not ("portl 2" is Portal 2).
     @Test func aRealWordCorrectedBesideANumberIsAGuess() async throws {
         let catalog = await LoadedBundledCatalog.on(.sqlite)
         let postal = try await catalog.search("portal 3", filter: CatalogFilter(), limit: 10)
             .first { $0.game.name == "Postal III" }
-        #expect(postal?.coversQuery == true && postal?.onlyCorrected == true, "\(String(describing: postal))")
+        #expect(postal?.coversQuery == true && postal?.isGuess == true, "\(String(describing: postal))")
+        // A number alone is a guess too, but for a game of that very name.
+        let zero = try await catalog.search("0", filter: CatalogFilter(), limit: 10).first {
+            $0.game.name == "Yakuza 0"
+        }
+        #expect(zero?.coversQuery == true && zero?.isGuess == true, "\(String(describing: zero))")
         let portal = try await catalog.search("portl 2", filter: CatalogFilter(), limit: 10).first
-        #expect(portal?.game.name == "Portal 2" && portal?.onlyCorrected == false, "\(String(describing: portal))")
+        #expect(portal?.game.name == "Portal 2" && portal?.isGuess == false, "\(String(describing: portal))")
     }
 
     /// A word rarer than one name in 10,000 weighs no more than such a word: a typo may be some obscure game's

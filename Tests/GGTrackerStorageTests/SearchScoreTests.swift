@@ -42,7 +42,7 @@ struct SearchScoreTests {
                 compared += 1
                 if ours.score != expected.score || ours.matchedAll != expected.matchedAll
                     || ours.exactName != expected.exactName || ours.coversQuery != expected.coversQuery
-                    || ours.onlyCorrected != expected.onlyCorrected
+                    || ours.isGuess != expected.isGuess
                 {
                     differing.append("\(text) / \(index.nameWords(rank)): \(ours.score) vs \(expected.score)")
                 }
@@ -71,7 +71,7 @@ struct SearchScoreTests {
                     isNameWord: { local.terms.id(of: Array($0.utf8)) != nil })
                 #expect(ours.score == expected.score, "\(text) / \(name)")
                 #expect(ours.exactName == expected.exactName, "\(text) / \(name)")
-                #expect(ours.onlyCorrected == expected.onlyCorrected, "\(text) / \(name)")
+                #expect(ours.isGuess == expected.isGuess, "\(text) / \(name)")
             }
         }
     }
@@ -143,7 +143,7 @@ enum WordRules {
         return SearchIndex.Match(
             score: score, matchedAll: matchedAll && !counted.isEmpty, exactName: exactName,
             coversQuery: missing == 0 && !counted.isEmpty,
-            onlyCorrected: (exact == 0 && prefix == 0 && typo > 0) || (typedWords == 0 && correctedANameWord),
+            isGuess: typedWords == 0 && (correctedANameWord || typo == 0 || exact + prefix == 0),
             exactWords: exact == n && !counted.isEmpty, popularity: popularity)
     }
 }

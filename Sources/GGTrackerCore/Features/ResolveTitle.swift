@@ -53,13 +53,6 @@ extension GGTrackerBot {
                 throw number.outOfRange
             }
             var pick = TitlePick.fromCatalog(lookup.hits, acceptingGuesses: showsOnly, showsMature: c.showsMature)
-            // "!gg add 0": a number alone names a game by its very name only, not by the number in its name
-            // (Yakuza 0): a guess, offered to a command that changes something.
-            if case .one(let game) = pick, !showsOnly, !text.contains(where: \.isLetter),
-                !lookup.hits.contains(where: { $0.exactName && $0.game.id == game.id })
-            {
-                pick = .none(suggestions: lookup.hits.filter(\.coversQuery).prefix(3).map(\.game))
-            }
             // Nothing found locally while the provider could not be asked: say that, not "no game matches".
             if case .none(let suggestions) = pick, suggestions.isEmpty, let problem = lookup.providerProblem {
                 throw ReplyError.notice(problem)

@@ -38,11 +38,10 @@ enum TitlePick: Equatable {
             return .ambiguous(pool.prefix(5).map(\.game))
         }
         // The first result with every word, as `/search` shows them: "kingdom hearts 2.5" is Kingdom Hearts HD 2.5
-        // Remix, not the better known Kingdom Hearts II ranked above it without the 5. A name that matches only
-        // through typo corrections is a guess ("botw" is not "Astro Bot"): offered, not taken, unless the command
-        // only shows the game.
+        // Remix, not the better known Kingdom Hearts II ranked above it without the 5. A guess (`SearchHit.isGuess`:
+        // "botw" is not "Astro Bot", "0" not Yakuza 0) is offered, not taken, unless the command only shows the game.
         let covering = hits.filter(\.coversQuery)
-        guard let first = covering.first, acceptingGuesses || !first.onlyCorrected else {
+        guard let first = covering.first, acceptingGuesses || !first.isGuess else {
             let shown = hits.filter { showsMature || !$0.game.isMature }
             return .none(suggestions: Array((shown.isEmpty ? hits : shown).prefix(3).map(\.game)))
         }
