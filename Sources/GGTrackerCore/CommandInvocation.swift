@@ -140,12 +140,22 @@ extension CommandInvocation {
         for option in spec.options where option.required && options[option.name] == nil {
             var message: RichText =
                 "\(code: "\(prefix)") needs \(code: "\(option.name)"): \(Self.midSentence(option.summaryHead))."
-            if let guess = guessing(option, of: spec) {
-                message += " Did you mean \(code: guess.commandLine)?"
-                throw UsageError(
-                    message, usage: usage(), meant: guess, readsTheTitlesEnd: guess.options["title"] != options["title"]
-                )
-            } else if let (word, text) = numberNotTaken(by: option, of: spec) {
+            if let (guess, complete) = guessing(option, of: spec) {
+                if complete {
+                    message += " Did you mean \(code: guess.commandLine)?"
+                    throw UsageError(
+                        message, usage: usage(), meant: guess,
+                        readsTheTitlesEnd: guess.options["title"] != options["title"])
+                }
+                // "Winter Sprint 3 games": the values read from the end leave another option out, which is named,
+                // with the line as it was read so far.
+                if let still = spec.options.first(where: { $0.required && guess.options[$0.name] == nil }) {
+                    throw UsageError(
+                        "\(code: "\(prefix)") needs \(code: "\(still.name)"): \(Self.midSentence(still.summaryHead))."
+                            + " Read so far: \(code: guess.commandLine).", usage: usage())
+                }
+            }
+            if let (word, text) = numberNotTaken(by: option, of: spec) {
                 // "!gg rate hades 8.5": a number was typed, but not one the option takes.
                 message +=
                     " “\(word)” was read as part of the \(text): \(code: option.name) takes "
@@ -169,8 +179,9 @@ extension CommandInvocation {
     /// option, when each is a valid value for one and the command is then complete: "!gg rate celeste 9" typed
     /// without `score:` → `/rate title:celeste score:9`; "!gg challenge create Spring 5 custom 2027-03-01" → each
     /// value named. The last word goes to the last option it fits. Offered, or run where the title as typed names no
-    /// game: "portal 2" may be the game's name.
-    func guessing(_ missing: OptionSpec, of spec: CommandSpec) -> CommandInvocation? {
+    /// game: "portal 2" may be the game's name. Not `complete` when the values read still leave another required
+    /// option out ("Winter Sprint 3 games" without its last day).
+    func guessing(_ missing: OptionSpec, of spec: CommandSpec) -> (CommandInvocation, complete: Bool)? {
         for option in spec.options where option.kind == .string && option.name != missing.name {
             guard case .string(var text)? = options[option.name] else { continue }
             var guess = self
@@ -183,11 +194,8 @@ extension CommandInvocation {
                 }
                 break
             }
-            // Only a command that would then be complete.
-            guard guess.options[missing.name] != nil,
-                spec.options.allSatisfy({ !$0.required || guess.options[$0.name] != nil })
-            else { continue }
-            return guess
+            guard guess.options[missing.name] != nil else { continue }
+            return (guess, spec.options.allSatisfy { !$0.required || guess.options[$0.name] != nil })
         }
         return nil
     }
@@ -199,13 +207,21 @@ extension CommandInvocation {
     package static func trailingValue(of text: String, for option: OptionSpec) -> (rest: String, value: OptionValue)? {
         var words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard words.count >= 2 else { return nil }
-        // A day written in words: "Dec 31", "31 December 2027", "in 2 weeks".
+        // A day written in words: "Dec 31", "31 December 2027", "in 2 weeks", after "by" or "until" too.
         if option.shape != nil {
-            for count in stride(from: min(3, words.count - 1), through: 2, by: -1) {
-                if let value = option.validValue(words.suffix(count).joined(separator: " ")) {
+            for count in stride(from: min(4, words.count - 1), through: 2, by: -1) {
+                var day = words.suffix(count)
+                if Self.beforeADay.contains(day.first!.lowercased()) { day.removeFirst() }
+                if let value = option.validValue(day.joined(separator: " ")) {
                     return (words.dropLast(count).joined(separator: " "), value)
                 }
             }
+        }
+        // A choice of two words written apart: "games completed" for games_completed.
+        if words.count >= 3, case let joined = words.suffix(2).joined(separator: "_").lowercased(),
+            option.choices.contains(joined)
+        {
+            return (words.dropLast(2).joined(separator: " "), .string(joined))
         }
         var word = words.removeLast()
         // The option's name joined to its value as in other programs ("celeste score=9").
@@ -219,6 +235,9 @@ extension CommandInvocation {
         if words.count >= 2, words.last!.lowercased() == option.name { words.removeLast() }
         return (words.joined(separator: " "), value)
     }
+
+    /// Words that may come before a day ending a line ("by Dec 31"), and are no part of the text before it.
+    static let beforeADay: Set<String> = ["by", "until", "till", "ends", "ending"]
 
     /// Options this command has and was not given, which the last words of its title set: "celeste playing" typed
     /// as `/add`'s title ends with `status:playing`, "portal 2 20h 50%" as `/progress`'s with `hours:20` and

@@ -37,6 +37,15 @@ struct MissingOptionGuessTests {
             "!gg challenge create Summer 5 custom in 2 weeks",
             "Did you mean /challenge create name:Summer goal:5 unit:custom ends:in 2 weeks?"
         ),
+        // A choice of two words written apart, and a day after "by" or "until".
+        (
+            "!gg challenge create Winter Sprint 3 games completed by jan 31",
+            "Did you mean /challenge create name:Winter Sprint goal:3 unit:games_completed ends:jan 31?"
+        ),
+        (
+            "!gg challenge create Winter Sprint 10 hours played until December 31, 2030",
+            "Did you mean /challenge create name:Winter Sprint goal:10 unit:hours_played ends:December 31, 2030?"
+        ),
     ])
     func aValidLastWordIsOffered(line: String, offered: String) {
         let text = message(line)
@@ -52,6 +61,23 @@ struct MissingOptionGuessTests {
     func nothingIsOfferedThatWouldNotWork(line: String) {
         let text = message(line)
         #expect(text.contains("needs") && !text.contains("Did you mean"), "\(text)")
+    }
+
+    /// Values read from the end that still leave a required option out: that option is named, not the one the
+    /// values were read for, with the line as it was read.
+    @Test(arguments: [
+        (
+            "!gg challenge create Winter Sprint games_completed 3",
+            "/challenge create needs ends: last day: 2030-05-31, Dec 31, in 2 weeks. "
+                + "Read so far: /challenge create name:Winter Sprint goal:3 unit:games_completed."
+        ),
+        (
+            "/gg challenge create Winter 3",
+            "/challenge create needs unit: what counts. Read so far: /challenge create name:Winter goal:3."
+        ),
+    ])
+    func whatIsStillMissingIsNamed(line: String, said: String) {
+        #expect(message(line) == said)
     }
 
     /// A score left out is asked for (with the scores to pick from), not refused: Discord always sends one.
