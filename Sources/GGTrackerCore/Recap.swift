@@ -14,6 +14,8 @@ package struct YearRecap: Equatable, Sendable {
     package var reviewsWritten = 0
     /// Medals won that year, in the order they were won.
     package var medals: [Medal] = []
+    /// Every year with anything recorded for the player, this one or not, first first: where other recaps are.
+    package var yearsRecorded: [Int] = []
 
     package init(year: Int) { self.year = year }
 

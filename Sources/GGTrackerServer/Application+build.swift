@@ -146,7 +146,7 @@ package func buildRouter(_ services: AppServices) -> Router<BasicRequestContext>
             let player = try await services.database.social.sharedPlayer(token: token)
         else { return SharedLibraryPage.response(SharedLibraryPage.notFound(), status: .notFound) }
         let recap = try await services.database.library.recap(of: player.id, year: year)
-        return SharedLibraryPage.response(RecapPage.html(player: player, recap: recap, token: token, now: now))
+        return SharedLibraryPage.response(RecapPage.html(player: player, recap: recap, token: token))
     }
     router.get("/export/:file") { request, context -> Response in
         try await ExportDownload.response(

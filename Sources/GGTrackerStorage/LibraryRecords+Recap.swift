@@ -1,6 +1,9 @@
 import Foundation
 import GGTrackerCore
 
+/// The events a recap counts: the games played, and for how long.
+private let recapKinds = "('started', 'completed', 'rated', 'reviewed', 'hours')"
+
 extension LibraryRecords {
     /// The year of one player: the events logged that year, grouped by game and kind, say which games were played
     /// and for how long; the entries of those games, and of the games finished that year, follow; then the medals.
@@ -17,7 +20,7 @@ extension LibraryRecords {
                 """
                 SELECT game_id, kind, coalesce(sum(amount), 0) FROM events
                 WHERE player_id = ? AND created_at >= ? AND created_at < ?
-                    AND kind IN ('started', 'completed', 'rated', 'reviewed', 'hours')
+                    AND kind IN \(recapKinds)
                 GROUP BY game_id, kind
                 """, [p, from, to])
             {
@@ -55,7 +58,28 @@ extension LibraryRecords {
                 WHERE cp.player_id = ? AND cp.medal_at >= ? AND cp.medal_at < ? ORDER BY cp.medal_at
                 """, [p, from, to]
             ).map { Medal(challenge: $0["name"], at: Date(timeIntervalSince1970: $0["medal_at"])) }
+            recap.yearsRecorded = try await yearsRecorded(of: player, in: db)
             return recap
         }
     }
+}
+
+/// The years (UTC) in which anything a recap counts was recorded for the player, first first: the events it
+/// sums, the days games were started and finished (imports' included), the medals.
+private func yearsRecorded(of player: PlayerID, in db: any SQLSession) async throws -> [Int] {
+    let year = { (column: String) in
+        db.dialect == .postgres
+            ? "CAST(extract(year FROM to_timestamp(\(column)) AT TIME ZONE 'UTC') AS INTEGER)"
+            : "CAST(strftime('%Y', \(column), 'unixepoch') AS INTEGER)"
+    }
+    let p = player.rawValue
+    return try await db.fetchAll(
+        """
+        SELECT \(year("created_at")) AS y FROM events WHERE player_id = ? AND kind IN \(recapKinds)
+        UNION SELECT \(year("finished_at")) FROM library_entries WHERE player_id = ? AND finished_at IS NOT NULL
+        UNION SELECT \(year("started_at")) FROM library_entries WHERE player_id = ? AND started_at IS NOT NULL
+        UNION SELECT \(year("medal_at")) FROM challenge_participants WHERE player_id = ? AND medal_at IS NOT NULL
+        ORDER BY y
+        """, [p, p, p, p]
+    ).compactMap { $0[0] as Int? }
 }

@@ -100,6 +100,8 @@ struct RecapTests {
             #expect(Self.field(last, "Medals (0)") == "None this year")
             // Celeste and Hades are both adventures and indies: the two genres are level, and named together.
             #expect(Self.field(last, "Most played genres") == "Adventure, Indie · 60 h each", "\(last.text)")
+            // The next year with something recorded is a button; no year before it has anything.
+            #expect(last.buttons.map(\.label) == ["\(thisYear) ▶"], "\(last.buttons)")
 
             // This year: hours, nothing finished, so no chart.
             let current = try await client.send(I.command("recap"))
@@ -115,10 +117,19 @@ struct RecapTests {
                     == "Adventure, Hack and slash/Beat 'em up, Indie +1 · 5 h each",
                 "\(current.text)")
 
+            #expect(current.buttons.map(\.label) == ["◀ \(lastYear)"], "\(current.buttons)")
+
             let empty = try await client.send(I.command("recap", [I.option("year", lastYear - 1)]))
-            // A past year cannot fill up any more: no "log a game" hint.
+            // A past year cannot fill up any more: no "log a game" hint; the years that have something say so, the
+            // most recent first as buttons.
             #expect(
-                empty.ephemeral && empty.content == "Nothing recorded for you in \(lastYear - 1).", "\(empty.content)")
+                empty.ephemeral
+                    && empty.content
+                        == "Nothing recorded for you in \(lastYear - 1). Years with something recorded: \(lastYear), \(thisYear).",
+                "\(empty.content)")
+            #expect(empty.buttons.map(\.label) == ["\(thisYear)", "\(lastYear)"])
+            let pressed = try await client.send(I.button(try #require(empty.buttons.last).customID))
+            #expect(pressed.embeds.first?["title"] as? String == "Alice's \(lastYear) in games", "\(pressed.text)")
             let future = try await client.send(I.command("recap", [I.option("year", thisYear + 1)]))
             #expect(future.ephemeral && future.embeds.isEmpty)
             #expect(future.text.contains("\(thisYear + 1) has not happened yet"), "\(future.text)")
@@ -184,11 +195,15 @@ struct RecapTests {
                 #expect(html.contains("<dt>Longest game</dt><dd>Hades · 45 h</dd>"))
                 #expect(html.components(separatedBy: "<article class=\"cover\"").count - 1 == 2)
                 #expect(html.contains("Kind and hard."), "the finished games' reviews are on their covers")
-                #expect(html.contains("href=\"/u/\(token)/recap/\(lastYear - 1)\""))
+                // The other years with something recorded are linked; a year with nothing is not.
+                #expect(html.contains("href=\"/u/\(token)/recap/\(thisYear)\""))
+                #expect(!html.contains("href=\"/u/\(token)/recap/\(lastYear - 1)\""))
             }
             try await client.client.execute(uri: "/u/\(token)/recap/\(lastYear - 1)", method: .get) { response in
                 #expect(response.status == .ok)
-                #expect(String(buffer: response.body).contains("Nothing recorded in \(lastYear - 1)."))
+                let html = String(buffer: response.body)
+                #expect(html.contains("Nothing recorded in \(lastYear - 1)."))
+                #expect(html.contains("href=\"/u/\(token)/recap/\(lastYear)\""), "where the recaps are")
             }
             for bad in [
                 "/u/\(token)/recap/\(thisYear + 1)", "/u/\(token)/recap/last",

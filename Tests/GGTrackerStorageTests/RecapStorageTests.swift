@@ -79,5 +79,20 @@ struct RecapStorageTests {
         #expect(try await database.library.recap(of: alice.id, year: 2023).isEmpty)
         let bobs = try await database.library.recap(of: bob.id, year: 2025)
         #expect(bobs.completions.map(\.game.name) == ["Hades"] && bobs.hours == 30 && bobs.medals.isEmpty)
+
+        // Each recap says which years have anything, whichever year it is of.
+        for year in [2023, 2024, 2025, 2026] {
+            #expect(try await database.library.recap(of: alice.id, year: year).yearsRecorded == [2024, 2025, 2026])
+        }
+        #expect(bobs.yearsRecorded == [2025])
+        // An import brings the days games were started and finished, with no events of those years.
+        let cara = try await database.library.recordPlayer(f.invoker("cara"), at: Self.day(2026, 1, 1))
+        var item = ImportItem(line: 2, name: "Celeste")
+        item.status = .completed
+        item.startedAt = Self.day(2018, 11, 30)
+        item.finishedAt = Self.day(2019, 1, 2)
+        _ = try await database.library.importItems(
+            [(item: item, game: f.celeste)], for: cara.id, displayName: "cara", at: Self.day(2026, 1, 1))
+        #expect(try await database.library.recap(of: cara.id, year: 2026).yearsRecorded == [2018, 2019])
     }
 }

@@ -20,14 +20,23 @@ package struct RecapFeatures: Sendable {
         var recap = try await bot.store.library.recap(of: player.id, year: year)
         var leftOut = 0
         if !c.showsMature { (recap, leftOut) = recap.withoutMature() }
+        // The other years with something in them, each a button: the most recent ones where this year is empty, the
+        // one before and the one after it beside a recap.
+        let others = recap.yearsRecorded.filter { $0 != year }
+        func button(_ other: Int, _ label: String) -> Action { Action(label, bot.rerun(c, ["year": .integer(other)])) }
         guard !recap.isEmpty else {
             // Only this year's recap can still fill up.
             let own = player.id == c.player.id
             let thisYear = year == Calendar.utcYear(of: c.now)
-            return .notice(
+            var message: RichText =
                 own && thisYear
-                    ? "Nothing recorded for you in \(year). Log a game with \(code: "/add") or \(code: "/progress") and it counts toward this year's recap."
-                    : "Nothing recorded for \(own ? "you" : player.shownName) in \(year).")
+                ? "Nothing recorded for you in \(year). Log a game with \(code: "/add") or \(code: "/progress") and it counts toward this year's recap."
+                : "Nothing recorded for \(own ? "you" : player.shownName) in \(year)."
+            guard !others.isEmpty else { return .notice(message) }
+            message += " Years with something recorded: \(others.map(String.init).joined(separator: ", "))."
+            return Reply(
+                visibility: .invokerOnly, text: message,
+                actions: [others.suffix(5).reversed().map { button($0, String($0)) }])
         }
         let completions = recap.completions
         var fields: [Card.Field] = []
@@ -64,7 +73,14 @@ package struct RecapFeatures: Sendable {
                     description: RichText(Self.headline(recap)), thumbnailURL: player.avatarURL, fields: fields,
                     footer: footer,
                     color: Palette.profile)
-            ])
+            ],
+            actions: [
+                [
+                    others.last { $0 < year }.map { button($0, "◀ \($0)") },
+                    others.first { $0 > year }.map { button($0, "\($0) ▶") },
+                ]
+                .compactMap { $0 }
+            ].filter { !$0.isEmpty })
     }
 
     /// "4 games finished · 61.5 h played · 2 reviews". Games finished with no hours logged that year (an import

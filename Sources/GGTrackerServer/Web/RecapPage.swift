@@ -4,14 +4,17 @@ import GGTrackerCore
 /// The year in review on the shared page: the card's facts, SVG charts like the library page's, and the covers of
 /// the games finished that year. Server-rendered, no JavaScript, every user and catalog string escaped.
 enum RecapPage {
-    static func html(player: Player, recap: YearRecap, token: String, now: Date) -> String {
+    static func html(player: Player, recap: YearRecap, token: String) -> String {
         let escape = SharedLibraryPage.escape
         let name = escape(player.shownName)
         let year = recap.year
         let title = "\(name)'s \(year) in games"
         var nav = "<a href=\"/u/\(token)\">Library</a>"
-        if year > 1970 { nav += " · <a href=\"/u/\(token)/recap/\(year - 1)\">\(year - 1)</a>" }
-        if year < Calendar.utcYear(of: now) { nav += " · <a href=\"/u/\(token)/recap/\(year + 1)\">\(year + 1)</a>" }
+        // The other years with something recorded, each its recap; this one named, not linked.
+        for other in Set(recap.yearsRecorded + [year]).sorted() {
+            nav +=
+                other == year ? " · <strong>\(year)</strong>" : " · <a href=\"/u/\(token)/recap/\(other)\">\(other)</a>"
+        }
         var body = """
             <header>
             \(player.avatarURL.map { "<img class=\"avatar\" src=\"\(escape($0))\" alt=\"\" width=\"64\" height=\"64\">" } ?? "")
