@@ -371,6 +371,13 @@ package struct GGTrackerBot: Sendable {
             return player
         }
         let name = user.displayName ?? user.id
+        // "!gg list wishlist", "… favorites": a command's word, or another word for one, typed where a member goes.
+        let word = user.id.lowercased()
+        if let meant = CommandName(rawValue: word) ?? CommandName.otherWords[word]
+            ?? (word.hasSuffix("s") ? CommandName(rawValue: String(word.dropLast())) : nil)
+        {
+            throw ReplyError.notice("“\(name)” is no member's name here. Did you mean \(code: "/" + meant.rawValue)?")
+        }
         var text: RichText = "\(name) hasn't used GGTracker in this server yet, \(consequence)."
         // Slack sends "@bob" as it was typed when the command does not escape users: no member id to look up.
         if c.invoker.platform == .slack, !user.id.allSatisfy({ $0.isUppercase || $0.isNumber }) {

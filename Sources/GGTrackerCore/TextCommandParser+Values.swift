@@ -1,4 +1,4 @@
-/// Words typed where a game goes that are only another option's value.
+/// Words typed without option names, read as the values of the options they fit.
 extension TextCommandParser {
     /// Words typed where a game goes that are only a value of one other option, when the game may be asked for:
     /// "!gg rate 9", "!gg rate ★★★★", "!gg progress completed", "!gg progress 50%" give the score, the status or the
@@ -15,4 +15,43 @@ extension TextCommandParser {
         }
         return fitting.count == 1 ? fitting[0] : nil
     }
+
+    /// Words typed without option names, each given to the first option not yet set that it fits: a choice (the
+    /// whole text first: "on hold"), a yes/no option by its name, a number written with its unit, a tag written
+    /// with "#", or else one member; words that say how ("by", "sorted") or name the caller ("me", "mine") are
+    /// read past. Nil when a word fits none, or a second member would be needed.
+    static func spread(_ text: String, over spec: CommandSpec) -> [String: OptionValue]? {
+        func fitting(_ word: String, _ set: [String: OptionValue]) -> (String, OptionValue)? {
+            for option in spec.options where set[option.name] == nil {
+                if option.isNamed(by: word) { return (option.name, .boolean(true)) }
+                // "#co-op" is a tag (`BotCommand.listedTag` reads it without its "#").
+                if option.name == "tag", word.count > 1, word.hasPrefix("#") { return (option.name, .string(word)) }
+                // Choices, numbers with their unit, and a whole number where no unit is written and the range is
+                // narrow (a year, a page): a member's id is never one.
+                let bare = option.takesBareNumber && option.validValue(word) != nil
+                guard !option.choices.isEmpty || option.carriesUnit(word) || bare, let value = option.reading(word)
+                else { continue }
+                return (option.name, value)
+            }
+            return nil
+        }
+        if let (name, value) = fitting(text, [:]) { return [name: value] }
+        var set: [String: OptionValue] = [:]
+        for word in text.split(whereSeparator: \.isWhitespace).map(String.init) {
+            if let (name, value) = fitting(word, set) {
+                set[name] = value
+            } else if Self.spreadFillers.contains(word.lowercased()) {
+                // "!gg list bob by hours", "!gg list me": no member's name.
+                continue
+            } else if let member = spec.options.first(where: { $0.kind == .user && set[$0.name] == nil }) {
+                set[member.name] = .user(UserMention(id: mentionID(word)))
+            } else {
+                return nil
+            }
+        }
+        return set
+    }
+
+    /// Words spread over no option: how a list is ordered ("sorted by score") and the caller, the default member.
+    static let spreadFillers: Set<String> = ["by", "sorted", "sort", "ordered", "order", "me", "mine", "my", "myself"]
 }

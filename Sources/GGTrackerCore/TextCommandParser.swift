@@ -111,38 +111,6 @@ package enum TextCommandParser {
         return (name, rest, number)
     }
 
-    /// Words typed without option names, each given to the first option not yet set that it fits: a choice (the
-    /// whole text first: "on hold"), a yes/no option by its name, a number written with its unit, a tag written
-    /// with "#", or else one member. Nil when a word fits none, or a second member would be needed.
-    static func spread(_ text: String, over spec: CommandSpec) -> [String: OptionValue]? {
-        func fitting(_ word: String, _ set: [String: OptionValue]) -> (String, OptionValue)? {
-            for option in spec.options where set[option.name] == nil {
-                if option.isNamed(by: word) { return (option.name, .boolean(true)) }
-                // "#co-op" is a tag (`BotCommand.listedTag` reads it without its "#").
-                if option.name == "tag", word.count > 1, word.hasPrefix("#") { return (option.name, .string(word)) }
-                // Choices, numbers with their unit, and a whole number where no unit is written and the range is
-                // narrow (a year, a page): a member's id is never one.
-                let bare = option.takesBareNumber && option.validValue(word) != nil
-                guard !option.choices.isEmpty || option.carriesUnit(word) || bare, let value = option.reading(word)
-                else { continue }
-                return (option.name, value)
-            }
-            return nil
-        }
-        if let (name, value) = fitting(text, [:]) { return [name: value] }
-        var set: [String: OptionValue] = [:]
-        for word in text.split(whereSeparator: \.isWhitespace).map(String.init) {
-            if let (name, value) = fitting(word, set) {
-                set[name] = value
-            } else if let member = spec.options.first(where: { $0.kind == .user && set[$0.name] == nil }) {
-                set[member.name] = .user(UserMention(id: mentionID(word)))
-            } else {
-                return nil
-            }
-        }
-        return set
-    }
-
     /// The last word of `text` as the value of an option that takes a bare whole number of four digits or more (a
     /// year), with the words before it. A smaller number after a name is likely the name's own ("PlayStation 2"),
     /// so a page is never read there.

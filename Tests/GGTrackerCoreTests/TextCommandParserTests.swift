@@ -349,6 +349,13 @@ struct TextCommandParserTests {
             .library(.list(user: UserMention(id: "bob"), status: .completed, sort: .recent, page: 1))
         ),
         ("!gg list on hold", .library(.list(user: nil, status: .paused, sort: .recent, page: 1))),
+        // Words that say how the list is ordered, or name the caller, are no member's name.
+        ("!gg list by hours", .library(.list(user: nil, status: nil, sort: .hours, page: 1))),
+        ("!gg list sorted by score", .library(.list(user: nil, status: nil, sort: .score, page: 1))),
+        ("!gg list bob by name", .library(.list(user: UserMention(id: "bob"), status: nil, sort: .name, page: 1))),
+        ("!gg list me", .library(.list(user: nil, status: nil, sort: .recent, page: 1))),
+        ("!gg list mine completed", .library(.list(user: nil, status: .completed, sort: .recent, page: 1))),
+        ("!gg leaderboard by hours", .social(.leaderboard(.hours, .all))),
         // A whole number in a narrow range is the year or the page, not a member.
         ("!gg recap 2025", .social(.recap(user: nil, year: 2025))),
         ("!gg recap bob 2025", .social(.recap(user: UserMention(id: "bob"), year: 2025))),

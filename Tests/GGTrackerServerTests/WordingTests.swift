@@ -22,6 +22,21 @@ struct WordingTests {
         #expect(reply.text?.contains("hasn't used GGTracker") == false)
     }
 
+    /// A command's word typed where a member goes (`!gg list wishlist`) is said to be no member's name, with the
+    /// command it names; a name that is no command's is a member who has not used the bot here.
+    @Test func aCommandsWordWhereAMemberGoesNamesTheCommand() async throws {
+        let bot = harness.services.bot
+        for (line, meant) in [("!gg list wishlist", "/wishlist"), ("!gg stats favorites", "/favorite")] {
+            let reply = try await bot.respond(toLine: line, from: UnknownCommandGameTests.alice)
+            let word = line.split(separator: " ").last!
+            #expect(
+                reply.text?.discordMarkdown == "“\(word)” is no member's name here. Did you mean `\(meant)`?",
+                "\(reply.text ?? "")")
+        }
+        let tom = try await bot.respond(toLine: "!gg list tom", from: UnknownCommandGameTests.alice)
+        #expect(tom.text?.plainText == "tom hasn't used GGTracker in this server yet, so there is nothing to show.")
+    }
+
     /// Someone who never used the bot here cannot be followed yet, and the answer says so rather than that there
     /// is "nothing to show".
     @Test func followingSomeoneNewSaysWhenItWillWork() async throws {
