@@ -30,7 +30,7 @@ package enum BotCommand: Hashable, Sendable {
     /// Types a validated invocation. Throws the user-facing message for anything the declarations cannot express.
     package init(_ invocation: CommandInvocation) throws(UsageError) {
         let spec = try invocation.validated()
-        let o = Options(values: invocation.options)
+        let o = TypedOptions(values: invocation.options)
         // Written out only for an error: most commands never need it.
         let usage = { spec.usage(prefix: "/" + invocation.path.joined(separator: " ")) }
         if invocation.options["title"] == nil, spec.option("title")?.askedWhenMissing == true {
@@ -54,11 +54,14 @@ package enum BotCommand: Hashable, Sendable {
             self = .library(.add(o.title, status: status, hours: hours))
         case "progress":
             let status = o.string("status").flatMap(GameStatus.init)
-            let hours = o.number("hours")
+            let hours = o.number("hours").map(PlayedHours.total) ?? o.number("add_hours").map(PlayedHours.added)
+            if o.number("hours") != nil, o.number("add_hours") != nil {
+                throw UsageError("Give \(code: "hours") (the total) or \(code: "add_hours"), not both.", usage: usage())
+            }
             let percent = o.int("percent")
             guard status != nil || hours != nil || percent != nil else {
                 var message: RichText =
-                    "Give at least one of \(code: "status"), \(code: "hours") or \(code: "percent")."
+                    "Give at least one of \(code: "status"), \(code: "hours"), \(code: "add_hours") or \(code: "percent")."
                 // "!gg progress hades completed": the status written last, without its name, is offered back.
                 // With nothing else written, the game's card asks where the player is with it.
                 guard let meant = invocation.optionsEndingTheTitle.map(invocation.settingTheTitlesEnding) else {
@@ -240,7 +243,7 @@ package enum CatalogCommand: Hashable, Sendable {
 /// A player's own shelves: the library and the wishlist.
 package enum LibraryCommand: Hashable, Sendable {
     case add(TitleQuery, status: GameStatus, hours: Double?)
-    case progress(TitleQuery, status: GameStatus?, hours: Double?, percent: Int?)
+    case progress(TitleQuery, status: GameStatus?, hours: PlayedHours?, percent: Int?)
     /// Without a score (typed `!gg rate hades`), the scores to pick from.
     case rate(TitleQuery, score: Int?)
     /// Writes the caller's review (`spoiler` nil keeps the flag it had), or with `by` shows that member's review.
@@ -364,37 +367,4 @@ extension InfoCommand {
         case .adminCatalogRefresh, .adminCatalogStatus, .adminSettings: "admin"
         }
     }
-}
-
-/// Typed reads of validated option values.
-private struct Options {
-    var values: [String: OptionValue]
-
-    func string(_ name: String) -> String? {
-        guard case .string(let s) = values[name] else { return nil }
-        let trimmed = s.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : trimmed
-    }
-    func int(_ name: String) -> Int? {
-        guard case .integer(let i) = values[name] else { return nil }
-        return i
-    }
-    func number(_ name: String) -> Double? {
-        switch values[name] {
-        case .number(let d): d
-        case .integer(let i): Double(i)
-        default: nil
-        }
-    }
-    func bool(_ name: String) -> Bool? {
-        guard case .boolean(let b) = values[name] else { return nil }
-        return b
-    }
-    var user: UserMention? { mention("user") }
-    func mention(_ name: String) -> UserMention? {
-        guard case .user(let u) = values[name] else { return nil }
-        return u
-    }
-    var title: TitleQuery { TitleQuery(string("title") ?? "") }
-    var page: Int { int("page") ?? 1 }
 }

@@ -44,7 +44,8 @@ extension CommandInvocation {
         guard case .string(let title)? = options["title"], let spec = leafSpec else { return nil }
         let words = title.split(whereSeparator: \.isWhitespace)
         guard let last = words.last.map(String.init), !alone || words.count == 1 else { return nil }
-        let misfits = spec.options.filter { options[$0.name] == nil }.map { TypedNumber(word: last, option: $0) }
+        let misfits = spec.options.filter { options[$0.name] == nil && PlayedHours.mayBe(last, $0) }
+            .map { TypedNumber(word: last, option: $0) }
             .filter { $0.isOutOfRange(bare: alone) }
         return misfits.count == 1 ? misfits[0] : nil
     }

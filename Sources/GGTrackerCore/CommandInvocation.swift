@@ -324,8 +324,12 @@ extension CommandInvocation {
         let named =
             words.count >= 3 && words[words.count - 2].lowercased() == option.name
             || last.lowercased().hasPrefix(option.name + "=")
+        // "+2" is hours added to those played, never part of a name; "2h" is the total.
+        let added = option.name == PlayedHours.addedOption.name && last.hasPrefix("+")
         guard
+            PlayedHours.mayBe(last, option),
             !option.choices.isEmpty || option.carriesUnit(last) || option.units.contains(last.lowercased()) || named
+                || added
         else { return nil }
         return trailingValue(of: title, for: option)
     }

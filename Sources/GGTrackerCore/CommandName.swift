@@ -16,7 +16,7 @@ package enum CommandName: String, CaseIterable, Sendable {
     var declaration: CommandSpec {
         let status = OptionSpec.status("Where you are with it")
         let hours = OptionSpec(
-            name: "hours", summary: "Hours played in total", kind: .number, minValue: 0, maxValue: 20_000,
+            name: "hours", summary: "Hours played in total", kind: .number, minValue: 0, maxValue: PlayedHours.most,
             units: OptionSpec.hourUnits)
         var percent = OptionSpec.integer("percent", "Percent complete", min: 0, max: 100)
         percent.units = ["%"]
@@ -68,7 +68,7 @@ package enum CommandName: String, CaseIterable, Sendable {
             return CommandSpec(
                 name: "progress", summary: "Update status, hours or percent complete",
                 options: [
-                    .askedTitle, status, hours, percent,
+                    .askedTitle, status, hours, percent, PlayedHours.addedOption,
                 ],
                 examples: [
                     "/progress title:Hollow Knight hours:30 percent:65", "/progress title:Hades status:completed",

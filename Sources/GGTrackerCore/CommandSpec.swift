@@ -122,7 +122,8 @@ package struct OptionSpec: Sendable {
     var typedExample: String? {
         guard let unit = units.min(by: { $0.count < $1.count }) else { return nil }
         let number = maxValue.map { $0 <= 10 ? "8" : $0 <= 100 ? "50" : "12" } ?? "12"
-        return number + unit
+        // Hours to add are typed with their "+".
+        return (PlayedHours.mayBe("", self) ? "" : "+") + number + unit
     }
 
     /// Whether a word carries one of this option's units ("12h"): a number with its unit is this option's, where a
@@ -148,6 +149,8 @@ package struct OptionSpec: Sendable {
     func reading(_ text: String) -> OptionValue? {
         switch kind {
         case .integer: (Int(withoutUnit(text)) ?? starsReading(text)).map { .integer($0) }
+        // "+2h" is hours to add, which a total (`hours`) is not: `add_hours` takes them.
+        case .number where name == "hours" && text.hasPrefix("+"): nil
         case .number:
             Double(withoutUnit(text).replacingOccurrences(of: ",", with: ".")).flatMap {
                 $0.isFinite ? .number($0) : nil

@@ -10,7 +10,9 @@ extension TextCommandParser {
         guard target.name == "title", target.askedWhenMissing else { return nil }
         let word = text.trimmingCharacters(in: .whitespaces)
         let fitting = spec.options.compactMap { option -> (String, OptionValue)? in
-            guard option.name != target.name, !named.contains(where: { $0.0 == option.name }) else { return nil }
+            guard option.name != target.name, !named.contains(where: { $0.0 == option.name }),
+                PlayedHours.mayBe(word, option)
+            else { return nil }
             return option.validValue(word).map { (option.name, $0) }
         }
         return fitting.count == 1 ? fitting[0] : nil

@@ -87,7 +87,9 @@ package enum TextCommandParser {
                 options[target.name] = try value(positional, for: target, usage: usage)
             }
         }
-        for (name, text) in segments.named {
+        for (typed, text) in segments.named {
+            // "hours:+2" adds to the hours played, as `add_hours` does.
+            let name = typed == "hours" && text.hasPrefix("+") && spec.option("add_hours") != nil ? "add_hours" : typed
             guard let option = spec.option(name) else { continue }
             if options[name] != nil {
                 throw UsageError("\(code: "\(name)") is given twice.", usage: usage)

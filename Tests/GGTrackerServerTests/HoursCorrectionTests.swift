@@ -112,3 +112,56 @@ extension HoursCorrectionTests {
         }
     }
 }
+
+/// Hours added to those played (`add_hours`, typed `+2h` or `hours:+2`) go on top of the total; `hours` stays the
+/// total, as typed.
+extension HoursCorrectionTests {
+    @Test func hoursTypedWithAPlusAreAddedAndCountedAsPlayed() async throws {
+        let harness = try await TestHarness()
+        let bot = harness.services.bot
+        let alice = Invoker(
+            platform: .discord, userID: "111111111111111111", displayName: "Alice", community: "discord:1")
+        @Sendable func stored() async throws -> Double? {
+            try await harness.services.database.writer.read { db in
+                try Double.fetchOne(db, sql: "SELECT hours FROM library_entries")
+            }
+        }
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Celeste"), I.option("hours", 10.0)]))
+            // Typed: "+2h" ending the title, and "hours:+3", are hours added.
+            let typed = try await bot.respond(toLine: "!gg progress Celeste +2h", from: alice)
+            #expect(typed.matrixContent(replyTo: nil).body.contains("2 h added: 12 h in all."), "\(typed)")
+            #expect(try await stored() == 12)
+            _ = try await bot.respond(toLine: "!gg progress Celeste hours:+3", from: alice)
+            #expect(try await stored() == 15)
+            // On Discord, the option.
+            let added = try await client.send(
+                I.command("progress", [I.option("title", "Celeste"), I.option("add_hours", 1.5)]))
+            #expect(added.status == .ok && !added.ephemeral, "\(added.text)")
+            #expect(added.text.contains("1.5 h added: 16.5 h in all."), "\(added.text)")
+            #expect(try await stored() == 16.5)
+            // A total is still a total.
+            _ = try await bot.respond(toLine: "!gg progress Celeste 20h", from: alice)
+            #expect(try await stored() == 20)
+
+            // More than a game holds, or both at once: refused, nothing changed.
+            let tooMany = try await bot.respond(toLine: "!gg progress Celeste +19990h", from: alice)
+            #expect(
+                tooMany.text?.plainText
+                    == "Celeste (2018) has 20 h: 20,010 h would be more than the 20,000 h a game holds.",
+                "\(tooMany)")
+            let both = try await client.send(
+                I.command(
+                    "progress",
+                    [I.option("title", "Celeste"), I.option("hours", 5.0), I.option("add_hours", 2.0)]))
+            #expect(both.ephemeral && both.text.contains("Give `hours` (the total) or `add_hours`, not both."))
+            #expect(try await stored() == 20)
+
+            // What was added counts as played this week, as any other hours do.
+            let week = try await client.send(
+                I.command("leaderboard", [I.option("metric", "hours"), I.option("period", "week")]))
+            let board = try #require(week.embeds.first?["description"] as? String)
+            #expect(board.contains("Alice — **20 h**"), "\(board)")
+        }
+    }
+}

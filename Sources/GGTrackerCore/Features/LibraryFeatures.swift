@@ -117,23 +117,30 @@ struct LibraryFeatures: Sendable {
 
     /// `/progress`: status, hours and percent of a game already in the library.
     func progress(
-        _ title: TitleQuery, status: GameStatus?, hours: Double?, percent: Int?, _ c: Context
+        _ title: TitleQuery, status: GameStatus?, hours: PlayedHours?, percent: Int?, _ c: Context
     ) async throws -> Reply {
         let game = try await bot.resolve(title, c, scope: .ownShelves)
         guard status != nil || hours != nil || percent != nil else { return try await askProgress(game, c) }
         let now = c.now
         let notInLibrary = NotInLibrary(
             player: c.player.id, game: game,
-            add: ["status": status.map { .status($0) }, "hours": hours.map { .number($0) }].compactMapValues { $0 })
+            add: ["status": status.map { .status($0) }, "hours": hours.map { .number($0.total(after: nil)) }]
+                .compactMapValues { $0 })
         let change = try await bot.store.library.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
             guard var current = entry else { throw notInLibrary }
             let before = current
-            if let next = status ?? current.statusImplied(hours: hours, percent: percent) {
+            let total = hours?.total(after: current.hours)
+            if let total, total > PlayedHours.most {
+                throw ReplyError.notice(
+                    "\(bold: game.displayName) has \(Format.hours(current.hours ?? 0)): \(Format.hours(total)) would be more than the \(Format.hours(PlayedHours.most)) a game holds."
+                )
+            }
+            if let next = status ?? current.statusImplied(hours: total, percent: percent) {
                 current.setStatus(next, at: now)
             }
-            if let hours { current.hours = hours }
+            if let total { current.hours = total }
             if let percent { current.percent = percent }
             // What it already was: said privately, nothing posted or written.
             guard current != before else {
@@ -161,11 +168,15 @@ struct LibraryFeatures: Sendable {
             actions.append(Action("Write a review", .run(.review, ["title": .game(game.ref)]), style: .primary))
         }
         // A status nobody asked for is explained.
-        let implied: String? =
+        var implied: String? =
             status == nil && saved.status != change.before?.status
             ? (saved.status == .completed
                 ? "Marked completed at 100%."
                 : "Moved from the backlog to playing, now that you have started.") : nil
+        if case .added(let more) = hours, let total = saved.hours {
+            implied = ["\(Format.hours(more)) added: \(Format.hours(total)) in all.", implied].compactMap { $0 }
+                .joined(separator: " ")
+        }
         return try await announcing(
             Reply(cards: [entryCard(headline, saved, c, extra: implied)], actions: actions.isEmpty ? [] : [actions]),
             change, c)
