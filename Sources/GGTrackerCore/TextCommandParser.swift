@@ -87,9 +87,12 @@ package enum TextCommandParser {
                 options[target.name] = try value(positional, for: target, usage: usage)
             }
         }
-        for (typed, text) in segments.named {
-            // "hours:+2" adds to the hours played, as `add_hours` does.
-            let name = typed == "hours" && text.hasPrefix("+") && spec.option("add_hours") != nil ? "add_hours" : typed
+        for (typed, typedText) in segments.named {
+            // "hours:+2" adds to the hours played, as `add_hours` does; where there is none (`/add`), they are all.
+            let added = PlayedHours.addedOption.name
+            let plus = typed == "hours" && typedText.hasPrefix("+")
+            let name = plus && spec.option(added) != nil ? added : typed
+            let text = plus && name == typed ? String(typedText.dropFirst()) : typedText
             guard let option = spec.option(name) else { continue }
             if options[name] != nil {
                 throw UsageError("\(code: "\(name)") is given twice.", usage: usage)

@@ -356,6 +356,16 @@ struct TextCommandParserTests {
         ("!gg list me", .library(.list(user: nil, status: nil, sort: .recent, page: 1))),
         ("!gg list mine completed", .library(.list(user: nil, status: .completed, sort: .recent, page: 1))),
         ("!gg leaderboard by hours", .social(.leaderboard(.hours, .all))),
+        // Hours with a "+" are added to those played; `/add` has none yet, so they are all.
+        (
+            "!gg progress Hades hours:+2",
+            .library(.progress(.text("Hades"), status: nil, hours: .added(2), percent: nil))
+        ),
+        (
+            "!gg progress Hades add_hours:1.5",
+            .library(.progress(.text("Hades"), status: nil, hours: .added(1.5), percent: nil))
+        ),
+        ("!gg add Hades hours:+2", .library(.add(.text("Hades"), status: .playing, hours: 2))),
         // A whole number in a narrow range is the year or the page, not a member.
         ("!gg recap 2025", .social(.recap(user: nil, year: 2025))),
         ("!gg recap bob 2025", .social(.recap(user: UserMention(id: "bob"), year: 2025))),
