@@ -226,7 +226,7 @@ extension CommandInvocation {
         var word = words.removeLast()
         // The option's name joined to its value as in other programs ("celeste score=9").
         if word.lowercased().hasPrefix(option.name + "=") { word.removeFirst(option.name.count + 1) }
-        if (option.units + option.starWords).contains(word.lowercased()), words.count >= 2,
+        if (PlayedHours.unitWords(of: option) + option.starWords).contains(word.lowercased()), words.count >= 2,
             option.reading(words.last! + word) != nil
         {
             word = words.removeLast() + word
@@ -328,7 +328,8 @@ extension CommandInvocation {
         let added = option.name == PlayedHours.addedOption.name && last.hasPrefix("+")
         guard
             PlayedHours.mayBe(last, option),
-            !option.choices.isEmpty || option.carriesUnit(last) || option.units.contains(last.lowercased()) || named
+            !option.choices.isEmpty || option.carriesUnit(last)
+                || PlayedHours.unitWords(of: option).contains(last.lowercased()) || named
                 || added
         else { return nil }
         return trailingValue(of: title, for: option)

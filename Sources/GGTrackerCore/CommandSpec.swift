@@ -128,7 +128,9 @@ package struct OptionSpec: Sendable {
 
     /// Whether a word carries one of this option's units ("12h"): a number with its unit is this option's, where a
     /// bare one may be part of a name.
-    func carriesUnit(_ word: String) -> Bool { !units.isEmpty && withoutUnit(word) != word }
+    func carriesUnit(_ word: String) -> Bool {
+        !units.isEmpty && (withoutUnit(word) != word || units == Self.hourUnits && PlayedHours.withMinutes(word) != nil)
+    }
 
     /// Text of any words: no choices, no form (a day) and not a member — a name, a review, a note, tags.
     var isFreeText: Bool { kind == .string && choices.isEmpty && shape == nil }
@@ -152,9 +154,10 @@ package struct OptionSpec: Sendable {
         // "+2h" is hours to add, which a total (`hours`) is not: `add_hours` takes them.
         case .number where name == "hours" && text.hasPrefix("+"): nil
         case .number:
-            Double(withoutUnit(text).replacingOccurrences(of: ",", with: ".")).flatMap {
-                $0.isFinite ? .number($0) : nil
-            }
+            ((units == Self.hourUnits ? PlayedHours.withMinutes(text) : nil)
+                ?? Double(withoutUnit(text).replacingOccurrences(of: ",", with: "."))).flatMap {
+                    $0.isFinite ? .number($0) : nil
+                }
         case .string where !choices.isEmpty: choice(for: text).map { .string($0) }
         case .string where shape?.accepts(text) == true: .string(text)
         default: nil

@@ -366,6 +366,15 @@ struct TextCommandParserTests {
             .library(.progress(.text("Hades"), status: nil, hours: .added(1.5), percent: nil))
         ),
         ("!gg add Hades hours:+2", .library(.add(.text("Hades"), status: .playing, hours: 2))),
+        // Hours with minutes, as a session is logged.
+        ("!gg progress Hades hours:1h30", .library(.progress(.text("Hades"), status: nil, hours: 1.5, percent: nil))),
+        ("!gg progress Hades hours:1:45", .library(.progress(.text("Hades"), status: nil, hours: 1.75, percent: nil))),
+        (
+            "!gg progress Hades add_hours:45 min",
+            .library(.progress(.text("Hades"), status: nil, hours: .added(0.75), percent: nil))
+        ),
+        ("!gg add Hades hours:90min", .library(.add(.text("Hades"), status: .playing, hours: 1.5))),
+        ("!gg add Hades hours:1h20", .library(.add(.text("Hades"), status: .playing, hours: 1.33))),
         // A whole number in a narrow range is the year or the page, not a member.
         ("!gg recap 2025", .social(.recap(user: nil, year: 2025))),
         ("!gg recap bob 2025", .social(.recap(user: UserMention(id: "bob"), year: 2025))),

@@ -140,6 +140,11 @@ extension HoursCorrectionTests {
             #expect(added.status == .ok && !added.ephemeral, "\(added.text)")
             #expect(added.text.contains("1.5 h added: 16.5 h in all."), "\(added.text)")
             #expect(try await stored() == 16.5)
+            // Minutes, typed ending the title as a session is logged.
+            _ = try await bot.respond(toLine: "!gg progress Celeste +30min", from: alice)
+            #expect(try await stored() == 17)
+            _ = try await bot.respond(toLine: "!gg progress Celeste 18h30", from: alice)
+            #expect(try await stored() == 18.5)
             // A total is still a total.
             _ = try await bot.respond(toLine: "!gg progress Celeste 20h", from: alice)
             #expect(try await stored() == 20)
