@@ -141,7 +141,8 @@ extension HoursCorrectionTests {
             #expect(added.text.contains("1.5 h added: 16.5 h in all."), "\(added.text)")
             #expect(try await stored() == 16.5)
             // Minutes, typed ending the title as a session is logged.
-            _ = try await bot.respond(toLine: "!gg progress Celeste +30min", from: alice)
+            let session = try await bot.respond(toLine: "!gg progress Celeste +30min", from: alice)
+            #expect(session.matrixContent(replyTo: nil).body.contains("30 min added: 17 h in all."), "\(session)")
             #expect(try await stored() == 17)
             _ = try await bot.respond(toLine: "!gg progress Celeste 18h30", from: alice)
             #expect(try await stored() == 18.5)

@@ -174,7 +174,9 @@ struct LibraryFeatures: Sendable {
                 ? "Marked completed at 100%."
                 : "Moved from the backlog to playing, now that you have started.") : nil
         if case .added(let more) = hours, let total = saved.hours {
-            implied = ["\(Format.hours(more)) added: \(Format.hours(total)) in all.", implied].compactMap { $0 }
+            // A session under an hour in minutes, as it was likely typed: "45 min added".
+            let added = more < 1 ? "\(Int((more * 60).rounded())) min" : Format.hours(more)
+            implied = ["\(added) added: \(Format.hours(total)) in all.", implied].compactMap { $0 }
                 .joined(separator: " ")
         }
         return try await announcing(
