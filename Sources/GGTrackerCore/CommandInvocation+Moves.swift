@@ -13,6 +13,9 @@ extension CommandInvocation {
             // Stars written apart ("hades 4.3 stars"): the number and its word, alone or after a title.
             if option.starWords.contains(last.lowercased()), let number = words.popLast() {
                 last = number + " " + last
+            } else if words.count >= 3, words.suffix(2).map({ $0.lowercased() }) == ["out", "of"] {
+                // "12 out of 10": the whole fraction, with the number it begins with.
+                last = words.suffix(3).joined(separator: " ") + " " + last
             } else if words.isEmpty && option.starsScale(of: last) == nil {
                 // A number alone may be the game's name ("1942"); "6/5" is not.
                 continue

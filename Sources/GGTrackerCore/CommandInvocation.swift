@@ -223,6 +223,13 @@ extension CommandInvocation {
         {
             return (words.dropLast(2).joined(separator: " "), .string(joined))
         }
+        // "8 out of 10", "4 out of 5": a score as a fraction, or none ("12 out of 10" is no score of 10).
+        if words.count >= 5, words[words.count - 3].lowercased() == "out", words[words.count - 2].lowercased() == "of" {
+            guard let value = option.validValue(words[words.count - 4] + "/" + words[words.count - 1]) else {
+                return nil
+            }
+            return (words.dropLast(4).joined(separator: " "), value)
+        }
         var word = words.removeLast()
         // The option's name joined to its value as in other programs ("celeste score=9").
         if word.lowercased().hasPrefix(option.name + "=") { word.removeFirst(option.name.count + 1) }
@@ -341,59 +348,5 @@ extension CommandInvocation {
         let first = summary.prefix { !$0.isWhitespace }
         guard let head = first.first, first.dropFirst().allSatisfy({ !$0.isUppercase }) else { return summary }
         return head.lowercased() + summary.dropFirst()
-    }
-}
-
-extension OptionSpec {
-    func check(_ value: OptionValue, usage: () -> String) throws(UsageError) {
-        switch (kind, value) {
-        case (.string, .string(let text)):
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            if required && trimmed.isEmpty {
-                throw UsageError("\(code: "\(name)") must not be empty.", usage: usage())
-            }
-            if !choices.isEmpty && !choices.contains(trimmed.lowercased()) {
-                throw UsageError(
-                    "\(code: "\(name)") must be one of: \(choices.joined(separator: ", ")) (got “\(trimmed)”).",
-                    usage: usage())
-            }
-            if text.unicodeScalars.contains("\u{0}") {
-                throw UsageError(
-                    "\(code: "\(name)") contains a NUL character (\\0), which cannot be stored; remove it and try again.",
-                    usage: usage())
-            }
-            if let shape, !trimmed.isEmpty, !shape.accepts(trimmed) {
-                throw UsageError(shape.complaint(name: name, text: trimmed), usage: usage())
-            }
-            if let maxLength, Format.length(text) > maxLength {
-                throw UsageError(
-                    "\(code: "\(name)") is \(Format.length(text)) characters long; the limit is \(maxLength).",
-                    usage: usage())
-            }
-        case (.integer, .integer(let number)):
-            try checkRange(Double(number), usage: usage)
-        case (.number, .number(let number)):
-            guard number.isFinite else { throw UsageError("\(code: "\(name)") must be a number.", usage: usage()) }
-            try checkRange(number, usage: usage)
-        case (.number, .integer(let number)):
-            try checkRange(Double(number), usage: usage)
-        case (.boolean, .boolean), (.user, .user), (.channel, .channel), (.attachment, .attachment):
-            break
-        default:
-            throw UsageError("\(code: "\(name)") must be a \(kind.label).", usage: usage())
-        }
-    }
-
-    private func checkRange(_ number: Double, usage: () -> String) throws(UsageError) {
-        let low = minValue.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
-        let high = maxValue.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
-        if let minValue, number < minValue {
-            if let high { throw UsageError("\(code: "\(name)") must be between \(low!) and \(high).", usage: usage()) }
-            throw UsageError("\(code: "\(name)") must be at least \(low!).", usage: usage())
-        }
-        if let maxValue, number > maxValue {
-            if let low { throw UsageError("\(code: "\(name)") must be between \(low) and \(high!).", usage: usage()) }
-            throw UsageError("\(code: "\(name)") must be at most \(high!).", usage: usage())
-        }
     }
 }

@@ -24,6 +24,9 @@ struct MissingOptionGuessTests {
         ("!gg rate Celeste 3,5/5", "Did you mean /rate title:Celeste score:7?"),
         ("!gg rate Celeste ★★★★½", "Did you mean /rate title:Celeste score:9?"),
         ("!gg rate Celeste 1 star", "Did you mean /rate title:Celeste score:2?"),
+        // A score as a fraction in words.
+        ("!gg rate Celeste 8 out of 10", "Did you mean /rate title:Celeste score:8?"),
+        ("!gg rate Celeste 4 out of 5", "Did you mean /rate title:Celeste score:8?"),
         ("!gg progress Portal 2 50%", "Did you mean /progress title:Portal 2 percent:50?"),
         ("!gg progress Portal 2 12h", "Did you mean /progress title:Portal 2 hours:12?"),
         // A value offered back is read as the same value typed with its name is: a decimal comma too.
@@ -61,6 +64,14 @@ struct MissingOptionGuessTests {
     func nothingIsOfferedThatWouldNotWork(line: String) {
         let text = message(line)
         #expect(text.contains("needs") && !text.contains("Did you mean"), "\(text)")
+    }
+
+    /// A fraction that is no score is named whole, and its last number is not taken for one ("score:10").
+    @Test func aFractionThatIsNoScoreIsNamedWhole() {
+        let text = message("!gg rate Celeste 12 out of 10")
+        #expect(
+            text == "/rate needs score: 1 to 10; shown as five stars. “12 out of 10” was read as part of the title: "
+                + "score takes a whole number from 1 to 10.", "\(text)")
     }
 
     /// Values read from the end that still leave a required option out: that option is named, not the one the
