@@ -19,7 +19,7 @@ package enum CommandName: String, CaseIterable, Sendable {
             name: "hours", summary: "Hours played in total", kind: .number, minValue: 0, maxValue: PlayedHours.most,
             units: OptionSpec.hourUnits)
         var percent = OptionSpec.integer("percent", "Percent complete", min: 0, max: 100)
-        percent.units = ["%"]
+        percent.units = ["percent", "pct", "%"]
         let score = OptionSpec.score
         switch self {
         case .search:

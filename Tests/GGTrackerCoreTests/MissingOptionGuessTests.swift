@@ -29,6 +29,8 @@ struct MissingOptionGuessTests {
         ("!gg rate Celeste 4 out of 5", "Did you mean /rate title:Celeste score:8?"),
         ("!gg progress Portal 2 50%", "Did you mean /progress title:Portal 2 percent:50?"),
         ("!gg progress Portal 2 12h", "Did you mean /progress title:Portal 2 hours:12?"),
+        ("!gg progress Portal 2 60 percent", "Did you mean /progress title:Portal 2 percent:60?"),
+        ("!gg progress Portal 2 70pct", "Did you mean /progress title:Portal 2 percent:70?"),
         // A value offered back is read as the same value typed with its name is: a decimal comma too.
         ("!gg progress Portal 2 1,5h", "Did you mean /progress title:Portal 2 hours:1.5?"),
         // A day written in words is one value.
@@ -115,6 +117,7 @@ struct MissingOptionGuessTests {
     @Test(arguments: [
         ("!gg progress completed", ["status": OptionValue.string("completed")], "progress"),
         ("!gg progress 50%", ["percent": .integer(50)], "progress"),
+        ("!gg progress 60 percent", ["percent": .integer(60)], "progress"),
         ("!gg progress 12h", ["hours": .number(12)], "progress"),
         ("!gg progress 50", ["title": .string("50")], "progress"),
         ("!gg progress", [:], "progress"), ("!gg note", [:], "note"), ("!gg favorite", [:], "favorite"),
