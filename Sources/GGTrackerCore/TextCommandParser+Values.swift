@@ -43,7 +43,7 @@ extension TextCommandParser {
             if let (name, value) = fitting(word, set) {
                 set[name] = value
             } else if Self.spreadFillers.contains(word.lowercased()) {
-                // "!gg list bob by hours", "!gg list me": no member's name.
+                // "!gg list bob by hours", "!gg list me", "!gg compare bob and cara": no member's name.
                 continue
             } else if let member = spec.options.first(where: { $0.kind == .user && set[$0.name] == nil }) {
                 set[member.name] = .user(UserMention(id: mentionID(word)))
@@ -54,6 +54,10 @@ extension TextCommandParser {
         return set
     }
 
-    /// Words spread over no option: how a list is ordered ("sorted by score") and the caller, the default member.
-    static let spreadFillers: Set<String> = ["by", "sorted", "sort", "ordered", "order", "me", "mine", "my", "myself"]
+    /// Words spread over no option: how a list is ordered ("sorted by score"), the caller, the default member, and
+    /// words between two members ("bob and cara", "me vs bob").
+    static let spreadFillers: Set<String> = [
+        "by", "sorted", "sort", "ordered", "order", "me", "mine", "my", "myself", "with", "and", "vs", "versus", "&",
+        "to",
+    ]
 }

@@ -356,6 +356,13 @@ struct TextCommandParserTests {
         ("!gg list me", .library(.list(user: nil, status: nil, sort: .recent, page: 1))),
         ("!gg list mine completed", .library(.list(user: nil, status: .completed, sort: .recent, page: 1))),
         ("!gg leaderboard by hours", .social(.leaderboard(.hours, .all))),
+        // Words between two members.
+        (
+            "!gg compare bob and cara",
+            .social(.compare(user: UserMention(id: "bob"), with: UserMention(id: "cara")))
+        ),
+        ("!gg compare bob vs cara", .social(.compare(user: UserMention(id: "bob"), with: UserMention(id: "cara")))),
+        ("!gg compare me with bob", .social(.compare(user: UserMention(id: "bob"), with: nil))),
         // Hours with a "+" are added to those played; `/add` has none yet, so they are all.
         (
             "!gg progress Hades hours:+2",
