@@ -50,13 +50,16 @@ package struct OptionSpec: Sendable {
     package var choiceSynonyms: [String: String] = [:]
 
     /// The choice typed text stands for: the choice itself in any case, a synonym, or the start of only one choice
-    /// (three letters at least; spaces and dashes as underscores): "comp" → completed, "hours" → hours_played.
+    /// (three letters at least; spaces and dashes as underscores): "comp" → completed, "hours" → hours_played,
+    /// "weekly" → week.
     func choice(for text: String) -> String? {
         let typed = text.trimmingCharacters(in: .whitespaces).lowercased()
         if choices.contains(typed) { return typed }
         if let synonym = choiceSynonyms[typed] { return synonym }
         let joined = typed.replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "-", with: "_")
         if choices.contains(joined) { return joined }
+        // "weekly", "monthly": the choice it is said of.
+        if typed.hasSuffix("ly"), choices.contains(String(typed.dropLast(2))) { return String(typed.dropLast(2)) }
         guard joined.count >= 3 else { return nil }
         let starting = choices.filter { $0.hasPrefix(joined) }
         return starting.count == 1 ? starting[0] : nil

@@ -54,10 +54,10 @@ extension TextCommandParser {
         return set
     }
 
-    /// Words spread over no option: how a list is ordered ("sorted by score"), the caller, the default member, and
-    /// words between two members ("bob and cara", "me vs bob").
+    /// Words spread over no option: how a list is ordered ("sorted by score"), the caller, the default member,
+    /// words between two members ("bob and cara", "me vs bob") and around a period ("this week", "all time").
     static let spreadFillers: Set<String> = [
         "by", "sorted", "sort", "ordered", "order", "me", "mine", "my", "myself", "with", "and", "vs", "versus", "&",
-        "to",
+        "to", "this", "the", "time",
     ]
 }

@@ -356,6 +356,11 @@ struct TextCommandParserTests {
         ("!gg list me", .library(.list(user: nil, status: nil, sort: .recent, page: 1))),
         ("!gg list mine completed", .library(.list(user: nil, status: .completed, sort: .recent, page: 1))),
         ("!gg leaderboard by hours", .social(.leaderboard(.hours, .all))),
+        // A period said as people say it.
+        ("!gg leaderboard this week", .social(.leaderboard(.completed, .week))),
+        ("!gg leaderboard hours this month", .social(.leaderboard(.hours, .month))),
+        ("!gg leaderboard weekly", .social(.leaderboard(.completed, .week))),
+        ("!gg leaderboard all time", .social(.leaderboard(.completed, .all))),
         // Words between two members.
         (
             "!gg compare bob and cara",
