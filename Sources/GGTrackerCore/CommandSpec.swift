@@ -58,6 +58,9 @@ package struct OptionSpec: Sendable {
         if let synonym = choiceSynonyms[typed] { return synonym }
         let joined = typed.replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "-", with: "_")
         if choices.contains(joined) { return joined }
+        if choices.contains(typed.replacingOccurrences(of: "-", with: "")) {
+            return typed.replacingOccurrences(of: "-", with: "")
+        }
         // "weekly", "monthly": the choice it is said of.
         if typed.hasSuffix("ly"), choices.contains(String(typed.dropLast(2))) { return String(typed.dropLast(2)) }
         guard joined.count >= 3 else { return nil }

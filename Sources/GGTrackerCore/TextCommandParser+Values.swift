@@ -39,7 +39,17 @@ extension TextCommandParser {
         }
         if let (name, value) = fitting(text, [:]) { return [name: value] }
         var set: [String: OptionValue] = [:]
+        // A number and its unit written apart are one word: "2 hours".
+        let units = Set(spec.options.flatMap { PlayedHours.unitWords(of: $0) })
+        var words: [String] = []
         for word in text.split(whereSeparator: \.isWhitespace).map(String.init) {
+            if units.contains(word.lowercased()), let number = words.last, Double(number) != nil {
+                words[words.count - 1] = number + word
+            } else {
+                words.append(word)
+            }
+        }
+        for word in words {
             if let (name, value) = fitting(word, set) {
                 set[name] = value
             } else if Self.spreadFillers.contains(word.lowercased()) {
@@ -55,9 +65,10 @@ extension TextCommandParser {
     }
 
     /// Words spread over no option: how a list is ordered ("sorted by score"), the caller, the default member,
-    /// words between two members ("bob and cara", "me vs bob") and around a period ("this week", "all time").
+    /// words between two members ("bob and cara", "me vs bob"), around a period ("this week", "all time") and
+    /// before a most ("under 3h", "at most 2 hours").
     static let spreadFillers: Set<String> = [
         "by", "sorted", "sort", "ordered", "order", "me", "mine", "my", "myself", "with", "and", "vs", "versus", "&",
-        "to", "this", "the", "time",
+        "to", "this", "the", "time", "under", "max", "at", "most", "up",
     ]
 }

@@ -361,6 +361,13 @@ struct TextCommandParserTests {
         ("!gg leaderboard hours this month", .social(.leaderboard(.hours, .month))),
         ("!gg leaderboard weekly", .social(.leaderboard(.completed, .week))),
         ("!gg leaderboard all time", .social(.leaderboard(.completed, .all))),
+        // A most said in words, a number and its unit apart, a choice with its dash.
+        ("!gg gamenight co-op under 3h", .social(.gameNight(.start, mode: .coop, maxHours: 3, night: nil))),
+        ("!gg gamenight max 2 hours", .social(.gameNight(.start, mode: nil, maxHours: 2, night: nil))),
+        (
+            "!gg gamenight multiplayer at most 90 minutes",
+            .social(.gameNight(.start, mode: .multiplayer, maxHours: 1.5, night: nil))
+        ),
         // Words between two members.
         (
             "!gg compare bob and cara",
