@@ -54,10 +54,11 @@ package enum BotCommand: Hashable, Sendable {
             self = .library(.add(o.title, status: status, hours: hours))
         case "progress":
             let status = o.string("status").flatMap(GameStatus.init)
-            let hours = o.number("hours").map(PlayedHours.total) ?? o.number("add_hours").map(PlayedHours.added)
-            if o.number("hours") != nil, o.number("add_hours") != nil {
+            let (total, added) = (o.number("hours"), o.number(PlayedHours.addedOption.name))
+            if total != nil, added != nil {
                 throw UsageError("Give \(code: "hours") (the total) or \(code: "add_hours"), not both.", usage: usage())
             }
+            let hours = total.map(PlayedHours.total) ?? added.map(PlayedHours.added)
             let percent = o.int("percent")
             guard status != nil || hours != nil || percent != nil else {
                 var message: RichText =

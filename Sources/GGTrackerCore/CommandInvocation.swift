@@ -223,11 +223,12 @@ extension CommandInvocation {
         {
             return (words.dropLast(2).joined(separator: " "), .string(joined))
         }
-        // "8 out of 10", "4 out of 5": a score as a fraction, or none ("12 out of 10" is no score of 10).
-        if words.count >= 5, words[words.count - 3].lowercased() == "out", words[words.count - 2].lowercased() == "of" {
-            guard let value = option.validValue(words[words.count - 4] + "/" + words[words.count - 1]) else {
-                return nil
-            }
+        // "8 out of 10", "4 out of 5": a score as a fraction, for an option that reads one; or none ("12 out of 10"
+        // is no score of 10).
+        if words.count >= 5, words[words.count - 3].lowercased() == "out", words[words.count - 2].lowercased() == "of",
+            case let fraction = words[words.count - 4] + "/" + words[words.count - 1], option.reading(fraction) != nil
+        {
+            guard let value = option.validValue(fraction) else { return nil }
             return (words.dropLast(4).joined(separator: " "), value)
         }
         var word = words.removeLast()

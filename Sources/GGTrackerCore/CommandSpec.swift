@@ -58,11 +58,10 @@ package struct OptionSpec: Sendable {
         if let synonym = choiceSynonyms[typed] { return synonym }
         let joined = typed.replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "-", with: "_")
         if choices.contains(joined) { return joined }
-        if choices.contains(typed.replacingOccurrences(of: "-", with: "")) {
-            return typed.replacingOccurrences(of: "-", with: "")
-        }
-        // "weekly", "monthly": the choice it is said of.
-        if typed.hasSuffix("ly"), choices.contains(String(typed.dropLast(2))) { return String(typed.dropLast(2)) }
+        // "co-op" for coop; "weekly", "monthly": the choice it is said of.
+        let undashed = typed.replacingOccurrences(of: "-", with: "")
+        if choices.contains(undashed) { return undashed }
+        if typed.hasSuffix("ly"), case let said = String(typed.dropLast(2)), choices.contains(said) { return said }
         guard joined.count >= 3 else { return nil }
         let starting = choices.filter { $0.hasPrefix(joined) }
         return starting.count == 1 ? starting[0] : nil
@@ -135,7 +134,7 @@ package struct OptionSpec: Sendable {
     /// Whether a word carries one of this option's units ("12h"): a number with its unit is this option's, where a
     /// bare one may be part of a name.
     func carriesUnit(_ word: String) -> Bool {
-        !units.isEmpty && (withoutUnit(word) != word || units == Self.hourUnits && PlayedHours.withMinutes(word) != nil)
+        !units.isEmpty && (withoutUnit(word) != word || PlayedHours.withMinutes(word, for: self) != nil)
     }
 
     /// Text of any words: no choices, no form (a day) and not a member — a name, a review, a note, tags.
@@ -160,7 +159,7 @@ package struct OptionSpec: Sendable {
         // "+2h" is hours to add, which a total (`hours`) is not: `add_hours` takes them.
         case .number where name == "hours" && text.hasPrefix("+"): nil
         case .number:
-            ((units == Self.hourUnits ? PlayedHours.withMinutes(text) : nil)
+            (PlayedHours.withMinutes(text, for: self)
                 ?? Double(withoutUnit(text).replacingOccurrences(of: ",", with: "."))).flatMap {
                     $0.isFinite ? .number($0) : nil
                 }

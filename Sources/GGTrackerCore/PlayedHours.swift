@@ -24,26 +24,30 @@ package enum PlayedHours: Hashable, Sendable, ExpressibleByIntegerLiteral, Expre
     /// Words for minutes written after a number apart from it ("90 minutes").
     static let minuteWords: Set<String> = ["m", "min", "mins", "minute", "minutes"]
 
+    /// Minute words, longest first, as a word's end is compared with them.
+    private static let minuteEndings = minuteWords.sorted { $0.count > $1.count }
+
     /// The words a number of `option` may be followed by, apart from it: its units, and minutes for hours.
     static func unitWords(of option: OptionSpec) -> [String] {
-        option.units + (option.units == OptionSpec.hourUnits ? minuteWords.sorted() : [])
+        option.units + (option.units == OptionSpec.hourUnits ? minuteEndings : [])
     }
 
-    /// Hours written with minutes, as people log a session: "1h30", "1h30m", "1:30", "90min", "90 minutes" (joined
-    /// by the reader) are 1.5, to the hundredth; a "+" before them is kept out of the count. Nil for anything else
-    /// ("12h" is read as the hours it is).
-    static func withMinutes(_ text: String) -> Double? {
+    /// Hours written with minutes for an option of hours, as people log a session: "1h30", "1hr30m", "1:30",
+    /// "90min", "90 minutes" (joined by the reader) are 1.5, to the hundredth; a "+" before them is kept out of the
+    /// count. Nil for anything else, and for an option of another unit ("12h" is read as the hours it is).
+    static func withMinutes(_ text: String, for option: OptionSpec) -> Double? {
+        guard option.units == OptionSpec.hourUnits else { return nil }
         var typed = text.lowercased().filter { !$0.isWhitespace }
         if typed.hasPrefix("+") { typed.removeFirst() }
         if let mark = typed.firstIndex(where: { $0 == "h" || $0 == ":" }) {
-            // "1h30", "1h30m", "1h30min", "1:30": the minutes are one or two digits, under 60.
+            // "1h30", "1hr30m", "1h30min", "1:30": the minutes are one or two digits, under 60.
             guard let hours = Int(typed[..<mark]) else { return nil }
-            typed = String(typed[typed.index(after: mark)...])
+            typed = String(typed[mark...].dropFirst().drop(while: \.isLetter))
             while let last = typed.last, last.isLetter { typed.removeLast() }
             guard (1...2).contains(typed.count), let minutes = Int(typed), minutes < 60 else { return nil }
             return ((Double(hours) + Double(minutes) / 60) * 100).rounded() / 100
         }
-        guard let word = minuteWords.sorted(by: { $0.count > $1.count }).first(where: { typed.hasSuffix($0) }),
+        guard let word = minuteEndings.first(where: { typed.hasSuffix($0) }),
             let minutes = Double(typed.dropLast(word.count).replacingOccurrences(of: ",", with: ".")),
             minutes.isFinite, minutes >= 0
         else { return nil }

@@ -69,11 +69,15 @@ struct MissingOptionGuessTests {
     }
 
     /// A fraction that is no score is named whole, and its last number is not taken for one ("score:10").
-    @Test func aFractionThatIsNoScoreIsNamedWhole() {
+    @Test func aFractionThatIsNoScoreIsNamedWhole() throws {
         let text = message("!gg rate Celeste 12 out of 10")
         #expect(
             text == "/rate needs score: 1 to 10; shown as five stars. “12 out of 10” was read as part of the title: "
                 + "score takes a whole number from 1 to 10.", "\(text)")
+        // Only an option that reads a fraction reads one in words: before a goal, "out of" is a name's.
+        let goal = try #require(CommandName.challenge.spec.subcommand("create")?.option("goal"))
+        let read = try #require(CommandInvocation.trailingValue(of: "The best out of 3", for: goal))
+        #expect(read.rest == "The best out of" && read.value == .number(3))
     }
 
     /// Values read from the end that still leave a required option out: that option is named, not the one the

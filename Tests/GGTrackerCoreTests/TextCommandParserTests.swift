@@ -393,6 +393,7 @@ struct TextCommandParserTests {
             .library(.progress(.text("Hades"), status: nil, hours: .added(0.75), percent: nil))
         ),
         ("!gg add Hades hours:90min", .library(.add(.text("Hades"), status: .playing, hours: 1.5))),
+        ("!gg add Hades hours:1hr15", .library(.add(.text("Hades"), status: .playing, hours: 1.25))),
         ("!gg add Hades hours:1h20", .library(.add(.text("Hades"), status: .playing, hours: 1.33))),
         // A whole number in a narrow range is the year or the page, not a member.
         ("!gg recap 2025", .social(.recap(user: nil, year: 2025))),

@@ -161,6 +161,13 @@ extension HoursCorrectionTests {
                     "progress",
                     [I.option("title", "Celeste"), I.option("hours", 5.0), I.option("add_hours", 2.0)]))
             #expect(both.ephemeral && both.text.contains("Give `hours` (the total) or `add_hours`, not both."))
+            let negative = try await client.send(
+                I.command("progress", [I.option("title", "Celeste"), I.option("add_hours", -2.0)]))
+            #expect(negative.ephemeral && negative.text.contains("`add_hours` must be between 0 and 20000"))
+            let outOfRange = try await bot.respond(toLine: "!gg progress Celeste +30000h", from: alice)
+            #expect(
+                outOfRange.text?.plainText
+                    == "“+30000h” is out of range: add_hours takes a number from 0 to 20,000.", "\(outOfRange)")
             #expect(try await stored() == 20)
 
             // What was added counts as played this week, as any other hours do.
