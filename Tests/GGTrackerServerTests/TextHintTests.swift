@@ -220,22 +220,47 @@ struct TextHintTests {
         #expect(try await entry(harness, igdb: "113112")?.tags == ["roguelike", "co-op"])
     }
 
-    /// "!gg review Hades Loved it": a game's name starts the title and the rest is the text the command was not
-    /// given; the game is offered with that text, and nothing is stored until the hint is sent.
-    @Test func textWrittenAfterATitleIsOfferedWithTheGame() async throws {
+    /// "!gg review Hades Loved it": a game on the caller's shelves starts the title and the rest is the text the
+    /// command was not given; it runs so. Where the catalog names a longer start ("Hades II is hard" with only Hades
+    /// on the shelves) the game is offered with that text, and nothing is stored until the hint is sent.
+    @Test func textWrittenAfterATitleIsTakenWithTheGame() async throws {
         let harness = try await prepared()
         _ = try await matrixBody(harness, "!gg progress Hades --status completed")
         let body = try await matrixBody(harness, "!gg review Hades Loved it, the spear most")
-        #expect(body.contains("Did you mean: Hades (2020) with `text:Loved it, the spear most`?"), "\(body)")
-        let hint = "!gg review title:igdb:113112 text:Loved it, the spear most"
-        #expect(body.contains("reply \(hint)"), "\(body)")
-        #expect(try await entry(harness, igdb: "113112")?.review == nil)
-        _ = try await matrixBody(harness, hint)
+        #expect(body.contains("alice reviewed Hades (2020)"), "\(body)")
         #expect(try await entry(harness, igdb: "113112")?.review == "Loved it, the spear most")
         // Text whose words the catalog's search finds in other games ("dark souls"): the game on the caller's
-        // shelves that starts the title is offered, not those.
+        // shelves that starts the title is the one.
         let plain = try await matrixBody(harness, "!gg note Hades harder than dark souls")
-        #expect(plain.contains("Did you mean: Hades (2020) with `text:harder than dark souls`?"), "\(plain)")
+        #expect(plain.contains("Saved your note on Hades (2020)"), "\(plain)")
+        #expect(try await entry(harness, igdb: "113112")?.note == "harder than dark souls")
+        let article = try await matrixBody(harness, "!gg note Hades the best")
+        #expect(article.contains("Saved your note on Hades (2020)"), "\(article)")
+        #expect(try await entry(harness, igdb: "113112")?.note == "the best")
+        _ = try await matrixBody(harness, "!gg add Hollow Knight")
+        let sequel = try await matrixBody(harness, "!gg note Hollow Knight Silksong looks great")
+        let hint = "!gg note title:igdb:14593 text:Silksong looks great"
+        #expect(sequel.contains("Did you mean: Hollow Knight (2017) with `text:Silksong looks great`?"), "\(sequel)")
+        #expect(sequel.contains("reply \(hint)"), "\(sequel)")
+        #expect(try await entry(harness, igdb: "14593")?.note == nil)
+        _ = try await matrixBody(harness, hint)
+        #expect(try await entry(harness, igdb: "14593")?.note == "Silksong looks great")
+        // With the sequel on the shelves too, its name is the longer start and the one taken.
+        _ = try await matrixBody(harness, "!gg add Hollow Knight: Silksong")
+        let second = try await matrixBody(harness, "!gg note Hollow Knight Silksong at last")
+        #expect(second.contains("Saved your note on Hollow Knight: Silksong"), "\(second)")
+        #expect(try await entry(harness, igdb: "115289")?.note == "at last")
+        #expect(try await entry(harness, igdb: "14593")?.note == "Silksong looks great")
+        // Namesakes on the shelves are each offered with the text: which one is meant is asked.
+        _ = try await matrixBody(harness, "!gg add igdb:673")
+        _ = try await matrixBody(harness, "!gg add igdb:7351")
+        let doom = try await matrixBody(harness, "!gg note Doom the classic")
+        #expect(doom.contains(" or ") && doom.contains(") with `text:the classic`?"), "\(doom)")
+        for id in ["673", "7351"] {
+            #expect(doom.contains("reply !gg note title:igdb:\(id) text:the classic"), "\(doom)")
+        }
+        #expect(try await entry(harness, igdb: "673")?.note == nil)
+        #expect(try await entry(harness, igdb: "7351")?.note == nil)
         // A status after the title's option name is taken too.
         let named = try await matrixBody(harness, "!gg add Stardew Valley status playing")
         #expect(named.contains("alice added Stardew Valley (2016)"), "\(named)")

@@ -90,15 +90,41 @@ extension GGTrackerBot {
                 }
             }
             // "hades great game" typed to /review: a game on the caller's shelves whose name starts the title (the
-            // longest) is the suggestion, offered with the rest as the text the command was not given.
-            if case .none = pick,
-                let game = shelfGames.filter({ c.invocation.textAfter(name: $0.name) != nil })
-                    .max(by: { $0.name.count < $1.name.count })
-            {
-                pick = .none(suggestions: [game])
+            // longest) is the game, and the rest the text the command was not given. Typed, it runs so when no other
+            // game of the shelves has that name and none of the catalog a longer one ("hades ii is hard" with only
+            // Hades on the shelves); otherwise it is offered.
+            let starting = shelfGames.filter { c.invocation.textAfter(name: $0.name) != nil }
+            if case .none = pick, let game = starting.max(by: { $0.name.count < $1.name.count }) {
+                if c.rereadsTheTitle, let rest = c.invocation.textAfter(name: game.name),
+                    !starting.contains(where: { $0.id != game.id && $0.name.count == game.name.count }),
+                    try await !catalogNamesMore(of: text, than: rest.value)
+                {
+                    var reading = c.invocation
+                    reading.options["title"] = .game(game.ref)
+                    reading.options[rest.name] = rest.value
+                    throw TitleReading(invocation: reading)
+                }
+                pick = .none(suggestions: starting.filter { $0.name.count == game.name.count })
             }
             return try gated(pick, text, c)
         }
+    }
+
+    /// Whether a game of the catalog is named exactly by more of `text`'s first words than those before `rest` (up to
+    /// four more, as a sequel's or an edition's name adds).
+    private func catalogNamesMore(of text: String, than rest: OptionValue) async throws -> Bool {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        let named = words.count - CommandInvocation.text(of: rest).split(whereSeparator: \.isWhitespace).count
+        for count in stride(from: min(words.count - 1, named + 4), to: named, by: -1) {
+            let longer = words.prefix(count).joined(separator: " ")
+            let hits = try await catalog.lookup(longer, filter: CatalogFilter(includeMature: true), limit: 5).hits
+            // A name that folds the extra words away ("Hades" for "hades the") is no longer one.
+            if hits.contains(where: { $0.exactName && $0.game.name.split(whereSeparator: \.isWhitespace).count > named }
+            ) {
+                return true
+            }
+        }
+        return false
     }
 
     /// The game, unless the channel may not show it.
@@ -157,19 +183,20 @@ extension GGTrackerBot {
             }
             // "hades loved it" typed to /review: the first suggestion's name starts the title, and the rest is the
             // text the command was not given. That game alone is offered, with its text.
+            // Namesakes starting it alike ("doom" with both Dooms on the shelves) are offered each.
             if let game = suggestions.first, let text = c.invocation.textAfter(name: game.name) {
                 let option = RichText([.code("\(text.name):\(CommandInvocation.text(of: text.value))")])
+                let offered = suggestions.filter { $0.name == game.name }
+                let buttons = zip(offered, Self.labels(offered)).map { game, label in
+                    Action(
+                        Format.truncate(label, 80),
+                        rerun(c, ["title": .string(game.ref.description), text.name: text.value]))
+                }
+                let named = offered.map { RichText([.bold($0.displayName)]) }.joined(separator: " or ")
                 throw ReplyError(
                     Reply(
-                        visibility: .invokerOnly,
-                        text: message + " Did you mean: \(bold: game.displayName) with " + option + "?",
-                        actions: [
-                            [
-                                Action(
-                                    Format.truncate(game.displayName, 80),
-                                    rerun(c, ["title": .string(game.ref.description), text.name: text.value]))
-                            ]
-                        ]))
+                        visibility: .invokerOnly, text: message + " Did you mean: " + named + " with " + option + "?",
+                        actions: [buttons]))
             }
             // "celeste playing": the last word may be an option the command has, which each button then sets.
             let ending = c.invocation.endingOfATitleNamingNoGame?.options ?? []
