@@ -207,6 +207,12 @@ extension CommandInvocation {
     package static func trailingValue(of text: String, for option: OptionSpec) -> (rest: String, value: OptionValue)? {
         var words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard words.count >= 2 else { return nil }
+        // "3 hours in", "50% done": a word after the value that says what it is.
+        if words.count >= 3, ValueWords.endsAfterAValue(text, of: option),
+            let found = trailingValue(of: words.dropLast().joined(separator: " "), for: option)
+        {
+            return found
+        }
         // A day written in words: "Dec 31", "31 December 2027", "in 2 weeks", after "by" or "until" too.
         if option.shape != nil {
             for count in stride(from: min(4, words.count - 1), through: 2, by: -1) {
@@ -240,7 +246,12 @@ extension CommandInvocation {
             word = words.removeLast() + word
         }
         guard let value = option.validValue(word), !words.isEmpty else { return nil }
-        if words.count >= 2, words.last!.lowercased() == option.name { words.removeLast() }
+        // Its name before it ("hours 20"), or a word that says what it is ("played 3h", "at 50%").
+        if words.count >= 2,
+            words.last!.lowercased() == option.name || ValueWords.before(option).contains(words.last!.lowercased())
+        {
+            words.removeLast()
+        }
         return (words.joined(separator: " "), value)
     }
 
@@ -254,7 +265,9 @@ extension CommandInvocation {
         guard case .string(var title)? = options["title"], let spec = leafSpec else { return nil }
         var found: [(name: String, value: OptionValue)] = []
         peeling: while true {
-            for option in spec.options
+            // An option whose value the last word says what it is comes first: "50% done" is a percent, not a status.
+            let saying = spec.options.filter { ValueWords.endsAfterAValue(title, of: $0) }
+            for option in saying + spec.options.filter({ o in !saying.contains { $0.name == o.name } })
             where options[option.name] == nil && !found.contains(where: { $0.name == option.name }) {
                 guard
                     let (rest, value) = Self.ending(of: title, for: option)
@@ -312,6 +325,11 @@ extension CommandInvocation {
 
     /// `option`'s value at the end of `title`, with the title before it.
     private static func ending(of title: String, for option: OptionSpec) -> (rest: String, value: OptionValue)? {
+        // "3 hours in", "50% done": the value is before the word that says what it is.
+        if ValueWords.endsAfterAValue(title, of: option) {
+            let words = title.split(whereSeparator: \.isWhitespace)
+            return words.count >= 3 ? ending(of: words.dropLast().joined(separator: " "), for: option) : nil
+        }
         let last = String(title.split(whereSeparator: \.isWhitespace).last ?? "")
         // A list after the title ("hades roguelike, co-op"): from the word before its first comma on.
         if option.commaList, let comma = title.firstIndex(of: ",") {

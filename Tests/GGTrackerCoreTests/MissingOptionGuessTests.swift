@@ -31,6 +31,12 @@ struct MissingOptionGuessTests {
         ("!gg progress Portal 2 12h", "Did you mean /progress title:Portal 2 hours:12?"),
         ("!gg progress Portal 2 60 percent", "Did you mean /progress title:Portal 2 percent:60?"),
         ("!gg progress Portal 2 70pct", "Did you mean /progress title:Portal 2 percent:70?"),
+        // Words that say what a number is go with it: "done" after a percent is no status.
+        ("!gg progress Portal 2 50% done", "Did you mean /progress title:Portal 2 percent:50?"),
+        ("!gg progress Portal 2 at 60%", "Did you mean /progress title:Portal 2 percent:60?"),
+        ("!gg progress Portal 2 played 3h", "Did you mean /progress title:Portal 2 hours:3?"),
+        ("!gg progress Portal 2 3 hours in", "Did you mean /progress title:Portal 2 hours:3?"),
+        ("!gg progress Portal 2 for 2 hours 50% done", "Did you mean /progress title:Portal 2 hours:2 percent:50?"),
         // A value offered back is read as the same value typed with its name is: a decimal comma too.
         ("!gg progress Portal 2 1,5h", "Did you mean /progress title:Portal 2 hours:1.5?"),
         // A day written in words is one value.

@@ -169,4 +169,33 @@ struct ProgressStatusTests {
             #expect(missing.ephemeral && missing.buttons.map(\.label) == ["Add it"], "\(missing.text)")
         }
     }
+
+    /// Typed, a word that says what a number is goes with it: "50% done" is a percent, not a completion announced to
+    /// the channel; "played 3h", "4 hours in", "6h played" are hours, "at 60%" a percent.
+    @Test func wordsAroundATypedNumberSayWhatItIs() async throws {
+        let bot = harness.services.bot
+        func typed(_ line: String) async throws -> String {
+            try await bot.respond(toLine: line, from: TextHintTests.matrixUser).matrixContent(replyTo: nil).body
+        }
+        // A game not in the library is offered added with the status its percent implies.
+        let missing = try await typed("!gg progress Celeste 100%")
+        #expect(missing.contains("reply !gg add title:igdb:26226 status:completed"), "\(missing)")
+        _ = try await typed("!gg add Celeste")
+        let half = try await typed("!gg progress Celeste 50% done")
+        #expect(half.contains("is playing Celeste (2018)") && !half.contains("🎉"), "\(half)")
+        var row = try await stored()
+        #expect(row?.status == "playing" && row?.percent == 50)
+        for (line, hours, percent) in [
+            ("!gg progress Celeste played 3h", 3.0, 50), ("!gg progress Celeste 4 hours in", 4, 50),
+            ("!gg progress Celeste at 60%", 4, 60), ("!gg progress Celeste 6h played", 6, 60),
+        ] {
+            let body = try await typed(line)
+            #expect(body.contains("updated Celeste (2018)"), "\(line): \(body)")
+            row = try await stored()
+            #expect(row?.hours == hours && row?.percent == percent && row?.status == "playing", "\(line)")
+        }
+        let done = try await typed("!gg progress Celeste 100% done")
+        #expect(done.contains("completed Celeste (2018) 🎉"), "\(done)")
+        #expect(try await stored()?.status == "completed")
+    }
 }

@@ -122,9 +122,11 @@ struct LibraryFeatures: Sendable {
         let game = try await bot.resolve(title, c, scope: .ownShelves)
         guard status != nil || hours != nil || percent != nil else { return try await askProgress(game, c) }
         let now = c.now
+        // Added with the status a percent implies (100% is completed), as `/add` takes no percent.
+        let addedAs: GameStatus? = status ?? percent.flatMap { $0 == 100 ? .completed : $0 > 0 ? .playing : nil }
         let notInLibrary = NotInLibrary(
             player: c.player.id, game: game,
-            add: ["status": status.map { .status($0) }, "hours": hours.map { .number($0.total(after: nil)) }]
+            add: ["status": addedAs.map { .status($0) }, "hours": hours.map { .number($0.total(after: nil)) }]
                 .compactMapValues { $0 })
         let change = try await bot.store.library.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now

@@ -1,0 +1,21 @@
+/// Words people write around hours or a percent that say what the number is, and are no part of the title before
+/// it: "played 3h", "for 2 hours", "3 hours in", "at 50%", "50% done" (where "done" alone would be a status).
+enum ValueWords {
+    /// Words that may come right before a value of `option`.
+    static func before(_ option: OptionSpec) -> Set<String> {
+        if option.units == OptionSpec.hourUnits { return ["played", "for"] }
+        return option.units.contains("%") ? ["at"] : []
+    }
+
+    /// Words that may come right after a value of `option`.
+    static func after(_ option: OptionSpec) -> Set<String> {
+        if option.units == OptionSpec.hourUnits { return ["played", "in"] }
+        return option.units.contains("%") ? ["done", "complete", "completed", "finished", "through", "in"] : []
+    }
+
+    /// Whether `title`'s last word is one that comes after a value of `option`.
+    static func endsAfterAValue(_ title: String, of option: OptionSpec) -> Bool {
+        guard let last = title.split(whereSeparator: \.isWhitespace).last else { return false }
+        return after(option).contains(last.lowercased())
+    }
+}
