@@ -23,6 +23,9 @@ extension TextCommandParser {
     /// like no command's, or a line that works as no near command, are likely a game's name, offered as a search
     /// ("!gg hades", "!gg tom clancy's …" where `/top` was near).
     static func unknownCommand(_ word: String, named name: String, rest: Substring) -> UsageError {
+        if let (command, line) = UndoWord.meaning(name, rest), let undo = runnable(command, line) {
+            return UsageError.unknownCommand(word, meant: undo)
+        }
         if let status = CommandName.statusWords[name],
             let progress = runnable("/progress", rest + " " + status.rawValue)
         {
@@ -50,5 +53,36 @@ extension TextCommandParser {
         if name.hasPrefix(word) { return word.count >= 6 }
         guard let distance = boundedLevenshtein(Array(word.utf8), Array(name.utf8), limit: 2) else { return false }
         return (word.count >= 6 && distance <= 1) || (word.count >= 8 && distance <= 2)
+    }
+}
+
+/// A word that undoes what a command does, typed as the command: "!gg unfollow bob" is `/friend remove user:bob`
+/// (not the `/friend` it is spelled like, which would follow), "!gg untag hades roguelike" `/tag title:hades
+/// tags:-roguelike`, "!gg unwishlist silksong" `/wishlist remove`, "!gg unfavorite hades" `/favorite` (which
+/// unmarks a favorite). Offered, never run.
+private enum UndoWord {
+    static func meaning(_ word: String, _ rest: Substring) -> (command: String, rest: Substring)? {
+        switch word {
+        case "unfollow", "unfriend": ("/friend remove", rest)
+        case "unwishlist", "unwish": ("/wishlist remove", rest)
+        case "unfavorite", "unfavourite", "unfav", "unfave", "unstar": ("/favorite", rest)
+        case "untag": ("/tag", removing(rest))
+        default: nil
+        }
+    }
+
+    /// The tags ending `rest` named and marked for removal: each of a list from the word before its first comma on
+    /// ("hades co-op, roguelike" → "hades tags:-co-op, -roguelike"), or else the last word.
+    private static func removing(_ rest: Substring) -> Substring {
+        var words = rest.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard words.count >= 2 else { return rest }
+        let first = words.firstIndex { $0.hasSuffix(",") } ?? words.count - 1
+        var marking = true
+        for index in first..<words.count {
+            if marking && !words[index].hasPrefix("-") { words[index] = "-" + words[index] }
+            marking = words[index].hasSuffix(",")
+        }
+        words[first] = "tags:" + words[first]
+        return Substring(words.joined(separator: " "))
     }
 }

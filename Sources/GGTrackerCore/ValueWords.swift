@@ -1,5 +1,6 @@
-/// Words people write around hours or a percent that say what the number is, and are no part of the title before
-/// it: "played 3h", "for 2 hours", "3 hours in", "at 50%", "50% done" (where "done" alone would be a status).
+/// Words people write around hours, a percent or a status that say what it is, and are no part of the title before
+/// it: "played 3h", "for 2 hours", "3 hours in", "at 50%", "50% done" (where "done" alone would be a status), "beat
+/// it".
 enum ValueWords {
     /// Words that may come right before a value of `option`.
     static func before(_ option: OptionSpec) -> Set<String> {
@@ -10,6 +11,7 @@ enum ValueWords {
     /// Words that may come right after a value of `option`.
     static func after(_ option: OptionSpec) -> Set<String> {
         if option.units == OptionSpec.hourUnits { return ["played", "in"] }
+        if option.choices.contains(GameStatus.completed.rawValue) { return ["it"] }
         return option.units.contains("%") ? ["done", "complete", "completed", "finished", "through", "in"] : []
     }
 

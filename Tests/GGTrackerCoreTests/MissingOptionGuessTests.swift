@@ -37,6 +37,8 @@ struct MissingOptionGuessTests {
         ("!gg progress Portal 2 played 3h", "Did you mean /progress title:Portal 2 hours:3?"),
         ("!gg progress Portal 2 3 hours in", "Did you mean /progress title:Portal 2 hours:3?"),
         ("!gg progress Portal 2 for 2 hours 50% done", "Did you mean /progress title:Portal 2 hours:2 percent:50?"),
+        ("!gg progress Portal 2 beat it", "Did you mean /progress title:Portal 2 status:completed?"),
+        ("!gg progress Portal 2 dropped it", "Did you mean /progress title:Portal 2 status:dropped?"),
         // A value offered back is read as the same value typed with its name is: a decimal comma too.
         ("!gg progress Portal 2 1,5h", "Did you mean /progress title:Portal 2 hours:1.5?"),
         // A day written in words is one value.

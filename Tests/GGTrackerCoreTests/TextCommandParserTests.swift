@@ -246,6 +246,12 @@ struct TextCommandParserTests {
         ("!gg beat hollow knight", "/progress title:hollow knight status:completed"),
         ("!gg playing hades 10h", "/progress title:hades status:playing hours:10"),
         ("!gg dropped portal 2", "/progress title:portal 2 status:dropped"),
+        // A word that undoes a command is the command that undoes, not the one it is spelled like.
+        ("!gg unfollow bob", "/friend remove user:@bob"), ("!gg unfriend bob", "/friend remove user:@bob"),
+        ("!gg unwishlist silksong", "/wishlist remove title:silksong"),
+        ("!gg untag hades roguelike", "/tag title:hades tags:-roguelike"),
+        ("!gg untag hades co-op, hard", "/tag title:hades tags:-co-op, -hard"),
+        ("!gg unfavorite hades", "/favorite title:hades"), ("!gg unfav hades", "/favorite title:hades"),
     ])
     func aMistypedNameOffersTheWholeCommand(line: String, meant: String?) {
         #expect {

@@ -194,6 +194,9 @@ struct ProgressStatusTests {
             row = try await stored()
             #expect(row?.hours == hours && row?.percent == percent && row?.status == "playing", "\(line)")
         }
+        let paused = try await typed("!gg progress Celeste paused it")
+        #expect(paused.contains("Celeste (2018)") && paused.contains("Paused"), "\(paused)")
+        #expect(try await stored()?.status == "paused")
         let done = try await typed("!gg progress Celeste 100% done")
         #expect(done.contains("completed Celeste (2018) 🎉"), "\(done)")
         #expect(try await stored()?.status == "completed")
