@@ -199,6 +199,11 @@ struct ProgressStatusTests {
         #expect(try await stored()?.status == "paused")
         let done = try await typed("!gg progress Celeste 100% done")
         #expect(done.contains("completed Celeste (2018) 🎉"), "\(done)")
+        #expect(done.contains("Write a review: reply !gg review title:igdb:26226"), "\(done)")
         #expect(try await stored()?.status == "completed")
+        // Once reviewed, a later change offers no review to write.
+        _ = try await typed("!gg review Celeste The summit!")
+        let later = try await typed("!gg progress Celeste 30h")
+        #expect(later.contains("updated Celeste (2018)") && !later.contains("review"), "\(later)")
     }
 }

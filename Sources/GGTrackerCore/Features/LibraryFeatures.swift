@@ -166,7 +166,7 @@ struct LibraryFeatures: Sendable {
             headline = "\(c.player.shownName) updated \(game.displayName)"
         }
         var actions: [Action] = []
-        if saved.status == .completed {
+        if saved.status == .completed && saved.review == nil {
             actions.append(Action("Write a review", .run(.review, ["title": .game(game.ref)]), style: .primary))
         }
         // A status nobody asked for is explained.
