@@ -266,6 +266,27 @@ struct TextHintTests {
         #expect(named.contains("alice added Stardew Valley (2016)"), "\(named)")
     }
 
+    /// Typed, `/top`'s words go to its genre: a platform there is the platform, a platform after a genre ("rpg on
+    /// switch") both, and "games" says nothing of either; a search's platform after "on" leaves the "on" out. On
+    /// Discord, where the option was picked, a platform given as the genre is still offered, not run.
+    @Test func topAndSearchTypedWithAPlatformReadIt() async throws {
+        let harness = try await TestHarness()
+        for (line, scope) in [
+            ("!gg top rpg on switch", "Role-playing (RPG) · Nintendo Switch"),
+            ("!gg top rpg games for switch", "Role-playing (RPG) · Nintendo Switch"),
+            ("!gg top switch", "Nintendo Switch"), ("!gg top switch games", "Nintendo Switch"),
+            ("!gg top games on switch", "Nintendo Switch"), ("!gg top games", "all games"),
+        ] {
+            let body = try await matrixBody(harness, line)
+            let title = body.split(separator: "\n").first.map(String.init) ?? ""
+            #expect(
+                title.hasSuffix("Top rated: \(scope)") || body.contains("Nothing to rank for \(scope) games"),
+                "\(line): \(body)")
+        }
+        let search = try await matrixBody(harness, "!gg search zelda on switch")
+        #expect(search.contains("for “zelda” · Nintendo Switch"), "\(search)")
+    }
+
     /// A quoted title ends where its quote does: the words after it are run as the options they name, and what no
     /// option takes is refused with nothing stored.
     @Test func wordsAfterAQuotedTitleAreItsOptions() async throws {

@@ -31,10 +31,26 @@ extension CatalogFeatures {
                 guard typed.filter(\.isLetter).count >= 2,
                     case .found(let name) = try await bot.catalog.facetName(kind, for: typed, typos: false)
                 else { continue }
-                return (words.dropLast(count).joined(separator: " "), kind, name)
+                // "zelda on switch": the word joining them is neither's.
+                var rest = words.dropLast(count)
+                if rest.count >= 2, Self.beforeAFacet.contains(rest.last!.lowercased()) { rest.removeLast() }
+                return (rest.joined(separator: " "), kind, name)
             }
         }
         return nil
+    }
+
+    /// Words that join a name and the platform or genre after it: "zelda on switch", "rpgs for ps4".
+    static let beforeAFacet: Set<String> = ["on", "for", "in"]
+
+    /// `typed` without the words "game" and "games" and any joining word left first ("games on switch" →
+    /// "switch"); nil where it has none of them.
+    static func withoutGameWords(_ typed: String) -> String? {
+        let words = typed.split(whereSeparator: \.isWhitespace)
+        var plain = words.filter { !["game", "games"].contains($0.lowercased()) }
+        guard plain.count < words.count else { return nil }
+        while let first = plain.first, beforeAFacet.contains(first.lowercased()) { plain.removeFirst() }
+        return plain.joined(separator: " ")
     }
 
     /// Whether the command has an option for this kind of facet (`/top`'s `platform`), not given.
@@ -57,6 +73,16 @@ extension CatalogFeatures {
     /// the closest names. Either way the command stops there, changing nothing.
     func facet(_ kind: FacetKind, named typed: String, option: String, _ c: Context) async throws -> String {
         let names = try await bot.catalog.facetNames(kind)
+        var typed = typed
+        // Typed, "games" says nothing of a genre or platform ("!gg top games", "!gg top switch games", "!gg top
+        // games on switch"): read without it, unless only the words with it name one.
+        let typedHere = c.invoker.platform != .discord && c.rereadsTheTitle
+        if typedHere, let plain = Self.withoutGameWords(typed) {
+            if plain.isEmpty { throw TitleReading(invocation: bot.rerun(c, [option: nil])) }
+            let whole = FacetName.resolve(typed, among: names)
+            let namesOne = if case .found = whole { true } else { false }
+            if !namesOne || FacetName.resolve(plain, among: names) == whole { typed = plain }
+        }
         let shown = Format.truncate(typed.trimmingCharacters(in: .whitespaces), 100)
         func ask(_ message: RichText, _ choices: [String]) -> ReplyError {
             let buttons = choices.prefix(5).map { name in
@@ -76,8 +102,17 @@ extension CatalogFeatures {
             guard !names.isEmpty else {
                 throw ReplyError.notice(Self.noData(kind))
             }
+            // "!gg top rpg on switch": a name of this kind, then one of another this command takes, not given yet.
+            if typedHere,
+                let (rest, other, name) = try await trailingFacet(typed, CatalogFilter()),
+                other != kind, takesFacet(other, c),
+                case .found(let own) = FacetName.resolve(rest, among: names)
+            {
+                throw TitleReading(invocation: bot.rerun(c, [option: .string(own), other.rawValue: .string(name)]))
+            }
             // "/top nintendo 64": the name of another kind of facet this command takes, not given yet; "/browse
-            // platform name:rpg": the browse of the other kind.
+            // platform name:rpg": the browse of the other kind. Offered on Discord, where it was put in its option;
+            // typed, it is run (the line's words go to the first option).
             for other in FacetKind.allCases where other != kind && other.rawValue != option {
                 let browsing = c.invocation.path == ["browse", kind.rawValue]
                 guard browsing || takesFacet(other, c),
@@ -87,6 +122,7 @@ extension CatalogFeatures {
                     browsing
                     ? CommandInvocation(path: ["browse", other.rawValue], options: [option: .string(name)])
                     : bot.rerun(c, [option: nil, other.rawValue: .string(name)])
+                if typedHere { throw TitleReading(invocation: meant) }
                 throw ReplyError(
                     Reply(
                         visibility: .invokerOnly,
