@@ -48,6 +48,7 @@ package enum TextCommandParser {
             // Let validation explain which subcommands exist.
             return CommandInvocation(path: path, fromComponent: fromComponent)
         }
+        if let shelf = Self.namedShelf(path, rest) { (path, spec, rest) = shelf }
         let usage = spec.usage(prefix: "/" + path.joined(separator: " "))
         var options: [String: OptionValue] = [:]
         rest = Substring(dashesAsFlags(String(rest), of: spec))

@@ -230,6 +230,22 @@ struct TextCommandParserTests {
         }
     }
 
+    /// A shelf named at the end of the line is the command for it: the wishlist's, or the library's as typed.
+    @Test(arguments: [
+        ("!gg add Tears of the Kingdom to my wishlist", "/wishlist add title:Tears of the Kingdom"),
+        ("!gg add Portal to wishlist", "/wishlist add title:Portal"),
+        ("!gg wishlist add Celeste to my wish list", "/wishlist add title:Celeste"),
+        ("!gg remove Hades from my wishlist", "/wishlist remove title:Hades"),
+        ("!gg remove Hades from my library", "/remove title:Hades"),
+        ("!gg add Hades to my library", "/add title:Hades"),
+        ("!gg add Hades to my collection.", "/add title:Hades"),
+        // Not a shelf's end: the line as typed.
+        ("!gg add wishlist", "/add title:wishlist"), ("!gg add my library", "/add title:my library"),
+    ])
+    func aShelfNamedLastIsTheCommandForIt(line: String, meant: String) throws {
+        #expect(try TextCommandParser.parse(line).commandLine == meant)
+    }
+
     /// A mistyped command or subcommand with the one name it was likely meant for offers the whole line as that
     /// command, to run with a button; nothing is offered where no name or several are near.
     @Test(arguments: [

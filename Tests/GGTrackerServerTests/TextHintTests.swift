@@ -287,6 +287,19 @@ struct TextHintTests {
         #expect(search.contains("for “zelda” · Nintendo Switch"), "\(search)")
     }
 
+    /// "!gg add Celeste to my wishlist" wishlists it (nothing added to the library); "… from my wishlist" takes it off.
+    @Test func aShelfNamedLastIsTheOneChanged() async throws {
+        let harness = try await TestHarness()
+        let game = try #require(try await harness.services.catalog.game(GameRef(provider: "igdb", id: "26226")))
+        let added = try await matrixBody(harness, "!gg add Celeste to my wishlist")
+        #expect(added.contains("alice wishlisted Celeste (2018)"), "\(added)")
+        #expect(try await harness.services.database.library.isWishlisted(Self.matrixUser.player, game: game.id))
+        #expect(try await entry(harness, igdb: "26226") == nil)
+        let removed = try await matrixBody(harness, "!gg remove Celeste from my wishlist")
+        #expect(removed.contains("off your wishlist"), "\(removed)")
+        #expect(try await !harness.services.database.library.isWishlisted(Self.matrixUser.player, game: game.id))
+    }
+
     /// A quoted title ends where its quote does: the words after it are run as the options they name, and what no
     /// option takes is refused with nothing stored.
     @Test func wordsAfterAQuotedTitleAreItsOptions() async throws {
