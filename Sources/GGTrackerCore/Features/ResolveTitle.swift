@@ -97,7 +97,7 @@ extension GGTrackerBot {
             if case .none = pick, let game = starting.max(by: { $0.name.count < $1.name.count }) {
                 if c.rereadsTheTitle, let rest = c.invocation.textAfter(name: game.name),
                     !starting.contains(where: { $0.id != game.id && $0.name.count == game.name.count }),
-                    try await !catalogNamesMore(of: text, than: rest.value)
+                    try await !namesMore(in: catalog, of: text, than: rest.value)
                 {
                     var reading = c.invocation
                     reading.options["title"] = .game(game.ref)
@@ -108,23 +108,6 @@ extension GGTrackerBot {
             }
             return try gated(pick, text, c)
         }
-    }
-
-    /// Whether a game of the catalog is named exactly by more of `text`'s first words than those before `rest` (up to
-    /// four more, as a sequel's or an edition's name adds).
-    private func catalogNamesMore(of text: String, than rest: OptionValue) async throws -> Bool {
-        let words = text.split(whereSeparator: \.isWhitespace)
-        let named = words.count - CommandInvocation.text(of: rest).split(whereSeparator: \.isWhitespace).count
-        for count in stride(from: min(words.count - 1, named + 4), to: named, by: -1) {
-            let longer = words.prefix(count).joined(separator: " ")
-            let hits = try await catalog.lookup(longer, filter: CatalogFilter(includeMature: true), limit: 5).hits
-            // A name that folds the extra words away ("Hades" for "hades the") is no longer one.
-            if hits.contains(where: { $0.exactName && $0.game.name.split(whereSeparator: \.isWhitespace).count > named }
-            ) {
-                return true
-            }
-        }
-        return false
     }
 
     /// The game, unless the channel may not show it.
@@ -230,4 +213,20 @@ extension GGTrackerBot {
             return game.displayName + " · " + platform + more
         }
     }
+}
+
+/// Whether a game of `catalog` is named exactly by more of `text`'s first words than those before `rest` (up to four
+/// more, as a sequel's or an edition's name adds).
+private func namesMore(in catalog: any GameCatalog, of text: String, than rest: OptionValue) async throws -> Bool {
+    let words = text.split(whereSeparator: \.isWhitespace)
+    let named = words.count - CommandInvocation.text(of: rest).split(whereSeparator: \.isWhitespace).count
+    for count in stride(from: min(words.count - 1, named + 4), to: named, by: -1) {
+        let longer = words.prefix(count).joined(separator: " ")
+        let hits = try await catalog.lookup(longer, filter: CatalogFilter(includeMature: true), limit: 5).hits
+        // A name that folds the extra words away ("Hades" for "hades the") is no longer one.
+        if hits.contains(where: { $0.exactName && $0.game.name.split(whereSeparator: \.isWhitespace).count > named }) {
+            return true
+        }
+    }
+    return false
 }
