@@ -1,5 +1,6 @@
-/// A shelf named at the end of a typed line: "!gg add Hades to my wishlist" is `/wishlist add`, "!gg remove Hades
-/// from my wishlist" `/wishlist remove`, "… to my library" and "… from my library" the command as it is.
+/// A shelf named at the end of a typed line: "!gg add Hades to my wishlist" (or "!gg add Hades wishlist") is
+/// `/wishlist add`, "!gg remove Hades from my wishlist" `/wishlist remove`, "… to my library" and "… from my library"
+/// the command as it is.
 extension TextCommandParser {
     /// The command (`path`, and its declaration) and the rest of the line once a shelf ending it is read; nil where
     /// none ends it.
@@ -14,10 +15,24 @@ extension TextCommandParser {
         guard wishlist || ["library", "collection"].contains(last) else { return nil }
         words.removeLast()
         if wishlist && last == "list" { words.removeLast() }
-        if let owner = words.last?.lowercased(), ["my", "the"].contains(owner) { words.removeLast() }
-        guard let joining = words.popLast()?.lowercased(), !words.isEmpty else { return nil }
-        let adding = ["to", "into", "on", "onto"].contains(joining)
-        guard adding || ["from", "off"].contains(joining) else { return nil }
+        var owned = false
+        if let owner = words.last?.lowercased(), ["my", "the"].contains(owner) {
+            words.removeLast()
+            owned = true
+        }
+        guard let joining = words.last?.lowercased(), words.count >= 2 || (!owned && path == ["add"]) else {
+            return nil
+        }
+        var adding = ["to", "into", "on", "onto"].contains(joining)
+        if adding || ["from", "off"].contains(joining) {
+            words.removeLast()
+        } else if !owned && wishlist && path == ["add"] {
+            // "!gg add Hades II wishlist", as a status is written after the title.
+            adding = true
+        } else {
+            return nil
+        }
+        guard !words.isEmpty else { return nil }
         let title = Substring(words.joined(separator: " "))
         let wishlistSpec = CommandName.wishlist.spec
         switch (path, adding, wishlist) {

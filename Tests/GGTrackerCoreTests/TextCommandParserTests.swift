@@ -234,6 +234,7 @@ struct TextCommandParserTests {
     @Test(arguments: [
         ("!gg add Tears of the Kingdom to my wishlist", "/wishlist add title:Tears of the Kingdom"),
         ("!gg add Portal to wishlist", "/wishlist add title:Portal"),
+        ("!gg add Hades II wishlist", "/wishlist add title:Hades II"),
         ("!gg wishlist add Celeste to my wish list", "/wishlist add title:Celeste"),
         ("!gg remove Hades from my wishlist", "/wishlist remove title:Hades"),
         ("!gg remove Hades from my library", "/remove title:Hades"),
@@ -241,6 +242,8 @@ struct TextCommandParserTests {
         ("!gg add Hades to my collection.", "/add title:Hades"),
         // Not a shelf's end: the line as typed.
         ("!gg add wishlist", "/add title:wishlist"), ("!gg add my library", "/add title:my library"),
+        ("!gg add Hades library", "/add title:Hades library"),
+        ("!gg remove Hades wishlist", "/remove title:Hades wishlist"),
     ])
     func aShelfNamedLastIsTheCommandForIt(line: String, meant: String) throws {
         #expect(try TextCommandParser.parse(line).commandLine == meant)
