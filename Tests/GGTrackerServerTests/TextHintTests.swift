@@ -300,6 +300,20 @@ struct TextHintTests {
         #expect(try await !harness.services.database.library.isWishlisted(Self.matrixUser.player, game: game.id))
     }
 
+    /// `/favorite` typed without a game names the caller's favorites, which its buttons would unmark, with a star.
+    @Test func favoriteWithoutAGameNamesTheFavorites() async throws {
+        let harness = try await TestHarness()
+        _ = try await matrixBody(harness, "!gg add Hades")
+        _ = try await matrixBody(harness, "!gg add Celeste")
+        let none = try await matrixBody(harness, "!gg favorite")
+        #expect(!none.contains("Your favorites") && !none.contains("⭐"), "\(none)")
+        _ = try await matrixBody(harness, "!gg favorite Hades")
+        let asked = try await matrixBody(harness, "!gg favorite")
+        #expect(asked.hasPrefix("Your favorites: Hades. Which game"), "\(asked)")
+        #expect(asked.contains("⭐ Hades (2020): reply !gg favorite title:igdb:113112"), "\(asked)")
+        #expect(asked.contains(" Celeste (2018): reply") && !asked.contains("⭐ Celeste"), "\(asked)")
+    }
+
     /// A quoted title ends where its quote does: the words after it are run as the options they name, and what no
     /// option takes is refused with nothing stored.
     @Test func wordsAfterAQuotedTitleAreItsOptions() async throws {

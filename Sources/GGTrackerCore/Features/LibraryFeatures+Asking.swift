@@ -32,12 +32,24 @@ extension LibraryFeatures {
                     ? "Which game? Your library has none yet: add one with \(code: "/add title:<game>"), then \(code: typed.commandLine)."
                     : "Which game? Name it: \(code: typed.commandLine).")
         }
+        // `/favorite` toggles: the favorites it would unmark are named, and marked on their buttons.
+        let favorites =
+            command == "favorite"
+            ? try await bot.store.library.stats(of: c.player.id, includeMature: c.showsMature).favorites : []
+        let named: RichText =
+            favorites.isEmpty
+            ? "" : "Your favorites: \(Format.truncate(favorites.prefix(10).joined(separator: ", "), 500)). "
         return Reply(
             visibility: .invokerOnly,
             text:
-                "\(Self.question(command, options: options, status: status)) Pick one of yours, or type \(code: typed.commandLine).",
+                named
+                + "\(Self.question(command, options: options, status: status)) Pick one of yours, or type \(code: typed.commandLine).",
             actions: [
-                games.map { Action(Format.truncate($0.displayName, 80), bot.rerun(c, ["title": .game($0.ref)])) }
+                games.map { game in
+                    let mark = favorites.contains(game.name) ? "⭐ " : ""
+                    return Action(
+                        Format.truncate(mark + game.displayName, 80), bot.rerun(c, ["title": .game(game.ref)]))
+                }
             ])
     }
 
