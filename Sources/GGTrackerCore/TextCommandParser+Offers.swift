@@ -47,6 +47,30 @@ extension TextCommandParser {
         return UsageError.unknownCommand(word, meant: command, search: search)
     }
 
+    /// "!gg add Celeste completed 9/10": `/add` takes no score, and `/rate` adds a game not in the library as
+    /// completed with its score: that is offered (never run), with the title before the score and a status of
+    /// completed left out. Only a score written as one ("9/10", "4.5 stars", "★★★★", "8 out of 10"): a bare number
+    /// may be hours or part of a name, and another status is no game rated.
+    static func scoreAfterAddsTitle(_ rest: Substring) throws(UsageError) {
+        let text = rest.trimmingCharacters(in: .whitespaces)
+        guard !text.contains(":"), !text.contains("--"),
+            let (before, value) = CommandInvocation.trailingValue(of: text, for: .score),
+            let last = text.split(whereSeparator: \.isWhitespace).last,
+            Int(last) == nil || text.lowercased().contains(" out of ")
+        else { return }
+        var words = before.split(whereSeparator: \.isWhitespace)
+        if let status = words.last.flatMap({ OptionSpec.status("").reading(String($0)) }), words.count >= 2 {
+            guard status == .string(GameStatus.completed.rawValue) else { return }
+            words.removeLast()
+        }
+        let rate = CommandInvocation(
+            path: ["rate"], options: ["title": .string(words.joined(separator: " ")), "score": value])
+        throw UsageError(
+            "\(code: "/add") takes no score; \(code: "/rate") adds a game you have not added as completed, with its score. "
+                + "Did you mean \(code: rate.commandLine)?",
+            meant: rate)
+    }
+
     /// Whether `word` is the command `name` mistyped rather than a word of a game's name: long, and its start or a
     /// letter or two off ("prgress", "leaderb"; not "tom" for `top`, nor "company" for `compare`).
     static func isMistyped(_ word: String, as name: String) -> Bool {

@@ -49,6 +49,7 @@ package enum TextCommandParser {
             return CommandInvocation(path: path, fromComponent: fromComponent)
         }
         if let shelf = Self.namedShelf(path, rest) { (path, spec, rest) = shelf }
+        if path == ["add"] { try scoreAfterAddsTitle(rest) }
         let usage = spec.usage(prefix: "/" + path.joined(separator: " "))
         var options: [String: OptionValue] = [:]
         rest = Substring(dashesAsFlags(String(rest), of: spec))

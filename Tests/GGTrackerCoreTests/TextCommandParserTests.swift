@@ -271,6 +271,10 @@ struct TextCommandParserTests {
         ("!gg untag hades roguelike", "/tag title:hades tags:-roguelike"),
         ("!gg untag hades co-op, hard", "/tag title:hades tags:-co-op, -hard"),
         ("!gg unfavorite hades", "/favorite title:hades"), ("!gg unfav hades", "/favorite title:hades"),
+        // A score after `/add`'s title: `/rate` adds the game as completed with it.
+        ("!gg add Celeste completed 9/10", "/rate title:Celeste score:9"),
+        ("!gg add Celeste 4.5 stars", "/rate title:Celeste score:9"),
+        ("!gg add Celeste 8 out of 10", "/rate title:Celeste score:8"),
     ])
     func aMistypedNameOffersTheWholeCommand(line: String, meant: String?) {
         #expect {
