@@ -51,10 +51,14 @@ extension CommandName {
     func subcommand(forFreeText text: String) -> String? {
         let member = text.hasPrefix("@")
         let oneWord = !text.contains(where: \.isWhitespace)
+        // "!gg wishlist of bob", "!gg profile for bob": whose to show ("for" before a game's name: "For Honor").
+        let words = text.split(whereSeparator: \.isWhitespace).map { $0.lowercased() }
+        let ofMember = words.count == 2 && words[0] == "of"
+        let forMember = words.count == 2 && words[0] == "for"
         switch self {
-        case .wishlist: return member ? "show" : "add"
+        case .wishlist: return member || ofMember ? "show" : "add"
         case .friend: return oneWord ? "add" : nil
-        case .profile: return oneWord ? "show" : nil
+        case .profile: return oneWord || ofMember || forMember ? "show" : nil
         case .challenge: return member ? nil : "show"
         case .importLibrary: return oneWord ? "steam" : nil
         default: return nil

@@ -137,6 +137,9 @@ struct TextCommandParserTests {
             "!gg wishlist Hades",
             "`/wishlist` needs a subcommand: add, remove, show. Did you mean `/wishlist add title:Hades`?"
         ),
+        ("!gg wishlist of bob", "Did you mean `/wishlist show user:@bob`?"),
+        ("!gg wishlist for honor", "Did you mean `/wishlist add title:for honor`?"),
+        ("!gg profile for bob", "Did you mean `/profile show user:@bob`?"),
         ("!gg browse genre:RPG", "Did you mean `/browse genre name:RPG`?"),
         ("!gg challenge Winter Sprint", "Did you mean `/challenge show name:Winter Sprint`?"),
         ("!gg friend bob", "Did you mean `/friend add user:"),
@@ -384,6 +387,8 @@ struct TextCommandParserTests {
         ("!gg list bob by name", .library(.list(user: UserMention(id: "bob"), status: nil, sort: .name, page: 1))),
         ("!gg list me", .library(.list(user: nil, status: nil, sort: .recent, page: 1))),
         ("!gg list mine completed", .library(.list(user: nil, status: .completed, sort: .recent, page: 1))),
+        ("!gg list of bob", .library(.list(user: UserMention(id: "bob"), status: nil, sort: .recent, page: 1))),
+        ("!gg stats for bob", .social(.stats(user: UserMention(id: "bob")))),
         ("!gg leaderboard by hours", .social(.leaderboard(.hours, .all))),
         // A period said as people say it.
         ("!gg leaderboard this week", .social(.leaderboard(.completed, .week))),
