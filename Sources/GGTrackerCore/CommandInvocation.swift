@@ -132,8 +132,15 @@ extension CommandInvocation {
         // Written out only for an error: most commands never need it.
         let usage = { [spec, prefix] in spec.usage(prefix: prefix) }
         for (name, value) in options {
-            guard let option = spec.option(name) else {
+            guard var option = spec.option(name) else {
                 throw UsageError("\(code: "\(prefix)") has no option \(code: "\(name)").", usage: usage())
+            }
+            // A title may run on into the free text the command was not given ("!gg review Hades <a long
+            // review>"), read apart when the title is resolved.
+            if name == "title", let most = option.maxLength,
+                let text = spec.options.first(where: { $0.greedy && $0.isFreeText && options[$0.name] == nil })
+            {
+                option.maxLength = most + 1 + (text.maxLength ?? 0)
             }
             try option.check(value, usage: usage)
         }

@@ -314,6 +314,25 @@ struct TextHintTests {
         #expect(asked.contains(" Celeste (2018): reply") && !asked.contains("⭐ Celeste"), "\(asked)")
     }
 
+    /// A review typed after its game's name may be longer than a name: it is read apart from the name, whole; text
+    /// that no game of the caller's starts is refused as too long a title, nothing stored.
+    @Test func aLongTextTypedAfterAGameIsTakenWhole() async throws {
+        let harness = try await prepared()
+        _ = try await matrixBody(harness, "!gg progress Hades --status completed")
+        let review = Array(repeating: "The spear and the bow, the boons and the music.", count: 12).joined(
+            separator: " ")
+        let body = try await matrixBody(harness, "!gg review Hades \(review)")
+        #expect(body.contains("alice reviewed Hades (2020)"), "\(body)")
+        #expect(try await entry(harness, igdb: "113112")?.review == review)
+        let refused = try await matrixBody(harness, "!gg note Elden Ring \(review)")
+        #expect(refused.contains("characters long, more than a game's name (200)"), "\(refused)")
+        #expect(refused.contains("note title:<game> text:<text>"), "\(refused)")
+        #expect(try await entry(harness, igdb: "119133") == nil)
+        #expect(try await entry(harness, igdb: "113112")?.note == "Try the spear")
+        let add = try await matrixBody(harness, "!gg add \(review)")
+        #expect(add.contains("`title` is \(review.count) characters long; the limit is 200"), "\(add)")
+    }
+
     /// A quoted title ends where its quote does: the words after it are run as the options they name, and what no
     /// option takes is refused with nothing stored.
     @Test func wordsAfterAQuotedTitleAreItsOptions() async throws {

@@ -39,6 +39,17 @@ extension GGTrackerBot {
                 throw ReplyError.notice(
                     "The catalog has no game for \(page)\(named). Try \(code: "/search") with its name.")
             }
+            // A title typed on into the free text ("!gg review Hades <a long review>") is longer than a name: only a
+            // game on the caller's shelves starting it is looked for.
+            if let most = OptionSpec.title().maxLength, Format.length(text) > most {
+                let shelfGames = scope == .ownShelves ? try await store.library.shelfGames(of: c.player.id) : []
+                if let starting = try await shelfGameStarting(text, among: shelfGames, catalog, c) {
+                    return try gated(.none(suggestions: starting), Format.truncate(text, 100), c)
+                }
+                throw ReplyError.notice(
+                    "“\(Format.truncate(text, 60))” is \(Format.length(text)) characters long, more than a game's name (\(most)), and starts with the name of no game of yours. Type \(code: "/\(c.invocation.path.joined(separator: " ")) title:<game> text:<text>")."
+                )
+            }
             if let pick = try await datedPick(text, c, scope: scope) { return try gated(pick, text, c) }
             var shelfGames: [Game] = []
             if scope == .ownShelves {
@@ -89,22 +100,8 @@ extension GGTrackerBot {
                 default: break
                 }
             }
-            // "hades great game" typed to /review: a game on the caller's shelves whose name starts the title (the
-            // longest) is the game, and the rest the text the command was not given. Typed, it runs so when no other
-            // game of the shelves has that name and none of the catalog a longer one ("hades ii is hard" with only
-            // Hades on the shelves); otherwise it is offered.
-            let starting = shelfGames.filter { c.invocation.textAfter(name: $0.name) != nil }
-            if case .none = pick, let game = starting.max(by: { $0.name.count < $1.name.count }) {
-                if c.rereadsTheTitle, let rest = c.invocation.textAfter(name: game.name),
-                    !starting.contains(where: { $0.id != game.id && $0.name.count == game.name.count }),
-                    try await !namesMore(in: catalog, of: text, than: rest.value)
-                {
-                    var reading = c.invocation
-                    reading.options["title"] = .game(game.ref)
-                    reading.options[rest.name] = rest.value
-                    throw TitleReading(invocation: reading)
-                }
-                pick = .none(suggestions: starting.filter { $0.name.count == game.name.count })
+            if case .none = pick, let starting = try await shelfGameStarting(text, among: shelfGames, catalog, c) {
+                pick = .none(suggestions: starting)
             }
             return try gated(pick, text, c)
         }
@@ -229,4 +226,25 @@ private func namesMore(in catalog: any GameCatalog, of text: String, than rest: 
         }
     }
     return false
+}
+
+/// "hades great game" typed to /review: a game on the caller's shelves whose name starts the title (the longest) is
+/// the game, and the rest the text the command was not given. Typed, it runs so (a `TitleReading`) when no other game
+/// of the shelves has that name and none of the catalog a longer one ("hades ii is hard" with only Hades on the
+/// shelves); otherwise those games are returned, to be offered. Nil where none starts it.
+private func shelfGameStarting(
+    _ text: String, among shelfGames: [Game], _ catalog: any GameCatalog, _ c: GGTrackerBot.Context
+) async throws -> [Game]? {
+    let starting = shelfGames.filter { c.invocation.textAfter(name: $0.name) != nil }
+    guard let game = starting.max(by: { $0.name.count < $1.name.count }) else { return nil }
+    if c.rereadsTheTitle, let rest = c.invocation.textAfter(name: game.name),
+        !starting.contains(where: { $0.id != game.id && $0.name.count == game.name.count }),
+        try await !namesMore(in: catalog, of: text, than: rest.value)
+    {
+        var reading = c.invocation
+        reading.options["title"] = .game(game.ref)
+        reading.options[rest.name] = rest.value
+        throw TitleReading(invocation: reading)
+    }
+    return starting.filter { $0.name.count == game.name.count }
 }
