@@ -26,10 +26,11 @@ extension BotCommand {
     }
 
     /// `roguelike, Couch co-op, -old, +new` → add roguelike, add couch co-op, remove old, add new. A tag is named
-    /// without the `#` that `/list` takes before it: `#co-op` is co-op.
+    /// without the `#` that `/list` takes before it: `#co-op` is co-op, and each word written with it is a tag of its
+    /// own (`#roguelike #co-op`, `-#old`).
     static func tagChanges(_ text: String, usage: String) throws(UsageError) -> [TagChange] {
         var changes: [TagChange] = []
-        for piece in text.split(separator: ",") {
+        for piece in text.split(separator: ",").flatMap(hashtags) {
             var tag = piece.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
             let removing = tag.hasPrefix("-")
             if removing { tag = String(tag.dropFirst()).trimmingCharacters(in: .whitespaces) }
@@ -47,5 +48,18 @@ extension BotCommand {
                 "Give tags separated by commas, for example \(code: "tags:roguelike, couch").", usage: usage)
         }
         return changes
+    }
+
+    /// A piece of a tag list split before each word written with "#" ("#roguelike #co-op", "roguelike -#old").
+    private static func hashtags(_ piece: Substring) -> [String] {
+        var tags: [String] = []
+        for word in piece.split(whereSeparator: \.isWhitespace) {
+            if word.hasPrefix("#") || word.hasPrefix("-#") || tags.isEmpty {
+                tags.append(String(word))
+            } else {
+                tags[tags.count - 1] += " " + word
+            }
+        }
+        return tags
     }
 }

@@ -45,6 +45,9 @@ extension TextCommandParser {
         for word in text.split(whereSeparator: \.isWhitespace).map(String.init) {
             if units.contains(word.lowercased()), let number = words.last, Double(number) != nil {
                 words[words.count - 1] = number + word
+            } else if spec.option("tag") != nil, words.last?.lowercased() == "tagged" {
+                // "!gg list tagged co-op": the tag, as "#co-op" is.
+                words[words.count - 1] = "#" + word
             } else {
                 words.append(word)
             }

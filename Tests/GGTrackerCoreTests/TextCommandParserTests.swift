@@ -342,6 +342,19 @@ struct TextCommandParserTests {
             command == .library(.tag(.text("Hades"), changes: [.add("metroidvania"), .add("co-op"), .remove("old")])))
     }
 
+    /// Words written with "#" are a tag each, as hashtags are, beside the lists by commas; "tagged" before a word in
+    /// `/list` is that tag.
+    @Test func hashtagsAreATagEach() throws {
+        let command = try BotCommand(try TextCommandParser.parse("/tag title:Hades tags:#Roguelike #co-op -#old"))
+        #expect(
+            command == .library(.tag(.text("Hades"), changes: [.add("roguelike"), .add("co-op"), .remove("old")])))
+        let mixed = try BotCommand(try TextCommandParser.parse("/tag title:Hades tags:couch co-op #story, hard"))
+        #expect(
+            mixed == .library(.tag(.text("Hades"), changes: [.add("couch co-op"), .add("story"), .add("hard")])))
+        let listed = try BotCommand(try TextCommandParser.parse("!gg list tagged roguelike"))
+        #expect(listed == .library(.list(user: nil, status: nil, sort: .recent, page: 1, tag: "roguelike")))
+    }
+
     /// Every command's documented examples parse and type, so `/help` never shows a command that fails.
     @Test(arguments: CommandName.allCases)
     func everyDocumentedExampleParses(command: CommandName) throws {

@@ -218,6 +218,9 @@ struct TextHintTests {
         let body = try await matrixBody(harness, "!gg tag Hades roguelike, co-op")
         #expect(body.contains("Tags on Hades (2020): `roguelike`, `co-op`"), "\(body)")
         #expect(try await entry(harness, igdb: "113112")?.tags == ["roguelike", "co-op"])
+        // Hashtags are a tag each.
+        let hashtags = try await matrixBody(harness, "!gg tag Hades #story #hard")
+        #expect(hashtags.contains("Tags on Hades (2020): `roguelike`, `co-op`, `story`, `hard`"), "\(hashtags)")
     }
 
     /// "!gg review Hades Loved it": a game on the caller's shelves starts the title and the rest is the text the
