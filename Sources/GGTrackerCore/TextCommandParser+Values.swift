@@ -69,9 +69,9 @@ extension TextCommandParser {
 
     /// Words spread over no option: how a list is ordered ("sorted by score"), the caller, the default member,
     /// words before a member ("stats for bob", "list of bob") and between two ("bob and cara", "me vs bob"), around a
-    /// period ("this week", "all time") and before a most ("under 3h", "at most 2 hours").
+    /// period ("this week", "all time"), before a most ("under 3h", "at most 2 hours") and a form ("as json").
     static let spreadFillers: Set<String> = [
         "by", "sorted", "sort", "ordered", "order", "me", "mine", "my", "myself", "with", "and", "vs", "versus", "&",
-        "to", "this", "the", "time", "under", "max", "at", "most", "up", "of", "for",
+        "to", "this", "the", "time", "under", "max", "at", "most", "up", "of", "for", "as", "in",
     ]
 }

@@ -402,6 +402,7 @@ struct TextCommandParserTests {
         ("!gg list mine completed", .library(.list(user: nil, status: .completed, sort: .recent, page: 1))),
         ("!gg list of bob", .library(.list(user: UserMention(id: "bob"), status: nil, sort: .recent, page: 1))),
         ("!gg stats for bob", .social(.stats(user: UserMention(id: "bob")))),
+        ("!gg export as json", .library(.export(.json))), ("!gg export in csv", .library(.export(.csv))),
         ("!gg leaderboard by hours", .social(.leaderboard(.hours, .all))),
         // A period said as people say it.
         ("!gg leaderboard this week", .social(.leaderboard(.completed, .week))),
