@@ -324,9 +324,7 @@ package enum CommandName: String, CaseIterable, Sendable {
             return CommandSpec(
                 name: "gamenight", summary: "Decide together what to play tonight: join, then pick from your shelves",
                 options: [
-                    .string(
-                        "action", "What to do (default: start a game night here)",
-                        choices: GameNightAction.allCases.map(\.rawValue)),
+                    GameNightAction.option,
                     .string(
                         "mode", "Which games: any, coop or multiplayer (default)",
                         choices: GameNightMode.allCases.map(\.rawValue)),

@@ -412,6 +412,11 @@ struct TextCommandParserTests {
         // A most said in words, a number and its unit apart, a choice with its dash.
         ("!gg gamenight co-op under 3h", .social(.gameNight(.start, mode: .coop, maxHours: 3, night: nil))),
         ("!gg gamenight max 2 hours", .social(.gameNight(.start, mode: nil, maxHours: 2, night: nil))),
+        // What people type for the buttons: "I'm in" is join, "I'm out" leave.
+        ("!gg gamenight i'm in", .social(.gameNight(.join, mode: nil, maxHours: nil, night: nil))),
+        ("!gg gamenight I’m in", .social(.gameNight(.join, mode: nil, maxHours: nil, night: nil))),
+        ("!gg gamenight im out", .social(.gameNight(.leave, mode: nil, maxHours: nil, night: nil))),
+        ("!gg gamenight again", .social(.gameNight(.reroll, mode: nil, maxHours: nil, night: nil))),
         (
             "!gg gamenight multiplayer at most 90 minutes",
             .social(.gameNight(.start, mode: .multiplayer, maxHours: 1.5, night: nil))
