@@ -52,13 +52,12 @@ extension CommandName {
         let member = text.hasPrefix("@")
         let oneWord = !text.contains(where: \.isWhitespace)
         // "!gg wishlist of bob", "!gg profile for bob": whose to show ("for" before a game's name: "For Honor").
-        let words = text.split(whereSeparator: \.isWhitespace).map { $0.lowercased() }
-        let ofMember = words.count == 2 && words[0] == "of"
-        let forMember = words.count == 2 && words[0] == "for"
+        let words = text.split(whereSeparator: \.isWhitespace)
+        let whose = words.count == 2 ? words[0].lowercased() : nil
         switch self {
-        case .wishlist: return member || ofMember ? "show" : "add"
+        case .wishlist: return member || whose == "of" ? "show" : "add"
         case .friend: return oneWord ? "add" : nil
-        case .profile: return oneWord || ofMember || forMember ? "show" : nil
+        case .profile: return oneWord || whose == "of" || whose == "for" ? "show" : nil
         case .challenge: return member ? nil : "show"
         case .importLibrary: return oneWord ? "steam" : nil
         default: return nil

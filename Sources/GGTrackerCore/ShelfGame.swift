@@ -1,16 +1,18 @@
 import Foundation
 
 /// A game on a player's shelves, with where it stands: its library status, or nil when it is only on the
-/// wishlist, and when the player last changed it (or wished for it).
+/// wishlist, when the player last changed it (or wished for it), and whether it is one of their favorites.
 package struct ShelfGame: Sendable {
     package var game: Game
     package var status: GameStatus?
     package var touchedAt: Date
+    package var favorite: Bool
 
-    package init(game: Game, status: GameStatus?, touchedAt: Date) {
+    package init(game: Game, status: GameStatus?, touchedAt: Date, favorite: Bool = false) {
         self.game = game
         self.status = status
         self.touchedAt = touchedAt
+        self.favorite = favorite
     }
 
     /// Where the game comes among the player's games for `command` (lower first): for `/progress` the games being

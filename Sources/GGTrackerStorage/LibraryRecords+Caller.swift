@@ -182,7 +182,9 @@ struct OwnCopy: Sendable {
         for wish in wishedOnly {
             db.remember(key(player, wish.game.id), OwnCopy(entry: nil, challenges: challenges, wishlisted: true))
         }
-        let shelves = owned.map { ShelfGame(game: $0.game, status: $0.status, touchedAt: $0.updatedAt) } + wishedOnly
+        let shelves =
+            owned.map { ShelfGame(game: $0.game, status: $0.status, touchedAt: $0.updatedAt, favorite: $0.favorite) }
+            + wishedOnly
         return shelves.sorted { $0.touchedAt > $1.touchedAt }
     }
 }

@@ -125,10 +125,10 @@ extension LibraryRecords: LibraryStore {
             if claim != nil && dialect == .postgres { return try await OwnCopy.shelves(of: player, in: db) }
             return try await db.fetchAll(
                 """
-                SELECT e.status, e.updated_at, \(GameRows.columns)
+                SELECT e.status, e.updated_at, e.favorite, \(GameRows.columns)
                 FROM library_entries e JOIN games g ON g.id = e.game_id WHERE e.player_id = ?
                 UNION ALL
-                SELECT NULL, w.added_at, \(GameRows.columns)
+                SELECT NULL, w.added_at, 0, \(GameRows.columns)
                 FROM wishlist w JOIN games g ON g.id = w.game_id WHERE w.player_id = ?
                     AND w.game_id NOT IN (SELECT game_id FROM library_entries WHERE player_id = ?)
                 ORDER BY 2 DESC
@@ -136,7 +136,7 @@ extension LibraryRecords: LibraryStore {
             ).map { row in
                 ShelfGame(
                     game: GameRows.game(from: row), status: (row[0] as String?).flatMap(GameStatus.init(rawValue:)),
-                    touchedAt: Date(timeIntervalSince1970: row[1]))
+                    touchedAt: Date(timeIntervalSince1970: row[1]), favorite: row[2])
             }
         }
     }

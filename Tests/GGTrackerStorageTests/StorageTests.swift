@@ -108,7 +108,7 @@ struct StorageTests {
     }
 
     /// The shelves as title suggestions order them: the last changed (or wished for) first, each game once, with
-    /// its status or none for the wishlist.
+    /// its status or none for the wishlist, and its favorite mark.
     @Test(arguments: Backend.all)
     func shelvesComeTheLastChangedFirst(_ backend: Backend) async throws {
         let f = try await LibraryFixture(backend)
@@ -119,7 +119,7 @@ struct StorageTests {
         _ = try await f.database.library.addToWishlist(alice.id, game: f.hades, at: f.now.addingTimeInterval(60))
         var shelves = try await f.database.library.recentShelves(of: alice.id)
         #expect(shelves.map(\.game.name) == ["Hades", "Celeste"] && shelves.map(\.status) == [nil, .playing])
-        #expect(shelves.first?.touchedAt == f.now.addingTimeInterval(60))
+        #expect(shelves.first?.touchedAt == f.now.addingTimeInterval(60) && shelves.map(\.favorite) == [false, false])
         // Both in the library: each once; the older change now last changed.
         let later = f.now.addingTimeInterval(120)
         try await f.database.library.updateEntry(of: alice.id, game: f.hades, community: "", at: later) {
@@ -127,10 +127,12 @@ struct StorageTests {
         }
         try await f.database.library.updateEntry(of: alice.id, game: f.celeste, community: "", at: later + 60) {
             $0?.hours = 3
+            $0?.favorite = true
             $0?.updatedAt = later + 60
         }
         shelves = try await f.database.library.recentShelves(of: alice.id)
         #expect(shelves.map(\.game.name) == ["Celeste", "Hades"] && shelves.map(\.status) == [.playing, .backlog])
+        #expect(shelves.map(\.favorite) == [true, false])
     }
 
     @Test(arguments: Backend.all)

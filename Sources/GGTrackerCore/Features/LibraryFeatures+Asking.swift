@@ -34,11 +34,9 @@ extension LibraryFeatures {
         }
         // `/favorite` toggles: the favorites it would unmark are named, and marked on their buttons.
         let favorites =
-            command == "favorite"
-            ? try await bot.store.library.stats(of: c.player.id, includeMature: c.showsMature).favorites : []
-        let named: RichText =
-            favorites.isEmpty
-            ? "" : "Your favorites: \(Format.truncate(favorites.prefix(10).joined(separator: ", "), 500)). "
+            command == "favorite" ? library.filter { $0.favorite && (c.showsMature || !$0.game.isMature) } : []
+        let names = favorites.prefix(10).map(\.game.name).joined(separator: ", ")
+        let named: RichText = favorites.isEmpty ? "" : "Your favorites: \(Format.truncate(names, 500)). "
         return Reply(
             visibility: .invokerOnly,
             text:
@@ -46,7 +44,7 @@ extension LibraryFeatures {
                 + "\(Self.question(command, options: options, status: status)) Pick one of yours, or type \(code: typed.commandLine).",
             actions: [
                 games.map { game in
-                    let mark = favorites.contains(game.name) ? "⭐ " : ""
+                    let mark = favorites.contains { $0.game.id == game.id } ? "⭐ " : ""
                     return Action(
                         Format.truncate(mark + game.displayName, 80), bot.rerun(c, ["title": .game(game.ref)]))
                 }
