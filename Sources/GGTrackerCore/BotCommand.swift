@@ -59,10 +59,15 @@ package enum BotCommand: Hashable, Sendable {
                 throw UsageError("Give \(code: "hours") (the total) or \(code: "add_hours"), not both.", usage: usage())
             }
             let hours = total.map(PlayedHours.total) ?? added.map(PlayedHours.added)
-            let percent = o.int("percent")
+            let (share, addedShare) = (o.int("percent"), o.int(PercentDone.addedOption.name))
+            if share != nil, addedShare != nil {
+                throw UsageError(
+                    "Give \(code: "percent") (the share done) or \(code: "add_percent"), not both.", usage: usage())
+            }
+            let percent = share.map(PercentDone.total) ?? addedShare.map(PercentDone.added)
             guard status != nil || hours != nil || percent != nil else {
                 var message: RichText =
-                    "Give at least one of \(code: "status"), \(code: "hours"), \(code: "add_hours") or \(code: "percent")."
+                    "Give at least one of \(code: "status"), \(code: "hours"), \(code: "add_hours"), \(code: "percent") or \(code: "add_percent")."
                 // "!gg progress hades completed": the status written last, without its name, is offered back.
                 // With nothing else written, the game's card asks where the player is with it.
                 guard let meant = invocation.optionsEndingTheTitle.map(invocation.settingTheTitlesEnding) else {
@@ -244,7 +249,7 @@ package enum CatalogCommand: Hashable, Sendable {
 /// A player's own shelves: the library and the wishlist.
 package enum LibraryCommand: Hashable, Sendable {
     case add(TitleQuery, status: GameStatus, hours: Double?)
-    case progress(TitleQuery, status: GameStatus?, hours: PlayedHours?, percent: Int?)
+    case progress(TitleQuery, status: GameStatus?, hours: PlayedHours?, percent: PercentDone?)
     /// Without a score (typed `!gg rate hades`), the scores to pick from.
     case rate(TitleQuery, score: Int?)
     /// Writes the caller's review (`spoiler` nil keeps the flag it had), or with `by` shows that member's review.

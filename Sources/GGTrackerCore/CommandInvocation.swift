@@ -357,13 +357,14 @@ extension CommandInvocation {
         let named =
             words.count >= 3 && words[words.count - 2].lowercased() == option.name
             || last.lowercased().hasPrefix(option.name + "=")
-        // "+2" is hours added to those played, never part of a name; "2h" is the total.
-        let added = option.name == PlayedHours.addedOption.name && last.hasPrefix("+")
+        // "+2" is hours added to those played, never part of a name; "2h" is the total. The number is the word
+        // before a unit written apart ("+10 %").
+        let unitApart = PlayedHours.unitWords(of: option).contains(last.lowercased())
+        let number = unitApart && words.count >= 2 ? String(words[words.count - 2]) : last
+        let added = PlayedHours.isAdded(option) && number.hasPrefix("+")
         guard
-            PlayedHours.mayBe(last, option),
-            !option.choices.isEmpty || option.carriesUnit(last)
-                || PlayedHours.unitWords(of: option).contains(last.lowercased()) || named
-                || added
+            PlayedHours.mayBe(number, option),
+            !option.choices.isEmpty || option.carriesUnit(last) || unitApart || named || added
         else { return nil }
         return trailingValue(of: title, for: option)
     }

@@ -25,7 +25,7 @@ extension CommandName {
             (.challenge, ["medals", "medal", "achievements", "goal", "goals"]),
             (.friend, ["follow", "unfollow", "friends"]),
             (.activity, ["feed", "news", "recent", "log"]),
-            (.upcoming, ["releases", "release", "calendar", "soon"]),
+            (.upcoming, ["releases", "release", "calendar", "soon", "alerts", "alert", "coming"]),
             (.recap, ["wrapped", "year", "summary"]),
             (.gamenight, ["night", "lfg", "party", "tonight"]),
             (.share, ["link", "page", "web"]),

@@ -19,7 +19,7 @@ package enum CommandName: String, CaseIterable, Sendable {
             name: "hours", summary: "Hours played in total", kind: .number, minValue: 0, maxValue: PlayedHours.most,
             units: OptionSpec.hourUnits)
         var percent = OptionSpec.integer("percent", "Percent complete", min: 0, max: 100)
-        percent.units = ["percent", "pct", "%"]
+        percent.units = PercentDone.units
         let score = OptionSpec.score
         switch self {
         case .search:
@@ -68,7 +68,7 @@ package enum CommandName: String, CaseIterable, Sendable {
             return CommandSpec(
                 name: "progress", summary: "Update status, hours or percent complete",
                 options: [
-                    .askedTitle, status, hours, percent, PlayedHours.addedOption,
+                    .askedTitle, status, hours, percent, PlayedHours.addedOption, PercentDone.addedOption,
                 ],
                 examples: [
                     "/progress title:Hollow Knight hours:30 percent:65", "/progress title:Hades status:completed",

@@ -127,7 +127,7 @@ package struct OptionSpec: Sendable {
     var typedExample: String? {
         guard let unit = units.min(by: { $0.count < $1.count }) else { return nil }
         let number = maxValue.map { $0 <= 10 ? "8" : $0 <= 100 ? "50" : "12" } ?? "12"
-        // Hours to add are typed with their "+".
+        // Hours or a percent to add are typed with their "+".
         return (PlayedHours.mayBe("", self) ? "" : "+") + number + unit
     }
 
@@ -155,9 +155,10 @@ package struct OptionSpec: Sendable {
     /// other kinds (free text, members, files): those are read where they are typed.
     func reading(_ text: String) -> OptionValue? {
         switch kind {
+        // "+2h" and "+10%" are hours and a percent to add, which a total (`hours`, `percent`) is not: `add_hours`
+        // and `add_percent` take them.
+        case _ where PercentDone.addingTo[name] != nil && text.hasPrefix("+"): nil
         case .integer: (Int(withoutUnit(text)) ?? starsReading(text)).map { .integer($0) }
-        // "+2h" is hours to add, which a total (`hours`) is not: `add_hours` takes them.
-        case .number where name == "hours" && text.hasPrefix("+"): nil
         case .number:
             (PlayedHours.withMinutes(text, for: self)
                 ?? Double(withoutUnit(text).replacingOccurrences(of: ",", with: "."))).flatMap {

@@ -15,10 +15,15 @@ package enum PlayedHours: Hashable, Sendable, ExpressibleByIntegerLiteral, Expre
         name: "add_hours", summary: "Hours to add to those played: a session", kind: .number, minValue: 0,
         maxValue: most, units: OptionSpec.hourUnits)
 
-    /// Whether a word typed without an option's name may be `option`'s: hours to add only with their "+" ("+2h";
-    /// "2h" is the total), any word for any other option.
+    /// Whether a word typed without an option's name may be `option`'s: hours or a percent to add only with their
+    /// "+" ("+2h", "+10%"; "2h" is the total), any word for any other option.
     static func mayBe(_ word: String, _ option: OptionSpec) -> Bool {
-        option.name != addedOption.name || word.hasPrefix("+")
+        !isAdded(option) || word.hasPrefix("+")
+    }
+
+    /// Whether `option` adds to a total (`add_hours`, `add_percent`).
+    static func isAdded(_ option: OptionSpec) -> Bool {
+        PercentDone.addingTo.values.contains { $0.name == option.name }
     }
 
     /// Words for minutes written after a number apart from it ("90 minutes").

@@ -90,9 +90,10 @@ package enum TextCommandParser {
             }
         }
         for (typed, typedText) in segments.named {
-            // "hours:+2" adds to the hours played, as `add_hours` does; where there is none (`/add`), they are all.
-            let added = PlayedHours.addedOption.name
-            let plus = typed == "hours" && typedText.hasPrefix("+")
+            // "hours:+2" adds to the hours played, as `add_hours` does, "percent:+10" to the percent; where there is
+            // none (`/add`'s hours), they are all.
+            let added = PercentDone.addingTo[typed]?.name ?? typed
+            let plus = added != typed && typedText.hasPrefix("+")
             let name = plus && spec.option(added) != nil ? added : typed
             let text = plus && name == typed ? String(typedText.dropFirst()) : typedText
             guard let option = spec.option(name) else { continue }

@@ -127,6 +127,7 @@ struct TextCommandParserTests {
         // Another word for a command is offered first, before names spelled alike.
         ("/library", "Unknown command `library`. Did you mean `/list`?"),
         ("!gg feed", "Unknown command `feed`. Did you mean `/activity`?"),
+        ("!gg alerts", "Unknown command `alerts`. Did you mean `/upcoming`?"),
         ("/Delete Hades", "Did you mean `/remove title:Hades`?"),
         ("/rating Hades 8", "Did you mean `/rate title:Hades score:8`?"),
         // Several near names: each named, nothing to run.
@@ -438,6 +439,15 @@ struct TextCommandParserTests {
             .library(.progress(.text("Hades"), status: nil, hours: .added(1.5), percent: nil))
         ),
         ("!gg add Hades hours:+2", .library(.add(.text("Hades"), status: .playing, hours: 2))),
+        // A percent with a "+" is added to the share done.
+        (
+            "!gg progress Hades percent:+10",
+            .library(.progress(.text("Hades"), status: nil, hours: nil, percent: .added(10)))
+        ),
+        (
+            "!gg progress Hades hours:+2 add_percent:5%",
+            .library(.progress(.text("Hades"), status: nil, hours: .added(2), percent: .added(5)))
+        ),
         // Hours with minutes, as a session is logged.
         ("!gg progress Hades hours:1h30", .library(.progress(.text("Hades"), status: nil, hours: 1.5, percent: nil))),
         ("!gg progress Hades hours:1:45", .library(.progress(.text("Hades"), status: nil, hours: 1.75, percent: nil))),

@@ -10,6 +10,10 @@ import Testing
 struct HoursCorrectionTests {
     typealias I = Interaction
 
+    /// The player of `Interaction`'s commands, typing lines to the bot.
+    static let alice = Invoker(
+        platform: .discord, userID: "111111111111111111", displayName: "Alice", community: "discord:1")
+
     @Test func aMistypedNumberOfHoursCorrectedIsNotCountedTwice() async throws {
         let harness = try await TestHarness()
         try await harness.withClient { client in
@@ -119,8 +123,7 @@ extension HoursCorrectionTests {
     @Test func hoursTypedWithAPlusAreAddedAndCountedAsPlayed() async throws {
         let harness = try await TestHarness()
         let bot = harness.services.bot
-        let alice = Invoker(
-            platform: .discord, userID: "111111111111111111", displayName: "Alice", community: "discord:1")
+        let alice = Self.alice
         @Sendable func stored() async throws -> Double? {
             try await harness.services.database.writer.read { db in
                 try Double.fetchOne(db, sql: "SELECT hours FROM library_entries")
@@ -175,6 +178,51 @@ extension HoursCorrectionTests {
                 I.command("leaderboard", [I.option("metric", "hours"), I.option("period", "week")]))
             let board = try #require(week.embeds.first?["description"] as? String)
             #expect(board.contains("Alice — **20 h**"), "\(board)")
+        }
+    }
+}
+
+/// A percent added (`add_percent`, typed `+10%`, `+10 %` or `percent:+10`) goes on top of the share done, up to
+/// 100%; `percent` stays the share done, as typed.
+extension HoursCorrectionTests {
+    @Test func aPercentTypedWithAPlusIsAddedToTheShareDone() async throws {
+        let harness = try await TestHarness()
+        let bot = harness.services.bot
+        let alice = Self.alice
+        @Sendable func stored() async throws -> [String] {
+            try await harness.services.database.writer.read { db in
+                try String.fetchAll(db, sql: "SELECT status || ' ' || COALESCE(percent, '-') FROM library_entries")
+            }
+        }
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Celeste")]))
+            let typed = try await bot.respond(toLine: "!gg progress Celeste +10%", from: alice)
+            #expect(typed.matrixContent(replyTo: nil).body.contains("10% added: 10% done."), "\(typed)")
+            #expect(try await stored() == ["playing 10"])
+            _ = try await bot.respond(toLine: "!gg progress Celeste 40%", from: alice)
+            _ = try await bot.respond(toLine: "!gg progress Celeste +15 %", from: alice)
+            #expect(try await stored() == ["playing 55"])
+            _ = try await bot.respond(toLine: "!gg progress Celeste percent:+5", from: alice)
+            #expect(try await stored() == ["playing 60"])
+            let added = try await client.send(
+                I.command("progress", [I.option("title", "Celeste"), I.option("add_percent", 20)]))
+            #expect(added.text.contains("20% added: 80% done."), "\(added.text)")
+            // Both at once, or nothing to add: refused, nothing changed.
+            let both = try await client.send(
+                I.command(
+                    "progress", [I.option("title", "Celeste"), I.option("percent", 5), I.option("add_percent", 2)]))
+            #expect(both.ephemeral && both.text.contains("Give `percent` (the share done) or `add_percent`, not both."))
+            let none = try await bot.respond(toLine: "!gg progress Celeste +0%", from: alice)
+            #expect(
+                none.text?.plainText == "“+0%” is out of range: add_percent takes a whole number from 1 to 100.",
+                "\(none)")
+            #expect(try await stored() == ["playing 80"])
+            // Past 100%: the game is done, and said so.
+            let done = try await bot.respond(toLine: "!gg progress Celeste +30%", from: alice)
+            #expect(
+                done.matrixContent(replyTo: nil).body.contains("30% added: 100% done. Marked completed at 100%."),
+                "\(done)")
+            #expect(try await stored() == ["completed 100"])
         }
     }
 }

@@ -117,13 +117,14 @@ struct LibraryFeatures: Sendable {
 
     /// `/progress`: status, hours and percent of a game already in the library.
     func progress(
-        _ title: TitleQuery, status: GameStatus?, hours: PlayedHours?, percent: Int?, _ c: Context
+        _ title: TitleQuery, status: GameStatus?, hours: PlayedHours?, percent: PercentDone?, _ c: Context
     ) async throws -> Reply {
         let game = try await bot.resolve(title, c, scope: .ownShelves)
         guard status != nil || hours != nil || percent != nil else { return try await askProgress(game, c) }
         let now = c.now
         // Added with the status a percent implies (100% is completed), as `/add` takes no percent.
-        let addedAs: GameStatus? = status ?? percent.flatMap { $0 == 100 ? .completed : $0 > 0 ? .playing : nil }
+        let addedAs: GameStatus? =
+            status ?? percent.map { $0.total(after: nil) }.flatMap { $0 == 100 ? .completed : $0 > 0 ? .playing : nil }
         let notInLibrary = NotInLibrary(
             player: c.player.id, game: game,
             add: ["status": addedAs.map { .status($0) }, "hours": hours.map { .number($0.total(after: nil)) }]
@@ -134,16 +135,17 @@ struct LibraryFeatures: Sendable {
             guard var current = entry else { throw notInLibrary }
             let before = current
             let total = hours?.total(after: current.hours)
+            let share = percent?.total(after: current.percent)
             if let total, total > PlayedHours.most {
                 throw ReplyError.notice(
                     "\(bold: game.displayName) has \(Format.hours(current.hours ?? 0)): \(Format.hours(total)) would be more than the \(Format.hours(PlayedHours.most)) a game holds."
                 )
             }
-            if let next = status ?? current.statusImplied(hours: total, percent: percent) {
+            if let next = status ?? current.statusImplied(hours: total, percent: share) {
                 current.setStatus(next, at: now)
             }
             if let total { current.hours = total }
-            if let percent { current.percent = percent }
+            if let share { current.percent = share }
             // What it already was: said privately, nothing posted or written.
             guard current != before else {
                 throw ReplyError.notice(
@@ -180,6 +182,9 @@ struct LibraryFeatures: Sendable {
             let added = more < 1 ? "\(Int((more * 60).rounded())) min" : Format.hours(more)
             implied = ["\(added) added: \(Format.hours(total)) in all.", implied].compactMap { $0 }
                 .joined(separator: " ")
+        }
+        if case .added(let more) = percent, let share = saved.percent {
+            implied = ["\(more)% added: \(share)% done.", implied].compactMap { $0 }.joined(separator: " ")
         }
         return try await announcing(
             Reply(cards: [entryCard(headline, saved, c, extra: implied)], actions: actions.isEmpty ? [] : [actions]),
