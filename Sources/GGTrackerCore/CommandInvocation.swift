@@ -291,18 +291,21 @@ extension CommandInvocation {
 
     /// The words of the title after a game's name that starts it, for the free-text option this command was not
     /// given: "hades loved it" typed to `/review` is Hades with `text:loved it`, "hades roguelike" to `/tag` Hades
-    /// with `tags:roguelike`. Names are compared by their letters and digits, word by word.
-    package func textAfter(name: String) -> (name: String, value: OptionValue)? {
+    /// with `tags:roguelike`. Names are compared by their letters and digits, word by word. `abbreviated`, the name's
+    /// first words are enough ("stardew farm plans" is Stardew Valley's), one of them four letters at least.
+    package func textAfter(name: String, abbreviated: Bool = false) -> (name: String, value: OptionValue)? {
         guard case .string(let title)? = options["title"], let spec = leafSpec,
             let option = spec.options.first(where: { $0.greedy && $0.kind == .string && options[$0.name] == nil })
         else { return nil }
         let key = { (word: Substring) in String(word.lowercased().filter { $0.isLetter || $0.isNumber }) }
         let nameWords = name.split(whereSeparator: \.isWhitespace).map(key).filter { !$0.isEmpty }
         let titleWords = title.split(whereSeparator: \.isWhitespace)
-        guard !nameWords.isEmpty, titleWords.count > nameWords.count,
-            titleWords.prefix(nameWords.count).map(key) == nameWords
+        let named =
+            abbreviated ? zip(titleWords.map(key), nameWords).prefix(while: { $0 == $1 }).count : nameWords.count
+        guard named > 0, titleWords.count > named, titleWords.prefix(named).map(key) == Array(nameWords.prefix(named)),
+            named == nameWords.count || nameWords.prefix(named).contains(where: { $0.count >= 4 })
         else { return nil }
-        return (option.name, .string(titleWords.dropFirst(nameWords.count).joined(separator: " ")))
+        return (option.name, .string(titleWords.dropFirst(named).joined(separator: " ")))
     }
 
     /// A bare number ending the title right after another option's choice ("celeste playing 5"), for the first

@@ -267,6 +267,14 @@ struct TextHintTests {
         // A status after the title's option name is taken too.
         let named = try await matrixBody(harness, "!gg add Stardew Valley status playing")
         #expect(named.contains("alice added Stardew Valley (2016)"), "\(named)")
+        // A game of the shelves named by its first words is offered with the rest as its text, not run.
+        let short = try await matrixBody(harness, "!gg note stardew farm layout: crops north")
+        #expect(
+            short.contains("Did you mean: Stardew Valley (2016) with `text:farm layout: crops north`?")
+                && short.contains("reply !gg note title:igdb:17000 text:farm layout: crops north"), "\(short)")
+        #expect(try await entry(harness, igdb: "17000")?.note == nil)
+        let tip = try await matrixBody(harness, "!gg note hollow the crossroads first")
+        #expect(tip.contains("reply !gg note title:igdb:14593 text:the crossroads first"), "\(tip)")
     }
 
     /// Typed, `/top`'s words go to its genre: a platform there is the platform, a platform after a genre ("rpg on

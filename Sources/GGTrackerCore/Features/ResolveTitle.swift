@@ -44,7 +44,9 @@ extension GGTrackerBot {
             if let most = OptionSpec.title().maxLength, Format.length(text) > most {
                 let shelfGames = scope == .ownShelves ? try await store.library.shelfGames(of: c.player.id) : []
                 if let starting = try await shelfGameStarting(text, among: shelfGames, catalog, c) {
-                    return try gated(.none(suggestions: starting), Format.truncate(text, 100), c)
+                    return try gated(
+                        .none(suggestions: starting.games), Format.truncate(text, 100), c,
+                        abbreviated: starting.abbreviated)
                 }
                 throw ReplyError.notice(
                     "“\(Format.truncate(text, 60))” is \(Format.length(text)) characters long, more than a game's name (\(most)), and starts with the name of no game of yours. Type \(code: "/\(c.invocation.path.joined(separator: " ")) title:<game> text:<text>")."
@@ -101,7 +103,7 @@ extension GGTrackerBot {
                 }
             }
             if case .none = pick, let starting = try await shelfGameStarting(text, among: shelfGames, catalog, c) {
-                pick = .none(suggestions: starting)
+                return try gated(.none(suggestions: starting.games), text, c, abbreviated: starting.abbreviated)
             }
             return try gated(pick, text, c)
         }
@@ -118,7 +120,8 @@ extension GGTrackerBot {
     }
 
     /// Applies the age gate to a pick and turns questions and misses into the private reply that asks or explains.
-    func gated(_ pick: TitlePick, _ text: String, _ c: Context) throws -> Game {
+    /// `abbreviated`: the games missed are the caller's, named by their first words (`shelfGameStarting`).
+    func gated(_ pick: TitlePick, _ text: String, _ c: Context, abbreviated: Bool = false) throws -> Game {
         let shown = Format.truncate(text, 100)
         switch pick {
         case .one(let game):
@@ -164,9 +167,13 @@ extension GGTrackerBot {
             // "hades loved it" typed to /review: the first suggestion's name starts the title, and the rest is the
             // text the command was not given. That game alone is offered, with its text.
             // Namesakes starting it alike ("doom" with both Dooms on the shelves) are offered each.
-            if let game = suggestions.first, let text = c.invocation.textAfter(name: game.name) {
+            if let game = suggestions.first,
+                let text = c.invocation.textAfter(name: game.name, abbreviated: abbreviated)
+            {
                 let option = RichText([.code("\(text.name):\(CommandInvocation.text(of: text.value))")])
-                let offered = suggestions.filter { $0.name == game.name }
+                let offered = suggestions.filter {
+                    c.invocation.textAfter(name: $0.name, abbreviated: abbreviated)?.value == text.value
+                }
                 let buttons = zip(offered, Self.labels(offered)).map { game, label in
                     Action(
                         Format.truncate(label, 80),
@@ -231,12 +238,22 @@ private func namesMore(in catalog: any GameCatalog, of text: String, than rest: 
 /// "hades great game" typed to /review: a game on the caller's shelves whose name starts the title (the longest) is
 /// the game, and the rest the text the command was not given. Typed, it runs so (a `TitleReading`) when no other game
 /// of the shelves has that name and none of the catalog a longer one ("hades ii is hard" with only Hades on the
-/// shelves); otherwise those games are returned, to be offered. Nil where none starts it.
+/// shelves); otherwise those games are returned, to be offered. Where no name starts it, the games whose first words
+/// do ("stardew farm plans" for Stardew Valley), those naming the most, are returned, `abbreviated`, to be offered.
+/// Nil where none starts it.
 private func shelfGameStarting(
     _ text: String, among shelfGames: [Game], _ catalog: any GameCatalog, _ c: GGTrackerBot.Context
-) async throws -> [Game]? {
+) async throws -> (games: [Game], abbreviated: Bool)? {
     let starting = shelfGames.filter { c.invocation.textAfter(name: $0.name) != nil }
-    guard let game = starting.max(by: { $0.name.count < $1.name.count }) else { return nil }
+    guard let game = starting.max(by: { $0.name.count < $1.name.count }) else {
+        let rests = shelfGames.compactMap { game in
+            c.invocation.textAfter(name: game.name, abbreviated: true).map {
+                (game, CommandInvocation.text(of: $0.value).count)
+            }
+        }
+        guard let shortest = rests.map(\.1).min() else { return nil }
+        return (rests.filter { $0.1 == shortest }.map(\.0), true)
+    }
     if c.rereadsTheTitle, let rest = c.invocation.textAfter(name: game.name),
         !starting.contains(where: { $0.id != game.id && $0.name.count == game.name.count }),
         try await !namesMore(in: catalog, of: text, than: rest.value)
@@ -246,5 +263,5 @@ private func shelfGameStarting(
         reading.options[rest.name] = rest.value
         throw TitleReading(invocation: reading)
     }
-    return starting.filter { $0.name.count == game.name.count }
+    return (starting.filter { $0.name.count == game.name.count }, false)
 }
