@@ -202,8 +202,8 @@ package enum CommandName: String, CaseIterable, Sendable {
             return CommandSpec(
                 name: "leaderboard", summary: "This server's ranking",
                 options: [
-                    .string("metric", "What to rank by", choices: LeaderboardMetric.allCases.map(\.rawValue)),
-                    .string("period", "Over which time", choices: Period.allCases.map(\.rawValue)),
+                    LeaderboardMetric.option,
+                    Period.option,
                 ],
                 examples: ["/leaderboard", "/leaderboard metric:hours period:week"],
                 details: "Equal values share a rank. Your own rank is shown even outside the top 10.")

@@ -170,6 +170,19 @@ package enum LeaderboardMetric: String, CaseIterable, Sendable {
     case completed, hours, reviews
     case scoreCount = "score_count"
 
+    /// `/leaderboard`'s option, with the other words people rank by ("played" for hours, "rated" for games rated).
+    static var option: OptionSpec {
+        var metric = OptionSpec.string("metric", "What to rank by", choices: allCases.map(\.rawValue))
+        let words: [(LeaderboardMetric, [String])] = [
+            (.completed, ["finished", "beaten", "beat", "done", "completions", "games"]),
+            (.hours, ["played", "playtime", "hrs"]),
+            (.reviews, ["reviewed", "review"]),
+            (.scoreCount, ["rated", "ratings", "rating", "scores", "scored", "rates"]),
+        ]
+        for (choice, said) in words { for word in said { metric.choiceSynonyms[word] = choice.rawValue } }
+        return metric
+    }
+
     package var label: String {
         switch self {
         case .completed: "games completed"
@@ -183,6 +196,15 @@ package enum LeaderboardMetric: String, CaseIterable, Sendable {
 /// The time window of a leaderboard.
 package enum Period: String, CaseIterable, Sendable {
     case week, month, all
+
+    /// `/leaderboard`'s option, with the other words people say for all time ("ever", "overall").
+    static var option: OptionSpec {
+        var period = OptionSpec.string("period", "Over which time", choices: allCases.map(\.rawValue))
+        for word in ["ever", "alltime", "all-time", "forever", "overall", "total"] {
+            period.choiceSynonyms[word] = "all"
+        }
+        return period
+    }
 
     /// The start of the window ending at `now`; nil for all time.
     package func start(before now: Date) -> Date? {

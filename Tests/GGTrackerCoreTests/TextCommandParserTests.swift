@@ -410,6 +410,12 @@ struct TextCommandParserTests {
         ("!gg leaderboard hours this month", .social(.leaderboard(.hours, .month))),
         ("!gg leaderboard weekly", .social(.leaderboard(.completed, .week))),
         ("!gg leaderboard all time", .social(.leaderboard(.completed, .all))),
+        // Other words for what is ranked, and for all time.
+        ("!gg leaderboard rated", .social(.leaderboard(.scoreCount, .all))),
+        ("!gg leaderboard most played this month", .social(.leaderboard(.hours, .month))),
+        ("!gg leaderboard finished weekly", .social(.leaderboard(.completed, .week))),
+        ("!gg leaderboard reviewed ever", .social(.leaderboard(.reviews, .all))),
+        ("!gg leaderboard hours all time", .social(.leaderboard(.hours, .all))),
         // A most said in words, a number and its unit apart, a choice with its dash.
         ("!gg gamenight co-op under 3h", .social(.gameNight(.start, mode: .coop, maxHours: 3, night: nil))),
         ("!gg gamenight max 2 hours", .social(.gameNight(.start, mode: nil, maxHours: 2, night: nil))),
