@@ -26,6 +26,11 @@ extension TextCommandParser {
         if let (command, line) = UndoWord.meaning(name, rest), let undo = runnable(command, line) {
             return UsageError.unknownCommand(word, meant: undo)
         }
+        // "!gg playing", "!gg backlog" alone: the caller's games in that state, more likely than one to mark so.
+        let listed = GameStatus(rawValue: name) ?? (["finished", "beaten"].contains(name) ? .completed : nil)
+        if let listed, rest.allSatisfy(\.isWhitespace), let list = runnable("/list", Substring(listed.rawValue)) {
+            return UsageError.unknownCommand(word, meant: list)
+        }
         if let status = CommandName.statusWords[name],
             let progress = runnable("/progress", rest + " " + status.rawValue)
         {

@@ -120,6 +120,10 @@ struct TextCommandParserTests {
         ("/dance", "Unknown command `dance`. `/help` lists them all; to look a game up, `/search query:dance`."),
         ("!gg 123", "Unknown command `123`. `/help` lists them all."),
         ("!gg beat Celeste", "Unknown command `beat`. Did you mean `/progress title:Celeste status:completed`?"),
+        // A state alone: the caller's games in it.
+        ("!gg playing", "Unknown command `playing`. Did you mean `/list status:playing`?"),
+        ("!gg backlog", "Unknown command `backlog`. Did you mean `/list status:backlog`?"),
+        ("!gg finished", "Unknown command `finished`. Did you mean `/list status:completed`?"),
         // A mistyped command name gets the nearest ones.
         ("/lst", "Unknown command `lst`. Did you mean `/list`?"),
         ("!gg serch zelda", "Unknown command `serch`. Did you mean `/search query:zelda`?"),
