@@ -55,12 +55,13 @@ package enum TextCommandParser {
         rest = Substring(dashesAsFlags(String(rest), of: spec))
         let segments = split(String(rest), spec: spec)
         try refuseMistypedOption(in: segments, typed: String(rest), of: spec, path: path, usage: usage)
-        if let positional = segments.positional {
+        if var positional = segments.positional {
             let first = spec.options.first(where: \.required) ?? spec.options.first
             try refuseUnknownOption(in: positional, member: first?.kind == .user, path: path, usage: usage)
             guard let target = first else {
                 throw UsageError("\(code: "/\(path.joined(separator: " "))") takes no options.", usage: usage)
             }
+            positional = withoutOwnName(positional, target: target)
             if segments.named.isEmpty { try namedWithoutColon(positional, target: target, of: spec, path: path) }
             let asked = Self.onlyAskedValue(positional, target: target, of: spec, named: segments.named)
             if asked == nil { try valueForTitle(positional, target: target, of: spec, path: path) }
@@ -164,6 +165,16 @@ package enum TextCommandParser {
             "\(code: group) needs a subcommand: \(spec.subcommands.map(\.name).joined(separator: ", ")). "
                 + "Did you mean \(code: guess.commandLine)?",
             usage: spec.usage(prefix: group), meant: guess)
+    }
+
+    /// The words typed for a free-text option without its name before them, the option they go to anyway: "!gg
+    /// profile set nickname Kat" is the nickname Kat, not "nickname Kat". Not a game's title or a search's words.
+    private static func withoutOwnName(_ text: String, target: OptionSpec) -> String {
+        let words = text.split(maxSplits: 1, whereSeparator: \.isWhitespace)
+        guard target.isFreeText, !["title", "query"].contains(target.name), words.count == 2,
+            words[0].lowercased() == target.name
+        else { return text }
+        return String(words[1])
     }
 
     /// An option's name typed as the first word without its colon, "!gg profile set bio I love RPGs", is offered

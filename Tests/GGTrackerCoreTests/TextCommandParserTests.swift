@@ -65,6 +65,15 @@ struct TextCommandParserTests {
                 "/profile set bio:Metroidvanias forever nickname:Ada", ["profile", "set"],
                 ["bio": .string("Metroidvanias forever"), "nickname": .string("Ada")]
             ),
+            // The name of the option the words go to anyway, typed before them without its colon, is left out.
+            ("!gg profile set nickname Ace", ["profile", "set"], ["nickname": .string("Ace")]),
+            (
+                "!gg challenge create name Long Haul goal:5 unit:custom ends:2030-01-31", ["challenge", "create"],
+                [
+                    "name": .string("Long Haul"), "goal": .number(5), "unit": .string("custom"),
+                    "ends": .string("2030-01-31"),
+                ]
+            ),
             ("/admin catalog refresh mode:full", ["admin", "catalog", "refresh"], ["mode": .string("full")]),
             (
                 "/admin settings announce_channel:#42 age_gate:off", ["admin", "settings"],
@@ -169,7 +178,6 @@ struct TextCommandParserTests {
             "`/add` needs `title`: the game. “playing” is a `status`: `/add title:<game> status:playing`."
         ),
         ("/add Completed", "“Completed” is a `status`: `/add title:<game> status:completed`."),
-        ("!gg profile set nickname Ace", "`nickname` is an option: did you mean `/profile set nickname:Ace`?"),
         ("/help command:revew", "There is no command `revew`. Did you mean `/review`?"),
         ("/rate title:Celeste score:11", "`score` must be between 1 and 10."),
         ("/rate title:Celeste score:nine", "`score` must be a whole number"),
