@@ -121,7 +121,7 @@ package enum CommandName: String, CaseIterable, Sendable {
         case .tag:
             return CommandSpec(
                 name: "tag", summary: "Tag a game in your library",
-                options: [.title(), .tags()],
+                options: [.askedTitle, .tags()],
                 examples: [
                     "/tag title:Hades tags:roguelike, couch", "/tag title:Hades tags:-couch", "/tag title:Hades",
                 ],

@@ -9,6 +9,13 @@ extension TextCommandParser {
     ) -> (String, OptionValue)? {
         guard target.name == "title", target.askedWhenMissing else { return nil }
         let word = text.trimmingCharacters(in: .whitespaces)
+        // "!gg tag #coop": hashtags alone are tags, for a game to be asked.
+        let words = word.split(whereSeparator: \.isWhitespace)
+        if spec.option("tags") != nil, !named.contains(where: { $0.0 == "tags" }), !words.isEmpty,
+            words.allSatisfy({ $0.count > 1 && $0.hasPrefix("#") })
+        {
+            return ("tags", .string(word))
+        }
         let fitting = spec.options.compactMap { option -> (String, OptionValue)? in
             guard option.name != target.name, !named.contains(where: { $0.0 == option.name }),
                 PlayedHours.mayBe(word, option)

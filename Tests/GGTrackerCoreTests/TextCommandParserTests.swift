@@ -191,7 +191,7 @@ struct TextCommandParserTests {
         ("/progress title:Celeste hours:12%", "`hours` must be a number (got “12%”)."),
         ("/rate title:Celeste score:8/100", "`score` must be a whole number (got “8/100”)."),
         // What the option is, without Discord's picker: "type to search" is for the menu, not a typed command.
-        ("!gg tag", "`/tag` needs `title`: the game."),
+        ("!gg wishlist add", "`/wishlist add` needs `title`: the game."),
         // A value written last in the free text, without its name, is offered back as the option, never run.
         (
             "!gg rate Celeste 9",

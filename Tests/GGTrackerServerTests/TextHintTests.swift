@@ -325,6 +325,26 @@ struct TextHintTests {
         #expect(asked.contains(" Celeste (2018): reply") && !asked.contains("⭐ Celeste"), "\(asked)")
     }
 
+    /// `/tag` typed without a game names the caller's tags, each a button that lists its games; hashtags typed alone
+    /// are tags, for the game asked.
+    @Test func tagWithoutAGameNamesTheTags() async throws {
+        let harness = try await TestHarness()
+        _ = try await matrixBody(harness, "!gg add Hades")
+        _ = try await matrixBody(harness, "!gg add Celeste")
+        let none = try await matrixBody(harness, "!gg tag")
+        #expect(none.hasPrefix("Which game's tags do you want to see?") && !none.contains("Your tags"), "\(none)")
+        _ = try await matrixBody(harness, "!gg tag Hades roguelike, story")
+        _ = try await matrixBody(harness, "!gg tag Celeste story")
+        let asked = try await matrixBody(harness, "!gg tag")
+        #expect(asked.hasPrefix("Your tags: story (2), roguelike (1); `!gg list tag:<tag>`"), "\(asked)")
+        #expect(asked.contains("#story: reply !gg list tag:story"), "\(asked)")
+        #expect(asked.contains("Celeste (2018): reply !gg tag title:igdb:26226"), "\(asked)")
+        let hashtags = try await matrixBody(harness, "!gg tag #coop #hard")
+        #expect(hashtags.hasPrefix("Which game gets those tags?"), "\(hashtags)")
+        #expect(hashtags.contains("reply !gg tag title:igdb:113112 tags:#coop #hard"), "\(hashtags)")
+        #expect(try await entry(harness, igdb: "113112")?.tags == ["roguelike", "story"])
+    }
+
     /// A review typed after its game's name may be longer than a name: it is read apart from the name, whole; text
     /// that no game of the caller's starts is refused as too long a title, nothing stored.
     @Test func aLongTextTypedAfterAGameIsTakenWhole() async throws {

@@ -36,7 +36,14 @@ extension LibraryFeatures {
         let favorites =
             command == "favorite" ? library.filter { $0.favorite && (c.showsMature || !$0.game.isMature) } : []
         let names = favorites.prefix(10).map(\.game.name).joined(separator: ", ")
-        let named: RichText = favorites.isEmpty ? "" : "Your favorites: \(Format.truncate(names, 500)). "
+        var named: RichText = favorites.isEmpty ? "" : "Your favorites: \(Format.truncate(names, 500)). "
+        // `/tag` names the tags in use, each a button that lists its games.
+        let tags =
+            command == "tag" && options["tags"] == nil ? try await bot.store.library.tagCounts(of: c.player.id) : []
+        if !tags.isEmpty {
+            let listed = tags.prefix(10).map { "\($0.tag) (\($0.games))" }.joined(separator: ", ")
+            named = "Your tags: \(Format.truncate(listed, 500)); \(code: "/list tag:<tag>") lists a tag's games. "
+        }
         return Reply(
             visibility: .invokerOnly,
             text:
@@ -48,7 +55,9 @@ extension LibraryFeatures {
                     return Action(
                         Format.truncate(mark + game.displayName, 80), bot.rerun(c, ["title": .game(game.ref)]))
                 }
-            ])
+            ]
+                + (tags.isEmpty
+                    ? [] : [tags.prefix(5).map { Action("#\($0.tag)", .run(.list, ["tag": .string($0.tag)])) }]))
     }
 
     /// What the question asks, from what was typed.
@@ -69,6 +78,8 @@ extension LibraryFeatures {
                 return given ? "Which game is that for?" : "Which game do you want to update?"
             }
         case "favorite": return "Which game do you want to mark or unmark as a favorite?"
+        case "tag":
+            return options["tags"] == nil ? "Which game's tags do you want to see?" : "Which game gets those tags?"
         case "note":
             return options["text"] == nil ? "Which game's note do you want to see?" : "Which game is the note for?"
         case "remove": return "Which game do you want to remove?"
