@@ -26,6 +26,9 @@ extension TextCommandParser {
         if let (command, line) = UndoWord.meaning(name, rest), let undo = runnable(command, line) {
             return UsageError.unknownCommand(word, meant: undo)
         }
+        if let game = WhoHas.game(asked: name, rest), let card = runnable("/game", game) {
+            return UsageError.unknownCommand(word, meant: card)
+        }
         // "!gg playing", "!gg backlog" alone: the caller's games in that state, more likely than one to mark so.
         let listed = GameStatus(rawValue: name) ?? (["finished", "beaten"].contains(name) ? .completed : nil)
         if let listed, rest.allSatisfy(\.isWhitespace), let list = runnable("/list", Substring(listed.rawValue)) {
@@ -113,5 +116,24 @@ private enum UndoWord {
         }
         words[first] = "tags:" + words[first]
         return Substring(words.joined(separator: " "))
+    }
+}
+
+/// "!gg who has hades", "!gg anyone playing celeste?": a question about who here has a game, which its card answers
+/// (`/game` names the members who have it, play it, finished it or wish for it).
+private enum WhoHas {
+    private static let askers: Set<String> = ["who", "whos", "who's", "who’s", "anyone", "anybody", "someone"]
+    private static let verbs: Set<String> = [
+        "has", "have", "had", "got", "owns", "own", "is", "are", "plays", "play", "playing", "played", "wants",
+        "want", "finished", "completed", "beat", "else", "here", "else's",
+    ]
+
+    /// The game asked about, when `word` asks who and the words after the verbs name something.
+    static func game(asked word: String, _ rest: Substring) -> Substring? {
+        guard askers.contains(word) else { return nil }
+        let words = rest.split(whereSeparator: \.isWhitespace)
+        let name = words.drop { verbs.contains($0.lowercased()) }.joined(separator: " ")
+            .trimmingCharacters(in: ["?", " "])
+        return words.first.map { verbs.contains($0.lowercased()) } == true && !name.isEmpty ? Substring(name) : nil
     }
 }

@@ -129,6 +129,9 @@ struct TextCommandParserTests {
         ("/dance", "Unknown command `dance`. `/help` lists them all; to look a game up, `/search query:dance`."),
         ("!gg 123", "Unknown command `123`. `/help` lists them all."),
         ("!gg beat Celeste", "Unknown command `beat`. Did you mean `/progress title:Celeste status:completed`?"),
+        // Who here has a game: its card says.
+        ("!gg who has stardew valley?", "Unknown command `who`. Did you mean `/game title:stardew valley`?"),
+        ("!gg anyone playing hades", "Unknown command `anyone`. Did you mean `/game title:hades`?"),
         // A state alone: the caller's games in it.
         ("!gg playing", "Unknown command `playing`. Did you mean `/list status:playing`?"),
         ("!gg backlog", "Unknown command `backlog`. Did you mean `/list status:backlog`?"),
