@@ -29,6 +29,9 @@ extension TextCommandParser {
         if let game = WhoHas.game(asked: name, rest), let card = runnable("/game", game) {
             return UsageError.unknownCommand(word, meant: card)
         }
+        if let shelf = WhoHas.shelf(asked: name, rest), let list = runnable("/list", shelf) {
+            return UsageError.unknownCommand(word, meant: list)
+        }
         // "!gg playing", "!gg backlog" alone: the caller's games in that state, more likely than one to mark so.
         let listed = GameStatus(rawValue: name) ?? (["finished", "beaten"].contains(name) ? .completed : nil)
         if let listed, rest.allSatisfy(\.isWhitespace), let list = runnable("/list", Substring(listed.rawValue)) {
@@ -127,6 +130,22 @@ private enum WhoHas {
         "has", "have", "had", "got", "owns", "own", "is", "are", "plays", "play", "playing", "played", "wants",
         "want", "finished", "completed", "beat", "else", "here", "else's",
     ]
+
+    /// "!gg what is bob playing?", "!gg whats bob finished", "!gg what am i playing": the member's games in that
+    /// state, as `/list` takes them (the member, then the state).
+    static func shelf(asked word: String, _ rest: Substring) -> Substring? {
+        guard ["what", "whats", "what's", "what’s"].contains(word) else { return nil }
+        // The member's word as typed: a platform's id (Slack's "<@U123>") keeps its case.
+        var words = rest.split(whereSeparator: \.isWhitespace).map { $0.trimmingCharacters(in: ["?"]) }
+        if let first = words.first, ["is", "are", "am", "has", "have", "did"].contains(first.lowercased()) {
+            words.removeFirst()
+        }
+        let said = words.last?.lowercased() ?? ""
+        guard words.count == 2, let state = CommandName.statusWords[said] ?? GameStatus(rawValue: said) else {
+            return nil
+        }
+        return Substring((["i", "me"].contains(words[0].lowercased()) ? "" : words[0] + " ") + state.rawValue)
+    }
 
     /// The game asked about, when `word` asks who and the words after the verbs name something.
     static func game(asked word: String, _ rest: Substring) -> Substring? {

@@ -132,6 +132,8 @@ struct TextCommandParserTests {
         // Who here has a game: its card says.
         ("!gg who has stardew valley?", "Unknown command `who`. Did you mean `/game title:stardew valley`?"),
         ("!gg anyone playing hades", "Unknown command `anyone`. Did you mean `/game title:hades`?"),
+        ("!gg what is @BobK playing?", "Did you mean `/list user:@BobK status:playing`?"),
+        ("!gg what am I playing", "Unknown command `what`. Did you mean `/list status:playing`?"),
         // A state alone: the caller's games in it.
         ("!gg playing", "Unknown command `playing`. Did you mean `/list status:playing`?"),
         ("!gg backlog", "Unknown command `backlog`. Did you mean `/list status:backlog`?"),
