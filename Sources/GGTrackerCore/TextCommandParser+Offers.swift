@@ -29,7 +29,7 @@ extension TextCommandParser {
         if let game = WhoHas.game(asked: name, rest), let card = runnable("/game", game) {
             return UsageError.unknownCommand(word, meant: card)
         }
-        if let shelf = WhoHas.shelf(asked: name, rest), let list = runnable("/list", shelf) {
+        if let (command, line) = WhoHas.shelf(asked: name, rest), let list = runnable(command, line) {
             return UsageError.unknownCommand(word, meant: list)
         }
         // "!gg playing", "!gg backlog" alone: the caller's games in that state, more likely than one to mark so.
@@ -132,11 +132,19 @@ private enum WhoHas {
     ]
 
     /// "!gg what is bob playing?", "!gg whats bob finished", "!gg what am i playing": the member's games in that
-    /// state, as `/list` takes them (the member, then the state).
-    static func shelf(asked word: String, _ rest: Substring) -> Substring? {
+    /// state, as `/list` takes them (the member, then the state); "what should I play" the caller's backlog, "what
+    /// should we play" a game night.
+    static func shelf(asked word: String, _ rest: Substring) -> (command: String, rest: Substring)? {
         guard ["what", "whats", "what's", "what’s"].contains(word) else { return nil }
         // The member's word as typed: a platform's id (Slack's "<@U123>") keeps its case.
         var words = rest.split(whereSeparator: \.isWhitespace).map { $0.trimmingCharacters(in: ["?"]) }
+        if words.count >= 3, words[0].lowercased() == "should", words[2].lowercased() == "play" {
+            switch words[1].lowercased() {
+            case "i": return ("/list", Substring(GameStatus.backlog.rawValue))
+            case "we": return ("/gamenight", "")
+            default: return nil
+            }
+        }
         if let first = words.first, ["is", "are", "am", "has", "have", "did"].contains(first.lowercased()) {
             words.removeFirst()
         }
@@ -144,7 +152,9 @@ private enum WhoHas {
         guard words.count == 2, let state = CommandName.statusWords[said] ?? GameStatus(rawValue: said) else {
             return nil
         }
-        return Substring((["i", "me"].contains(words[0].lowercased()) ? "" : words[0] + " ") + state.rawValue)
+        return (
+            "/list", Substring((["i", "me"].contains(words[0].lowercased()) ? "" : words[0] + " ") + state.rawValue)
+        )
     }
 
     /// The game asked about, when `word` asks who and the words after the verbs name something.

@@ -134,6 +134,8 @@ struct TextCommandParserTests {
         ("!gg anyone playing hades", "Unknown command `anyone`. Did you mean `/game title:hades`?"),
         ("!gg what is @BobK playing?", "Did you mean `/list user:@BobK status:playing`?"),
         ("!gg what am I playing", "Unknown command `what`. Did you mean `/list status:playing`?"),
+        ("!gg what should I play next?", "Unknown command `what`. Did you mean `/list status:backlog`?"),
+        ("!gg what should we play tonight", "Unknown command `what`. Did you mean `/gamenight`?"),
         // A state alone: the caller's games in it.
         ("!gg playing", "Unknown command `playing`. Did you mean `/list status:playing`?"),
         ("!gg backlog", "Unknown command `backlog`. Did you mean `/list status:backlog`?"),
