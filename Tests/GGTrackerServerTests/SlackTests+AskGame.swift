@@ -62,6 +62,10 @@ extension SlackTests {
                     finish.values.allSatisfy {
                         $0.hasPrefix("/progress title:igdb:") && $0.hasSuffix(" status:completed")
                     })
+                // A session's hours or percent, without a game: which game it is for.
+                let session = try await ask("progress +10%", "3.7")
+                #expect(session.text.contains("Which game is that for?"), "\(session.text)")
+                #expect(session.values.allSatisfy { $0.hasSuffix(" add_percent:10") }, "\(session.values)")
                 let remove = try await ask("remove", "3.6")
                 #expect(remove.labels.last == "Elden Ring (2022)" && remove.labels.count == 4, "\(remove.labels)")
 

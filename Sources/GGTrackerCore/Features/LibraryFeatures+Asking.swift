@@ -74,7 +74,7 @@ extension LibraryFeatures {
             case .dropped?: return "Which game did you drop?"
             case .backlog?: return "Which game goes back to the backlog?"
             case nil:
-                let given = ["hours", "percent"].contains { options[$0] != nil }
+                let given = ["hours", "percent", "add_hours", "add_percent"].contains { options[$0] != nil }
                 return given ? "Which game is that for?" : "Which game do you want to update?"
             }
         case "favorite": return "Which game do you want to mark or unmark as a favorite?"
