@@ -223,6 +223,12 @@ extension HoursCorrectionTests {
                 done.matrixContent(replyTo: nil).body.contains("30% added: 100% done. Marked completed at 100%."),
                 "\(done)")
             #expect(try await stored() == ["completed 100"])
+            // A completed game with no percent kept (an import's) is counted done, not started over from none.
+            try await harness.services.database.writer.write { db in
+                try db.execute(sql: "UPDATE library_entries SET percent = NULL")
+            }
+            _ = try await bot.respond(toLine: "!gg progress Celeste +5%", from: alice)
+            #expect(try await stored() == ["completed 100"])
         }
     }
 }

@@ -135,7 +135,7 @@ struct LibraryFeatures: Sendable {
             guard var current = entry else { throw notInLibrary }
             let before = current
             let total = hours?.total(after: current.hours)
-            let share = percent?.total(after: current.percent)
+            let share = percent?.total(after: current.percent ?? (current.status == .completed ? 100 : nil))
             if let total, total > PlayedHours.most {
                 throw ReplyError.notice(
                     "\(bold: game.displayName) has \(Format.hours(current.hours ?? 0)): \(Format.hours(total)) would be more than the \(Format.hours(PlayedHours.most)) a game holds."
