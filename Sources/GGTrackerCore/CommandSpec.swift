@@ -224,12 +224,12 @@ package struct OptionSpec: Sendable {
 
     /// A game's status, with the other words people use for each.
     static func status(_ summary: String) -> OptionSpec {
-        var status = OptionSpec.string("status", summary, choices: GameStatus.allCases.map(\.rawValue))
-        status.choiceSynonyms = [
-            "finished": "completed", "beaten": "completed", "beat": "completed", "done": "completed",
-            "started": "playing", "on hold": "paused", "hold": "paused", "abandoned": "dropped", "quit": "dropped",
-        ]
-        return status
+        GameStatus.option(
+            "status", summary,
+            saying: [
+                (.completed, ["finished", "beaten", "beat", "done"]), (.playing, ["started"]),
+                (.paused, ["on hold", "hold"]), (.dropped, ["abandoned", "quit"]),
+            ])
     }
 
     static func page() -> OptionSpec {

@@ -141,11 +141,12 @@ package struct GameProposal: Equatable, Sendable {
 extension GameNightAction {
     /// `/gamenight`'s action option, with what people type for its buttons ("I'm in").
     static var option: OptionSpec {
-        var action = OptionSpec.string(
-            "action", "What to do (default: start a game night here)", choices: allCases.map(\.rawValue))
-        for said in ["in", "i'm in", "im in", "i’m in", "count me in"] { action.choiceSynonyms[said] = "join" }
-        for said in ["out", "i'm out", "im out", "i’m out"] { action.choiceSynonyms[said] = "leave" }
-        for said in ["again", "roll again", "another"] { action.choiceSynonyms[said] = "reroll" }
-        return action
+        option(
+            "action", "What to do (default: start a game night here)",
+            saying: [
+                (.join, ["in", "i'm in", "im in", "i’m in", "count me in"]),
+                (.leave, ["out", "i'm out", "im out", "i’m out"]),
+                (.reroll, ["again", "roll again", "another"]),
+            ])
     }
 }

@@ -172,15 +172,14 @@ package enum LeaderboardMetric: String, CaseIterable, Sendable {
 
     /// `/leaderboard`'s option, with the other words people rank by ("played" for hours, "rated" for games rated).
     static var option: OptionSpec {
-        var metric = OptionSpec.string("metric", "What to rank by", choices: allCases.map(\.rawValue))
-        let words: [(LeaderboardMetric, [String])] = [
-            (.completed, ["finished", "beaten", "beat", "done", "completions", "games"]),
-            (.hours, ["played", "playtime", "hrs"]),
-            (.reviews, ["reviewed", "review"]),
-            (.scoreCount, ["rated", "ratings", "rating", "scores", "scored", "rates"]),
-        ]
-        for (choice, said) in words { for word in said { metric.choiceSynonyms[word] = choice.rawValue } }
-        return metric
+        option(
+            "metric", "What to rank by",
+            saying: [
+                (.completed, ["finished", "beaten", "beat", "done", "completions", "games"]),
+                (.hours, ["played", "playtime", "hrs"]),
+                (.reviews, ["reviewed", "review"]),
+                (.scoreCount, ["rated", "ratings", "rating", "scores", "scored", "rates"]),
+            ])
     }
 
     package var label: String {
@@ -199,11 +198,9 @@ package enum Period: String, CaseIterable, Sendable {
 
     /// `/leaderboard`'s option, with the other words people say for all time ("ever", "overall").
     static var option: OptionSpec {
-        var period = OptionSpec.string("period", "Over which time", choices: allCases.map(\.rawValue))
-        for word in ["ever", "alltime", "all-time", "forever", "overall", "total"] {
-            period.choiceSynonyms[word] = "all"
-        }
-        return period
+        option(
+            "period", "Over which time",
+            saying: [(.all, ["ever", "alltime", "all-time", "forever", "overall", "total"])])
     }
 
     /// The start of the window ending at `now`; nil for all time.
