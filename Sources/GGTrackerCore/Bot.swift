@@ -102,7 +102,7 @@ package struct GGTrackerBot: Sendable {
             }
             return try await respond(to: invocation, from: invoker)
         } catch let error as UsageError {
-            return try await UnknownCommandOffer(bot: self).reply(to: error, from: invoker) ?? Self.usageReply(error)
+            return try await UnknownCommandOffer(bot: self).reply(to: error, from: invoker) ?? error.reply
         }
     }
 
@@ -140,8 +140,13 @@ package struct GGTrackerBot: Sendable {
         } catch let error as UsageError {
             guard rereading, error.readsTheTitlesEnd, let meant = error.meant,
                 case .string(let title)? = invocation.options["title"]
-            else { return Self.usageReply(error) }
-            var reply = Self.usageReply(error)
+            else { return error.reply }
+            // "hades +2h": hours or a percent typed with their sign are no part of a name, whatever game the
+            // whole title names (Hades II).
+            if PercentDone.addingTo.values.contains(where: { invocation.options[$0.name] != meant.options[$0.name] }) {
+                return try await run(meant, from: invoker, progress: progress, rereading: false)
+            }
+            var reply = error.reply
             switch try await catalogPick(title) {
             case .none: return try await run(meant, from: invoker, progress: progress, rereading: false)
             case .one(let game) where !game.isMature:
@@ -165,17 +170,6 @@ package struct GGTrackerBot: Sendable {
     func catalogPick(_ title: String) async throws -> TitlePick {
         let hits = try await catalog.lookup(title, filter: CatalogFilter(includeMature: true), limit: 10).hits
         return TitlePick.fromCatalog(hits, acceptingGuesses: true)
-    }
-
-    static func usageReply(_ error: UsageError) -> Reply {
-        var text = error.message
-        if let usage = error.usage { text += "\nUsage: \(code: "\(usage)")" }
-        var reply = Reply.notice(text)
-        if let meant = error.meant {
-            reply.actions = [[Action(meant == error.search ? "Search" : "Run it", meant, style: .primary)]]
-            if let search = error.search, search != meant { reply.actions[0].append(Action("Search", search)) }
-        }
-        return reply
     }
 
     /// What every feature knows about the request.

@@ -360,11 +360,11 @@ extension CommandInvocation {
         let named =
             words.count >= 3 && words[words.count - 2].lowercased() == option.name
             || last.lowercased().hasPrefix(option.name + "=")
-        // "+2" is hours added to those played, never part of a name; "2h" is the total. The number is the word
-        // before a unit written apart ("+10 %").
+        // "+2" is hours added to those played ("-2" taken off), never part of a name; "2h" is the total. The
+        // number is the word before a unit written apart ("+10 %").
         let unitApart = PlayedHours.unitWords(of: option).contains(last.lowercased())
         let number = unitApart && words.count >= 2 ? String(words[words.count - 2]) : last
-        let added = PlayedHours.isAdded(option) && number.hasPrefix("+")
+        let added = PlayedHours.isAdded(option) && PlayedHours.isSigned(number)
         guard
             PlayedHours.mayBe(number, option),
             !option.choices.isEmpty || option.carriesUnit(last) || unitApart || named || added

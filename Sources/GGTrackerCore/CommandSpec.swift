@@ -127,7 +127,7 @@ package struct OptionSpec: Sendable {
     var typedExample: String? {
         guard let unit = units.min(by: { $0.count < $1.count }) else { return nil }
         let number = maxValue.map { $0 <= 10 ? "8" : $0 <= 100 ? "50" : "12" } ?? "12"
-        // Hours or a percent to add are typed with their "+".
+        // Hours or a percent to add are typed with their sign.
         return (PlayedHours.mayBe("", self) ? "" : "+") + number + unit
     }
 
@@ -156,7 +156,7 @@ package struct OptionSpec: Sendable {
     func reading(_ text: String) -> OptionValue? {
         switch kind {
         // "+2h" and "+10%" are hours and a percent to add, which a total (`hours`, `percent`) is not: `add_hours`
-        // and `add_percent` take them.
+        // and `add_percent` take them ("-2h" too, where `PlayedHours.mayBe` tells; named, it is out of range).
         case _ where PercentDone.addingTo[name] != nil && text.hasPrefix("+"): nil
         case .integer: (Int(withoutUnit(text)) ?? starsReading(text)).map { .integer($0) }
         case .number:

@@ -91,12 +91,12 @@ package enum TextCommandParser {
             }
         }
         for (typed, typedText) in segments.named {
-            // "hours:+2" adds to the hours played, as `add_hours` does, "percent:+10" to the percent; where there is
-            // none (`/add`'s hours), they are all.
+            // "hours:+2" adds to the hours played, as `add_hours` does ("hours:-2" takes them off), "percent:+10"
+            // to the percent; where there is none (`/add`'s hours), "+2" is all, "-2" refused.
             let added = PercentDone.addingTo[typed]?.name ?? typed
-            let plus = added != typed && typedText.hasPrefix("+")
+            let plus = added != typed && PlayedHours.isSigned(typedText)
             let name = plus && spec.option(added) != nil ? added : typed
-            let text = plus && name == typed ? String(typedText.dropFirst()) : typedText
+            let text = plus && name == typed && typedText.hasPrefix("+") ? String(typedText.dropFirst()) : typedText
             guard let option = spec.option(name) else { continue }
             if options[name] != nil {
                 throw UsageError("\(code: "\(name)") is given twice.", usage: usage)

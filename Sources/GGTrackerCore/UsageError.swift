@@ -29,6 +29,18 @@ package struct UsageError: Error, Equatable, Sendable {
         self.init(RichText(stringLiteral: message), usage: usage)
     }
 
+    /// The private answer that says so: the message, the command's usage, and `meant` (and `search`) as buttons.
+    package var reply: Reply {
+        var text = message
+        if let usage { text += "\nUsage: \(code: "\(usage)")" }
+        var reply = Reply.notice(text)
+        if let meant {
+            reply.actions = [[Action(meant == search ? "Search" : "Run it", meant, style: .primary)]]
+            if let search, search != meant { reply.actions[0].append(Action("Search", search)) }
+        }
+        return reply
+    }
+
     /// A command name that is none of ours, with the nearest ones: "Unknown command `lst`. Did you mean `/list`?";
     /// with the whole command the line was likely `meant` for, that one, to run with a button.
     /// With a `search` for the words, it is offered too (beside `meant`, or alone).

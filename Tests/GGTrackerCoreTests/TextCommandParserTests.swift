@@ -217,7 +217,7 @@ struct TextCommandParserTests {
         ("/challenge create name:Odd goal:5 unit:custom ends:2027-02-30", "must be a day: 2030-05-31"),
         ("/import file", "`/import file` needs `file`: the CSV file (at most 5 MB)."),
         ("/add title:Celeste status:won", "`status` must be one of: backlog, playing, paused, completed, dropped"),
-        ("/progress title:Celeste hours:-1", "`hours` must be between 0 and 20000."),
+        ("/add title:Celeste hours:-1", "`hours` must be between 0 and 20000."),
         ("/progress title:Celeste percent:150", "`percent` must be between 0 and 100."),
         ("/browse", "`/browse` needs a subcommand: genre, platform, mode, engine."),
         ("/admin", "`/admin` needs a subcommand: catalog, settings."),
@@ -323,7 +323,7 @@ struct TextCommandParserTests {
         do { _ = try TextCommandParser.parse(line) } catch { thrown = error }
         let error = try #require(thrown)
         #expect(error.meant?.commandLine == meant && error.search?.commandLine == search)
-        let buttons = GGTrackerBot.usageReply(error).actions.flatMap { $0 }.map(\.label)
+        let buttons = error.reply.actions.flatMap { $0 }.map(\.label)
         let expected: [String] =
             switch (meant, search) {
             case (nil, _): []
@@ -472,6 +472,15 @@ struct TextCommandParserTests {
         (
             "!gg progress Hades hours:+2 add_percent:5%",
             .library(.progress(.text("Hades"), status: nil, hours: .added(2), percent: .added(5)))
+        ),
+        // With a "-", they are taken off.
+        (
+            "!gg progress Hades hours:-2",
+            .library(.progress(.text("Hades"), status: nil, hours: .added(-2), percent: nil))
+        ),
+        (
+            "!gg progress Hades percent:-10 hours:-1h30",
+            .library(.progress(.text("Hades"), status: nil, hours: .added(-1.5), percent: .added(-10)))
         ),
         // Hours with minutes, as a session is logged.
         ("!gg progress Hades hours:1h30", .library(.progress(.text("Hades"), status: nil, hours: 1.5, percent: nil))),

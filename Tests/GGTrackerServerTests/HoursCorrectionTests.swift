@@ -164,13 +164,10 @@ extension HoursCorrectionTests {
                     "progress",
                     [I.option("title", "Celeste"), I.option("hours", 5.0), I.option("add_hours", 2.0)]))
             #expect(both.ephemeral && both.text.contains("Give `hours` (the total) or `add_hours`, not both."))
-            let negative = try await client.send(
-                I.command("progress", [I.option("title", "Celeste"), I.option("add_hours", -2.0)]))
-            #expect(negative.ephemeral && negative.text.contains("`add_hours` must be between 0 and 20000"))
             let outOfRange = try await bot.respond(toLine: "!gg progress Celeste +30000h", from: alice)
             #expect(
                 outOfRange.text?.plainText
-                    == "“+30000h” is out of range: add_hours takes a number from 0 to 20,000.", "\(outOfRange)")
+                    == "“+30000h” is out of range: add_hours takes a number from -20,000 to 20,000.", "\(outOfRange)")
             #expect(try await stored() == 20)
 
             // What was added counts as played this week, as any other hours do.
@@ -213,9 +210,7 @@ extension HoursCorrectionTests {
                     "progress", [I.option("title", "Celeste"), I.option("percent", 5), I.option("add_percent", 2)]))
             #expect(both.ephemeral && both.text.contains("Give `percent` (the share done) or `add_percent`, not both."))
             let none = try await bot.respond(toLine: "!gg progress Celeste +0%", from: alice)
-            #expect(
-                none.text?.plainText == "“+0%” is out of range: add_percent takes a whole number from 1 to 100.",
-                "\(none)")
+            #expect(none.text?.plainText.hasSuffix(": nothing changed.") == true, "\(none)")
             #expect(try await stored() == ["playing 80"])
             // Past 100%: the game is done, and said so.
             let done = try await bot.respond(toLine: "!gg progress Celeste +30%", from: alice)
@@ -229,6 +224,67 @@ extension HoursCorrectionTests {
             }
             _ = try await bot.respond(toLine: "!gg progress Celeste +5%", from: alice)
             #expect(try await stored() == ["completed 100"])
+        }
+    }
+}
+
+/// Hours or a percent typed with a "-" (`-2h`, `hours:-2`, `-10%`; `add_hours` and `add_percent` below zero) are
+/// taken off, never below none; where none were logged, nothing changes.
+extension HoursCorrectionTests {
+    @Test func hoursAndAPercentTypedWithAMinusAreTakenOff() async throws {
+        let harness = try await TestHarness()
+        let bot = harness.services.bot
+        let alice = Self.alice
+        @Sendable func stored(_ title: String = "Celeste") async throws -> [String] {
+            try await harness.services.database.writer.read { db in
+                try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT e.status || ' ' || COALESCE(e.hours, '-') || ' ' || COALESCE(e.percent, '-')
+                        FROM library_entries e JOIN games g ON g.id = e.game_id WHERE g.name = ?
+                        """, arguments: [title])
+            }
+        }
+        try await harness.withClient { client in
+            _ = try await client.send(I.command("add", [I.option("title", "Celeste")]))
+            // Nothing logged: nothing to take off.
+            let nothing = try await bot.respond(toLine: "!gg progress Celeste -2h", from: alice)
+            #expect(nothing.text?.plainText == "Celeste (2018) is already 📚 Backlog: nothing changed.", "\(nothing)")
+            #expect(try await stored() == ["backlog - -"])
+            _ = try await bot.respond(toLine: "!gg progress Celeste 10h 50%", from: alice)
+            let typed = try await bot.respond(toLine: "!gg progress Celeste -2h", from: alice)
+            #expect(typed.matrixContent(replyTo: nil).body.contains("2 h taken off: 8 h in all."), "\(typed)")
+            #expect(try await stored() == ["playing 8.0 50"])
+            _ = try await bot.respond(toLine: "!gg progress Celeste hours:-1h30", from: alice)
+            #expect(try await stored() == ["playing 6.5 50"])
+            // On Discord, the options below zero.
+            let option = try await client.send(
+                I.command("progress", [I.option("title", "Celeste"), I.option("add_hours", -0.5)]))
+            #expect(option.status == .ok && !option.ephemeral, "\(option.text)")
+            #expect(option.text.contains("30 min taken off: 6 h in all."), "\(option.text)")
+            let share = try await client.send(
+                I.command("progress", [I.option("title", "Celeste"), I.option("add_percent", -15)]))
+            #expect(share.text.contains("15% taken off: 35% done."), "\(share.text)")
+            let percent = try await bot.respond(toLine: "!gg progress Celeste -10%", from: alice)
+            #expect(percent.matrixContent(replyTo: nil).body.contains("10% taken off: 25% done."), "\(percent)")
+            #expect(try await stored() == ["playing 6.0 25"])
+            // Never below none.
+            _ = try await bot.respond(toLine: "!gg progress Celeste -20h", from: alice)
+            _ = try await bot.respond(toLine: "!gg progress Celeste percent:-50", from: alice)
+            #expect(try await stored() == ["playing 0.0 0"])
+            // A total below zero is refused, nothing stored.
+            let total = try await bot.respond(toLine: "!gg add Hades hours:-2", from: alice)
+            #expect(total.text?.plainText.hasPrefix("hours must be between 0 and 20000.") == true, "\(total)")
+            #expect(try await stored("Hades").isEmpty)
+            let tooMany = try await bot.respond(toLine: "!gg progress Celeste -30000h", from: alice)
+            #expect(
+                tooMany.text?.plainText
+                    == "“-30000h” is out of range: add_hours takes a number from -20,000 to 20,000.", "\(tooMany)")
+            // Signed hours are no part of a name, whichever game the whole title names ("portal +2h": Portal 2).
+            _ = try await client.send(I.command("add", [I.option("title", "Portal 2"), I.option("hours", 3.0)]))
+            let sequel = try await bot.respond(toLine: "!gg progress Portal +2h", from: alice)
+            #expect(sequel.matrixContent(replyTo: nil).body.contains("2 h added: 5 h in all."), "\(sequel)")
+            #expect(try await stored("Portal 2") == ["playing 5.0 -"])
         }
     }
 }

@@ -124,11 +124,12 @@ struct LibraryFeatures: Sendable {
         let now = c.now
         // Added with the status a percent implies (100% is completed), as `/add` takes no percent.
         let addedAs: GameStatus? =
-            status ?? percent.map { $0.total(after: nil) }.flatMap { $0 == 100 ? .completed : $0 > 0 ? .playing : nil }
+            status
+            ?? percent.flatMap { $0.total(after: nil) }.flatMap { $0 == 100 ? .completed : $0 > 0 ? .playing : nil }
+        let addedHours = hours.flatMap { $0.total(after: nil) }.flatMap { $0 > 0 ? OptionValue.number($0) : nil }
         let notInLibrary = NotInLibrary(
             player: c.player.id, game: game,
-            add: ["status": addedAs.map { .status($0) }, "hours": hours.map { .number($0.total(after: nil)) }]
-                .compactMapValues { $0 })
+            add: ["status": addedAs.map { .status($0) }, "hours": addedHours].compactMapValues { $0 })
         let change = try await bot.store.library.updateEntry(
             of: c.player.id, game: game, community: c.invoker.community, at: c.now
         ) { entry in
@@ -177,15 +178,10 @@ struct LibraryFeatures: Sendable {
             ? (saved.status == .completed
                 ? "Marked completed at 100%."
                 : "Moved from the backlog to playing, now that you have started.") : nil
-        if case .added(let more) = hours, let total = saved.hours {
-            // A session under an hour in minutes, as it was likely typed: "45 min added".
-            let added = more < 1 ? "\(Int((more * 60).rounded())) min" : Format.hours(more)
-            implied = ["\(added) added: \(Format.hours(total)) in all.", implied].compactMap { $0 }
-                .joined(separator: " ")
-        }
-        if case .added(let more) = percent, let share = saved.percent {
-            implied = ["\(more)% added: \(share)% done.", implied].compactMap { $0 }.joined(separator: " ")
-        }
+        let said =
+            [saved.hours.flatMap { hours?.said(total: $0) }, saved.percent.flatMap { percent?.said(share: $0) }]
+            .compactMap { $0 } + [implied].compactMap { $0 }
+        implied = said.isEmpty ? nil : said.joined(separator: " ")
         return try await announcing(
             Reply(cards: [entryCard(headline, saved, c, extra: implied)], actions: actions.isEmpty ? [] : [actions]),
             change, c)
