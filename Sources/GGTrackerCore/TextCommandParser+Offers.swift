@@ -50,6 +50,12 @@ extension TextCommandParser {
         let lowered = word.lowercased()
         let commandWord =
             CommandName.otherWords[lowered] != nil || nearest.map { Self.isMistyped(lowered, as: $0) } == true
+        // "!gg hades 3h", "!gg celeste +10%": a game's name, then hours or a percent with their unit, is its progress.
+        if !commandWord, let progress = runnable("/progress", word + rest), progress.options["title"] != nil,
+            PercentDone.addingTo.flatMap({ [$0, $1.name] }).contains(where: { progress.options[$0] != nil })
+        {
+            return UsageError.unknownCommand(word, meant: progress)
+        }
         let gameLike =
             word.contains(where: \.isLetter)
             && (CommandName.nearNames(word).isEmpty

@@ -288,6 +288,12 @@ struct TextCommandParserTests {
         ("!gg beat hollow knight", "/progress title:hollow knight status:completed"),
         ("!gg playing hades 10h", "/progress title:hades status:playing hours:10"),
         ("!gg dropped portal 2", "/progress title:portal 2 status:dropped"),
+        // A game's name, then hours or a percent with their unit: its progress ("played" before it too).
+        ("!gg hades 3h", "/progress title:hades hours:3"),
+        ("!gg stardew valley 12 hours", "/progress title:stardew valley hours:12"),
+        ("!gg celeste +10%", "/progress title:celeste add_percent:10"),
+        ("!gg played hades 3h", "/progress title:hades hours:3"),
+        ("!gg fav elden ring", "/favorite title:elden ring"),
         // A word that undoes a command is the command that undoes, not the one it is spelled like.
         ("!gg unfollow bob", "/friend remove user:@bob"), ("!gg unfriend bob", "/friend remove user:@bob"),
         ("!gg unwishlist silksong", "/wishlist remove title:silksong"),
