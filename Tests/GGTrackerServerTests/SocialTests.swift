@@ -88,6 +88,12 @@ struct SocialTests {
                     "compare", [I.user("user", .alice), I.user("with", .bob)], as: .carol,
                     resolvedUsers: [.alice, .bob]))
             #expect(theirs.text.contains("**67%** over 2 games both rated"), "\(theirs.text)")
+            // With one member named, the caller comes first.
+            let mine = try await client.send(
+                I.command("compare", [I.user("user", .alice)], as: .bob, resolvedUsers: [.alice]))
+            #expect(
+                mine.text.contains("Bob vs Alice") && mine.text.contains("Bob 2 games · Alice 3 games · "),
+                "\(mine.text)")
             // Someone with nothing yet is told how to start.
             let empty = try await client.send(
                 I.command("compare", [I.user("user", .alice)], as: .admin, resolvedUsers: [.alice]))

@@ -17,8 +17,10 @@ struct SocialFeatures: Sendable {
                     "No one else here has used GGTracker yet: once a friend has, \(code: "/compare user:@friend") compares your libraries."
             ) { .run(.compare, $0) }
         }
-        let left = try await bot.targetPlayer(user, c)
-        let right = try await bot.targetPlayer(other, c)
+        let named = try await bot.targetPlayer(user, c)
+        let paired = try await bot.targetPlayer(other, c)
+        // "/compare user:@bob" puts you first, as you asked it; two members named, in the order named.
+        let (left, right) = other == nil ? (paired, named) : (named, paired)
         guard left.id != right.id else {
             return .notice(
                 "Comparing a library with itself always agrees. Pick someone else: \(code: "/compare user:@friend").")
