@@ -141,9 +141,9 @@ package struct GGTrackerBot: Sendable {
             guard rereading, error.readsTheTitlesEnd, let meant = error.meant,
                 case .string(let title)? = invocation.options["title"]
             else { return error.reply }
-            // "hades +2h": hours or a percent typed with their sign are no part of a name, whatever game the
+            // "hades 2h", "hades +2h": a number with its unit or its sign is no part of a name, whatever game the
             // whole title names (Hades II).
-            if PercentDone.addingTo.values.contains(where: { invocation.options[$0.name] != meant.options[$0.name] }) {
+            if invocation.unitEnding != nil {
                 return try await run(meant, from: invoker, progress: progress, rereading: false)
             }
             var reply = error.reply

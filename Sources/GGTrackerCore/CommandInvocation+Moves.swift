@@ -28,6 +28,26 @@ extension CommandInvocation {
         return nil
     }
 
+    /// The options the title ends with (`optionsEndingTheTitle`) where every word of them is a number written with
+    /// its unit or its sign, or a unit after a number ("hades 2h", "hades 3 hours 50%", "hades +2h", "hades 9/10"):
+    /// so written, a number is no part of a name, whatever game the whole title names ("hades 2h" is no Hades II).
+    package var unitEnding: (title: String, options: [(name: String, value: OptionValue)])? {
+        guard let ending = optionsEndingTheTitle, case .string(let title)? = options["title"], let spec = leafSpec
+        else { return nil }
+        let named = ending.title.split(whereSeparator: \.isWhitespace).count
+        let words = title.split(whereSeparator: \.isWhitespace).dropFirst(named).map { $0.lowercased() }
+        let measured = spec.options.filter { !$0.units.isEmpty }
+        func isUnit(_ word: String) -> Bool { measured.contains { PlayedHours.unitWords(of: $0).contains(word) } }
+        let written = words.indices.allSatisfy { index in
+            let word = words[index]
+            let number = word.drop { "+-".contains($0) }.first?.isNumber == true
+            return (number && (PlayedHours.isSigned(word) || measured.contains { $0.carriesUnit(word) }))
+                || (number && index + 1 < words.count && isUnit(words[index + 1]))
+                || (index > 0 && isUnit(word))
+        }
+        return written && !words.isEmpty ? ending : nil
+    }
+
     /// The options the title ends with (`optionsEndingTheTitle`), or on `/progress` without hours, hours where the
     /// title ends with a number with a decimal part, which names rarely do ("hades 4.5"): read only where the title
     /// as typed names no game.

@@ -51,6 +51,8 @@ enum ResolverCatalog {
         game(72, "Portal 2", 2011, type: "Main Game", ratings: 4100),
         game(113_112, "Hades", 2020, type: "Main Game", ratings: 1685),
         game(80529, "Hades", 1995),
+        game(228_525, "Hades II", 2025, type: "Main Game").merging(
+            ["genres": [["name": "Hack and slash/Beat 'em up"]]]) { $1 },
         game(1942, "The Witcher 3: Wild Hunt", 2015, type: "Main Game", esrb: M, ratings: 5327),
         game(12503, "The Witcher 3: Wild Hunt - Hearts of Stone", 2015, type: "Expansion", esrb: M, ratings: 549),
         game(13166, "The Witcher 3: Wild Hunt - Blood and Wine", 2016, type: "Expansion", esrb: M, ratings: 476),
@@ -136,6 +138,10 @@ struct ResolverCase: CustomTestStringConvertible, Sendable {
         .init(command: "add", title: "hades pc", answer: .game("Hades (2020)")),
         .init(command: "add", title: "hollow knight windows", answer: .game("Hollow Knight (2017)")),
         .init(command: "add", title: "hades switch", answer: .nothing),
+        // A number with its unit or its sign ending the title is hours, never part of the name: not Hades II.
+        .init(command: "add", title: "hades 2h", answer: .game("Hades (2020)")),
+        .init(command: "progress", title: "hades 2h", shelves: ["igdb:113112"], answer: .game("Hades (2020)")),
+        .init(command: "progress", title: "hades +2h", shelves: ["igdb:113112"], answer: .game("Hades (2020)")),
         // A numeral matches only whole: "vi" is not the start of "Vice".
         .init(command: "game", title: "gta vi", ageRestricted: true, answer: .nothing),
         .init(
@@ -302,7 +308,7 @@ struct ResolverTests {
                 return answer.embeds.compactMap { $0["title"] as? String }
             }
             let hades = try await titles("hades")
-            #expect(hades == ["Hades (2020)", "Hades (1995)"])
+            #expect(hades == ["Hades (2020)", "Hades (1995)", "Hades II (2025)"])
             let hollow = try await titles("hollow knight")
             #expect(hollow == ["Hollow Knight (2017)"])
             let aliens = try await titles("hades aliens")

@@ -52,6 +52,11 @@ extension GGTrackerBot {
                     "“\(Format.truncate(text, 60))” is \(Format.length(text)) characters long, more than a game's name (\(most)), and starts with the name of no game of yours. Type \(code: "/\(c.invocation.path.joined(separator: " ")) title:<game> text:<text>")."
                 )
             }
+            // "hades 2h": a number written with its unit or its sign ending the title is no part of a name, whatever
+            // game the whole title names (Hades II).
+            if c.rereadsTheTitle, let ending = c.invocation.unitEnding {
+                throw TitleReading(invocation: c.invocation.settingTheTitlesEnding(ending))
+            }
             if let pick = try await datedPick(text, c, scope: scope) { return try gated(pick, text, c) }
             var shelfGames: [Game] = []
             if scope == .ownShelves {
