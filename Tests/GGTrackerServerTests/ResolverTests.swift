@@ -259,6 +259,15 @@ struct ResolverTests {
         }
     }
 
+    /// Typed to `/add`, which has no hours to add to, "+2h" is the hours played, never part of the name.
+    @Test func hoursWithAPlusTypedToAddAreThePlayedHours() async throws {
+        let harness = try await ResolverCatalog.harness()
+        let added = try await harness.services.bot.respond(
+            toLine: "!gg add hades +2h", from: HoursCorrectionTests.alice)
+        let body = added.matrixContent(replyTo: nil).body
+        #expect(body.contains("Alice added Hades (2020)") && body.contains("Playing · 2 h"), "\(body)")
+    }
+
     @Test func theQuestionsButtonsRunTheCommandOnTheChosenGame() async throws {
         let harness = try await ResolverCatalog.harness()
         try await harness.withClient { client in
