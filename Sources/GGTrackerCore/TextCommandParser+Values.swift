@@ -30,6 +30,14 @@ extension TextCommandParser {
     /// with "#", or else one member; words that say how ("by", "sorted") or name the caller ("me", "mine") are
     /// read past. Nil when a word fits none, or a second member would be needed.
     static func spread(_ text: String, over spec: CommandSpec) -> [String: OptionValue]? {
+        var misfit: (word: String, set: [String: OptionValue])?
+        return spread(text, over: spec, misfit: &misfit)
+    }
+
+    /// The same, keeping in `misfit` the first word that fits no option, with the options set before it.
+    static func spread(
+        _ text: String, over spec: CommandSpec, misfit: inout (word: String, set: [String: OptionValue])?
+    ) -> [String: OptionValue]? {
         func fitting(_ word: String, _ set: [String: OptionValue]) -> (String, OptionValue)? {
             for option in spec.options where set[option.name] == nil {
                 if option.isNamed(by: word) { return (option.name, .boolean(true)) }
@@ -68,6 +76,7 @@ extension TextCommandParser {
             } else if let member = spec.options.first(where: { $0.kind == .user && set[$0.name] == nil }) {
                 set[member.name] = .user(UserMention(id: mentionID(word)))
             } else {
+                misfit = (word, set)
                 return nil
             }
         }

@@ -68,14 +68,22 @@ package enum TextCommandParser {
             // Where the first option takes one word (a member, a choice), the words typed are spread over the
             // options they fit: "!gg list bob completed", "!gg leaderboard hours week", "!gg share revoke".
             let oneWord = target.kind == .user || target.kind == .boolean || !target.choices.isEmpty
+            var misfit: (word: String, set: [String: OptionValue])?
             if let (name, value) = asked {
                 options[name] = value
             } else if let quoted = try Self.quotedTitle(
                 positional, target: target, of: spec, path: path, usage: usage)
             {
                 options = quoted
-            } else if oneWord, let spread = Self.spread(positional, over: spec) {
+            } else if oneWord, let spread = Self.spread(positional, over: spec, misfit: &misfit) {
                 options = spread
+            } else if oneWord, let (word, set) = misfit, !set.isEmpty,
+                let open = spec.options.first(where: { set[$0.name] == nil && !$0.choices.isEmpty })
+            {
+                // "!gg leaderboard hours fortnight": the words that fit are taken, and the one that fits none is
+                // refused as the value of the option left open, with its choices.
+                options = set
+                options[open.name] = try value(word, for: open, usage: usage)
             } else if target.name != "title", let (rest, name, number) = Self.trailingBareNumber(positional, of: spec) {
                 // "!gg top rpg 2020": a year after a genre's name. A game's name may end with a number; a genre's
                 // or a platform's whole name is read as such ("PlayStation 4") when no other option takes it.

@@ -191,8 +191,6 @@ struct TextCommandParserTests {
         // Too short to tell, or the start of two choices: refused with the list.
         ("/progress title:Celeste status:p", "`status` must be one of: backlog, playing, paused, completed, dropped"),
         ("/list sort:sc", "`sort` must be one of: recent, score, hours, name (got “sc”)."),
-        // Two members where one goes: left whole for the member look-up to refuse; words no option takes, refused.
-        ("!gg leaderboard hours fortnight", "`metric` must be one of: completed, hours, reviews, score_count"),
         ("/progress title:Celeste status:pa", "`status` must be one of"),
         // A unit the option does not take is refused as before.
         ("/progress title:Celeste hours:12%", "`hours` must be a number (got “12%”)."),
@@ -217,6 +215,8 @@ struct TextCommandParserTests {
         ("/challenge create name:Odd goal:5 unit:custom ends:2027-02-30", "must be a day: 2030-05-31"),
         ("/import file", "`/import file` needs `file`: the CSV file (at most 5 MB)."),
         ("/add title:Celeste status:won", "`status` must be one of: backlog, playing, paused, completed, dropped"),
+        // Words spread over options: the one that fits none is named with the option left open.
+        ("!gg leaderboard hours fortnight", "`period` must be one of: week, month, all (got “fortnight”)."),
         ("/add title:Celeste hours:-1", "`hours` must be between 0 and 20000."),
         ("/progress title:Celeste percent:150", "`percent` must be between 0 and 100."),
         ("/browse", "`/browse` needs a subcommand: genre, platform, mode, engine."),
