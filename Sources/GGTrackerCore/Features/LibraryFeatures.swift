@@ -178,9 +178,10 @@ struct LibraryFeatures: Sendable {
             ? (saved.status == .completed
                 ? "Marked completed at 100%."
                 : "Moved from the backlog to playing, now that you have started.") : nil
-        let said =
-            [saved.hours.flatMap { hours?.said(total: $0) }, saved.percent.flatMap { percent?.said(share: $0) }]
-            .compactMap { $0 } + [implied].compactMap { $0 }
+        let said = [
+            saved.hours.flatMap { hours?.said(total: $0) }, saved.percent.flatMap { percent?.said(share: $0) }, implied,
+        ]
+        .compactMap { $0 }
         implied = said.isEmpty ? nil : said.joined(separator: " ")
         return try await announcing(
             Reply(cards: [entryCard(headline, saved, c, extra: implied)], actions: actions.isEmpty ? [] : [actions]),
