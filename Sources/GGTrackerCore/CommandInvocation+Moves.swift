@@ -28,6 +28,22 @@ extension CommandInvocation {
         return nil
     }
 
+    /// "+2h" ending `/add`'s title: where the command has hours (or a percent) but none to add to them, a "+" before
+    /// the last number written with its unit is dropped, as `hours:+2` there is the hours played ("!gg add hades +2h" is
+    /// Hades played 2 h, never Hades II).
+    package static func plusDropped(_ text: String, of spec: CommandSpec) -> String {
+        let totals = PercentDone.addingTo.filter { spec.option($0.key) != nil && spec.option($0.value.name) == nil }
+        guard let total = totals.first.flatMap({ spec.option($0.key) }) else { return text }
+        var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        let unitApart = words.last.map { PlayedHours.unitWords(of: total).contains($0.lowercased()) } == true
+        let index = words.count - (unitApart ? 2 : 1)
+        guard words.count >= 2, index >= 1, words[index].hasPrefix("+"),
+            words[index].dropFirst().first?.isNumber == true, unitApart || total.carriesUnit(words[index])
+        else { return text }
+        words[index].removeFirst()
+        return words.joined(separator: " ")
+    }
+
     /// The options the title ends with (`optionsEndingTheTitle`) where every word of them is a number written with
     /// its unit or its sign, or a unit after a number ("hades 2h", "hades 3 hours 50%", "hades +2h", "hades 9/10"):
     /// so written, a number is no part of a name, whatever game the whole title names ("hades 2h" is no Hades II).
@@ -67,7 +83,7 @@ extension CommandInvocation {
         guard case .string(let title)? = options["title"], let spec = leafSpec else { return nil }
         let words = title.split(whereSeparator: \.isWhitespace)
         guard let last = words.last.map(String.init), !alone || words.count == 1 else { return nil }
-        let misfits = spec.options.filter { options[$0.name] == nil && PlayedHours.mayBe(last, $0) }
+        let misfits = spec.options.filter { options[$0.name] == nil && PlayedHours.mayBe(last, $0, of: spec) }
             .map { TypedNumber(word: last, option: $0) }
             .filter { $0.isOutOfRange(bare: alone) }
         return misfits.count == 1 ? misfits[0] : nil

@@ -270,6 +270,7 @@ extension CommandInvocation {
     /// `percent:50`, "hades status completed" with `status:completed`. The title without them comes first.
     package var optionsEndingTheTitle: (title: String, options: [(name: String, value: OptionValue)])? {
         guard case .string(var title)? = options["title"], let spec = leafSpec else { return nil }
+        title = Self.plusDropped(title, of: spec)
         var found: [(name: String, value: OptionValue)] = []
         peeling: while true {
             // An option whose value the last word says what it is comes first: "50% done" is a percent, not a status.
@@ -277,7 +278,7 @@ extension CommandInvocation {
             for option in saying + spec.options.filter({ o in !saying.contains { $0.name == o.name } })
             where options[option.name] == nil && !found.contains(where: { $0.name == option.name }) {
                 guard
-                    let (rest, value) = Self.ending(of: title, for: option)
+                    let (rest, value) = Self.ending(of: title, for: option, of: spec)
                         ?? Self.bareNumber(ending: title, for: option, of: spec, given: options)
                 else { continue }
                 title = rest
@@ -334,11 +335,13 @@ extension CommandInvocation {
     }
 
     /// `option`'s value at the end of `title`, with the title before it.
-    private static func ending(of title: String, for option: OptionSpec) -> (rest: String, value: OptionValue)? {
+    private static func ending(
+        of title: String, for option: OptionSpec, of spec: CommandSpec
+    ) -> (rest: String, value: OptionValue)? {
         // "3 hours in", "50% done": the value is before the word that says what it is.
         if ValueWords.endsAfterAValue(title, of: option) {
             let words = title.split(whereSeparator: \.isWhitespace)
-            return words.count >= 3 ? ending(of: words.dropLast().joined(separator: " "), for: option) : nil
+            return words.count >= 3 ? ending(of: words.dropLast().joined(separator: " "), for: option, of: spec) : nil
         }
         let last = String(title.split(whereSeparator: \.isWhitespace).last ?? "")
         // A list after the title ("hades roguelike, co-op"): from the word before its first comma on.
@@ -366,7 +369,7 @@ extension CommandInvocation {
         let number = unitApart && words.count >= 2 ? String(words[words.count - 2]) : last
         let added = PlayedHours.isAdded(option) && PlayedHours.isSigned(number)
         guard
-            PlayedHours.mayBe(number, option),
+            PlayedHours.mayBe(number, option, of: spec),
             !option.choices.isEmpty || option.carriesUnit(last) || unitApart || named || added
         else { return nil }
         return trailingValue(of: title, for: option)

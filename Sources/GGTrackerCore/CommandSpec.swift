@@ -128,7 +128,7 @@ package struct OptionSpec: Sendable {
         guard let unit = units.min(by: { $0.count < $1.count }) else { return nil }
         let number = maxValue.map { $0 <= 10 ? "8" : $0 <= 100 ? "50" : "12" } ?? "12"
         // Hours or a percent to add are typed with their sign.
-        return (PlayedHours.mayBe("", self) ? "" : "+") + number + unit
+        return (PlayedHours.isAdded(self) ? "+" : "") + number + unit
     }
 
     /// Whether a word carries one of this option's units ("12h"): a number with its unit is this option's, where a

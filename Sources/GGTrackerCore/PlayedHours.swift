@@ -15,12 +15,13 @@ package enum PlayedHours: Hashable, Sendable, ExpressibleByIntegerLiteral, Expre
         name: "add_hours", summary: "Hours to add to those played: a session (below 0 takes them off)",
         kind: .number, minValue: -most, maxValue: most, units: OptionSpec.hourUnits)
 
-    /// Whether a word typed without an option's name may be `option`'s: hours or a percent to add only with their
-    /// sign ("+2h", "+10%", "-2h"; "2h" is the total), a total (`hours`, `percent`) only without one, any word for
-    /// any other option.
-    static func mayBe(_ word: String, _ option: OptionSpec) -> Bool {
+    /// Whether a word typed without an option's name may be `option`'s, on command `spec`: hours or a percent to add
+    /// only with their sign ("+2h", "+10%", "-2h"; "2h" is the total), a total (`hours`, `percent`) only without one
+    /// where the command can add to it, any word for any other option (`/add`'s "-2h" is hours, out of range).
+    static func mayBe(_ word: String, _ option: OptionSpec, of spec: CommandSpec) -> Bool {
         if isAdded(option) { return isSigned(word) }
-        return PercentDone.addingTo[option.name] == nil || !isSigned(word)
+        guard let added = PercentDone.addingTo[option.name], spec.option(added.name) != nil else { return true }
+        return !isSigned(word)
     }
 
     /// Whether a number is typed with its sign, "+" or "-": hours or a percent added, or taken off.

@@ -18,7 +18,7 @@ extension TextCommandParser {
         }
         let fitting = spec.options.compactMap { option -> (String, OptionValue)? in
             guard option.name != target.name, !named.contains(where: { $0.0 == option.name }),
-                PlayedHours.mayBe(word, option)
+                PlayedHours.mayBe(word, option, of: spec)
             else { return nil }
             return option.validValue(word).map { (option.name, $0) }
         }
@@ -90,20 +90,4 @@ extension TextCommandParser {
         "by", "sorted", "sort", "ordered", "order", "me", "mine", "my", "myself", "with", "and", "vs", "versus", "&",
         "to", "this", "the", "time", "under", "max", "at", "most", "up", "of", "for", "as", "in",
     ]
-
-    /// "+2h" ending `/add`'s title: where the command has hours (or a percent) but none to add to them, a "+" before
-    /// the last number written with its unit is dropped, as `hours:+2` there is the hours played ("!gg add hades +2h" is
-    /// Hades played 2 h, never Hades II).
-    static func plusDropped(_ text: String, of spec: CommandSpec) -> String {
-        let totals = PercentDone.addingTo.filter { spec.option($0.key) != nil && spec.option($0.value.name) == nil }
-        guard let total = totals.first.flatMap({ spec.option($0.key) }) else { return text }
-        var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-        let unitApart = words.last.map { PlayedHours.unitWords(of: total).contains($0.lowercased()) } == true
-        let index = words.count - (unitApart ? 2 : 1)
-        guard words.count >= 2, index >= 1, words[index].hasPrefix("+"),
-            words[index].dropFirst().first?.isNumber == true, unitApart || total.carriesUnit(words[index])
-        else { return text }
-        words[index].removeFirst()
-        return words.joined(separator: " ")
-    }
 }

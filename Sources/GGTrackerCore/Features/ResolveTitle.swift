@@ -57,6 +57,9 @@ extension GGTrackerBot {
             if c.rereadsTheTitle, let ending = c.invocation.unitEnding {
                 throw TitleReading(invocation: c.invocation.settingTheTitlesEnding(ending))
             }
+            // "hades -2h" to `/add`, "hades 150%": so written, a number the option reading it does not take is refused,
+            // never read into a name.
+            if let number = c.invocation.numberOutOfRange(alone: false) { throw number.outOfRange }
             if let pick = try await datedPick(text, c, scope: scope) { return try gated(pick, text, c) }
             var shelfGames: [Game] = []
             if scope == .ownShelves {
