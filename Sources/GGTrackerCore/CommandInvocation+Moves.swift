@@ -28,6 +28,21 @@ extension CommandInvocation {
         return nil
     }
 
+    /// A sign typed apart from the number ending a title ("hades - 2h", "hades + 1 hour", "hades – 30 min"): joined to
+    /// it, as "-2h" and "+1 hour" are read; there a sign is no part of a name.
+    package static func signJoined(_ text: String, of spec: CommandSpec) -> String {
+        var words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        let unitApart = words.last.map { last in
+            spec.options.contains { PlayedHours.unitWords(of: $0).contains(last.lowercased()) }
+        }
+        let index = words.count - (unitApart == true ? 3 : 2)
+        guard index >= 1, let sign = ["+": "+", "-": "-", "–": "-", "−": "-"][words[index]],
+            words[index + 1].first?.isNumber == true
+        else { return text }
+        words[index] = sign + words.remove(at: index + 1)
+        return words.joined(separator: " ")
+    }
+
     /// "+2h" ending `/add`'s title: where the command has hours (or a percent) but none to add to them, a "+" before
     /// the last number written with its unit is dropped, as `hours:+2` there is the hours played ("!gg add hades +2h" is
     /// Hades played 2 h, never Hades II).
@@ -48,8 +63,9 @@ extension CommandInvocation {
     /// its unit or its sign, or a unit after a number ("hades 2h", "hades 3 hours 50%", "hades +2h", "hades 9/10"):
     /// so written, a number is no part of a name, whatever game the whole title names ("hades 2h" is no Hades II).
     package var unitEnding: (title: String, options: [(name: String, value: OptionValue)])? {
-        guard let ending = optionsEndingTheTitle, case .string(let title)? = options["title"], let spec = leafSpec
+        guard let ending = optionsEndingTheTitle, case .string(let typed)? = options["title"], let spec = leafSpec
         else { return nil }
+        let title = Self.signJoined(typed, of: spec)
         let named = ending.title.split(whereSeparator: \.isWhitespace).count
         let words = title.split(whereSeparator: \.isWhitespace).dropFirst(named).map { $0.lowercased() }
         let measured = spec.options.filter { !$0.units.isEmpty }

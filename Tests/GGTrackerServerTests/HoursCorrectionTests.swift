@@ -268,6 +268,12 @@ extension HoursCorrectionTests {
             let percent = try await bot.respond(toLine: "!gg progress Celeste -10%", from: alice)
             #expect(percent.matrixContent(replyTo: nil).body.contains("10% taken off: 25% done."), "\(percent)")
             #expect(try await stored() == ["playing 6.0 25"])
+            // A sign typed apart from its number is still a sign: taken off or added, never a new total.
+            let apart = try await bot.respond(toLine: "!gg progress Celeste - 2h", from: alice)
+            #expect(apart.matrixContent(replyTo: nil).body.contains("2 h taken off: 4 h in all."), "\(apart)")
+            _ = try await bot.respond(toLine: "!gg progress Celeste + 1 hour", from: alice)
+            _ = try await client.send(I.command("progress", [I.option("title", "Celeste – 30 min")]))
+            #expect(try await stored() == ["playing 4.5 25"])
             // Never below none.
             _ = try await bot.respond(toLine: "!gg progress Celeste -20h", from: alice)
             _ = try await bot.respond(toLine: "!gg progress Celeste percent:-50", from: alice)
