@@ -28,6 +28,50 @@ extension CommandInvocation {
         return nil
     }
 
+    /// Values of options this command was not given, typed right after a game's name that starts the title, with
+    /// words after them that fit no option: "celeste 9 amazing game" typed to `/rate` is Celeste with `score:9`, and
+    /// "amazing game" left over. A value may carry its unit apart ("3 hours") and end with a comma ("9,"). Nil where
+    /// no value follows the name, or nothing follows the values (the title's ending, read elsewhere).
+    func valuesAfter(name: String, abbreviated: Bool) -> (options: [(name: String, value: OptionValue)], rest: String)?
+    {
+        guard let spec = leafSpec, var words = wordsAfter(name: name, abbreviated: abbreviated)?.map(String.init)
+        else { return nil }
+        var found: [(name: String, value: OptionValue)] = []
+        let separators: Set<Character> = [",", ";"]
+        reading: while !words.isEmpty {
+            let word = String(words[0].reversed().drop(while: separators.contains).reversed())
+            let open = spec.options.filter { option in
+                options[option.name] == nil && !option.isFreeText && option.kind != .user
+                    && !found.contains { $0.name == option.name }
+            }
+            for option in open where PlayedHours.mayBe(word, option, of: spec) {
+                // A unit written apart: "3 hours", "4.5 stars".
+                if words.count >= 2,
+                    case let unit = String(words[1].reversed().drop(while: separators.contains).reversed()),
+                    (PlayedHours.unitWords(of: option) + option.starWords).contains(unit.lowercased()),
+                    let value = option.validValue(word + unit)
+                {
+                    found.append((option.name, value))
+                    words.removeFirst(2)
+                    continue reading
+                }
+                // A bare number is a score's (at most 10), never hours or a percent: "portal 2 …" is no Portal played 2 h.
+                if let value = option.validValue(word),
+                    option.carriesUnit(word) || !word.contains(where: \.isNumber)
+                        || (option.maxValue ?? .infinity) <= 10
+                {
+                    found.append((option.name, value))
+                    words.removeFirst()
+                    continue reading
+                }
+            }
+            break
+        }
+        // "9/10 - loved it": a dash or a colon between the values and the words is neither's.
+        let rest = String(words.joined(separator: " ").drop { "-–—:,;".contains($0) || $0.isWhitespace })
+        return found.isEmpty || rest.isEmpty ? nil : (found, rest)
+    }
+
     /// A sign typed apart from the number ending a title ("hades - 2h", "hades + 1 hour", "hades – 30 min"): joined to
     /// it, as "-2h" and "+1 hour" are read; there a sign is no part of a name.
     package static func signJoined(_ text: String, of spec: CommandSpec) -> String {

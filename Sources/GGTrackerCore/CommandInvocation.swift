@@ -295,9 +295,16 @@ extension CommandInvocation {
     /// with `tags:roguelike`. Names are compared by their letters and digits, word by word. `abbreviated`, the name's
     /// first words are enough ("stardew farm plans" is Stardew Valley's), one of them four letters at least.
     package func textAfter(name: String, abbreviated: Bool = false) -> (name: String, value: OptionValue)? {
-        guard case .string(let title)? = options["title"], let spec = leafSpec,
-            let option = spec.options.first(where: { $0.greedy && $0.kind == .string && options[$0.name] == nil })
+        guard let spec = leafSpec,
+            let option = spec.options.first(where: { $0.greedy && $0.kind == .string && options[$0.name] == nil }),
+            let words = wordsAfter(name: name, abbreviated: abbreviated)
         else { return nil }
+        return (option.name, .string(words.joined(separator: " ")))
+    }
+
+    /// The words of the title after a game's name that starts it (`textAfter`), at least one.
+    func wordsAfter(name: String, abbreviated: Bool) -> [Substring]? {
+        guard case .string(let title)? = options["title"] else { return nil }
         let key = { (word: Substring) in String(word.lowercased().filter { $0.isLetter || $0.isNumber }) }
         let nameWords = name.split(whereSeparator: \.isWhitespace).map(key).filter { !$0.isEmpty }
         let titleWords = title.split(whereSeparator: \.isWhitespace)
@@ -306,7 +313,7 @@ extension CommandInvocation {
         guard named > 0, titleWords.count > named, titleWords.prefix(named).map(key) == Array(nameWords.prefix(named)),
             named == nameWords.count || nameWords.prefix(named).contains(where: { $0.count >= 4 })
         else { return nil }
-        return (option.name, .string(titleWords.dropFirst(named).joined(separator: " ")))
+        return Array(titleWords.dropFirst(named))
     }
 
     /// A bare number ending the title right after another option's choice ("celeste playing 5"), for the first

@@ -193,6 +193,22 @@ extension GGTrackerBot {
                         visibility: .invokerOnly, text: message + " Did you mean: " + named + " with " + option + "?",
                         actions: [buttons]))
             }
+            // "celeste 9 amazing game" typed to /rate: values right after the first suggestion's name, then words
+            // that fit no option. That game is offered with those values, and the words left over are named.
+            if let game = suggestions.first,
+                let (values, rest) = c.invocation.valuesAfter(name: game.name, abbreviated: abbreviated)
+            {
+                let with = values.map { RichText([.code("\($0.name):\(CommandInvocation.text(of: $0.value))")]) }
+                var changes: [String: OptionValue?] = ["title": .string(game.ref.description)]
+                for (name, value) in values { changes[name] = value }
+                let command = "/" + c.invocation.path.joined(separator: " ")
+                throw ReplyError(
+                    Reply(
+                        visibility: .invokerOnly,
+                        text: message + " Did you mean \(bold: game.displayName) with " + with.joined(separator: " ")
+                            + "? “\(Format.truncate(rest, 60))” fits no option of \(code: command) and is left out.",
+                        actions: [[Action(Format.truncate(game.displayName, 80), rerun(c, changes))]]))
+            }
             // "celeste playing": the last word may be an option the command has, which each button then sets.
             let ending = c.invocation.endingOfATitleNamingNoGame?.options ?? []
             let with = ending.map { RichText([.code("\($0.name):\(CommandInvocation.text(of: $0.value))")]) }
