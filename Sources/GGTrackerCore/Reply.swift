@@ -237,6 +237,13 @@ package enum Format {
 
     package static func hours(_ hours: Double) -> String { decimal(hours) + " h" }
 
+    /// A copy's hours as a line shows them: none where none or no time at all is logged ("0 h" says nothing, as a
+    /// percent of 0 does).
+    package static func played(_ hours: Double?) -> String? {
+        guard let hours, hours > 0 else { return nil }
+        return Format.hours(hours)
+    }
+
     /// "2,000", "12.5": whole numbers as they are, others to one decimal (half away from zero), thousands set apart.
     package static func decimal(_ value: Double) -> String {
         if value == value.rounded() { return number(Int(value)) }

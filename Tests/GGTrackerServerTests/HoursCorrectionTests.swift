@@ -278,6 +278,11 @@ extension HoursCorrectionTests {
             _ = try await bot.respond(toLine: "!gg progress Celeste -20h", from: alice)
             _ = try await bot.respond(toLine: "!gg progress Celeste percent:-50", from: alice)
             #expect(try await stored() == ["playing 0.0 0"])
+            // No time logged and no share done are shown as none: no "0 h" nor "0%" on the list or the game card.
+            let list = try await bot.respond(toLine: "!gg list", from: alice).matrixContent(replyTo: nil).body
+            #expect(list.contains("🎮 Celeste (2018)\n") && !list.contains("0 h") && !list.contains("0%"), "\(list)")
+            let card = try await bot.respond(toLine: "!gg game Celeste", from: alice).matrixContent(replyTo: nil).body
+            #expect(card.contains("🎮 Playing\n") && !card.contains("0 h") && !card.contains("0%"), "\(card)")
             // A total below zero is refused, nothing stored.
             let total = try await bot.respond(toLine: "!gg add Hades hours:-2", from: alice)
             #expect(total.text?.plainText.hasPrefix("hours must be between 0 and 20000.") == true, "\(total)")

@@ -17,8 +17,8 @@ struct LibraryFeatures: Sendable {
     /// "✅ Completed · 40 h · ★★★★½ 9/10": where an entry stands, on one line.
     static func facts(_ entry: LibraryEntry) -> String {
         var facts = ["\(entry.status.emoji) \(entry.status.label)"]
-        if let hours = entry.hours { facts.append(Format.hours(hours)) }
-        if let percent = entry.percent, entry.status != .completed { facts.append("\(percent)%") }
+        if let hours = Format.played(entry.hours) { facts.append(hours) }
+        if let percent = entry.percent, percent > 0, entry.status != .completed { facts.append("\(percent)%") }
         if let score = entry.score { facts.append("\(Format.stars(score)) \(score)/10") }
         if entry.favorite { facts.append("⭐ favorite") }
         return facts.joined(separator: " · ")

@@ -99,8 +99,8 @@ struct ShelfFeatures: Sendable {
             var line: RichText = "\(entry.status.emoji) \(bold: Format.truncate(entry.game.displayName, 120))"
             var facts: [String] = []
             if let score = entry.score { facts.append(Format.stars(score)) }
-            if let hours = entry.hours { facts.append(Format.hours(hours)) }
-            if let percent = entry.percent, entry.status != .completed { facts.append("\(percent)%") }
+            if let hours = Format.played(entry.hours) { facts.append(hours) }
+            if let percent = entry.percent, percent > 0, entry.status != .completed { facts.append("\(percent)%") }
             if entry.favorite { facts.append("⭐") }
             if !facts.isEmpty { line += RichText(" — " + facts.joined(separator: " · ")) }
             return line

@@ -16,11 +16,6 @@ extension GGTrackerBot {
     /// The caller's own copy, shown under the catalog card of `/game`: status, hours, percent, score, favorite,
     /// tags, note, the start of the review, when it was added and completed.
     func yourCopyCard(_ entry: LibraryEntry, _ c: Context) -> Card {
-        var facts = ["\(entry.status.emoji) \(entry.status.label)"]
-        if let hours = entry.hours { facts.append(Format.hours(hours)) }
-        if let percent = entry.percent, entry.status != .completed { facts.append("\(percent)%") }
-        if let score = entry.score { facts.append("\(Format.stars(score)) \(score)/10") }
-        if entry.favorite { facts.append("⭐ favorite") }
         var fields: [Card.Field] = []
         if !entry.tags.isEmpty {
             fields.append(.init("Tags", entry.tags.prefix(50).map { RichText([.code($0)]) }.joined(separator: ", ")))
@@ -39,7 +34,7 @@ extension GGTrackerBot {
         }
         return Card(
             title: Format.truncate("\(c.player.shownName)'s copy", 256),
-            description: RichText(facts.joined(separator: " · ")),
+            description: RichText(LibraryFeatures.facts(entry)),
             fields: fields, color: Palette.library)
     }
 

@@ -74,7 +74,7 @@ enum SharedLibraryPage {
             html += "<p class=\"stars\" title=\"\(score)/10\">\(Format.stars(score))</p>"
         }
         var facts: [String] = []
-        if let hours = entry.hours { facts.append(Format.hours(hours)) }
+        if let hours = Format.played(entry.hours) { facts.append(hours) }
         if entry.favorite { facts.append("⭐ favorite") }
         if !entry.tags.isEmpty { facts.append(entry.tags.joined(separator: ", ")) }
         if !facts.isEmpty { html += "<p class=\"facts\">\(escape(facts.joined(separator: " · ")))</p>" }
