@@ -125,15 +125,18 @@ extension CommandInvocation {
     }
 
     /// The options the title ends with (`optionsEndingTheTitle`), or on `/progress` without hours, hours where the
-    /// title ends with a number with a decimal part, which names rarely do ("hades 4.5"): read only where the title
-    /// as typed names no game.
-    package var endingOfATitleNamingNoGame: (title: String, options: [(name: String, value: OptionValue)])? {
-        if let ending = optionsEndingTheTitle { return ending }
+    /// title ends with a number alone: read only where the title as typed names no game. `offeredOnly`, a whole
+    /// number ("celeste 9"; a sequel's number may be mistyped), whose reading is offered, never run; one with a
+    /// decimal part ("hades 4.5"), which names rarely have, runs.
+    package var endingOfATitleNamingNoGame:
+        (title: String, options: [(name: String, value: OptionValue)], offeredOnly: Bool)?
+    {
+        if let ending = optionsEndingTheTitle { return (ending.title, ending.options, false) }
         guard path == ["progress"], options["hours"] == nil, case .string(let title)? = options["title"],
-            title.split(whereSeparator: \.isWhitespace).last?.contains(where: { ".,".contains($0) }) == true,
+            let last = title.split(whereSeparator: \.isWhitespace).last, last.first?.isNumber == true,
             let hours = leafSpec?.option("hours"), let (rest, value) = Self.trailingValue(of: title, for: hours)
         else { return nil }
-        return (rest, [("hours", value)])
+        return (rest, [("hours", value)], !last.contains(where: { ".,".contains($0) }))
     }
 
     /// The title's last word when it is a number that the one option reading it, which the command was not given,

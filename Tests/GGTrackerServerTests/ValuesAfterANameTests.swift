@@ -63,4 +63,21 @@ struct ValuesAfterANameTests {
         #expect(!offer.contains("hours:5"), "\(offer)")
         #expect(offer.contains("No game matches"), "\(offer)")
     }
+
+    /// "!gg progress celeste 9": a whole number ending a title that names no game, where the rest names one, is
+    /// offered as the hours played, never run (a sequel's number may be mistyped); with several games for the
+    /// rest ("final fantasy 17") nothing is read into hours.
+    @Test func aWholeNumberEndingATitleNamingNoGameIsOfferedAsHours() async throws {
+        let harness = try await TestHarness()
+        _ = try await body(harness, "!gg add Celeste")
+        let offer = try await body(harness, "!gg progress celeste 9")
+        #expect(offer.contains("Did you mean: Celeste (2018) with `hours:9`?"), "\(offer)")
+        #expect(offer.contains("reply !gg progress title:igdb:26226 hours:9"), "\(offer)")
+        #expect(try await entry(harness, igdb: "26226")?.hours == nil)
+        let sequel = try await body(harness, "!gg progress final fantasy 17")
+        #expect(sequel.contains("No game matches") && !sequel.contains("hours:17"), "\(sequel)")
+        // With a decimal part, which names rarely have, it runs.
+        _ = try await body(harness, "!gg progress celeste 4.5")
+        #expect(try await entry(harness, igdb: "26226")?.hours == 4.5)
+    }
 }

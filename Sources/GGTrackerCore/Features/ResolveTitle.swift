@@ -99,13 +99,14 @@ extension GGTrackerBot {
                 switch TitlePick.fromCatalog(hits, acceptingGuesses: true, showsMature: c.showsMature) {
                 case .one(let game):
                     // One game, not only through typo corrections: the command runs on it with those options.
-                    if c.rereadsTheTitle, TitlePick.fromCatalog(hits) == .one(game) {
+                    if c.rereadsTheTitle, !ending.offeredOnly, TitlePick.fromCatalog(hits) == .one(game) {
                         throw TitleReading(
                             invocation: c.invocation.settingTheTitlesEnding((game.ref.description, ending.options)))
                     }
                     pick = .none(suggestions: [game])
+                // A whole number's reading is offered with one game only: "final fantasy 17" may be a sequel's name.
                 case .ambiguous(let games),
-                    .none(let games) where !games.isEmpty:
+                    .none(let games) where !games.isEmpty && !ending.offeredOnly:
                     pick = .none(suggestions: Array(games.prefix(5)))
                 default: break
                 }
@@ -210,7 +211,13 @@ extension GGTrackerBot {
                         actions: [[Action(Format.truncate(game.displayName, 80), rerun(c, changes))]]))
             }
             // "celeste playing": the last word may be an option the command has, which each button then sets.
-            let ending = c.invocation.endingOfATitleNamingNoGame?.options ?? []
+            // A whole number read as hours goes with the one game whose name is the rest of the title.
+            let ending: [(name: String, value: OptionValue)] =
+                c.invocation.endingOfATitleNamingNoGame.flatMap { ending -> [(name: String, value: OptionValue)]? in
+                    guard ending.offeredOnly else { return ending.options }
+                    let named = suggestions.count == 1 ? suggestions[0].name : ""
+                    return c.invocation.wordsAfter(name: named, abbreviated: false)?.count == 1 ? ending.options : nil
+                } ?? []
             let with = ending.map { RichText([.code("\($0.name):\(CommandInvocation.text(of: $0.value))")]) }
             message +=
                 " Did you mean: "
