@@ -72,18 +72,35 @@ extension CommandInvocation {
         return found.isEmpty || rest.isEmpty ? nil : (found, rest)
     }
 
-    /// A sign typed apart from the number ending a title ("hades - 2h", "hades + 1 hour", "hades – 30 min"): joined to
-    /// it, as "-2h" and "+1 hour" are read; there a sign is no part of a name.
+    /// The number ending a title with its sign as people write it: a sign apart ("hades - 2h", "hades + 1 hour",
+    /// "hades – 30 min"), or with its unit, a word for one ("hades add 2 hours", "hades another 2h", "hades minus 1h",
+    /// "hades 2 more hours") is joined to it, as "-2h" and "+1 hour" are read; a mark after it is dropped ("celeste
+    /// 10/10!"). There a sign is no part of a name ("Tetris Plus 2", a bare number, keeps its word).
     package static func signJoined(_ text: String, of spec: CommandSpec) -> String {
         var words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        let marks: Set<Character> = ["!", ".", "?"]
+        if let last = words.last, last.count > 1, marks.contains(last.last!), last.first?.isNumber == true {
+            words[words.count - 1] = String(last.reversed().drop(while: marks.contains).reversed())
+        }
+        let units = spec.options.filter { !$0.units.isEmpty }
         let unitApart = words.last.map { last in
-            spec.options.contains { PlayedHours.unitWords(of: $0).contains(last.lowercased()) }
+            units.contains { PlayedHours.unitWords(of: $0).contains(last.lowercased()) }
+        }
+        if unitApart == true, words.count >= 4, words[words.count - 2].lowercased() == "more",
+            words[words.count - 3].first?.isNumber == true
+        {
+            words.remove(at: words.count - 2)
+            words[words.count - 2] = "+" + words[words.count - 2]
         }
         let index = words.count - (unitApart == true ? 3 : 2)
-        guard index >= 1, let sign = ["+": "+", "-": "-", "–": "-", "−": "-"][words[index]],
-            words[index + 1].first?.isNumber == true
-        else { return text }
-        words[index] = sign + words.remove(at: index + 1)
+        if index >= 1, words[index + 1].first?.isNumber == true {
+            let withUnit = unitApart == true || units.contains { $0.carriesUnit(words[index + 1]) }
+            let signs = ["+": "+", "-": "-", "–": "-", "−": "-"]
+            let saying = ["add": "+", "another": "+", "plus": "+", "extra": "+", "minus": "-"]
+            if let sign = signs[words[index]] ?? (withUnit ? saying[words[index].lowercased()] : nil) {
+                words[index] = sign + words.remove(at: index + 1)
+            }
+        }
         return words.joined(separator: " ")
     }
 

@@ -298,4 +298,30 @@ extension HoursCorrectionTests {
             #expect(try await stored("Portal 2") == ["playing 5.0 -"])
         }
     }
+
+    /// A sign written as people say it — "add 2 hours", "another 2h", "2 more hours", "plus 30 min", "minus 1h" —
+    /// adds or takes off, never sets a total; a mark after a number ("10/10!") is no part of it. A bare number after
+    /// such a word stays in the name ("Tetris Plus 2").
+    @Test func aSignWrittenInWordsAddsOrTakesOff() async throws {
+        let harness = try await TestHarness()
+        let bot = harness.services.bot
+        @Sendable func said(_ line: String) async throws -> String {
+            try await bot.respond(toLine: line, from: Self.alice).matrixContent(replyTo: nil).body
+        }
+        _ = try await said("!gg add Celeste 10h")
+        for (line, expected) in [
+            ("!gg progress Celeste add 2 hours", "2 h added: 12 h in all."),
+            ("!gg progress Celeste another 2h", "2 h added: 14 h in all."),
+            ("!gg progress Celeste 2 more hours", "2 h added: 16 h in all."),
+            ("!gg progress Celeste plus 30 min", "30 min added: 16.5 h in all."),
+            ("!gg progress Celeste minus 1h", "1 h taken off: 15.5 h in all."),
+        ] {
+            let body = try await said(line)
+            #expect(body.contains(expected), "\(line): \(body)")
+        }
+        let rated = try await said("!gg rate Celeste 10/10!")
+        #expect(rated.contains("rated Celeste (2018)") && rated.contains("10/10"), "\(rated)")
+        let named = try await said("!gg add tetris plus 2")
+        #expect(named.contains("No game matches “tetris plus 2”"), "\(named)")
+    }
 }
