@@ -10,7 +10,8 @@ enum ValueWords {
 
     /// Words that may come right after a value of `option`.
     static func after(_ option: OptionSpec) -> Set<String> {
-        if option.units == OptionSpec.hourUnits { return ["played", "in"] }
+        // "12h total", "12 hours in all", "12h overall": the total played.
+        if option.units == OptionSpec.hourUnits { return ["played", "in", "total", "all", "overall", "altogether"] }
         if option.choices.contains(GameStatus.completed.rawValue) { return ["it"] }
         return option.units.contains("%") ? ["done", "complete", "completed", "finished", "through", "in"] : []
     }

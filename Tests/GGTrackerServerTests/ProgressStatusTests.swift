@@ -188,6 +188,8 @@ struct ProgressStatusTests {
         for (line, hours, percent) in [
             ("!gg progress Celeste played 3h", 3.0, 50), ("!gg progress Celeste 4 hours in", 4, 50),
             ("!gg progress Celeste at 60%", 4, 60), ("!gg progress Celeste 6h played", 6, 60),
+            ("!gg progress Celeste 12h total", 12, 60), ("!gg progress Celeste 13 hours in total", 13, 60),
+            ("!gg progress Celeste 14h in all", 14, 60), ("!gg progress Celeste 15 hours overall", 15, 60),
         ] {
             let body = try await typed(line)
             #expect(body.contains("updated Celeste (2018)"), "\(line): \(body)")
