@@ -324,4 +324,26 @@ extension HoursCorrectionTests {
         let named = try await said("!gg add tetris plus 2")
         #expect(named.contains("No game matches “tetris plus 2”"), "\(named)")
     }
+
+    /// Signed hours ending `/add`'s title as Discord sends it: "+2h" is the hours played, "-2h" is refused with the
+    /// range `hours` takes and nothing is stored — neither is ever part of the name (Hades II).
+    @Test func signedHoursEndingAddsTitleAreHoursNeverAName() async throws {
+        let harness = try await ResolverCatalog.harness()
+        try await harness.withClient { client in
+            let refused = try await client.send(I.command("add", [I.option("title", "hades -2h")]))
+            #expect(refused.ephemeral, "\(refused.text)")
+            #expect(refused.content.contains("“-2h” is out of range: `hours` takes a number from 0 to 20,000"))
+            let typed = try await harness.services.bot.respond(
+                toLine: "!gg add hades -2h", from: Self.alice)
+            #expect(typed.matrixContent(replyTo: nil).body.contains("“-2h” is out of range"))
+            let added = try await client.send(I.command("add", [I.option("title", "hades +2h")]))
+            #expect(!added.ephemeral, "\(added.text)")
+            #expect(added.embeds.first.flatMap { $0["title"] as? String }?.contains("Hades (2020)") == true)
+            #expect(added.text.contains("Playing · 2 h"), "\(added.text)")
+        }
+        let library = try await harness.services.database.library.library(
+            of: PlayerID("discord:111111111111111111"), status: nil, sort: .recent, includeMature: true, page: 1,
+            pageSize: 10)
+        #expect(library.page.items.map(\.game.displayName) == ["Hades (2020)"])
+    }
 }
