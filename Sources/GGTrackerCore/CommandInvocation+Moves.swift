@@ -106,17 +106,23 @@ extension CommandInvocation {
 
     /// "+2h" ending `/add`'s title: where the command has hours (or a percent) but none to add to them, a "+" before
     /// the last number written with its unit is dropped, as `hours:+2` there is the hours played ("!gg add hades +2h" is
-    /// Hades played 2 h, never Hades II).
+    /// Hades played 2 h, never Hades II). A signed number without its unit is given it ("+2" is "2h", "-2" is "-2h",
+    /// refused as hours): with its sign, it is no part of a name.
     package static func plusDropped(_ text: String, of spec: CommandSpec) -> String {
         let totals = PercentDone.addingTo.filter { spec.option($0.key) != nil && spec.option($0.value.name) == nil }
         guard let total = totals.first.flatMap({ spec.option($0.key) }) else { return text }
         var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         let unitApart = words.last.map { PlayedHours.unitWords(of: total).contains($0.lowercased()) } == true
         let index = words.count - (unitApart ? 2 : 1)
-        guard words.count >= 2, index >= 1, words[index].hasPrefix("+"),
-            words[index].dropFirst().first?.isNumber == true, unitApart || total.carriesUnit(words[index])
+        guard words.count >= 2, index >= 1, PlayedHours.isSigned(words[index]),
+            words[index].dropFirst().first?.isNumber == true
         else { return text }
-        words[index].removeFirst()
+        if !unitApart, !total.carriesUnit(words[index]) {
+            guard Double(words[index].dropFirst()) != nil, let unit = total.units.min(by: { $0.count < $1.count })
+            else { return text }
+            words[index] += unit
+        }
+        if words[index].hasPrefix("+") { words[index].removeFirst() }
         return words.joined(separator: " ")
     }
 

@@ -471,6 +471,7 @@ struct TextCommandParserTests {
         ),
         ("!gg add Hades hours:+2", .library(.add(.text("Hades"), status: .playing, hours: 2))),
         ("!gg add Hades +2h", .library(.add(.text("Hades 2h"), status: .backlog, hours: nil))),
+        ("!gg add Hades +2", .library(.add(.text("Hades 2h"), status: .backlog, hours: nil))),
         // A percent with a "+" is added to the share done.
         (
             "!gg progress Hades percent:+10",

@@ -336,6 +336,9 @@ extension HoursCorrectionTests {
             let typed = try await harness.services.bot.respond(
                 toLine: "!gg add hades -2h", from: Self.alice)
             #expect(typed.matrixContent(replyTo: nil).body.contains("“-2h” is out of range"))
+            // Without its unit, a signed number is hours too, never a name's.
+            let bare = try await harness.services.bot.respond(toLine: "!gg add hades -2", from: Self.alice)
+            #expect(bare.matrixContent(replyTo: nil).body.contains("is out of range: `hours` takes"), "\(bare)")
             let added = try await client.send(I.command("add", [I.option("title", "hades +2h")]))
             #expect(!added.ephemeral, "\(added.text)")
             #expect(added.embeds.first.flatMap { $0["title"] as? String }?.contains("Hades (2020)") == true)
