@@ -75,7 +75,8 @@ extension CommandInvocation {
     /// The number ending a title with its sign as people write it: a sign apart ("hades - 2h", "hades + 1 hour",
     /// "hades – 30 min"), or with its unit, a word for one ("hades add 2 hours", "hades another 2h", "hades minus 1h",
     /// "hades 2 more hours") is joined to it, as "-2h" and "+1 hour" are read; a mark after it is dropped ("celeste
-    /// 10/10!"). There a sign is no part of a name ("Tetris Plus 2", a bare number, keeps its word).
+    /// 10/10!"); hours "today" or "tonight" are a session, added. There a sign is no part of a name ("Tetris Plus 2", a
+    /// bare number, keeps its word).
     package static func signJoined(_ text: String, of spec: CommandSpec) -> String {
         var words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         let marks: Set<Character> = ["!", ".", "?"]
@@ -83,6 +84,18 @@ extension CommandInvocation {
             words[words.count - 1] = String(last.reversed().drop(while: marks.contains).reversed())
         }
         let units = spec.options.filter { !$0.units.isEmpty }
+        // "3 hours today", "2h tonight": a session, hours added.
+        if words.count >= 3, ["today", "tonight"].contains(words[words.count - 1].lowercased()) {
+            let hours = units.filter { $0.units == OptionSpec.hourUnits }
+            let apart = hours.contains { PlayedHours.unitWords(of: $0).contains(words[words.count - 2].lowercased()) }
+            let number = words.count - (apart ? 3 : 2)
+            if number >= 1, words[number].first?.isNumber == true,
+                apart || hours.contains(where: { $0.carriesUnit(words[number]) })
+            {
+                words.removeLast()
+                words[number] = "+" + words[number]
+            }
+        }
         let unitApart = words.last.map { last in
             units.contains { PlayedHours.unitWords(of: $0).contains(last.lowercased()) }
         }

@@ -299,8 +299,8 @@ extension HoursCorrectionTests {
         }
     }
 
-    /// A sign written as people say it — "add 2 hours", "another 2h", "2 more hours", "plus 30 min", "minus 1h" —
-    /// adds or takes off, never sets a total; a mark after a number ("10/10!") is no part of it. A bare number after
+    /// A sign written as people say it — "add 2 hours", "another 2h", "2 more hours", "plus 30 min", "minus 1h",
+    /// "3 hours today" — adds or takes off, never sets a total; a mark after a number ("10/10!") is no part of it. A bare number after
     /// such a word stays in the name ("Tetris Plus 2").
     @Test func aSignWrittenInWordsAddsOrTakesOff() async throws {
         let harness = try await TestHarness()
@@ -315,6 +315,9 @@ extension HoursCorrectionTests {
             ("!gg progress Celeste 2 more hours", "2 h added: 16 h in all."),
             ("!gg progress Celeste plus 30 min", "30 min added: 16.5 h in all."),
             ("!gg progress Celeste minus 1h", "1 h taken off: 15.5 h in all."),
+            // Hours played today are a session.
+            ("!gg progress Celeste played 3 hours today", "3 h added: 18.5 h in all."),
+            ("!gg progress Celeste 30 min tonight", "30 min added: 19 h in all."),
         ] {
             let body = try await said(line)
             #expect(body.contains(expected), "\(line): \(body)")
