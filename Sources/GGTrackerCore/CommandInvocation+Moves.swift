@@ -39,7 +39,7 @@ extension CommandInvocation {
         var found: [(name: String, value: OptionValue)] = []
         let separators: Set<Character> = [",", ";"]
         reading: while !words.isEmpty {
-            let word = String(words[0].reversed().drop(while: separators.contains).reversed())
+            let word = Self.dropping(separators, atTheEndOf: words[0])
             let open = spec.options.filter { option in
                 options[option.name] == nil && !option.isFreeText && option.kind != .user
                     && !found.contains { $0.name == option.name }
@@ -47,7 +47,7 @@ extension CommandInvocation {
             for option in open where PlayedHours.mayBe(word, option, of: spec) {
                 // A unit written apart: "3 hours", "4.5 stars".
                 if words.count >= 2,
-                    case let unit = String(words[1].reversed().drop(while: separators.contains).reversed()),
+                    case let unit = Self.dropping(separators, atTheEndOf: words[1]),
                     (PlayedHours.unitWords(of: option) + option.starWords).contains(unit.lowercased()),
                     let value = option.validValue(word + unit)
                 {
@@ -72,16 +72,27 @@ extension CommandInvocation {
         return found.isEmpty || rest.isEmpty ? nil : (found, rest)
     }
 
+    /// A title as its ending is read: a sign written as people write it joined to its number (`signJoined`), and on
+    /// `/add` the sign of hours played taken as they are meant (`plusDropped`).
+    static func endingAsTyped(_ title: String, of spec: CommandSpec) -> String {
+        plusDropped(signJoined(title, of: spec), of: spec)
+    }
+
+    /// `text` without the characters of `set` it ends with: "9," → "9", "10/10!" → "10/10".
+    private static func dropping(_ set: Set<Character>, atTheEndOf text: String) -> String {
+        String(text.reversed().drop(while: set.contains).reversed())
+    }
+
     /// The number ending a title with its sign as people write it: a sign apart ("hades - 2h", "hades + 1 hour",
     /// "hades – 30 min"), or with its unit, a word for one ("hades add 2 hours", "hades another 2h", "hades minus 1h",
     /// "hades 2 more hours") is joined to it, as "-2h" and "+1 hour" are read; a mark after it is dropped ("celeste
     /// 10/10!"); hours "today" or "tonight" are a session, added. There a sign is no part of a name ("Tetris Plus 2", a
     /// bare number, keeps its word).
-    package static func signJoined(_ text: String, of spec: CommandSpec) -> String {
+    private static func signJoined(_ text: String, of spec: CommandSpec) -> String {
         var words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         let marks: Set<Character> = ["!", ".", "?"]
         if let last = words.last, last.count > 1, marks.contains(last.last!), last.first?.isNumber == true {
-            words[words.count - 1] = String(last.reversed().drop(while: marks.contains).reversed())
+            words[words.count - 1] = Self.dropping(marks, atTheEndOf: last)
         }
         let units = spec.options.filter { !$0.units.isEmpty }
         // "3 hours today", "2h tonight": a session, hours added.
@@ -121,7 +132,7 @@ extension CommandInvocation {
     /// the last number written with its unit is dropped, as `hours:+2` there is the hours played ("!gg add hades +2h" is
     /// Hades played 2 h, never Hades II). A signed number without its unit is given it ("+2" is "2h", "-2" is "-2h",
     /// refused as hours): with its sign, it is no part of a name.
-    package static func plusDropped(_ text: String, of spec: CommandSpec) -> String {
+    private static func plusDropped(_ text: String, of spec: CommandSpec) -> String {
         let totals = PercentDone.addingTo.filter { spec.option($0.key) != nil && spec.option($0.value.name) == nil }
         guard let total = totals.first.flatMap({ spec.option($0.key) }) else { return text }
         var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
@@ -145,7 +156,7 @@ extension CommandInvocation {
     package var unitEnding: (title: String, options: [(name: String, value: OptionValue)])? {
         guard let ending = optionsEndingTheTitle, case .string(let typed)? = options["title"], let spec = leafSpec
         else { return nil }
-        let title = Self.signJoined(typed, of: spec)
+        let title = Self.endingAsTyped(typed, of: spec)
         let named = ending.title.split(whereSeparator: \.isWhitespace).count
         let words = title.split(whereSeparator: \.isWhitespace).dropFirst(named).map { $0.lowercased() }
         let measured = spec.options.filter { !$0.units.isEmpty }
@@ -179,8 +190,8 @@ extension CommandInvocation {
     /// does not take, with that option: typed with its unit ("hades 150%", "hades 30000h"), or with `alone`, the
     /// whole title, also a whole number near the option's range ("11" or "0" to `/rate`; `TypedNumber`).
     func numberOutOfRange(alone: Bool) -> TypedNumber? {
-        guard case .string(let title)? = options["title"], let spec = leafSpec else { return nil }
-        let words = title.split(whereSeparator: \.isWhitespace)
+        guard case .string(let typed)? = options["title"], let spec = leafSpec else { return nil }
+        let words = Self.endingAsTyped(typed, of: spec).split(whereSeparator: \.isWhitespace)
         guard let last = words.last.map(String.init), !alone || words.count == 1 else { return nil }
         let misfits = spec.options.filter { options[$0.name] == nil && PlayedHours.mayBe(last, $0, of: spec) }
             .map { TypedNumber(word: last, option: $0) }

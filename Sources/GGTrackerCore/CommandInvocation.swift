@@ -270,7 +270,7 @@ extension CommandInvocation {
     /// `percent:50`, "hades status completed" with `status:completed`. The title without them comes first.
     package var optionsEndingTheTitle: (title: String, options: [(name: String, value: OptionValue)])? {
         guard case .string(var title)? = options["title"], let spec = leafSpec else { return nil }
-        title = Self.plusDropped(Self.signJoined(title, of: spec), of: spec)
+        title = Self.endingAsTyped(title, of: spec)
         var found: [(name: String, value: OptionValue)] = []
         peeling: while true {
             // An option whose value the last word says what it is comes first: "50% done" is a percent, not a status.

@@ -61,7 +61,7 @@ package enum TextCommandParser {
             guard let target = first else {
                 throw UsageError("\(code: "/\(path.joined(separator: " "))") takes no options.", usage: usage)
             }
-            positional = CommandInvocation.plusDropped(withoutOwnName(positional, target: target), of: spec)
+            positional = withoutOwnName(positional, target: target)
             if segments.named.isEmpty { try namedWithoutColon(positional, target: target, of: spec, path: path) }
             let asked = Self.onlyAskedValue(positional, target: target, of: spec, named: segments.named)
             if asked == nil { try valueForTitle(positional, target: target, of: spec, path: path) }

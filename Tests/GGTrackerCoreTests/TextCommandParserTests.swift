@@ -470,8 +470,6 @@ struct TextCommandParserTests {
             .library(.progress(.text("Hades"), status: nil, hours: .added(1.5), percent: nil))
         ),
         ("!gg add Hades hours:+2", .library(.add(.text("Hades"), status: .playing, hours: 2))),
-        ("!gg add Hades +2h", .library(.add(.text("Hades 2h"), status: .backlog, hours: nil))),
-        ("!gg add Hades +2", .library(.add(.text("Hades 2h"), status: .backlog, hours: nil))),
         // A percent with a "+" is added to the share done.
         (
             "!gg progress Hades percent:+10",

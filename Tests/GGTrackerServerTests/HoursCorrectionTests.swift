@@ -342,6 +342,11 @@ extension HoursCorrectionTests {
             // Without its unit, a signed number is hours too, never a name's.
             let bare = try await harness.services.bot.respond(toLine: "!gg add hades -2", from: Self.alice)
             #expect(bare.matrixContent(replyTo: nil).body.contains("is out of range: `hours` takes"), "\(bare)")
+            // Another player's "+2": Hades played 2 h, never Hades II.
+            let plus = try await harness.services.bot.respond(
+                toLine: "!gg add hades +2", from: TextHintTests.matrixUser)
+            let played = plus.matrixContent(replyTo: nil).body
+            #expect(played.contains("alice added Hades (2020)") && played.contains("Playing · 2 h"), "\(played)")
             let added = try await client.send(I.command("add", [I.option("title", "hades +2h")]))
             #expect(!added.ephemeral, "\(added.text)")
             #expect(added.embeds.first.flatMap { $0["title"] as? String }?.contains("Hades (2020)") == true)

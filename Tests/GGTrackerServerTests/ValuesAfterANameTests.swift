@@ -9,15 +9,15 @@ import Testing
 /// read, the words left over are named, and nothing is stored until the offer is taken.
 @Suite("Values typed after a game's name, with words after them")
 struct ValuesAfterANameTests {
-    static let alice = TextHintTests.matrixUser
+    /// The Matrix user of the hint tests, and their helpers: what a line is answered, and the user's copy of a game.
+    let hints = TextHintTests()
 
     func body(_ harness: TestHarness, _ line: String) async throws -> String {
-        try await harness.services.bot.respond(toLine: line, from: Self.alice).matrixContent(replyTo: nil).body
+        try await hints.matrixBody(harness, line)
     }
 
     func entry(_ harness: TestHarness, igdb id: String) async throws -> LibraryEntry? {
-        let game = try #require(try await harness.services.catalog.game(GameRef(provider: "igdb", id: id)))
-        return try await harness.services.database.library.entry(of: Self.alice.player, game: game.id)
+        try await hints.entry(harness, igdb: id)
     }
 
     @Test(arguments: [

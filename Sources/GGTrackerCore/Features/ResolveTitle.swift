@@ -105,7 +105,7 @@ extension GGTrackerBot {
                     }
                     pick = .none(suggestions: [game])
                 // A whole number's reading is offered with one game only: "final fantasy 17" may be a sequel's name.
-                case .ambiguous(let games),
+                case .ambiguous(let games) where !ending.offeredOnly,
                     .none(let games) where !games.isEmpty && !ending.offeredOnly:
                     pick = .none(suggestions: Array(games.prefix(5)))
                 default: break
@@ -199,16 +199,15 @@ extension GGTrackerBot {
             if let game = suggestions.first,
                 let (values, rest) = c.invocation.valuesAfter(name: game.name, abbreviated: abbreviated)
             {
-                let with = values.map { RichText([.code("\($0.name):\(CommandInvocation.text(of: $0.value))")]) }
-                var changes: [String: OptionValue?] = ["title": .string(game.ref.description)]
-                for (name, value) in values { changes[name] = value }
                 let command = "/" + c.invocation.path.joined(separator: " ")
                 throw ReplyError(
                     Reply(
                         visibility: .invokerOnly,
-                        text: message + " Did you mean \(bold: game.displayName) with " + with.joined(separator: " ")
+                        text: message + " Did you mean \(bold: game.displayName) with " + namedValues(values)
                             + "? “\(Format.truncate(rest, 60))” fits no option of \(code: command) and is left out.",
-                        actions: [[Action(Format.truncate(game.displayName, 80), rerun(c, changes))]]))
+                        actions: [
+                            [Action(Format.truncate(game.displayName, 80), rerun(c, titled(game, setting: values)))]
+                        ]))
             }
             // "celeste playing": the last word may be an option the command has, which each button then sets.
             // A whole number read as hours goes with the one game whose name is the rest of the title.
@@ -218,15 +217,12 @@ extension GGTrackerBot {
                     let named = suggestions.count == 1 ? suggestions[0].name : ""
                     return c.invocation.wordsAfter(name: named, abbreviated: false)?.count == 1 ? ending.options : nil
                 } ?? []
-            let with = ending.map { RichText([.code("\($0.name):\(CommandInvocation.text(of: $0.value))")]) }
             message +=
                 " Did you mean: "
                 + suggestions.map { RichText([.bold($0.displayName)]) }.joined(separator: ", ")
-                + (with.isEmpty ? "" : " with " + with.joined(separator: " ")) + "?"
-            let buttons = suggestions.map { game in
-                var changes: [String: OptionValue?] = ["title": .string(game.ref.description)]
-                for (name, value) in ending { changes[name] = value }
-                return Action(Format.truncate(game.displayName, 80), rerun(c, changes))
+                + (ending.isEmpty ? "" : " with " + namedValues(ending)) + "?"
+            let buttons = suggestions.map {
+                Action(Format.truncate($0.displayName, 80), rerun(c, titled($0, setting: ending)))
             }
             throw ReplyError(Reply(visibility: .invokerOnly, text: message, actions: [buttons]))
         }
@@ -295,4 +291,16 @@ private func shelfGameStarting(
         throw TitleReading(invocation: reading)
     }
     return (starting.filter { $0.name.count == game.name.count }, false)
+}
+
+/// Options as an offer names them: "`score:9`", "`status:playing` `hours:5`".
+private func namedValues(_ values: [(name: String, value: OptionValue)]) -> RichText {
+    values.map { RichText([.code("\($0.name):\(CommandInvocation.text(of: $0.value))")]) }.joined(separator: " ")
+}
+
+/// The changes that run the command again on `game` with `values` set.
+private func titled(_ game: Game, setting values: [(name: String, value: OptionValue)]) -> [String: OptionValue?] {
+    var changes: [String: OptionValue?] = ["title": .string(game.ref.description)]
+    for (name, value) in values { changes[name] = value }
+    return changes
 }
