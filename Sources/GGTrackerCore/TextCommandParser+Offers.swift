@@ -23,6 +23,17 @@ extension TextCommandParser {
     /// like no command's, or a line that works as no near command, are likely a game's name, offered as a search
     /// ("!gg hades", "!gg tom clancy's …" where `/top` was near).
     static func unknownCommand(_ word: String, named name: String, rest: Substring) -> UsageError {
+        // "!gg my games", "!gg show me my list", "!gg i finished celeste": words before a command's word, the command.
+        if let (next, after) = LeadWords.command(after: name, rest) {
+            // A status typed as the command is read as one ("finished celeste", "backlog"); another word for a
+            // command is that command.
+            let status = CommandName.statusWords[next] ?? GameStatus(rawValue: next)
+            let command = status == nil ? CommandName(rawValue: next) ?? CommandName.otherWords[next] : nil
+            let meant =
+                command.flatMap { runnable("/" + $0.rawValue, after) }
+                ?? unknownCommand(next, named: next, rest: after).meant
+            if let meant, meant.path != ["search"] { return UsageError.unknownCommand(word, meant: meant) }
+        }
         if let (command, line) = UndoWord.meaning(name, rest), let undo = runnable(command, line) {
             return UsageError.unknownCommand(word, meant: undo)
         }
@@ -170,5 +181,36 @@ private enum WhoHas {
         let name = words.drop { verbs.contains($0.lowercased()) }.joined(separator: " ")
             .trimmingCharacters(in: ["?", " "])
         return words.first.map { verbs.contains($0.lowercased()) } == true && !name.isEmpty ? Substring(name) : nil
+    }
+}
+
+/// Words people write before a command's word that are no part of it: "my", "show", "i", "just" ("!gg show me my
+/// list", "!gg i just finished celeste").
+private enum LeadWords {
+    private static let words: Set<String> = [
+        "my", "show", "view", "see", "open", "display", "me", "i", "im", "i'm", "i’m", "ive", "i've", "i’ve", "just",
+        "please", "pls", "plz", "can", "you", "also", "the",
+    ]
+
+    /// The command's word after `word` and any more such words, with the rest of the line; nil where `word` is none
+    /// of them or what follows is no command's word, another word for one or a status ("!gg my little pony").
+    static func command(after word: String, _ rest: Substring) -> (word: String, rest: Substring)? {
+        guard words.contains(word) else { return nil }
+        var rest = rest.drop(while: \.isWhitespace)
+        while let next = rest.split(whereSeparator: \.isWhitespace).first {
+            let name = next.lowercased().trimmingCharacters(in: [":", ",", ".", "!", "?"])
+            let after = rest.dropFirst(next.count).drop(while: \.isWhitespace)
+            // "me" alone is `/profile`'s word ("!gg show me").
+            if words.contains(name), !after.isEmpty {
+                rest = after
+                continue
+            }
+            let status = CommandName.statusWords[name] != nil || GameStatus(rawValue: name) != nil
+            // "my completed games": a state, then a word for games, is the games in that state.
+            if status, ["games", "ones", "list", "library"].contains(after.lowercased()) { return (name, "") }
+            let known = status || CommandName(rawValue: name) != nil || CommandName.otherWords[name] != nil
+            return known ? (name, after) : nil
+        }
+        return nil
     }
 }
