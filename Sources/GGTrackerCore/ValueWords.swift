@@ -1,10 +1,11 @@
 /// Words people write around hours, a percent or a status that say what it is, and are no part of the title before
-/// it: "played 3h", "for 2 hours", "3 hours in", "at 50%", "50% done" (where "done" alone would be a status), "beat
+/// it: "played 3h", "for 2 hours", "in 12 hours", "3 hours in", "at 50%", "50% done" (where "done" alone would be a status), "beat
 /// it".
 enum ValueWords {
     /// Words that may come right before a value of `option`.
     static func before(_ option: OptionSpec) -> Set<String> {
-        if option.units == OptionSpec.hourUnits { return ["played", "for"] }
+        // "finished celeste in 12 hours", "beat it after 30h": the hours the whole game took.
+        if option.units == OptionSpec.hourUnits { return ["played", "for", "in", "after"] }
         return option.units.contains("%") ? ["at"] : []
     }
 

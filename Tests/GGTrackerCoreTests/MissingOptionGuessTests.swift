@@ -37,6 +37,12 @@ struct MissingOptionGuessTests {
         ("!gg progress Portal 2 played 3h", "Did you mean /progress title:Portal 2 hours:3?"),
         ("!gg progress Portal 2 3 hours in", "Did you mean /progress title:Portal 2 hours:3?"),
         ("!gg progress Portal 2 for 2 hours 50% done", "Did you mean /progress title:Portal 2 hours:2 percent:50?"),
+        // The hours a whole game took: "in 12 hours", "after 30h".
+        (
+            "!gg progress Portal 2 completed in 12 hours",
+            "Did you mean /progress title:Portal 2 status:completed hours:12?"
+        ),
+        ("!gg progress Portal 2 after 30h", "Did you mean /progress title:Portal 2 hours:30?"),
         ("!gg progress Portal 2 beat it", "Did you mean /progress title:Portal 2 status:completed?"),
         ("!gg progress Portal 2 dropped it", "Did you mean /progress title:Portal 2 status:dropped?"),
         // A value offered back is read as the same value typed with its name is: a decimal comma too.
