@@ -171,14 +171,15 @@ extension CommandInvocation {
         return written && !words.isEmpty ? ending : nil
     }
 
-    /// The options the title ends with (`optionsEndingTheTitle`), or on `/progress` without hours, hours where the
-    /// title ends with a number alone: read only where the title as typed names no game. `offeredOnly`, a whole
+    /// The options the title ends with (`optionsEndingTheTitle`) or starts with (`valuesLeading`), or on `/progress`
+    /// without hours, hours where the title ends with a number alone: read only where the title as typed names no game. `offeredOnly`, a whole
     /// number ("celeste 9"; a sequel's number may be mistyped), whose reading is offered, never run; one with a
     /// decimal part ("hades 4.5"), which names rarely have, runs.
     package var endingOfATitleNamingNoGame:
         (title: String, options: [(name: String, value: OptionValue)], offeredOnly: Bool)?
     {
         if let ending = optionsEndingTheTitle { return (ending.title, ending.options, false) }
+        if let leading = valuesLeading(self) { return leading }
         guard path == ["progress"], options["hours"] == nil, case .string(let title)? = options["title"],
             let last = title.split(whereSeparator: \.isWhitespace).last, last.first?.isNumber == true,
             let hours = leafSpec?.option("hours"), let (rest, value) = Self.trailingValue(of: title, for: hours)
@@ -207,4 +208,32 @@ extension CommandInvocation {
         guess.options[name] = value
         return guess
     }
+}
+
+/// Values typed before the game's name, as the title's ending would give them: "12h hollow knight", "2 hours of
+/// celeste", "+2h hades", "50% celeste", "9/10 celeste", with the name after them ("of", "on", "in" or "for" between
+/// them left out). `offeredOnly`, a bare number first, read as a score (at most 10) to `/rate` ("9 celeste"): a name
+/// may start with a number.
+private func valuesLeading(
+    _ invocation: CommandInvocation
+) -> (title: String, options: [(name: String, value: OptionValue)], offeredOnly: Bool)? {
+    guard case .string(let typed)? = invocation.options["title"], let spec = invocation.leafSpec else { return nil }
+    let words = typed.split(whereSeparator: \.isWhitespace).map(String.init)
+    guard words.count >= 2, let first = words[0].first, first.isNumber || "+-★".contains(first) else { return nil }
+    for count in stride(from: min(4, words.count - 1), through: 1, by: -1) {
+        var name = Array(words.dropFirst(count))
+        if name.count >= 2, ["of", "on", "in", "for"].contains(name[0].lowercased()) { name.removeFirst() }
+        var moved = invocation
+        moved.options["title"] = .string((name + words.prefix(count)).joined(separator: " "))
+        if let ending = moved.optionsEndingTheTitle, ending.title == name.joined(separator: " ") {
+            return (ending.title, ending.options, false)
+        }
+    }
+    guard
+        let score = spec.options.first(where: {
+            $0.kind == .integer && ($0.maxValue ?? .infinity) <= 10 && invocation.options[$0.name] == nil
+        }),
+        let value = score.validValue(words[0])
+    else { return nil }
+    return (words.dropFirst().joined(separator: " "), [(score.name, value)], true)
 }
