@@ -74,9 +74,14 @@ extension CommandName {
         return " Did you mean " + near.map { RichText([.code("/" + $0)]) }.joined(separator: RichText(" or ")) + "?"
     }
 
-    /// Up to three commands a typed name may mean: another word for one first, then names spelled alike.
+    /// Words that ask a question ("!gg whats new"), never a command's name mistyped.
+    static let questionWords: Set<String> = ["what", "whats", "what's", "what’s", "how", "who", "why", "when", "where"]
+
+    /// Up to three commands a typed name may mean: another word for one first, then names spelled alike; none for a
+    /// question's word.
     static func nearNames(_ typed: String) -> [String] {
         let word = typed.trimmingCharacters(in: ["/", " "]).lowercased()
+        guard !questionWords.contains(word) else { return [] }
         let names = allCases.filter { $0 != .admin }.map(\.rawValue)
         let other = otherWords[word].map { [$0.rawValue] } ?? []
         return Array((other + nearestNames(word, among: names).filter { !other.contains($0) }).prefix(3))

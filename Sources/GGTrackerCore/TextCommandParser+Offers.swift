@@ -61,11 +61,9 @@ extension TextCommandParser {
         let lowered = word.lowercased()
         let commandWord =
             CommandName.otherWords[lowered] != nil || nearest.map { Self.isMistyped(lowered, as: $0) } == true
-        // "!gg hades 3h", "!gg celeste +10%": a game's name, then hours or a percent with their unit, is its progress.
-        if !commandWord, let progress = runnable("/progress", word + rest), progress.options["title"] != nil,
-            PercentDone.addingTo.flatMap({ [$0, $1.name] }).contains(where: { progress.options[$0] != nil })
-        {
-            return UsageError.unknownCommand(word, meant: progress)
+        // "!gg what is done" asks; "!gg celeste is done" is a game's progress.
+        if !commandWord, !CommandName.questionWords.contains(name), let meant = Self.gameFirst(word + rest) {
+            return UsageError.unknownCommand(word, meant: meant)
         }
         let gameLike =
             word.contains(where: \.isLetter)
@@ -73,6 +71,30 @@ extension TextCommandParser {
                 || (!more.isEmpty && nearest != CommandName.search.rawValue && !commandWord))
         let search = gameLike ? runnable("/search", Substring(word + " " + more)) : nil
         return UsageError.unknownCommand(word, meant: command, search: search)
+    }
+
+    /// A game's name typed first, then what to do with it: hours or a percent with their unit, or a status, are its
+    /// progress ("!gg hades 3h", "!gg celeste +10%", "!gg celeste completed", "!gg celeste is done"); a score
+    /// written as one ("!gg celeste 9/10", "4.5 stars") is its score. A bare number is part of a name ("portal 2").
+    private static func gameFirst(_ line: String) -> CommandInvocation? {
+        var words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+        if words.count >= 3, words[words.count - 2].lowercased() == "is",
+            CommandName.statusWords[words[words.count - 1].lowercased()] != nil
+        {
+            words.remove(at: words.count - 2)
+        }
+        let text = Substring(words.joined(separator: " "))
+        if let progress = runnable("/progress", text), progress.options["title"] != nil,
+            (PercentDone.addingTo.flatMap { [$0, $1.name] } + ["status"]).contains(where: {
+                progress.options[$0] != nil
+            })
+        {
+            return progress
+        }
+        guard let last = words.last, Int(last) == nil || text.lowercased().contains(" out of "),
+            let rate = runnable("/rate", text), rate.options["title"] != nil, rate.options["score"] != nil
+        else { return nil }
+        return rate
     }
 
     /// "!gg add Celeste completed 9/10": `/add` takes no score, and `/rate` adds a game not in the library as
@@ -150,7 +172,7 @@ private enum WhoHas {
 
     /// "!gg what is bob playing?", "!gg whats bob finished", "!gg what am i playing": the member's games in that
     /// state, as `/list` takes them (the member, then the state); "what should I play" the caller's backlog, "what
-    /// should we play" a game night.
+    /// should we play" a game night; "what's new" the server's activity.
     static func shelf(asked word: String, _ rest: Substring) -> (command: String, rest: Substring)? {
         guard ["what", "whats", "what's", "what’s"].contains(word) else { return nil }
         // The member's word as typed: a platform's id (Slack's "<@U123>") keeps its case.
@@ -162,6 +184,9 @@ private enum WhoHas {
             default: return nil
             }
         }
+        // "!gg what's new?", "!gg whats happening": the server's recent activity.
+        let asked = words.map { $0.lowercased() }.filter { $0 != "is" }
+        if asked.count == 1, ["new", "happening", "up"].contains(asked[0]) { return ("/activity", "") }
         if let first = words.first, ["is", "are", "am", "has", "have", "did"].contains(first.lowercased()) {
             words.removeFirst()
         }
