@@ -278,7 +278,7 @@ struct TextHintTests {
     }
 
     /// Typed, `/top`'s words go to its genre: a platform there is the platform, a platform after a genre ("rpg on
-    /// switch") both, and "games" says nothing of either; a search's platform after "on" leaves the "on" out. On
+    /// switch") both, and "games" (or "of" before a year) says nothing of either; a search's platform after "on" leaves the "on" out. On
     /// Discord, where the option was picked, a platform given as the genre is still offered, not run.
     @Test func topAndSearchTypedWithAPlatformReadIt() async throws {
         let harness = try await TestHarness()
@@ -293,6 +293,16 @@ struct TextHintTests {
             #expect(
                 title.hasSuffix("Top rated: \(scope)") || body.contains("Nothing to rank for \(scope) games"),
                 "\(line): \(body)")
+        }
+        // Words before the year the line ends with say nothing of a genre ("games of 2020").
+        for (line, scope) in [
+            ("!gg top games of 2020", "2020"), ("!gg top of 2020", "2020"),
+            ("!gg top rpg games from 2019", "Role-playing (RPG) · 2019"), ("!gg top games released in 2019", "2019"),
+        ] {
+            let body = try await matrixBody(harness, line)
+            let title = body.split(separator: "\n").first.map(String.init) ?? ""
+            #expect(title.hasSuffix("Top rated: \(scope)") || body.contains("released in 20"), "\(line): \(body)")
+            #expect(!body.contains("No genre"), "\(line): \(body)")
         }
         let search = try await matrixBody(harness, "!gg search zelda on switch")
         #expect(search.contains("for “zelda” · Nintendo Switch"), "\(search)")

@@ -43,14 +43,15 @@ extension CatalogFeatures {
     /// Words that join a name and the platform or genre after it: "zelda on switch", "rpgs for ps4".
     static let beforeAFacet: Set<String> = ["on", "for", "in"]
 
-    /// `typed` without the words "game" and "games" and any joining word left first ("games on switch" →
-    /// "switch"); nil where it has none of them.
+    /// `typed` without the words "game" and "games", any joining word left first ("games on switch" → "switch")
+    /// and words left last that come before a year the line ended with ("games of 2020", "released in 2019"); nil
+    /// where it has none of them.
     static func withoutGameWords(_ typed: String) -> String? {
         let words = typed.split(whereSeparator: \.isWhitespace)
         var plain = words.filter { !["game", "games"].contains($0.lowercased()) }
-        guard plain.count < words.count else { return nil }
         while let first = plain.first, beforeAFacet.contains(first.lowercased()) { plain.removeFirst() }
-        return plain.joined(separator: " ")
+        while let last = plain.last, ["of", "from", "in", "released"].contains(last.lowercased()) { plain.removeLast() }
+        return plain.count < words.count ? plain.joined(separator: " ") : nil
     }
 
     /// Whether the command has an option for this kind of facet (`/top`'s `platform`), not given.
