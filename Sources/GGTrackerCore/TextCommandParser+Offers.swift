@@ -5,7 +5,10 @@ extension TextCommandParser {
     /// The command a mistyped name was likely meant for, with the rest of the line, when that reads as a valid
     /// command: "!gg serch zelda" → `/search query:zelda`. Offered, never run.
     static func runnable(_ command: String?, _ rest: Substring) -> CommandInvocation? {
-        guard let command, let line = try? parse(command + " " + rest) else { return nil }
+        guard let command else { return nil }
+        let line: CommandInvocation
+        // A group without its subcommand offers the one meant ("!gg follow bob" → `/friend add user:@bob`).
+        do throws(UsageError) { line = try parse(command + " " + rest) } catch { return error.meant }
         // Where the command then makes its own guess ("!gg rating hades 8" → `score:8`, "!gg prgress hades 50%" →
         // `percent:50`), that one is offered; nothing where it would only be refused.
         do throws(UsageError) {

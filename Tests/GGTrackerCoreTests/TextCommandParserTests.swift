@@ -296,6 +296,8 @@ struct TextCommandParserTests {
         ("!gg fav elden ring", "/favorite title:elden ring"),
         // A word that undoes a command is the command that undoes, not the one it is spelled like.
         ("!gg unfollow bob", "/friend remove user:@bob"), ("!gg unfriend bob", "/friend remove user:@bob"),
+        // Another word for a group is its subcommand meant ("follow" is `/friend add`).
+        ("!gg follow bob", "/friend add user:@bob"), ("!gg want silksong", "/wishlist add title:silksong"),
         ("!gg unwishlist silksong", "/wishlist remove title:silksong"),
         ("!gg untag hades roguelike", "/tag title:hades tags:-roguelike"),
         ("!gg untag hades co-op, hard", "/tag title:hades tags:-co-op, -hard"),
