@@ -43,7 +43,9 @@ extension TextCommandParser {
         if let game = WhoHas.game(asked: name, rest), let card = runnable("/game", game) {
             return UsageError.unknownCommand(word, meant: card)
         }
-        if let (command, line) = WhoHas.shelf(asked: name, rest), let list = runnable(command, line) {
+        if let (command, line) = WhoHas.shelf(asked: name, rest) ?? WhoHas.shelf(of: word, rest),
+            let list = runnable(command, line)
+        {
             return UsageError.unknownCommand(word, meant: list)
         }
         // "!gg playing", "!gg backlog" alone: the caller's games in that state, more likely than one to mark so.
@@ -87,10 +89,13 @@ extension TextCommandParser {
             words.remove(at: words.count - 2)
         }
         let text = Substring(words.joined(separator: " "))
+        // A status in full ("play" may be a name's, as in "let's play").
+        let status = words.last.flatMap {
+            CommandName.statusWords[$0.lowercased()] ?? GameStatus(rawValue: $0.lowercased())
+        }
         if let progress = runnable("/progress", text), progress.options["title"] != nil,
-            (PercentDone.addingTo.flatMap { [$0, $1.name] } + ["status"]).contains(where: {
-                progress.options[$0] != nil
-            })
+            PercentDone.addingTo.flatMap({ [$0, $1.name] }).contains(where: { progress.options[$0] != nil })
+                || (progress.options["status"] != nil && status != nil)
         {
             return progress
         }
@@ -175,8 +180,12 @@ private enum WhoHas {
 
     /// "!gg what is bob playing?", "!gg whats bob finished", "!gg what am i playing": the member's games in that
     /// state, as `/list` takes them (the member, then the state); "what should I play" the caller's backlog, "what
-    /// should we play" a game night; "what's new" the server's activity.
+    /// should we play" (or "let's play") a game night; "what's new" the server's activity.
     static func shelf(asked word: String, _ rest: Substring) -> (command: String, rest: Substring)? {
+        // "!gg let's play", "!gg lets play something": a game night.
+        if ["lets", "let's", "let’s"].contains(word), rest.split(whereSeparator: \.isWhitespace).first == "play" {
+            return ("/gamenight", "")
+        }
         guard ["what", "whats", "what's", "what’s"].contains(word) else { return nil }
         // The member's word as typed: a platform's id (Slack's "<@U123>") keeps its case.
         var words = rest.split(whereSeparator: \.isWhitespace).map { $0.trimmingCharacters(in: ["?"]) }
@@ -190,8 +199,14 @@ private enum WhoHas {
         // "!gg what's new?", "!gg whats happening": the server's recent activity.
         let asked = words.map { $0.lowercased() }.filter { $0 != "is" }
         if asked.count == 1, ["new", "happening", "up"].contains(asked[0]) { return ("/activity", "") }
-        if let first = words.first, ["is", "are", "am", "has", "have", "did"].contains(first.lowercased()) {
+        if let first = words.first,
+            ["is", "are", "am", "has", "have", "did", "does", "do"].contains(first.lowercased())
+        {
             words.removeFirst()
+        }
+        // "what does bob have", "what do I own": the member's library.
+        if words.count == 2, ["have", "own", "got"].contains(words[1].lowercased()) {
+            return ("/list", Substring(["i", "me"].contains(words[0].lowercased()) ? "" : words[0]))
         }
         let said = words.last?.lowercased() ?? ""
         guard words.count == 2, let state = CommandName.statusWords[said] ?? GameStatus(rawValue: said) else {
@@ -200,6 +215,22 @@ private enum WhoHas {
         return (
             "/list", Substring((["i", "me"].contains(words[0].lowercased()) ? "" : words[0] + " ") + state.rawValue)
         )
+    }
+
+    /// "!gg bob's list", "!gg @bob's wishlist", "!gg bob's stats": a member's, then a command showing a member's
+    /// things, is that command for them (a name ending "'s" that is a question's word or a game's is none).
+    static func shelf(of word: String, _ rest: Substring) -> (command: String, rest: Substring)? {
+        guard
+            let end = word.range(of: "'s", options: [.backwards, .anchored])
+                ?? word.range(of: "’s", options: [.backwards, .anchored]),
+            !CommandName.questionWords.contains(word.lowercased()),
+            case let member = String(word[..<end.lowerBound]), !member.isEmpty,
+            let said = rest.split(whereSeparator: \.isWhitespace).first.map({ $0.lowercased() }),
+            rest.split(whereSeparator: \.isWhitespace).count == 1,
+            let command = CommandName(rawValue: said) ?? CommandName.otherWords[said],
+            [.list, .wishlist, .stats, .profile, .activity, .friend].contains(command)
+        else { return nil }
+        return ("/" + command.rawValue, Substring(member.hasPrefix("@") ? member : "@" + member))
     }
 
     /// The game asked about, when `word` asks who and the words after the verbs name something.

@@ -19,6 +19,11 @@ struct GameFirstLineTests {
         // "What's new?" is the server's activity, never a command spelled like "whats".
         ("!gg whats new", "/activity"), ("!gg what's new?", "/activity"), ("!gg what is new", "/activity"),
         ("!gg whats happening", "/activity"),
+        // A member's things, asked for: their list, wishlist, numbers or card.
+        ("!gg what does bob have", "/list user:@bob"), ("!gg what do I have", "/list"),
+        ("!gg bob's list", "/list user:@bob"), ("!gg bob’s games", "/list user:@bob"),
+        ("!gg bob's wishlist", "/wishlist show user:@bob"), ("!gg bob's stats", "/stats user:@bob"),
+        ("!gg let's play", "/gamenight"),
     ])
     func whatFollowsTheNameIsOffered(line: String, meant: String) {
         #expect {
@@ -28,8 +33,9 @@ struct GameFirstLineTests {
         }
     }
 
-    /// A bare number after a name is part of it ("Portal 2", "Final Fantasy 7"): the name is searched, nothing rated.
-    @Test(arguments: ["!gg portal 2", "!gg final fantasy 7"])
+    /// A bare number after a name is part of it ("Portal 2", "Final Fantasy 7"), and so is a status's start ("celeste
+    /// play") and a word's "'s" ("Assassin's Creed"): the name is searched, nothing rated or marked.
+    @Test(arguments: ["!gg portal 2", "!gg final fantasy 7", "!gg celeste play", "!gg assassin's creed"])
     func aBareNumberStaysInTheName(line: String) {
         #expect {
             try TextCommandParser.parse(line)
