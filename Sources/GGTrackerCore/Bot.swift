@@ -299,10 +299,10 @@ package struct GGTrackerBot: Sendable {
         case .export(let format): return try await ShelfFeatures(bot: self).export(format, c)
         case .importSteam(let account): return try await ImportFeatures(bot: self).steam(account, c)
         case .importFile(let file, let format): return try await ImportFeatures(bot: self).file(file, format, c)
-        case .list(let user, let status, let sort, let page, let tag):
-            return try await ShelfFeatures(bot: self).list(
-                user: user,
-                listing: LibraryListing(status: status, sort: sort, page: page, pageSize: Self.pageSize, tag: tag), c)
+        case .list(let user, let status, let sort, let page, let tag, let favorites):
+            let listing = LibraryListing(
+                status: status, sort: sort, page: page, pageSize: Self.pageSize, tag: tag, favorites: favorites)
+            return try await ShelfFeatures(bot: self).list(user: user, listing: listing, c)
         }
     }
 

@@ -119,7 +119,7 @@ package enum BotCommand: Hashable, Sendable {
                 .list(
                     user: o.user, status: o.string("status").flatMap(GameStatus.init),
                     sort: o.string("sort").flatMap(LibrarySort.init) ?? .recent, page: o.page,
-                    tag: tag))
+                    tag: tag, favorites: o.bool("favorites") ?? false))
         case "export": self = .library(.export(o.string("format").flatMap(LibraryExport.Format.init) ?? .csv))
         case "import steam": self = .library(.importSteam(account: o.string("steam_id")!))
         case "import file":
@@ -261,7 +261,9 @@ package enum LibraryCommand: Hashable, Sendable {
     case tag(TitleQuery, changes: [TagChange])
     case note(TitleQuery, text: String?, clear: Bool)
     case remove(TitleQuery, confirmed: Bool)
-    case list(user: UserMention?, status: GameStatus?, sort: LibrarySort, page: Int, tag: String? = nil)
+    case list(
+        user: UserMention?, status: GameStatus?, sort: LibrarySort, page: Int, tag: String? = nil,
+        favorites: Bool = false)
     case export(LibraryExport.Format)
     case importSteam(account: String)
     case importFile(Attachment, format: ImportFormat)

@@ -29,13 +29,18 @@ package struct LibraryListing: Sendable {
     package var pageSize: Int
     /// Only the games with this tag (lower-case, as tags are stored).
     package var tag: String?
+    /// Only the games marked favorite.
+    package var favorites: Bool
 
-    package init(status: GameStatus?, sort: LibrarySort, page: Int, pageSize: Int, tag: String? = nil) {
+    package init(
+        status: GameStatus?, sort: LibrarySort, page: Int, pageSize: Int, tag: String? = nil, favorites: Bool = false
+    ) {
         self.status = status
         self.sort = sort
         self.page = page
         self.pageSize = pageSize
         self.tag = tag
+        self.favorites = favorites
     }
 }
 

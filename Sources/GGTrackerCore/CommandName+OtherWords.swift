@@ -11,7 +11,7 @@ extension CommandName {
             (.progress, ["update", "status", "finish", "finished", "complete", "done", "hours", "playing", "played"]),
             (.rate, ["rating", "score", "stars"]),
             (.wishlist, ["want", "wants"]),
-            (.favorite, ["favourite", "favourites", "favorites", "fave", "faves", "fav", "favs", "star"]),
+            (.favorite, ["favourite", "fave", "fav", "star"]),
             (.tag, ["label", "labels"]),
             (.note, ["memo", "notes"]),
             (.remove, ["delete", "del", "rm", "forget"]),

@@ -153,8 +153,9 @@ package enum CommandName: String, CaseIterable, Sendable {
                     .string("sort", "Order", choices: LibrarySort.allCases.map(\.rawValue)),
                     .page(),
                     .string("tag", "Only games with this tag", autocomplete: true),
+                    OptionSpec(name: "favorites", summary: "Only the games marked favorite", kind: .boolean),
                 ],
-                examples: ["/list", "/list status:completed sort:score", "/list tag:co-op"])
+                examples: ["/list", "/list status:completed sort:score", "/list tag:co-op", "/list favorites:true"])
         case .profile:
             return CommandSpec(
                 name: "profile", summary: "A player's profile card",

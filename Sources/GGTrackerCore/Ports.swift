@@ -295,12 +295,9 @@ package protocol LibraryStore: Sendable {
     func removeEverywhere(_ player: PlayerID, game: Int64, at now: Date) async throws -> Removal
     /// A page of the library with the status counts. Its entries carry what a line of the list shows and no more:
     /// status, hours, percent, score, favorite mark and dates, and of each game its id, name, release and age
-    /// restriction (no review, note or tags; no summary, facets or cover). With `tag`, only the games with that tag,
-    /// and their counts.
-    func library(
-        of player: PlayerID, status: GameStatus?, sort: LibrarySort, includeMature: Bool, page: Int, pageSize: Int,
-        tag: String?
-    ) async throws -> LibraryPage
+    /// restriction (no review, note or tags; no summary, facets or cover). With `listing.tag`, only the games with
+    /// that tag, and their counts; with `listing.favorites`, only the favorites.
+    func library(of player: PlayerID, _ listing: LibraryListing, includeMature: Bool) async throws -> LibraryPage
     /// The player's numbers; the most played game and the favorites only among games a channel that shows mature
     /// games or not (`includeMature`) may name.
     func stats(of player: PlayerID, includeMature: Bool) async throws -> PlayerStats

@@ -37,6 +37,10 @@ extension TextCommandParser {
                 ?? unknownCommand(next, named: next, rest: after).meant
             if let meant, meant.path != ["search"] { return UsageError.unknownCommand(word, meant: meant) }
         }
+        // "!gg favorites", "!gg my faves": the caller's favorite games.
+        if favoritesWords.contains(name), let list = runnable("/list", "favorites " + rest) {
+            return UsageError.unknownCommand(word, meant: list)
+        }
         if let (command, line) = UndoWord.meaning(name, rest), let undo = runnable(command, line) {
             return UsageError.unknownCommand(word, meant: undo)
         }
@@ -267,9 +271,15 @@ private enum LeadWords {
             let status = CommandName.statusWords[name] != nil || GameStatus(rawValue: name) != nil
             // "my completed games": a state, then a word for games, is the games in that state.
             if status, ["games", "ones", "list", "library"].contains(after.lowercased()) { return (name, "") }
-            let known = status || CommandName(rawValue: name) != nil || CommandName.otherWords[name] != nil
+            let known =
+                status || CommandName(rawValue: name) != nil || CommandName.otherWords[name] != nil
+                || favoritesWords.contains(name)
             return known ? (name, after) : nil
         }
         return nil
     }
 }
+
+/// Words for one's favorite games, typed as the command: the list of them (`/list favorites:true`), where "fave" or
+/// "favourite" marks one.
+private let favoritesWords: Set<String> = ["favorites", "favourites", "faves", "favs"]

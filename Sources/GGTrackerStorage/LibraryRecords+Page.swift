@@ -5,11 +5,18 @@ extension LibraryRecords {
     /// A page of a player's library, with its counts by status.
     package func library(
         of player: PlayerID, status: GameStatus?, sort: LibrarySort, includeMature: Bool, page: Int, pageSize: Int,
-        tag: String? = nil
+        tag: String? = nil, favorites: Bool = false
     ) async throws -> LibraryPage {
-        let listing = LibraryListing(status: status, sort: sort, page: page, pageSize: pageSize, tag: tag)
-        return try await read { db in try await Self.library(of: player, listing, includeMature: includeMature, in: db)
-        }
+        let listing = LibraryListing(
+            status: status, sort: sort, page: page, pageSize: pageSize, tag: tag, favorites: favorites)
+        return try await library(of: player, listing, includeMature: includeMature)
+    }
+
+    /// A page of a player's library as `listing` asks for it, with its counts by status.
+    package func library(
+        of player: PlayerID, _ listing: LibraryListing, includeMature: Bool
+    ) async throws -> LibraryPage {
+        try await read { db in try await Self.library(of: player, listing, includeMature: includeMature, in: db) }
     }
 
     /// A page of a player's library, read in `db`'s transaction.
@@ -28,7 +35,7 @@ extension LibraryRecords {
             return page(rows, counts: first["status_counts"], listing, includeMature: includeMature)
         }
         let groups = try await db.fetchAll(
-            countsByGroup(tagged: listing.tag != nil), SQLArguments([player.rawValue] + tagArguments(listing))
+            countsByGroup(listing), SQLArguments([player.rawValue] + tagArguments(listing))
         ).map { $0[0] as String }
         return page(rows, counts: groups.joined(separator: ","), listing, includeMature: includeMature)
     }
@@ -44,11 +51,21 @@ extension LibraryRecords {
         return counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { ($0.key, $0.value) }
     }
 
-    /// The library's entries by status and age restriction, one `status mature count` text a group; `tagged`, only
-    /// those with the tag `tagArguments` gives.
-    private static func countsByGroup(tagged: Bool) -> String { tagged ? countsByGroupTagged : countsByGroupAll }
+    /// The library's entries by status and age restriction, one `status mature count` text a group: only those with
+    /// the listing's tag (the argument `tagArguments` gives) and, for its favorites, the favorites.
+    private static func countsByGroup(_ listing: LibraryListing) -> String {
+        switch (listing.tag != nil, listing.favorites) {
+        case (false, false): countsByGroupAll
+        case (true, false): countsByGroupTagged
+        case (false, true): countsByGroupFavorites
+        case (true, true): countsByGroupTaggedFavorites
+        }
+    }
     private static let countsByGroupAll = countsByGroup(where: "")
     private static let countsByGroupTagged = countsByGroup(where: "AND \(taggedCondition)")
+    private static let countsByGroupFavorites = countsByGroup(where: "AND \(favoriteCondition)")
+    private static let countsByGroupTaggedFavorites = countsByGroup(
+        where: "AND \(taggedCondition) AND \(favoriteCondition)")
     private static func countsByGroup(where condition: String) -> String {
         """
         SELECT e.status || ' ' || g.mature || ' ' || count(*) AS c FROM library_entries e
@@ -58,6 +75,9 @@ extension LibraryRecords {
 
     /// An entry whose stored tags (`NameList`) hold the tag as one item.
     private static let taggedCondition = "e.tags LIKE ? ESCAPE '!'"
+
+    /// An entry marked favorite.
+    private static let favoriteCondition = "e.favorite <> 0"
 
     /// The argument of `taggedCondition` for the listing's tag, if it has one: the tag as `NameList` writes an item,
     /// quotes included, with LIKE's wildcards escaped.
@@ -90,6 +110,7 @@ extension LibraryRecords {
             conditions.append(taggedCondition)
             arguments += tagArguments(listing)
         }
+        if listing.favorites { conditions.append(favoriteCondition) }
         if let (condition, values) = mature {
             conditions.append(condition)
             arguments += values
@@ -103,7 +124,7 @@ extension LibraryRecords {
             }
         let counted =
             carriesCounts
-            ? ", (SELECT string_agg(c, ',') FROM (\(countsByGroup(tagged: listing.tag != nil))) AS status_groups) AS status_counts"
+            ? ", (SELECT string_agg(c, ',') FROM (\(countsByGroup(listing))) AS status_groups) AS status_counts"
             : ""
         let position = positioned ? ", row_number() OVER (ORDER BY \(order)) AS position" : ""
         let sql = """

@@ -10,14 +10,16 @@ import Testing
 struct TaggedListCommandTests {
     typealias I = Interaction
 
+    /// Twelve games of the fixture catalog: more than a page of a list.
+    static let twelveGames = [
+        "Celeste", "Hades", "Hollow Knight", "Portal 2", "Stardew Valley", "Terraria", "Cuphead", "Undertale", "Limbo",
+        "Tetris", "Ori and the Blind Forest", "Disco Elysium",
+    ]
+
     @Test func aLibraryIsListedByTagWithTheTagKeptAcrossPages() async throws {
         let harness = try await TestHarness()
         try await harness.withClient { client in
-            let games = [
-                "Celeste", "Hades", "Hollow Knight", "Portal 2", "Stardew Valley", "Terraria", "Cuphead", "Undertale",
-                "Limbo", "Tetris", "Ori and the Blind Forest", "Disco Elysium",
-            ]
-            for game in games {
+            for game in Self.twelveGames {
                 let added = try await client.send(I.command("add", [I.option("title", game)]))
                 #expect(added.status == .ok && !added.ephemeral, "\(game): \(added.text)")
                 let tagged = try await client.send(

@@ -79,9 +79,7 @@ struct ShelfFeatures: Sendable {
         if player.id == c.player.id, let listed = c.listed {
             result = listed
         } else {
-            result = try await bot.store.library.library(
-                of: player.id, status: listing.status, sort: listing.sort, includeMature: c.showsMature,
-                page: listing.page, pageSize: listing.pageSize, tag: listing.tag)
+            result = try await bot.store.library.library(of: player.id, listing, includeMature: c.showsMature)
         }
         let (status, sort) = (listing.status, listing.sort)
         let name = player.shownName
@@ -90,6 +88,11 @@ struct ShelfFeatures: Sendable {
             let hidden = result.hiddenMature > 0 ? " (\(result.hiddenMature) age-restricted hidden here)" : ""
             if let tag = listing.tag { return try await noneTagged(tag, status: status, of: player, hidden: hidden, c) }
             let scope = status.map { " with status \($0.rawValue)" } ?? ""
+            if listing.favorites {
+                return .notice(
+                    (player.id == c.player.id ? "You have" : "\(name) has") + " no favorite games\(scope) yet\(hidden)."
+                        + (player.id == c.player.id ? " Mark one with \(code: "/favorite title:<game>")." : ""))
+            }
             return .notice(
                 player.id == c.player.id
                     ? "Your library has no games\(scope) yet\(hidden). Add one with \(code: "/add")."
@@ -106,7 +109,8 @@ struct ShelfFeatures: Sendable {
             return line
         }
         let total = result.statusCounts.values.reduce(0, +)
-        let games = Format.count(total, "game") + (listing.tag.map { " tagged “\($0)”" } ?? "")
+        let games =
+            Format.count(total, listing.favorites ? "favorite" : "game") + (listing.tag.map { " tagged “\($0)”" } ?? "")
         var footer: String
         if let status {
             footer = "\(status.emoji) \(result.statusCounts[status] ?? 0) \(status.rawValue) of \(games)"
@@ -117,7 +121,7 @@ struct ShelfFeatures: Sendable {
         footer += " · page \(result.page.page)/\(result.page.pageCount)"
         if result.hiddenMature > 0 { footer += " · \(result.hiddenMature) age-restricted hidden" }
         let title =
-            "\(name)'s library" + (status.map { " — \($0.label)" } ?? "")
+            "\(name)'s library" + (listing.favorites ? " — ⭐ favorites" : "") + (status.map { " — \($0.label)" } ?? "")
             + (listing.tag.map { " — tagged “\($0)”" } ?? "")
             + (sort == .recent ? "" : " by \(sort.rawValue)")
         let card = Card(
@@ -236,8 +240,11 @@ extension ShelfFeatures {
 extension BotCommand {
     /// The page of the invoker's own library the command lists, for the store to read with the caller.
     func listing(by invoker: Invoker) -> LibraryListing? {
-        guard case .library(.list(let user, let status, let sort, let page, let tag)) = self else { return nil }
+        guard case .library(.list(let user, let status, let sort, let page, let tag, let favorites)) = self else {
+            return nil
+        }
         if let user, invoker.player(named: user) != invoker.player { return nil }
-        return LibraryListing(status: status, sort: sort, page: page, pageSize: GGTrackerBot.pageSize, tag: tag)
+        return LibraryListing(
+            status: status, sort: sort, page: page, pageSize: GGTrackerBot.pageSize, tag: tag, favorites: favorites)
     }
 }
