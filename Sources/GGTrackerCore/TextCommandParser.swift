@@ -88,7 +88,9 @@ package enum TextCommandParser {
                 // "!gg top rpg 2020": a year after a genre's name. A game's name may end with a number; a genre's
                 // or a platform's whole name is read as such ("PlayStation 4") when no other option takes it.
                 options[name] = number
-                if !rest.isEmpty { options[target.name] = try value(rest, for: target, usage: usage) }
+                // "!gg top games of 2019": words saying "games" and words before the year are no genre's name.
+                let named = rest.isEmpty ? rest : CatalogFeatures.withoutGameWords(rest) ?? rest
+                if !named.isEmpty { options[target.name] = try value(named, for: target, usage: usage) }
             } else if let (name, rest, number) = Self.nameThenNumber(positional, target: target, of: spec) {
                 // "!gg challenge progress pages 2": the challenge's name, then the amount ("pages" alone: the
                 // name, and the amount is said to be missing).

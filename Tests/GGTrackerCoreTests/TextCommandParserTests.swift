@@ -298,6 +298,8 @@ struct TextCommandParserTests {
         ("!gg unfollow bob", "/friend remove user:@bob"), ("!gg unfriend bob", "/friend remove user:@bob"),
         // Another word for a group is its subcommand meant ("follow" is `/friend add`).
         ("!gg follow bob", "/friend add user:@bob"), ("!gg want silksong", "/wishlist add title:silksong"),
+        // Words before a year typed to `/top` are no genre.
+        ("!gg best games of 2019", "/top year:2019"), ("!gg best rpg games from 2019", "/top genre:rpg year:2019"),
         ("!gg unwishlist silksong", "/wishlist remove title:silksong"),
         ("!gg untag hades roguelike", "/tag title:hades tags:-roguelike"),
         ("!gg untag hades co-op, hard", "/tag title:hades tags:-co-op, -hard"),
