@@ -232,7 +232,7 @@ private enum WhoHas {
             let said = rest.split(whereSeparator: \.isWhitespace).first.map({ $0.lowercased() }),
             rest.split(whereSeparator: \.isWhitespace).count == 1,
             let command = CommandName(rawValue: said) ?? CommandName.otherWords[said],
-            [.list, .wishlist, .stats, .profile, .activity, .friend].contains(command)
+            [.list, .wishlist, .stats, .profile, .activity].contains(command)
         else { return nil }
         return ("/" + command.rawValue, Substring(member.hasPrefix("@") ? member : "@" + member))
     }

@@ -34,8 +34,11 @@ struct GameFirstLineTests {
     }
 
     /// A bare number after a name is part of it ("Portal 2", "Final Fantasy 7"), and so is a status's start ("celeste
-    /// play") and a word's "'s" ("Assassin's Creed"): the name is searched, nothing rated or marked.
-    @Test(arguments: ["!gg portal 2", "!gg final fantasy 7", "!gg celeste play", "!gg assassin's creed"])
+    /// play") and a word's "'s" ("Assassin's Creed"): the name is searched, nothing rated or marked. A member's
+    /// friends are no one to follow ("!gg bob's friends" is no `/friend add`).
+    @Test(arguments: [
+        "!gg portal 2", "!gg final fantasy 7", "!gg celeste play", "!gg assassin's creed", "!gg bob's friends",
+    ])
     func aBareNumberStaysInTheName(line: String) {
         #expect {
             try TextCommandParser.parse(line)
