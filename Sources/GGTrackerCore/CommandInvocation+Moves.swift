@@ -172,9 +172,10 @@ extension CommandInvocation {
     }
 
     /// The options the title ends with (`optionsEndingTheTitle`) or starts with (`valuesLeading`), or on `/progress`
-    /// without hours, hours where the title ends with a number alone: read only where the title as typed names no game. `offeredOnly`, a whole
-    /// number ("celeste 9"; a sequel's number may be mistyped), whose reading is offered, never run; one with a
-    /// decimal part ("hades 4.5"), which names rarely have, runs.
+    /// without hours, hours where the title ends with a number alone: read only where the title as typed names no
+    /// game. `offeredOnly`, a whole number ("celeste 9", or a score first: "9 celeste"; a sequel's number may be
+    /// mistyped), whose reading is offered, never run; one with a decimal part ("hades 4.5"), which names rarely
+    /// have, runs.
     package var endingOfATitleNamingNoGame:
         (title: String, options: [(name: String, value: OptionValue)], offeredOnly: Bool)?
     {

@@ -1,6 +1,6 @@
 /// Words people write around hours, a percent or a status that say what it is, and are no part of the title before
-/// it: "played 3h", "for 2 hours", "in 12 hours", "3 hours in", "at 50%", "50% done" (where "done" alone would be a status), "beat
-/// it".
+/// it: "played 3h", "for 2 hours", "in 12 hours", "3 hours in", "at 50%", "50% done" (where "done" alone would be a
+/// status), "beat it".
 enum ValueWords {
     /// Words that may come right before a value of `option`.
     static func before(_ option: OptionSpec) -> Set<String> {

@@ -278,8 +278,9 @@ struct TextHintTests {
     }
 
     /// Typed, `/top`'s words go to its genre: a platform there is the platform, a platform after a genre ("rpg on
-    /// switch") both, and "games" (or "of" before a year) says nothing of either; a search's platform after "on" leaves the "on" out. On
-    /// Discord, where the option was picked, a platform given as the genre is still offered, not run.
+    /// switch") both, and "games" (or "of" before a year) says nothing of either; a search's platform after "on"
+    /// leaves the "on" out. On Discord, where the option was picked, a platform given as the genre is still offered,
+    /// not run.
     @Test func topAndSearchTypedWithAPlatformReadIt() async throws {
         let harness = try await TestHarness()
         for (line, scope) in [
