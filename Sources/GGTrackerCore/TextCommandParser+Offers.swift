@@ -271,9 +271,11 @@ private enum LeadWords {
             let status = CommandName.statusWords[name] != nil || GameStatus(rawValue: name) != nil
             // "my completed games": a state, then a word for games, is the games in that state.
             if status, ["games", "ones", "list", "library"].contains(after.lowercased()) { return (name, "") }
+            // A command's name in the plural too ("my tags", "my reviews").
             let known =
                 status || CommandName(rawValue: name) != nil || CommandName.otherWords[name] != nil
                 || favoritesWords.contains(name)
+                || (name.hasSuffix("s") && CommandName(rawValue: String(name.dropLast())) != nil)
             return known ? (name, after) : nil
         }
         return nil

@@ -9,7 +9,7 @@ struct LeadWordsTests {
         ("!gg my games", "/list"), ("!gg my library", "/list"), ("!gg show my list", "/list"),
         ("!gg show me my list", "/list"), ("!gg can you show my library", "/list"),
         ("!gg my wishlist", "/wishlist show"), ("!gg my stats", "/stats"), ("!gg my feed", "/activity"),
-        ("!gg show me the leaderboard", "/leaderboard"),
+        ("!gg show me the leaderboard", "/leaderboard"), ("!gg my tags", "/tag"), ("!gg my notes", "/note"),
         // "me" alone is the caller's card.
         ("!gg show me", "/profile show"),
         // A state is the caller's games in it, with or without a word for games after it.
