@@ -305,12 +305,12 @@ extension CommandInvocation {
     /// The words of the title after a game's name that starts it (`textAfter`), at least one.
     func wordsAfter(name: String, abbreviated: Bool) -> [Substring]? {
         guard case .string(let title)? = options["title"] else { return nil }
-        let key = { (word: Substring) in String(word.lowercased().filter { $0.isLetter || $0.isNumber }) }
-        let nameWords = name.split(whereSeparator: \.isWhitespace).map(key).filter { !$0.isEmpty }
+        let nameWords = nameKeys(of: name)
         let titleWords = title.split(whereSeparator: \.isWhitespace)
         let named =
-            abbreviated ? zip(titleWords.map(key), nameWords).prefix(while: { $0 == $1 }).count : nameWords.count
-        guard named > 0, titleWords.count > named, titleWords.prefix(named).map(key) == Array(nameWords.prefix(named)),
+            abbreviated ? zip(titleWords.map(nameKey), nameWords).prefix(while: { $0 == $1 }).count : nameWords.count
+        guard named > 0, titleWords.count > named,
+            titleWords.prefix(named).map(nameKey) == Array(nameWords.prefix(named)),
             named == nameWords.count || nameWords.prefix(named).contains(where: { $0.count >= 4 })
         else { return nil }
         return Array(titleWords.dropFirst(named))
@@ -389,4 +389,12 @@ extension CommandInvocation {
         guard let head = first.first, first.dropFirst().allSatisfy({ !$0.isUppercase }) else { return summary }
         return head.lowercased() + summary.dropFirst()
     }
+}
+
+/// A word of a name as names are compared: its letters and digits, in lower case ("Hades:" → "hades").
+func nameKey(_ word: Substring) -> String { String(word.lowercased().filter { $0.isLetter || $0.isNumber }) }
+
+/// The words of a name as names are compared (`nameKey`), leaving out those of no letter or digit ("-").
+func nameKeys(of name: String) -> [String] {
+    name.split(whereSeparator: \.isWhitespace).map(nameKey).filter { !$0.isEmpty }
 }

@@ -28,14 +28,13 @@ extension TextCommandParser {
     static func unknownCommand(_ word: String, named name: String, rest: Substring) -> UsageError {
         // "!gg my games", "!gg show me my list", "!gg i finished celeste": words before a command's word, the command.
         if let (next, after) = LeadWords.command(after: name, rest) {
-            // A status typed as the command is read as one ("finished celeste", "backlog"); another word for a
-            // command is that command.
+            // Another word for a command is that command; a status ("finished celeste", "backlog") and a word like a
+            // command's ("tags", "favorites") are read as typed first, as this reads them.
             let status = CommandName.statusWords[next] ?? GameStatus(rawValue: next)
-            let command = status == nil ? CommandName(rawValue: next) ?? CommandName.otherWords[next] : nil
-            let meant =
-                command.flatMap { runnable("/" + $0.rawValue, after) }
-                ?? unknownCommand(next, named: next, rest: after).meant
-            if let meant, meant.path != ["search"] { return UsageError.unknownCommand(word, meant: meant) }
+            let command = status == nil ? CommandName.otherWords[next]?.rawValue ?? next : next
+            if let meant = runnable("/" + command, after), meant.path != ["search"] {
+                return UsageError.unknownCommand(word, meant: meant)
+            }
         }
         // "!gg favorites", "!gg my faves": the caller's favorite games.
         if favoritesWords.contains(name), let list = runnable("/list", "favorites " + rest) {
@@ -229,8 +228,8 @@ private enum WhoHas {
                 ?? word.range(of: "’s", options: [.backwards, .anchored]),
             !CommandName.questionWords.contains(word.lowercased()),
             case let member = String(word[..<end.lowerBound]), !member.isEmpty,
-            let said = rest.split(whereSeparator: \.isWhitespace).first.map({ $0.lowercased() }),
-            rest.split(whereSeparator: \.isWhitespace).count == 1,
+            case let words = rest.split(whereSeparator: \.isWhitespace), words.count == 1,
+            case let said = words[0].lowercased(),
             let command = CommandName(rawValue: said) ?? CommandName.otherWords[said],
             [.list, .wishlist, .stats, .profile, .activity].contains(command)
         else { return nil }

@@ -89,7 +89,7 @@ package enum TextCommandParser {
                 // or a platform's whole name is read as such ("PlayStation 4") when no other option takes it.
                 options[name] = number
                 // "!gg top games of 2019": words saying "games" and words before the year are no genre's name.
-                let named = rest.isEmpty ? rest : CatalogFeatures.withoutGameWords(rest) ?? rest
+                let named = CatalogFeatures.withoutGameWords(rest) ?? rest
                 if !named.isEmpty { options[target.name] = try value(named, for: target, usage: usage) }
             } else if let (name, rest, number) = Self.nameThenNumber(positional, target: target, of: spec) {
                 // "!gg challenge progress pages 2": the challenge's name, then the amount ("pages" alone: the

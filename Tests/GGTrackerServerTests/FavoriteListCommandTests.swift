@@ -54,6 +54,10 @@ struct FavoriteListCommandTests {
             let offer = try await hints.matrixBody(harness, line)
             #expect(offer.contains("reply !gg list favorites:true"), "\(line): \(offer)")
         }
+        // A value that is no yes or no is refused with what the option takes.
+        let refused = try await hints.matrixBody(harness, "!gg list favorites:maybe")
+        #expect(refused.contains("`favorites` must be true or false."), "\(refused)")
+        #expect(!refused.contains("Celeste"), "\(refused)")
         let listed = try await hints.matrixBody(harness, "!gg list favorites")
         #expect(listed.contains("library — ⭐ favorites") && listed.contains("Celeste"), "\(listed)")
         #expect(!listed.contains("Hades"), "\(listed)")

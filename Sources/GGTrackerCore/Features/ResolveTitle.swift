@@ -211,11 +211,13 @@ extension GGTrackerBot {
             }
             // "celeste playing", "12h hollow knight": the last or first words may be options the command has, which
             // each button then sets. A bare number ("celeste 9", "9 celeste") goes with the one game whose name is
-            // the rest of the title.
+            // the rest of the title (compared word by word, by their letters and digits).
             let ending: [(name: String, value: OptionValue)] =
                 c.invocation.endingOfATitleNamingNoGame.flatMap { ending -> [(name: String, value: OptionValue)]? in
                     guard ending.offeredOnly else { return ending.options }
-                    return suggestions.count == 1 && names(ending.title, suggestions[0].name) ? ending.options : nil
+                    let named =
+                        suggestions.count == 1 && nameKeys(of: ending.title) == nameKeys(of: suggestions[0].name)
+                    return named ? ending.options : nil
                 } ?? []
             message +=
                 " Did you mean: "
@@ -303,13 +305,4 @@ private func titled(_ game: Game, setting values: [(name: String, value: OptionV
     var changes: [String: OptionValue?] = ["title": .string(game.ref.description)]
     for (name, value) in values { changes[name] = value }
     return changes
-}
-
-/// Whether `title` is `name` as typed: the same words, compared by their letters and digits.
-private func names(_ title: String, _ name: String) -> Bool {
-    func words(_ text: String) -> [String] {
-        text.split(whereSeparator: \.isWhitespace).map { $0.lowercased().filter { $0.isLetter || $0.isNumber } }
-            .filter { !$0.isEmpty }
-    }
-    return words(title) == words(name)
 }
